@@ -31,6 +31,8 @@ class Domain:
     """Re-establishes cross-side invariants after a write; None when they are derived reads."""
     invariants: Callable[[Any], list[str]] | None = None
     """Lists violated invariants of a state (empty when sound); used by tests and checkers."""
+    patch_state: Callable[[Any, dict[str, Any] | None, dict[str, Any] | None], Any] | None = None
+    """Applies a task's recursive data patches (agent side, user side) and returns the revalidated state."""
     policy: Callable[[bool, str], str] | None = None
     """Agent policy text for (solo, variant)."""
     transfer_tool: str | None = None
