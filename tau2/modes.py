@@ -1,0 +1,36 @@
+"""Simulation modes and the per-episode configuration that carries them."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class Mode(StrEnum):
+    """Who holds which tools: two seats talking, or one seat holding both toolsets and a ticket."""
+
+    INTERACTIVE = "interactive"
+    SOLO = "solo"
+
+
+class EpisodeConfig(BaseModel):
+    """Everything that shapes one episode besides the task and the actors."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    mode: Mode = Mode.INTERACTIVE
+    oracle_plan: bool = False
+    """Show the agent the task's reference solution as numbered steps, each naming its seat."""
+    max_steps: int = Field(default=100, ge=1)
+    """Actor turns (both seats together) before the episode is cut off."""
+    max_errors: int = Field(default=10, ge=1)
+    """Failed tool calls (both seats together) before the episode is cut off."""
+    max_actor_retries: int = Field(default=3, ge=1)
+    """Consecutive malformed outputs from one actor before it is declared broken."""
+    policy_variant: str = "manual"
+    seed: int | None = None
+
+    def label(self) -> str:
+        """Short printable form, e.g. `solo+oracle_plan`."""
+        return self.mode.value + ("+oracle_plan" if self.oracle_plan else "")
