@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from enum import StrEnum
+
 from pydantic import BaseModel, ConfigDict, Field, JsonValue
 
 from tau2.results import ToolResult
