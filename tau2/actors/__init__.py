@@ -1,5 +1,12 @@
 """Actors: the seats of a simulation (LLM, offline oracle/scripted/null/transfer, human)."""
 
-from tau2.actors.base import Actor, ActorTurn, SeatContext
+from tau2.actors.base import (
+    Actor,
+    ActorSpec,
+    ActorTurn,
+    ContextOverflowError,
+    InfrastructureError,
+    SeatContext,
+)
 
-__all__ = ["Actor", "ActorTurn", "SeatContext"]
+__all__ = ["Actor", "ActorSpec", "ActorTurn", "ContextOverflowError", "InfrastructureError", "SeatContext"]

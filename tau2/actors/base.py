@@ -4,12 +4,39 @@ from __future__ import annotations
 
 from typing import Any, Protocol, runtime_checkable
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, JsonValue
 
 from tau2.modes import EpisodeConfig
 from tau2.task import Task
 from tau2.tools import Side
 from tau2.trajectory import Entry, ToolCall, Usage
+
+
+class ActorSpec(BaseModel):
+    """How to build an actor: a registered kind (`llm`, `oracle`, `scripted`, …) and, for models,
+    which model, where, and with which sampling arguments. Printed in run manifests."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    kind: str
+    model: str | None = None
+    api_base: str | None = None
+    model_args: dict[str, JsonValue] = Field(default_factory=dict)
+    """Passed through to the provider (temperature, top_p, max_tokens, …)."""
+    timeout_s: float = Field(default=120.0, gt=0)
+    max_retries: int = Field(default=4, ge=0)
+
+    def label(self) -> str:
+        """Short printable form, e.g. `llm:gpt-4o-mini` or `oracle`."""
+        return f"{self.kind}:{self.model}" if self.model else self.kind
+
+
+class InfrastructureError(Exception):
+    """The model provider failed after retries; the episode ends without judging the actor."""
+
+
+class ContextOverflowError(Exception):
+    """The conversation no longer fits the model's context window; not retried."""
 
 
 class SeatContext(BaseModel):
