@@ -1,0 +1,23 @@
+"""Test utilities shipped with tau2: a scripted OpenAI-compatible server for offline LLM tests."""
+
+from tau2.testing.openai_server import (
+    ChatRequest,
+    ErrorDetail,
+    Reply,
+    Responder,
+    ScriptedOpenAIServer,
+    ScriptedToolCall,
+    ScriptedUsage,
+    estimate_tokens,
+)
+
+__all__ = [
+    "ChatRequest",
+    "ErrorDetail",
+    "Reply",
+    "Responder",
+    "ScriptedOpenAIServer",
+    "ScriptedToolCall",
+    "ScriptedUsage",
+    "estimate_tokens",
+]
