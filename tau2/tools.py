@@ -41,6 +41,7 @@ class ToolKind(StrEnum):
 
 
 _ARGS_HEADER = re.compile(r"^\s*(Args|Arguments|Parameters):\s*$")
+_SECTION_HEADER = re.compile(r"^(Returns|Raises|Yields|Examples?|Notes?):\s*$")
 _ARG_LINE = re.compile(r"^\s*(\w+)(?:\s*\([^)]*\))?:\s*(.*)$")
 
 
@@ -50,16 +51,18 @@ def parse_docstring(doc: str | None) -> tuple[str, dict[str, str]]:
     description: list[str] = []
     arguments: dict[str, str] = {}
     current: str | None = None
-    in_args = False
+    section = "description"
     for line in lines:
         if _ARGS_HEADER.match(line):
-            in_args = True
+            section = "args"
             continue
-        if not in_args:
+        if _SECTION_HEADER.match(line):
+            section = "other"  # Returns:, Raises:, … are not shown to actors
+            continue
+        if section == "description":
             description.append(line)
             continue
-        if line and not line[0].isspace() and line.rstrip().endswith(":"):
-            in_args = False  # another section (Returns:, Raises:) ends the argument list
+        if section == "other":
             continue
         match = _ARG_LINE.match(line)
         if match and line.startswith(("    ", "\t")) and not line.startswith(("        ", "\t\t")):

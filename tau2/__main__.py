@@ -1,0 +1,5 @@
+"""`python -m tau2`: the same as the `tau2` console script."""
+
+from tau2.cli import main
+
+raise SystemExit(main())

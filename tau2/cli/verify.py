@@ -1,0 +1,41 @@
+"""`tau2 verify`: check that every task of a file is valid (its reference solution decides it)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+
+def command(
+    tasks: Annotated[
+        Path, typer.Argument(help="A τ²-bench task file or a tau2 suite file.", show_default=False)
+    ],
+    data_dir: Annotated[
+        Path | None,
+        typer.Option(
+            "--data-dir",
+            help="Directory with the domain's data files (default: the domain's own data).",
+            exists=True,
+            file_okay=False,
+        ),
+    ] = None,
+    domain: Annotated[
+        str | None, typer.Option("--domain", help="Domain of the tasks (default: as the file says).")
+    ] = None,
+) -> None:
+    """Verify tasks: print each invalid task with the reason, then a summary. Exit 0 when all are valid."""
+    from tau2.compat.tau2bench import load_task_file
+    from tau2.verify import verify_task
+
+    loaded = load_task_file(tasks, domain)
+    invalid = 0
+    for task in loaded:
+        verification = verify_task(task, data_dir)
+        if not verification.valid:
+            invalid += 1
+            typer.echo(f"{verification.task_id}: {verification.reason}")
+    typer.echo(f"{len(loaded)} tasks: {len(loaded) - invalid} valid, {invalid} invalid")
+    if invalid:
+        raise typer.Exit(1)

@@ -1,0 +1,86 @@
+"""Reading and writing JSON files with one-line errors that name the file and the failing field.
+
+Every task-file format (our suites, τ²-bench task files) goes through these helpers so that a bad input
+always reads `<file>: <field path>: <reason>`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+from pydantic_core import ErrorDetails
+
+from tau2.errors import UserInputError
+
+_SCALAR_TYPE_TAGS = frozenset({"str", "int", "float", "bool", "dict", "list", "none"})
+
+
+def read_json(path: Path) -> Any:
+    """Parse a JSON file; an unreadable file or bad JSON becomes a one-line `UserInputError`."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise UserInputError(f"{path}: no such file") from None
+    except (OSError, UnicodeDecodeError) as error:
+        reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+        raise UserInputError(f"{path}: cannot read: {reason}") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise UserInputError(
+            f"{path}: invalid JSON at line {error.lineno}, column {error.colno}: {error.msg}"
+        ) from None
+
+
+def canonical_json(data: Any) -> str:
+    """The byte-stable text we write: keys in the given order, indent 2, UTF-8 kept, final newline."""
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+
+
+def write_json(path: Path, data: Any) -> None:
+    """Write `data` as canonical JSON with Unix newlines."""
+    path.write_text(canonical_json(data), encoding="utf-8", newline="\n")
+
+
+def field_path(loc: Sequence[int | str]) -> str:
+    """Render a pydantic location as a JSON path: `(3, 'actions', 0, 'name')` → `[3].actions[0].name`.
+
+    Union-member tags that pydantic inserts (class names, scalar type names) are not fields and are left out.
+    """
+    parts: list[str] = []
+    for part in loc:
+        if isinstance(part, int):
+            parts.append(f"[{part}]")
+        elif not _is_union_tag(part):
+            parts.append(f".{part}" if parts else part)
+    return "".join(parts)
+
+
+def validation_error(path: Path, error: ValidationError, prefix: Sequence[int | str] = ()) -> UserInputError:
+    """One line for a failed validation: the file, the path of the first bad field, and why."""
+    detail = _first_error(error.errors(include_url=False))
+    location = field_path([*prefix, *detail["loc"]])
+    message = detail["msg"].removeprefix("Value error, ")
+    where = f"{path}: {location}" if location else str(path)
+    return UserInputError(f"{where}: {message}")
+
+
+def _first_error(errors: list[ErrorDetails]) -> ErrorDetails:
+    """The first error in document order; inside a union, the member that got furthest."""
+    first = errors[0]
+    loc = first["loc"]
+    tag_at = next((index for index, part in enumerate(loc) if _is_union_tag(part)), None)
+    if tag_at is None:
+        return first
+    prefix = loc[:tag_at]
+    siblings = [e for e in errors if e["loc"][:tag_at] == prefix and len(e["loc"]) > tag_at]
+    return max(siblings, key=lambda e: len(e["loc"]))
+
+
+def _is_union_tag(part: int | str) -> bool:
+    """Whether a location part names a union member rather than a field (fields are snake_case)."""
+    return isinstance(part, str) and (part in _SCALAR_TYPE_TAGS or part[:1].isupper() or "[" in part)
