@@ -60,6 +60,7 @@ class Entry(BaseModel):
     kind: EntryKind
     text: str | None = None
     tool_call: ToolCall | None = None
+    """The call made (`tool_call` entries) or answered (`tool_result` entries)."""
     result: ToolResult | None = None
     usage: Usage | None = None
     """Set on the entries an actor turn produced that cost a model call (on the first of them)."""
@@ -96,6 +97,8 @@ class Trajectory(BaseModel):
     termination: TerminationReason | None = None
     termination_detail: str | None = None
     duration_s: float = 0.0
+    steps: int = 0
+    """Actor turns taken (the fixed greeting is not one)."""
     usage: dict[Side, Usage] = Field(default_factory=dict)
     """Model usage summed per seat."""
 
@@ -105,4 +108,8 @@ class Trajectory(BaseModel):
 
     def tool_calls(self) -> list[ToolCall]:
         """Every tool call of either seat, in order."""
-        return [entry.tool_call for entry in self.entries if entry.tool_call is not None]
+        return [
+            entry.tool_call
+            for entry in self.entries
+            if entry.kind is EntryKind.TOOL_CALL and entry.tool_call is not None
+        ]

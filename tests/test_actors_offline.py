@@ -1,0 +1,288 @@
+"""Offline actors (oracle, scripted user, null, transfer, human), their shared phrases, and the registry."""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+import subprocess
+import sys
+
+import pytest
+from rich.console import Console
+from test_episode_mock_tasks import BOTH, UNPLUGGED
+
+from tau2.actors.base import Actor, ActorSpec, ActorTurn, SeatContext
+from tau2.actors.human import HumanActor
+from tau2.actors.null import NULL_LINE, NullAgent
+from tau2.actors.oracle import CLOSING, OracleAgent
+from tau2.actors.registry import actor_kinds, make_actor, register_actor
+from tau2.actors.requests import (
+    REQUEST_PREFIX,
+    RESOLVED_PHRASE,
+    Request,
+    format_request,
+    is_resolved,
+    parse_request,
+)
+from tau2.actors.scripted import GIVE_UP, GOODBYE, IDLE_LINE, ScriptedUser, reason_for_call
+from tau2.actors.transfer import TransferAgent
+from tau2.domain import get_domain
+from tau2.episode import DONE_TOOL, GREETING, run_episode, seat_contexts
+from tau2.errors import UserInputError
+from tau2.modes import EpisodeConfig, Mode
+from tau2.results import ToolResult
+from tau2.task import Task, UserScenario
+from tau2.tools import Side
+from tau2.trajectory import Entry, EntryKind, TerminationReason
+
+
+def context(task: Task, seat: Side, mode: Mode = Mode.INTERACTIVE) -> SeatContext:
+    return seat_contexts(task, get_domain(task.domain), EpisodeConfig(mode=mode))[seat]
+
+
+def message(seat: Side, text: str, index: int = 0) -> Entry:
+    return Entry(index=index, seat=seat, kind=EntryKind.MESSAGE, text=text)
+
+
+def calls(turn: ActorTurn) -> list[tuple[str, dict[str, object]]]:
+    return [(call.name, dict(call.arguments)) for call in turn.tool_calls]
+
+
+# Shared phrases
+
+
+def test_a_request_round_trips() -> None:
+    arguments = {"app_name": "messaging", "permission": "sms"}
+    text = format_request("grant_app_permission", arguments)
+    assert text.startswith(REQUEST_PREFIX)
+    assert parse_request(text) == Request(name="grant_app_permission", arguments=arguments)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "Sure! please do this on your phone: `toggle_data` {} and tell me.",
+            Request(name="toggle_data", arguments={}),
+        ),
+        ("Please do this on your phone: reboot_device", Request(name="reboot_device", arguments={})),
+        ("Please do this on your phone: set_x {not json}", Request(name="set_x", arguments={})),
+        ("Please do this on your phone: set_x [1, 2]", Request(name="set_x", arguments={})),
+        (
+            'Please do this on your phone:set_network_mode_preference {"mode": "4g_5g_preferred"} thanks',
+            Request(name="set_network_mode_preference", arguments={"mode": "4g_5g_preferred"}),
+        ),
+        ("Could you restart your phone?", None),
+        ("Please do this on your phone:", None),
+    ],
+)
+def test_requests_are_parsed_robustly(text: str, expected: Request | None) -> None:
+    assert parse_request(text) == expected
+
+
+def test_the_resolved_phrase_is_recognised() -> None:
+    assert is_resolved(CLOSING)
+    assert is_resolved(f"Great. {RESOLVED_PHRASE.upper()}")
+    assert not is_resolved("Is your issue resolved?")
+
+
+# Oracle
+
+
+async def test_oracle_interactive_acts_asks_and_closes() -> None:
+    oracle = OracleAgent()
+    await oracle.start(context(BOTH, Side.AGENT))
+    first = await oracle.act([message(Side.USER, "My lamp is dark.")])
+    assert calls(first) == [("enable_power", {"customer": "Ada"})]
+    ask = await oracle.act([])
+    assert ask.text == format_request("plug_in", {})
+    assert not ask.tool_calls
+    close = await oracle.act([message(Side.USER, "I did it.")])
+    assert close.text == CLOSING
+    assert (await oracle.act([])).text == CLOSING
+
+
+async def test_oracle_solo_performs_every_step_then_done() -> None:
+    oracle = OracleAgent()
+    await oracle.start(context(BOTH, Side.AGENT, Mode.SOLO))
+    turns = [await oracle.act([]) for _ in range(3)]
+    assert [calls(turn) for turn in turns] == [
+        [("enable_power", {"customer": "Ada"})],
+        [("plug_in", {})],
+        [(DONE_TOOL, {})],
+    ]
+    ids = [turn.tool_calls[0].call_id for turn in turns]
+    assert len(set(ids)) == 3
+
+
+# Scripted user
+
+
+async def test_scripted_user_states_its_reason_then_does_exactly_what_is_asked() -> None:
+    user = ScriptedUser()
+    await user.start(context(UNPLUGGED, Side.USER))
+    opening = await user.act([message(Side.AGENT, GREETING)])
+    assert opening.text == "My lamp is dark." and not opening.stop
+    action = await user.act([message(Side.AGENT, format_request("plug_in", {}))])
+    assert calls(action) == [("plug_in", {})]
+    [call] = action.tool_calls
+    result = ToolResult.success("lit: yes")
+    observed = [
+        Entry(index=3, seat=Side.USER, kind=EntryKind.TOOL_CALL, tool_call=call),
+        Entry(index=4, seat=Side.USER, kind=EntryKind.TOOL_RESULT, tool_call=call, result=result),
+    ]
+    report = await user.act(observed)
+    assert report.text == "I did plug_in. It shows: lit: yes"
+    bye = await user.act([message(Side.AGENT, CLOSING)])
+    assert bye == ActorTurn(text=GOODBYE, stop=True)
+
+
+async def test_scripted_user_hangs_up_after_its_patience_runs_out() -> None:
+    user = ScriptedUser(patience=2)
+    await user.start(context(UNPLUGGED, Side.USER))
+    await user.act([message(Side.AGENT, GREETING)])
+    assert (await user.act([message(Side.AGENT, NULL_LINE)])).text == IDLE_LINE
+    final = await user.act([message(Side.AGENT, NULL_LINE)])
+    assert final == ActorTurn(text=GIVE_UP, stop=True)
+
+
+async def test_a_request_resets_the_scripted_users_patience() -> None:
+    user = ScriptedUser(patience=2)
+    await user.start(context(UNPLUGGED, Side.USER))
+    await user.act([message(Side.AGENT, GREETING)])
+    await user.act([message(Side.AGENT, NULL_LINE)])
+    await user.act([message(Side.AGENT, format_request("look_at_lamp", {}))])
+    await user.act([])  # the report (no result observed: a plain statement)
+    assert (await user.act([message(Side.AGENT, NULL_LINE)])).text == IDLE_LINE
+
+
+def test_unstructured_instructions_are_the_reason_for_calling() -> None:
+    task = UNPLUGGED.model_copy(update={"user_scenario": UserScenario(instructions="My lamp broke.")})
+    assert reason_for_call(task) == "My lamp broke."
+
+
+# Null and transfer
+
+
+async def test_null_agent_apologises_or_stops() -> None:
+    null = NullAgent()
+    await null.start(context(UNPLUGGED, Side.AGENT))
+    assert (await null.act([])).text == NULL_LINE
+    await null.start(context(UNPLUGGED, Side.AGENT, Mode.SOLO))
+    assert calls(await null.act([])) == [(DONE_TOOL, {})]
+
+
+async def test_transfer_agent_transfers_first() -> None:
+    agent = TransferAgent()
+    await agent.start(context(UNPLUGGED, Side.AGENT))
+    [(name, arguments)] = calls(await agent.act([]))
+    assert name == "transfer_to_human_agents" and arguments["summary"]
+    assert (await agent.act([])).text
+    await agent.start(context(UNPLUGGED, Side.AGENT, Mode.SOLO))
+    await agent.act([])
+    assert calls(await agent.act([])) == [(DONE_TOOL, {})]
+
+
+async def test_transfer_agent_needs_a_transfer_tool(monkeypatch: pytest.MonkeyPatch) -> None:
+    without = dataclasses.replace(get_domain("mock"), transfer_tool=None)
+    monkeypatch.setattr("tau2.actors.transfer.get_domain", lambda name: without)
+    with pytest.raises(ValueError, match="no transfer tool"):
+        await TransferAgent().start(context(UNPLUGGED, Side.AGENT))
+
+
+# Human
+
+
+async def test_human_lines_become_turns() -> None:
+    human = HumanActor(console=Console(file=io.StringIO()))
+    await human.start(context(UNPLUGGED, Side.USER))
+    assert human.parse("  hello there ") == ActorTurn(text="hello there")
+    assert human.parse("/stop") == ActorTurn(stop=True)
+    assert calls(human.parse('/call plug_in {"x": 1}')) == [("plug_in", {"x": 1})]
+    assert calls(human.parse("/call plug_in")) == [("plug_in", {})]
+    assert calls(human.parse("/done")) == [(DONE_TOOL, {})]
+    assert human.parse("/call plug_in {oops").error is not None
+    assert human.parse("/call plug_in [1]").error is not None
+    assert human.parse("/call").error is not None
+
+
+async def test_a_human_agent_can_play_a_whole_episode() -> None:
+    lines = iter(['/call enable_power {"customer": "Ada"}', format_request("plug_in", {}), CLOSING])
+
+    async def read(prompt: str) -> str:
+        assert prompt == "agent> "
+        return next(lines)
+
+    screen = io.StringIO()
+    human = HumanActor(read=read, console=Console(file=screen, width=200))
+    result = await run_episode(BOTH, human, ScriptedUser(), EpisodeConfig())
+    assert result.reward == 1.0 and result.termination is TerminationReason.USER_STOP
+    shown = screen.getvalue()
+    assert "You are the agent." in shown and "user: My lamp is dark." in shown
+    assert '← {"changed": true}' in shown
+    assert "plug_in()" not in shown  # the user's tool traffic is not part of the agent's view
+
+
+# Registry
+
+
+@pytest.mark.parametrize(
+    ("kind", "seat", "cls"),
+    [
+        ("oracle", Side.AGENT, OracleAgent),
+        ("null", Side.AGENT, NullAgent),
+        ("transfer", Side.AGENT, TransferAgent),
+        ("human", Side.AGENT, HumanActor),
+        ("scripted", Side.USER, ScriptedUser),
+        ("human", Side.USER, HumanActor),
+    ],
+)
+def test_built_in_kinds(kind: str, seat: Side, cls: type) -> None:
+    actor = make_actor(ActorSpec(kind=kind), seat)
+    assert isinstance(actor, cls)
+    assert isinstance(actor, Actor)
+
+
+def test_unknown_kinds_and_wrong_seats_list_the_kinds() -> None:
+    with pytest.raises(UserInputError, match=r"unknown agent kind 'robot' \(agent kinds: .*oracle"):
+        make_actor(ActorSpec(kind="robot"), Side.AGENT)
+    with pytest.raises(
+        UserInputError, match=r"'scripted' is for the user seat \(agent kinds: .*null, oracle"
+    ):
+        make_actor(ActorSpec(kind="scripted"), Side.AGENT)
+    with pytest.raises(
+        UserInputError, match=r"'oracle' is for the agent seat \(user kinds: human, llm, scripted"
+    ):
+        make_actor(ActorSpec(kind="oracle"), Side.USER)
+
+
+def test_users_can_register_their_own_kinds() -> None:
+    modes: list[Mode] = []
+
+    def factory(spec: ActorSpec, mode: Mode) -> Actor:
+        modes.append(mode)
+        return NullAgent(spec)
+
+    register_actor("polite", Side.AGENT, factory)
+    assert "polite" in actor_kinds(Side.AGENT) and "polite" not in actor_kinds(Side.USER)
+    actor = make_actor(ActorSpec(kind="polite", model="m"), Side.AGENT, Mode.SOLO)
+    assert isinstance(actor, NullAgent) and actor.spec is not None and actor.spec.model == "m"
+    assert modes == [Mode.SOLO]
+
+
+def test_llm_kinds_pick_the_class_for_the_seat_and_mode() -> None:
+    llm = pytest.importorskip("tau2.actors.llm")
+    spec = ActorSpec(kind="llm", model="openai/gpt-4o-mini")
+    assert type(make_actor(spec, Side.AGENT)) is llm.LLMAgent
+    assert type(make_actor(spec, Side.AGENT, Mode.SOLO)) is llm.SoloAgent
+    assert type(make_actor(spec, Side.USER)) is llm.LLMUser
+
+
+def test_offline_actors_and_the_cli_never_import_litellm() -> None:
+    code = (
+        "import sys, tau2.cli, tau2.actors.registry as r; from tau2.actors.base import ActorSpec; "
+        "from tau2.tools import Side; r.make_actor(ActorSpec(kind='oracle'), Side.AGENT); "
+        "r.make_actor(ActorSpec(kind='scripted'), Side.USER); "
+        "assert 'litellm' not in sys.modules and 'tau2.actors.llm' not in sys.modules"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
