@@ -1,0 +1,98 @@
+"""Which provider failures are worth another attempt, and how long to wait before it."""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Mapping
+from datetime import UTC, datetime
+from email.utils import parsedate_to_datetime
+from enum import StrEnum
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+TRANSIENT_STATUS = frozenset({408, 409, 425, 429, 500, 502, 503, 504, 529})
+"""HTTP statuses retried: timeouts, rate limits, server errors and overload."""
+
+_OVERFLOW_TEXT = re.compile(
+    r"context_length_exceeded|context length|context window|context size|maximum context|prompt is too long",
+    re.IGNORECASE,
+)
+
+
+class Failure(StrEnum):
+    """How a failed model call is handled."""
+
+    TRANSIENT = "transient"
+    """Retried with backoff."""
+    CONTEXT_OVERFLOW = "context_overflow"
+    """The conversation does not fit the model; never retried."""
+    PERMANENT = "permanent"
+    """Retrying cannot help (bad request, authentication, unknown model, …)."""
+
+
+def classify(exc: BaseException) -> Failure:
+    """Sort an exception raised by a model call into transient, context overflow or permanent."""
+    if any(cls.__name__ == "ContextWindowExceededError" for cls in type(exc).__mro__):
+        return Failure.CONTEXT_OVERFLOW
+    if isinstance(exc, TimeoutError | ConnectionError):
+        return Failure.TRANSIENT
+    if getattr(exc, "status_code", None) in TRANSIENT_STATUS:
+        return Failure.TRANSIENT
+    if _OVERFLOW_TEXT.search(str(exc)):
+        return Failure.CONTEXT_OVERFLOW
+    return Failure.PERMANENT
+
+
+def retry_after_s(exc: BaseException) -> float | None:
+    """Seconds the provider asked us to wait (`Retry-After`, in seconds or as an HTTP date), if any."""
+    response = getattr(exc, "response", None)
+    for headers in (getattr(exc, "litellm_response_headers", None), getattr(response, "headers", None)):
+        value = _header(headers, "retry-after")
+        if value is None:
+            continue
+        try:
+            return max(0.0, float(value))
+        except ValueError:
+            pass
+        try:
+            return max(0.0, (parsedate_to_datetime(value) - datetime.now(UTC)).total_seconds())
+        except (TypeError, ValueError):
+            return None
+    return None
+
+
+def _header(headers: Any, name: str) -> str | None:
+    """A header value from an httpx `Headers` (case-insensitive) or a plain mapping."""
+    if not isinstance(headers, Mapping) and not hasattr(headers, "get"):
+        return None
+    value = headers.get(name) or headers.get(name.title())
+    return str(value) if value else None
+
+
+def describe(exc: BaseException) -> str:
+    """The exception as one short line, for termination details and logs."""
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    return text if len(text) <= 300 else text[:297] + "..."
+
+
+class RetryPolicy(BaseModel):
+    """Exponential backoff with jitter; a provider's `Retry-After` is honoured up to a cap.
+
+    The number of attempts comes from `ActorSpec.max_retries`.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    base_delay_s: float = Field(default=1.0, ge=0)
+    max_delay_s: float = Field(default=30.0, ge=0)
+    max_retry_after_s: float = Field(default=120.0, ge=0)
+
+    def delay_s(self, attempt: int, retry_after: float | None = None) -> float:
+        """Seconds to wait after failed attempt number `attempt` (0-based)."""
+        backoff = min(self.max_delay_s, self.base_delay_s * 2.0**attempt)
+        jittered = backoff * random.uniform(0.5, 1.0)
+        if retry_after is None:
+            return jittered
+        return max(jittered, min(retry_after, self.max_retry_after_s))

@@ -1,0 +1,206 @@
+"""Tests of LLM access: requests, retries, typed failures, usage and cost, through real litellm over HTTP."""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+
+import asyncio
+import socket
+from typing import Any
+
+import pytest
+from pydantic import JsonValue
+
+from tau2.actors.base import ActorSpec, ContextOverflowError, InfrastructureError
+from tau2.errors import UserInputError
+from tau2.llm import Completion, RetryPolicy, complete
+from tau2.llm.retries import Failure, classify
+from tau2.testing import ChatRequest, Reply, ScriptedOpenAIServer, ScriptedUsage
+
+PRICED = "openai/gpt-4o-mini"
+UNPRICED = "openai/tau2-test-model"
+MESSAGES: list[dict[str, Any]] = [{"role": "user", "content": "Hello"}]
+FAST = RetryPolicy(base_delay_s=0.0, max_delay_s=0.0)
+
+
+def spec(base_url: str, model: str = UNPRICED, **fields: Any) -> ActorSpec:
+    """A spec pointed at the scripted server, with a dummy key (the server ignores it)."""
+    model_args: dict[str, JsonValue] = {"api_key": "sk-test", **fields.pop("model_args", {})}
+    return ActorSpec(kind="llm", model=model, api_base=base_url, model_args=model_args, **fields)
+
+
+class Sleeps:
+    """An injected sleep that records the delays asked for and returns at once."""
+
+    def __init__(self) -> None:
+        self.delays: list[float] = []
+
+    async def __call__(self, seconds: float) -> None:
+        self.delays.append(seconds)
+
+
+async def call(server: ScriptedOpenAIServer, sleeps: Sleeps | None = None, **fields: Any) -> Completion:
+    return await complete(
+        spec(server.base_url, **fields), MESSAGES, seed=None, retry=FAST, sleep=sleeps or Sleeps()
+    )
+
+
+async def test_text_reply_and_sampling_arguments_reach_the_server() -> None:
+    async with ScriptedOpenAIServer([Reply.text("Hi there")]) as server:
+        completion = await complete(
+            spec(server.base_url, model_args={"temperature": 0.3, "top_p": 0.9, "max_tokens": 64}),
+            MESSAGES,
+            seed=1234,
+        )
+    assert completion.text == "Hi there"
+    assert completion.tool_calls == []
+    (request,) = server.requests
+    assert request.model == "tau2-test-model"
+    assert request.seed == 1234
+    assert request.temperature == 0.3
+    assert request.model_extra == {"top_p": 0.9, "max_tokens": 64}
+    assert request.messages == MESSAGES
+    assert request.tools is None
+
+
+async def test_tools_are_sent_and_tool_calls_come_back_raw() -> None:
+    tools = [{"type": "function", "function": {"name": "lookup", "parameters": {"type": "object"}}}]
+    async with ScriptedOpenAIServer([Reply.tool_call("lookup", '{"id": 1', call_id="c-1")]) as server:
+        completion = await complete(spec(server.base_url), MESSAGES, tools, seed=None)
+    assert server.requests[0].tool_names == ["lookup"]
+    assert server.requests[0].seed is None
+    assert server.requests[0].model_extra == {}
+    (tool_call,) = completion.tool_calls
+    assert (tool_call.id, tool_call.name, tool_call.arguments) == ("c-1", "lookup", '{"id": 1')
+    assert completion.finish_reason == "tool_calls"
+
+
+async def test_rate_limit_then_success_is_retried_after_retry_after() -> None:
+    sleeps = Sleeps()
+    async with ScriptedOpenAIServer([Reply.error(429, retry_after=7), Reply.text("ok")]) as server:
+        completion = await call(server, sleeps)
+    assert completion.text == "ok"
+    assert server.request_count == 2
+    assert sleeps.delays == [7.0]
+
+
+async def test_repeated_server_errors_exhaust_retries() -> None:
+    sleeps = Sleeps()
+    replies = [Reply.error(500), Reply.error(502), Reply.error(503)]
+    async with ScriptedOpenAIServer(replies) as server:
+        with pytest.raises(InfrastructureError, match="gave up after 3 attempts") as caught:
+            await call(server, sleeps, max_retries=2)
+    assert server.request_count == 3
+    assert len(sleeps.delays) == 2
+    assert "\n" not in str(caught.value)
+
+
+async def test_context_overflow_is_typed_and_never_retried() -> None:
+    async with ScriptedOpenAIServer([Reply.context_overflow(), Reply.text("unused")]) as server:
+        with pytest.raises(ContextOverflowError, match="maximum context length"):
+            await call(server)
+    assert server.request_count == 1
+
+
+async def test_overflow_reported_in_a_plain_bad_request_is_recognised() -> None:
+    message = "the request exceeds the available context size, try increasing it"
+    async with ScriptedOpenAIServer([Reply.error(400, message)]) as server:
+        with pytest.raises(ContextOverflowError):
+            await call(server)
+    assert server.request_count == 1
+
+
+@pytest.mark.parametrize("status", [400, 401, 404])
+async def test_client_errors_fail_at_once(status: int) -> None:
+    async with ScriptedOpenAIServer([Reply.error(status), Reply.text("unused")]) as server:
+        with pytest.raises(InfrastructureError) as caught:
+            await call(server)
+    assert server.request_count == 1
+    assert "gave up" not in str(caught.value)
+
+
+async def test_slow_replies_time_out_and_are_retried() -> None:
+    replies = [Reply.text("late", delay=2.0), Reply.text("late again", delay=2.0)]
+    async with ScriptedOpenAIServer(replies) as server:
+        with pytest.raises(InfrastructureError, match="gave up after 2 attempts"):
+            await call(server, timeout_s=0.2, max_retries=1)
+    assert server.request_count == 2
+
+
+async def test_timeout_then_success() -> None:
+    async with ScriptedOpenAIServer([Reply.text("late", delay=2.0), Reply.text("on time")]) as server:
+        completion = await call(server, timeout_s=0.2)
+    assert completion.text == "on time"
+
+
+async def test_connection_refused_is_transient() -> None:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    sleeps = Sleeps()
+    closed = spec(f"http://127.0.0.1:{port}/v1", max_retries=1)
+    with pytest.raises(InfrastructureError, match="gave up after 2 attempts"):
+        await complete(closed, MESSAGES, seed=None, retry=FAST, sleep=sleeps)
+    assert len(sleeps.delays) == 1
+
+
+async def test_priced_model_records_tokens_and_cost() -> None:
+    import litellm
+
+    usage = ScriptedUsage(prompt_tokens=1000, completion_tokens=200)
+    async with ScriptedOpenAIServer([Reply.text("ok", usage=usage)]) as server:
+        completion = await call(server, model=PRICED)
+    prices = litellm.model_cost["gpt-4o-mini"]
+    expected = 1000 * prices["input_cost_per_token"] + 200 * prices["output_cost_per_token"]
+    assert completion.usage.calls == 1
+    assert (completion.usage.prompt_tokens, completion.usage.completion_tokens) == (1000, 200)
+    assert completion.usage.cost == pytest.approx(expected)
+    assert completion.usage.cost is not None and completion.usage.cost > 0
+
+
+async def test_unknown_model_is_unpriced_not_free() -> None:
+    usage = ScriptedUsage(prompt_tokens=10, completion_tokens=5)
+    async with ScriptedOpenAIServer([Reply.text("ok", usage=usage)]) as server:
+        completion = await call(server, model=UNPRICED)
+    assert (completion.usage.prompt_tokens, completion.usage.completion_tokens) == (10, 5)
+    assert completion.usage.cost is None
+
+
+async def test_concurrent_calls_are_independent() -> None:
+    def answer(request: ChatRequest) -> Reply:
+        return Reply.text(f"echo {request.messages[-1]['content']}", delay=0.05)
+
+    async with ScriptedOpenAIServer(answer) as server:
+        replies = await asyncio.gather(
+            *(
+                complete(spec(server.base_url), [{"role": "user", "content": str(n)}], seed=n)
+                for n in range(8)
+            )
+        )
+    assert [reply.text for reply in replies] == [f"echo {n}" for n in range(8)]
+
+
+def test_spec_without_model_or_with_reserved_arguments_is_rejected() -> None:
+    from tau2.llm.client import check_spec
+
+    with pytest.raises(UserInputError, match="names no model"):
+        check_spec(ActorSpec(kind="llm"))
+    with pytest.raises(UserInputError, match="fallbacks, seed"):
+        check_spec(ActorSpec(kind="llm", model="x", model_args={"seed": 1, "fallbacks": ["y"]}))
+
+
+def test_backoff_grows_with_jitter_and_honours_retry_after_up_to_a_cap() -> None:
+    policy = RetryPolicy(base_delay_s=1.0, max_delay_s=8.0, max_retry_after_s=30.0)
+    for attempt, ceiling in [(0, 1.0), (1, 2.0), (2, 4.0), (3, 8.0), (6, 8.0)]:
+        delay = policy.delay_s(attempt)
+        assert ceiling / 2 <= delay <= ceiling
+    assert policy.delay_s(0, retry_after=12.0) == 12.0
+    assert policy.delay_s(0, retry_after=300.0) == 30.0
+
+
+def test_plain_timeouts_and_connection_errors_are_transient() -> None:
+    assert classify(TimeoutError()) is Failure.TRANSIENT
+    assert classify(ConnectionResetError()) is Failure.TRANSIENT
+    assert classify(ValueError("bad")) is Failure.PERMANENT
