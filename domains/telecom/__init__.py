@@ -1,0 +1,102 @@
+"""The telecom domain: a carrier's CRM (agent side) and the customer's phone (user side), coupled through
+the line the phone is bound to (spec/telecom.md)."""
+
+from domains.telecom.agent_env import AGENT_ENV
+from domains.telecom.agent_tools import AGENT_TOOLS
+from domains.telecom.catalog import CATALOG, DEFAULT_SUITE
+from domains.telecom.crm import (
+    AccountStatus,
+    Address,
+    Bill,
+    BillStatus,
+    Customer,
+    Device,
+    DeviceType,
+    Line,
+    LineItem,
+    LineStatus,
+    PaymentMethod,
+    PaymentMethodType,
+    Plan,
+    TelecomDB,
+)
+from domains.telecom.export import dump_tau2_user_db
+from domains.telecom.invariants import invariant_violations
+from domains.telecom.loader import DATA_DIR, load_files, load_state
+from domains.telecom.patches import apply_patches
+from domains.telecom.phone import (
+    ApnName,
+    APNSettings,
+    AppPermissions,
+    AppStatus,
+    ConnectionStatus,
+    DeviceState,
+    NetworkModePreference,
+    NetworkTechnology,
+    PaymentRequest,
+    SignalStrength,
+    SimCardStatus,
+    Surroundings,
+    VpnDetails,
+    VpnPerformance,
+)
+from domains.telecom.policies import policy
+from domains.telecom.state import TelecomState
+from domains.telecom.user_env import USER_ENV
+from domains.telecom.user_tools import USER_TOOLS
+from tau2.domain import Domain
+from tau2.tools import ToolTable
+
+DOMAIN = Domain(
+    name="telecom",
+    description=(
+        "Mobile carrier support: the agent holds the CRM (customers, lines, plans, bills), the customer "
+        "holds the phone (SIM, network, data, APN, Wi-Fi, VPN, apps); faults span both sides."
+    ),
+    tools=ToolTable(AGENT_TOOLS, AGENT_ENV, USER_TOOLS, USER_ENV),
+    load_state=load_state,
+    invariants=invariant_violations,
+    policy=policy,
+    transfer_tool="transfer_to_human_agents",
+    extras={"catalog": CATALOG, "default_suite": DEFAULT_SUITE},
+)
+
+__all__ = [
+    "DATA_DIR",
+    "DOMAIN",
+    "APNSettings",
+    "AccountStatus",
+    "Address",
+    "ApnName",
+    "AppPermissions",
+    "AppStatus",
+    "Bill",
+    "BillStatus",
+    "ConnectionStatus",
+    "Customer",
+    "Device",
+    "DeviceState",
+    "DeviceType",
+    "Line",
+    "LineItem",
+    "LineStatus",
+    "NetworkModePreference",
+    "NetworkTechnology",
+    "PaymentMethod",
+    "PaymentMethodType",
+    "PaymentRequest",
+    "Plan",
+    "SignalStrength",
+    "SimCardStatus",
+    "Surroundings",
+    "TelecomDB",
+    "TelecomState",
+    "VpnDetails",
+    "VpnPerformance",
+    "apply_patches",
+    "dump_tau2_user_db",
+    "invariant_violations",
+    "load_files",
+    "load_state",
+    "policy",
+]

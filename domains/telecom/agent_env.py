@@ -1,0 +1,142 @@
+"""Agent-side env functions: CRM fault injection for task set-up and CRM assertions (spec §6.1)."""
+
+from __future__ import annotations
+
+import math
+from typing import Literal
+
+from domains.telecom.billing import append_bill
+from domains.telecom.clock import PAYMENT_TERM, PREVIOUS_MONTH_END, PREVIOUS_MONTH_START, TODAY
+from domains.telecom.crm import Bill, BillStatus, LineItem, LineStatus
+from domains.telecom.lookup import customer_bills, find_bill, find_customer, require_owned_line, require_plan
+from domains.telecom.state import TelecomState
+from tau2.errors import ErrorCode, ToolError
+from tau2.tools import Side, ToolSet
+
+AGENT_ENV = ToolSet(Side.AGENT)
+
+LineStatusValue = Literal["Active", "Suspended", "Pending Activation", "Closed"]
+
+
+@AGENT_ENV.env_function()
+def set_data_usage(state: TelecomState, customer_id: str, line_id: str, data_used_gb: float) -> None:
+    """Set the data a line has used in the current cycle.
+
+    Args:
+        customer_id: The customer ID.
+        line_id: The ID of the customer's line.
+        data_used_gb: The new usage in GB (not negative).
+    """
+    _, line = require_owned_line(state.crm, customer_id, line_id)
+    if not (math.isfinite(data_used_gb) and data_used_gb >= 0):
+        raise ToolError(
+            ErrorCode.INVALID_ARGUMENT, f"data_used_gb must be a finite number >= 0 (got {data_used_gb})."
+        )
+    line.data_used_gb = data_used_gb + 0.0  # + 0.0 turns -0.0 into 0.0, so equal states serialise equally
+
+
+@AGENT_ENV.env_function()
+def suspend_line_for_overdue_bill(
+    state: TelecomState, customer_id: str, line_id: str, new_bill_id: str, contract_ended: bool
+) -> None:
+    """Suspend an active line for an unpaid bill: add last month's plan charge as a new Overdue bill.
+
+    Args:
+        customer_id: The customer ID.
+        line_id: The ID of the customer's Active line.
+        new_bill_id: An unused bill ID (prefix B) for the overdue bill.
+        contract_ended: Also end the line's contract on the last day of the previous month.
+    """
+    customer, line = require_owned_line(state.crm, customer_id, line_id)
+    if line.status != LineStatus.ACTIVE:
+        raise ToolError(ErrorCode.INVALID_STATE, f"Line {line_id} is {line.status.value}, not Active.")
+    plan = require_plan(state.crm, line)
+    if not plan.price_per_month > 0:
+        raise ToolError(ErrorCode.INVALID_STATE, f"Plan {plan.plan_id} has no monthly price to be overdue.")
+    if any(bill.status == BillStatus.OVERDUE for bill in customer_bills(state.crm, customer)):
+        raise ToolError(ErrorCode.CONFLICT, f"Customer {customer_id} already has an Overdue bill.")
+    if not new_bill_id.startswith("B"):
+        raise ToolError(ErrorCode.INVALID_ARGUMENT, f"Bill IDs start with B (got {new_bill_id!r}).")
+    if find_bill(state.crm, new_bill_id) is not None:
+        raise ToolError(ErrorCode.CONFLICT, f"Bill ID {new_bill_id} is already used.")
+    charge = LineItem(
+        description=f"{plan.name} - Line {line.line_id} (unpaid)",
+        amount=plan.price_per_month,
+        date=TODAY,
+        item_type="Charge",
+    )
+    bill = Bill(
+        bill_id=new_bill_id,
+        customer_id=customer_id,
+        period_start=PREVIOUS_MONTH_START,
+        period_end=PREVIOUS_MONTH_END,
+        issue_date=PREVIOUS_MONTH_START,
+        due_date=PREVIOUS_MONTH_START + PAYMENT_TERM,
+        total_due=charge.amount,
+        line_items=[charge],
+        status=BillStatus.OVERDUE,
+    )
+    append_bill(state.crm, customer, bill)
+    line.status = LineStatus.SUSPENDED
+    line.suspension_start_date = TODAY
+    if contract_ended:
+        line.contract_end_date = PREVIOUS_MONTH_END
+
+
+@AGENT_ENV.assertion()
+def assert_data_refueling_amount(
+    state: TelecomState, customer_id: str, line_id: str, expected_amount: float
+) -> bool:
+    """Whether the line's refuelled data this cycle equals `expected_amount` GB (within 1e-6).
+
+    Args:
+        customer_id: The customer ID.
+        line_id: The ID of the customer's line.
+        expected_amount: The expected refuelled GB.
+    """
+    _, line = require_owned_line(state.crm, customer_id, line_id)
+    return abs(line.data_refueling_gb - expected_amount) < 1e-6
+
+
+@AGENT_ENV.assertion()
+def assert_line_status(
+    state: TelecomState, customer_id: str, line_id: str, expected_status: LineStatusValue
+) -> bool:
+    """Whether the line's status equals `expected_status`.
+
+    Args:
+        customer_id: The customer ID.
+        line_id: The ID of the customer's line.
+        expected_status: The expected line status.
+    """
+    _, line = require_owned_line(state.crm, customer_id, line_id)
+    return line.status == expected_status
+
+
+@AGENT_ENV.assertion()
+def assert_overdue_bill_exists(state: TelecomState, customer_id: str, overdue_bill_id: str) -> bool:
+    """Whether the customer has the bill and it is Overdue; false otherwise, never an error (Δ5).
+
+    Args:
+        customer_id: The customer ID.
+        overdue_bill_id: The bill ID.
+    """
+    customer = find_customer(state.crm, customer_id)
+    bill = find_bill(state.crm, overdue_bill_id)
+    return (
+        customer is not None
+        and bill is not None
+        and overdue_bill_id in customer.bill_ids
+        and bill.status == BillStatus.OVERDUE
+    )
+
+
+@AGENT_ENV.assertion()
+def assert_no_overdue_bill(state: TelecomState, overdue_bill_id: str) -> bool:
+    """Whether the bill is settled: it does not exist or it is Paid.
+
+    Args:
+        overdue_bill_id: The bill ID.
+    """
+    bill = find_bill(state.crm, overdue_bill_id)
+    return bill is None or bill.status == BillStatus.PAID

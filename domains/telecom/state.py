@@ -1,0 +1,18 @@
+"""The whole telecom world: the CRM database (agent side) plus the phone and surroundings (user side)."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from domains.telecom.crm import TelecomDB
+from domains.telecom.phone import DeviceState, Surroundings
+
+
+class TelecomState(BaseModel):
+    """One telecom world state; the unit the engine snapshots, restores and fingerprints."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    crm: TelecomDB = Field(default_factory=TelecomDB)
+    device: DeviceState = Field(default_factory=DeviceState)
+    surroundings: Surroundings = Field(default_factory=Surroundings)

@@ -1,0 +1,258 @@
+"""User-side env functions: phone fault injection for task set-up and phone assertions (spec §6.2).
+
+The `turn_*` functions set a target state rather than flip it (Δ7).
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from domains.telecom.binding import bind, usage_exceeded
+from domains.telecom.network import can_send_mms, mobile_data_working, network_search, speed_test
+from domains.telecom.phone import ApnName, SimCardStatus, VpnPerformance, default_vpn
+from domains.telecom.phone_ops import airplane_off, airplane_on, connect_vpn, set_permission
+from domains.telecom.state import TelecomState
+from tau2.tools import Side, ToolSet
+
+USER_ENV = ToolSet(Side.USER)
+
+ConnectionStatusValue = Literal["connected", "searching", "no_service", "emergency_only"]
+
+
+@USER_ENV.env_function()
+def set_user_info(state: TelecomState, name: str, phone_number: str) -> None:
+    """Name the user and bind the phone to the CRM line with this number.
+
+    Args:
+        name: The user's name.
+        phone_number: The number of an existing CRM line.
+    """
+    bind(state, name, phone_number)
+
+
+@USER_ENV.env_function()
+def set_user_location(state: TelecomState, abroad: bool) -> None:
+    """Place the user at home or abroad.
+
+    Args:
+        abroad: Whether the user is abroad.
+    """
+    state.surroundings.is_abroad = abroad
+
+
+@USER_ENV.env_function()
+def simulate_network_search(state: TelecomState) -> None:
+    """Make the phone re-register on the network."""
+    network_search(state)
+
+
+@USER_ENV.env_function()
+def turn_airplane_mode_on(state: TelecomState) -> None:
+    """Turn airplane mode on (dropping Wi-Fi and VPN), then search."""
+    airplane_on(state.device)
+    network_search(state)
+
+
+@USER_ENV.env_function()
+def turn_airplane_mode_off(state: TelecomState) -> None:
+    """Turn airplane mode off if it is on, then search."""
+    if state.device.airplane_mode:
+        airplane_off(state.device)
+    network_search(state)
+
+
+@USER_ENV.env_function()
+def unseat_sim_card(state: TelecomState) -> None:
+    """Loosen the SIM card so the phone no longer detects it, then search."""
+    state.device.sim_card_inserted = False
+    network_search(state)
+
+
+@USER_ENV.env_function()
+def lock_sim_card(state: TelecomState, mode: Literal["pin", "puk"]) -> None:
+    """Lock the SIM card so it needs a PIN or PUK code, then search.
+
+    Args:
+        mode: "pin" or "puk".
+    """
+    state.device.sim_card_status = SimCardStatus.LOCKED_PIN if mode == "pin" else SimCardStatus.LOCKED_PUK
+    network_search(state)
+
+
+@USER_ENV.env_function()
+def turn_data_on(state: TelecomState) -> None:
+    """Switch mobile data on, then search."""
+    state.device.data_enabled = True
+    network_search(state)
+
+
+@USER_ENV.env_function()
+def turn_data_off(state: TelecomState) -> None:
+    """Switch mobile data off, then search."""
+    state.device.data_enabled = False
+    network_search(state)
+
+
+@USER_ENV.env_function()
+def turn_roaming_on(state: TelecomState) -> None:
+    """Switch the phone's data roaming on, then search."""
+    state.device.roaming_enabled = True
+    network_search(state)
+
+
+@USER_ENV.env_function()
+def turn_roaming_off(state: TelecomState) -> None:
+    """Switch the phone's data roaming off, then search."""
+    state.device.roaming_enabled = False
+    network_search(state)
+
+
+@USER_ENV.env_function()
+def turn_data_saver_mode_on(state: TelecomState) -> None:
+    """Switch data saver mode on."""
+    state.device.data_saver_mode = True
+
+
+@USER_ENV.env_function()
+def turn_data_saver_mode_off(state: TelecomState) -> None:
+    """Switch data saver mode off."""
+    state.device.data_saver_mode = False
+
+
+@USER_ENV.env_function()
+def break_apn_settings(state: TelecomState) -> None:
+    """Misconfigure the data APN, then search (no service)."""
+    state.device.active_apn_settings.apn_name = ApnName.BROKEN
+    network_search(state)
+
+
+@USER_ENV.env_function()
+def break_apn_mms_setting(state: TelecomState) -> None:
+    """Clear the MMSC URL so picture messages fail."""
+    state.device.active_apn_settings.mmsc_url = None
+
+
+@USER_ENV.env_function()
+def set_wifi_calling(state: TelecomState, enabled: bool, mms_over_wifi: bool | None = None) -> None:
+    """Set Wi-Fi calling and, when given, whether MMS go over Wi-Fi.
+
+    Args:
+        enabled: Whether Wi-Fi calling is on.
+        mms_over_wifi: Whether MMS are sent over Wi-Fi; unchanged when omitted.
+    """
+    state.device.wifi_calling_enabled = enabled
+    if mms_over_wifi is not None:
+        state.device.wifi_calling_mms_over_wifi = mms_over_wifi
+
+
+@USER_ENV.env_function()
+def break_vpn(state: TelecomState) -> None:
+    """Connect the VPN (if needed) and make its server perform poorly."""
+    device = state.device
+    connect_vpn(device)
+    details = device.vpn_details or default_vpn()  # connected implies details are present
+    details.server_performance = VpnPerformance.POOR
+    device.vpn_details = details
+
+
+@USER_ENV.env_function()
+def remove_app_permission(state: TelecomState, app_name: str, permission: str) -> None:
+    """Revoke one permission of an installed app.
+
+    Args:
+        app_name: The app's name.
+        permission: One of sms, storage, phone or network.
+    """
+    set_permission(state.device, app_name, permission, False)
+
+
+@USER_ENV.assertion()
+def assert_airplane_mode_status(state: TelecomState, expected_status: bool) -> bool:
+    """Whether airplane mode equals `expected_status`.
+
+    Args:
+        expected_status: The expected airplane mode.
+    """
+    return state.device.airplane_mode == expected_status
+
+
+@USER_ENV.assertion()
+def assert_service_status(state: TelecomState, expected_status: ConnectionStatusValue) -> bool:
+    """Whether the stored cellular connection status equals `expected_status`.
+
+    Args:
+        expected_status: The expected connection status.
+    """
+    return state.device.network_connection_status == expected_status
+
+
+@USER_ENV.assertion()
+def assert_mobile_data_status(state: TelecomState, expected_status: bool) -> bool:
+    """Whether mobile data working equals `expected_status`.
+
+    Args:
+        expected_status: Whether mobile data should work.
+    """
+    return mobile_data_working(state) == expected_status
+
+
+@USER_ENV.assertion()
+def assert_mobile_roaming_status(state: TelecomState, expected_status: bool) -> bool:
+    """Whether the phone's data roaming setting equals `expected_status`.
+
+    Args:
+        expected_status: The expected setting.
+    """
+    return state.device.roaming_enabled == expected_status
+
+
+@USER_ENV.assertion()
+def assert_mobile_data_saver_mode_status(state: TelecomState, expected_status: bool) -> bool:
+    """Whether data saver mode equals `expected_status`.
+
+    Args:
+        expected_status: The expected setting.
+    """
+    return state.device.data_saver_mode == expected_status
+
+
+@USER_ENV.assertion()
+def assert_internet_speed(
+    state: TelecomState, expected_speed: float, expected_desc: str | None = None
+) -> bool:
+    """Whether the speed test reaches `expected_speed` Mbps (no connection counts as 0) and, when given,
+    its label equals `expected_desc` ignoring case.
+
+    Args:
+        expected_speed: The minimum speed in Mbps.
+        expected_desc: The expected label, e.g. "excellent" or "No Connection".
+    """
+    result = speed_test(state)
+    fast_enough = (result.speed or 0.0) >= expected_speed
+    return fast_enough and (expected_desc is None or result.label.casefold() == expected_desc.casefold())
+
+
+@USER_ENV.assertion()
+def assert_internet_not_excellent(state: TelecomState) -> bool:
+    """Whether the speed test label is anything but excellent (true without connection)."""
+    return speed_test(state).label.casefold() != "excellent"
+
+
+@USER_ENV.assertion()
+def assert_can_send_mms(state: TelecomState, expected_status: bool) -> bool:
+    """Whether being able to send MMS equals `expected_status`.
+
+    Args:
+        expected_status: Whether MMS should be possible.
+    """
+    return can_send_mms(state) == expected_status
+
+
+@USER_ENV.assertion()
+def assert_mobile_data_usage_exceeded(state: TelecomState, expected_status: bool) -> bool:
+    """Whether the line's data usage being exceeded equals `expected_status`.
+
+    Args:
+        expected_status: Whether usage should be exceeded.
+    """
+    return usage_exceeded(state) == expected_status

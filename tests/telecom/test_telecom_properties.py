@@ -1,0 +1,152 @@
+"""Hypothesis properties over random operation sequences drawn from every function of both sides:
+invariants always hold, nothing raises, failures are atomic, snapshots round-trip, and fingerprints are
+equal exactly when states are."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from telecom_support import C1001_L1002, make_world
+
+from domains.telecom import DOMAIN
+from tau2.errors import ErrorCode
+from tau2.tools import Side, Tool
+from tau2.world import World
+
+PROPERTY_SETTINGS = settings(
+    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+NUMBERS = [f"555-123-{n}" for n in ("2001", "2002", "2003", "2004", "2006", "2009", "1002", "0000")]
+IDS = ["C1001", "C1002", "C1003", "C1004", "C9"]
+LINES = ["L1001", "L1002", "L1003", "L1004", "L1009", "L9"]
+BILLS = ["B1001", "B1002", "B1003", "B1005", "B1006", "B1234321", "B1002-202503", "X1", ""]
+FLOATS = st.one_of(st.sampled_from([0.0, -0.0, 0.5, 2.0, 15.1, 17.1, -1.0, 200.0]), st.floats())
+WORDS = st.sampled_from(["John Smith", "john smith", "", "1985-06-15", "x"])
+
+ARGUMENTS: dict[str, st.SearchStrategy[Any]] = {
+    "phone_number": st.sampled_from(NUMBERS),
+    "customer_id": st.sampled_from(IDS),
+    "line_id": st.sampled_from(LINES),
+    "bill_id": st.sampled_from(BILLS),
+    "new_bill_id": st.sampled_from(BILLS),
+    "overdue_bill_id": st.sampled_from(BILLS),
+    "id": st.sampled_from(IDS + LINES + BILLS + ["P1001", "D1002", "Q1"]),
+    "limit": st.integers(-2, 14),
+    "gb_amount": FLOATS,
+    "data_used_gb": FLOATS,
+    "expected_amount": FLOATS,
+    "expected_speed": FLOATS,
+    "mode": st.sampled_from(["pin", "puk", "pan", "4g_5g_preferred", "4g_only", "3g_only", "2g_only", "6g"]),
+    "app_name": st.sampled_from(["messaging", "browser", "camera"]),
+    "permission": st.sampled_from(["sms", "storage", "phone", "network", "SMS", "camera"]),
+    "apn_settings": st.sampled_from(
+        [
+            {},
+            {"apn_name": "broken"},
+            {"mmsc_url": None},
+            {"reset_at_reboot": True},
+            {"bogus": 1},
+            {"mms_port": 80},
+        ]
+    ),
+    "expected_status": st.sampled_from([True, False, "connected", "no_service", "Active", "Suspended", "x"]),
+    "expected_desc": st.sampled_from([None, "excellent", "No Connection", "good", "fair"]),
+    "mms_over_wifi": st.sampled_from([None, True, False]),
+}
+FUNCTIONS = [function for side in Side for function in DOMAIN.tools.env_functions(side)]
+
+
+def arguments_for(function: Tool) -> st.SearchStrategy[dict[str, Any]]:
+    """Plausible arguments for a function, sometimes broken (a wrong type, an extra or a missing key)."""
+    fields = {
+        name: ARGUMENTS.get(name, st.booleans() if info.annotation is bool else WORDS)
+        for name, info in function.arguments_model.model_fields.items()
+    }
+    plausible = st.fixed_dictionaries(fields)
+    broken = plausible.flatmap(
+        lambda arguments: st.sampled_from(
+            [
+                {**arguments, "bogus": 1},
+                {key: 7 for key in arguments},
+                dict(list(arguments.items())[1:]),
+            ]
+        )
+    )
+    return st.one_of(plausible, plausible, plausible, broken)
+
+
+OPERATIONS = st.sampled_from(FUNCTIONS).flatmap(
+    lambda function: arguments_for(function).map(lambda arguments: (function.side, function.name, arguments))
+)
+
+SMALL_POOL: list[tuple[Side, str, dict[str, Any]]] = [
+    (Side.USER, "toggle_data", {}),
+    (Side.USER, "turn_data_on", {}),
+    (Side.USER, "turn_data_off", {}),
+    (Side.USER, "toggle_wifi_calling", {}),
+    (Side.USER, "connect_vpn", {}),
+    (Side.USER, "disconnect_vpn", {}),
+    (Side.USER, "remove_app_permission", {"app_name": "messaging", "permission": "sms"}),
+    (Side.USER, "grant_app_permission", {"app_name": "messaging", "permission": "sms"}),
+    (Side.AGENT, "enable_roaming", C1001_L1002),
+    (Side.AGENT, "disable_roaming", C1001_L1002),
+    (Side.AGENT, "set_data_usage", {**C1001_L1002, "data_used_gb": 0.0}),
+    (Side.AGENT, "set_data_usage", {**C1001_L1002, "data_used_gb": -0.0}),
+    (Side.AGENT, "set_data_usage", {**C1001_L1002, "data_used_gb": 15.1}),
+]
+
+
+def drive(world: World, operations: list[tuple[Side, str, dict[str, Any]]]) -> None:
+    for side, name, arguments in operations:
+        world.run_env_function(side, name, arguments)
+
+
+@PROPERTY_SETTINGS
+@given(bound=st.booleans(), operations=st.lists(OPERATIONS, max_size=30))
+def test_random_operations_keep_invariants_and_fail_atomically(
+    reference_dir: Path, bound: bool, operations: list[tuple[Side, str, dict[str, Any]]]
+) -> None:
+    world = make_world(reference_dir, bind=bound)
+    for side, name, arguments in operations:
+        before = world.fingerprint()
+        result = world.run_env_function(side, name, arguments)
+        if result.error is not None:
+            assert result.error.code is not ErrorCode.INTERNAL_ERROR, result.error.message
+            assert world.fingerprint() == before, f"failing {name}({arguments}) changed the state"
+        assert world.invariant_violations() == [], (name, arguments)
+    snapshot = world.snapshot()
+    copy = World.create(DOMAIN, reference_dir)
+    copy.restore(snapshot)
+    assert copy.state == world.state and copy.fingerprint() == world.fingerprint()
+    world.restore(snapshot)
+    assert world.snapshot() == snapshot
+
+
+@PROPERTY_SETTINGS
+@given(
+    first=st.lists(st.sampled_from(SMALL_POOL), max_size=6),
+    second=st.lists(st.sampled_from(SMALL_POOL), max_size=6),
+)
+def test_fingerprints_are_equal_exactly_when_states_are(
+    reference_dir: Path,
+    first: list[tuple[Side, str, dict[str, Any]]],
+    second: list[tuple[Side, str, dict[str, Any]]],
+) -> None:
+    a, b = make_world(reference_dir), make_world(reference_dir)
+    drive(a, first)
+    drive(b, second)
+    assert (a.fingerprint() == b.fingerprint()) == (a.state == b.state)
+
+
+@PROPERTY_SETTINGS
+@given(operations=st.lists(OPERATIONS, max_size=15))
+def test_replaying_a_sequence_is_deterministic(
+    reference_dir: Path, operations: list[tuple[Side, str, dict[str, Any]]]
+) -> None:
+    a, b = make_world(reference_dir), make_world(reference_dir)
+    results_a = [a.run_env_function(side, name, arguments) for side, name, arguments in operations]
+    results_b = [b.run_env_function(side, name, arguments) for side, name, arguments in operations]
+    assert results_a == results_b and a.fingerprint() == b.fingerprint()
