@@ -129,10 +129,8 @@ class Tool:
 
     def json_schema(self) -> dict[str, Any]:
         """The OpenAI-style function schema shown to LLM actors."""
-        parameters = self.arguments_model.model_json_schema()
-        parameters.pop("title", None)
-        for prop in parameters.get("properties", {}).values():
-            prop.pop("title", None)
+        schema = self.arguments_model.model_json_schema()
+        parameters = _inline_refs(schema, schema.pop("$defs", {}))
         parameters.setdefault("properties", {})
         return {
             "type": "function",
@@ -142,6 +140,25 @@ class Tool:
                 "parameters": parameters,
             },
         }
+
+
+def _inline_refs(node: Any, definitions: Mapping[str, Any]) -> Any:
+    """Replace `$ref`s by the definitions they point to and drop titles: some providers reject
+    references in tool schemas, and titles only repeat the property names."""
+    if isinstance(node, list):
+        return [_inline_refs(item, definitions) for item in node]
+    if not isinstance(node, dict):
+        return node
+    reference = node.get("$ref")
+    if isinstance(reference, str) and reference.startswith("#/$defs/"):
+        merged = {**definitions[reference.removeprefix("#/$defs/")], **node}
+        merged.pop("$ref")
+        return _inline_refs(merged, definitions)
+    return {
+        key: _inline_refs(value, definitions)
+        for key, value in node.items()
+        if not (key == "title" and isinstance(value, str))
+    }
 
 
 def _describe_validation(name: str, exc: Exception) -> str:
