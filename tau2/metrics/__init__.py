@@ -1,0 +1,58 @@
+"""Metrics over simulation records: pass^k with bootstrap intervals, flip rate, breakdowns, per-action
+diagnostics, the usage ledger, and paired comparisons of two runs."""
+
+from tau2.metrics.actions import ActionStat, action_stats
+from tau2.metrics.bootstrap import Bootstrap, Estimate, estimate
+from tau2.metrics.breakdown import GROUPINGS, GroupStat, breakdown, breakdowns
+from tau2.metrics.flips import FlipSummary, flip_summary
+from tau2.metrics.outcomes import TaskOutcome, task_outcomes, termination_counts
+from tau2.metrics.paired import (
+    ActionDiff,
+    FlipSets,
+    Pair,
+    PairBy,
+    PairedEstimate,
+    PairedGroup,
+    action_diffs,
+    flip_sets,
+    pair_key,
+    pair_outcomes,
+    paired_breakdowns,
+    paired_curve,
+)
+from tau2.metrics.passk import pass_hat_k, pass_hat_k_curve, pass_hat_k_values
+from tau2.metrics.usage import SeatUsage, seat_usage
+
+__all__ = [
+    "GROUPINGS",
+    "ActionDiff",
+    "ActionStat",
+    "Bootstrap",
+    "Estimate",
+    "FlipSets",
+    "FlipSummary",
+    "GroupStat",
+    "Pair",
+    "PairBy",
+    "PairedEstimate",
+    "PairedGroup",
+    "SeatUsage",
+    "TaskOutcome",
+    "action_diffs",
+    "action_stats",
+    "breakdown",
+    "breakdowns",
+    "estimate",
+    "flip_sets",
+    "flip_summary",
+    "pair_key",
+    "pair_outcomes",
+    "paired_breakdowns",
+    "paired_curve",
+    "pass_hat_k",
+    "pass_hat_k_curve",
+    "pass_hat_k_values",
+    "seat_usage",
+    "task_outcomes",
+    "termination_counts",
+]

@@ -1,0 +1,73 @@
+"""Breakdowns: pass^k within groups of tasks sharing an intent, a number of subtasks, a persona or a mode."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from typing import Final, TypeVar
+
+from pydantic import BaseModel, ConfigDict
+
+from tau2.metrics.bootstrap import Bootstrap, Estimate
+from tau2.metrics.outcomes import TaskOutcome
+from tau2.metrics.passk import pass_hat_k_curve
+
+T = TypeVar("T")
+
+MISSING: Final = "(none)"
+"""Group label of tasks without the attribute (e.g. no intent)."""
+
+GROUPINGS: Final[dict[str, Callable[[TaskOutcome], str]]] = {
+    "intent": lambda o: o.intent or MISSING,
+    "subtasks": lambda o: str(o.subtasks),
+    "persona": lambda o: o.persona or MISSING,
+    "mode": lambda o: o.mode,
+}
+"""The breakdowns every report shows, by name."""
+
+
+class GroupStat(BaseModel):
+    """pass^k within one group of tasks."""
+
+    model_config = ConfigDict(frozen=True)
+
+    key: str
+    tasks: int
+    trials: int
+    successes: int
+    pass_hat_k: dict[str, Estimate]
+
+
+def group_by(items: Iterable[T], key: Callable[[T], str]) -> list[tuple[str, list[T]]]:
+    """Items grouped by `key`, groups in natural order (numbers numerically, then text)."""
+    groups: dict[str, list[T]] = {}
+    for item in items:
+        groups.setdefault(key(item), []).append(item)
+    return sorted(groups.items(), key=lambda pair: natural_order(pair[0]))
+
+
+def natural_order(label: str) -> tuple[int, int, str]:
+    """Sort key putting numeric labels first, in numeric order."""
+    return (0, int(label), "") if label.isdigit() else (1, 0, label)
+
+
+def breakdown(
+    outcomes: Sequence[TaskOutcome], key: Callable[[TaskOutcome], str], max_k: int, bootstrap: Bootstrap
+) -> list[GroupStat]:
+    """pass^k for k = 1..max_k within each group of tasks."""
+    return [
+        GroupStat(
+            key=label,
+            tasks=len(group),
+            trials=sum(o.trials for o in group),
+            successes=sum(o.successes for o in group),
+            pass_hat_k=pass_hat_k_curve(group, max_k, bootstrap),
+        )
+        for label, group in group_by(outcomes, key)
+    ]
+
+
+def breakdowns(
+    outcomes: Sequence[TaskOutcome], max_k: int, bootstrap: Bootstrap
+) -> dict[str, list[GroupStat]]:
+    """Every standard breakdown, by name."""
+    return {name: breakdown(outcomes, key, max_k, bootstrap) for name, key in GROUPINGS.items()}

@@ -1,0 +1,36 @@
+"""Reports over run directories: one run (`tau2 report`), a paired comparison (`tau2 compare`), and the
+trajectory viewer (`tau2 view`); terminal, JSON and self-contained HTML."""
+
+from tau2.report.build import auto_pair_by, build_comparison, build_report
+from tau2.report.html import comparison_page, run_page, write_page
+from tau2.report.schema import (
+    SCHEMA_VERSION,
+    ComparisonReport,
+    Factor,
+    RunRef,
+    RunReport,
+    SimulationRow,
+    Totals,
+)
+from tau2.report.terminal import comparison_summary, run_summary
+from tau2.report.viewer import select_simulations, simulation_view
+
+__all__ = [
+    "SCHEMA_VERSION",
+    "ComparisonReport",
+    "Factor",
+    "RunRef",
+    "RunReport",
+    "SimulationRow",
+    "Totals",
+    "auto_pair_by",
+    "build_comparison",
+    "build_report",
+    "comparison_page",
+    "comparison_summary",
+    "run_page",
+    "run_summary",
+    "select_simulations",
+    "simulation_view",
+    "write_page",
+]

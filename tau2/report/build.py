@@ -1,0 +1,127 @@
+"""Build report documents from run directories."""
+
+from __future__ import annotations
+
+from statistics import fmean
+
+from tau2.errors import UserInputError
+from tau2.metrics import (
+    Bootstrap,
+    PairBy,
+    action_diffs,
+    action_stats,
+    breakdowns,
+    flip_sets,
+    flip_summary,
+    pair_key,
+    pair_outcomes,
+    paired_breakdowns,
+    paired_curve,
+    pass_hat_k_curve,
+    seat_usage,
+    task_outcomes,
+    termination_counts,
+)
+from tau2.records import SimulationRecord
+from tau2.report.factors import differing_factors, title
+from tau2.report.schema import ComparisonReport, Factor, RunRef, RunReport, SimulationRow, Totals
+from tau2.rundir import Run
+
+
+def build_report(run: Run, bootstrap: Bootstrap) -> RunReport:
+    """Every metric of one run."""
+    manifest, records = run.manifest, run.records
+    outcomes = task_outcomes(records)
+    valid = [record for record in records if not record.excluded]
+    return RunReport(
+        path=str(run.path),
+        manifest=manifest,
+        bootstrap=bootstrap,
+        totals=Totals(
+            expected=len(manifest.task_ids) * manifest.trials,
+            simulations=len(records),
+            excluded=len(records) - len(valid),
+            valid=len(valid),
+            successes=sum(record.success for record in valid),
+            tasks=len(outcomes),
+            mean_steps=fmean(record.steps for record in valid) if valid else None,
+            tool_errors=sum(record.tool_errors for record in valid),
+            duration_s=sum(record.duration_s for record in records),
+        ),
+        pass_hat_k=pass_hat_k_curve(outcomes, manifest.trials, bootstrap),
+        flips=flip_summary(outcomes),
+        breakdowns=breakdowns(outcomes, manifest.trials, bootstrap),
+        actions=action_stats(records),
+        usage=seat_usage(records),
+        terminations=termination_counts(records),
+        tasks=outcomes,
+        simulations=[_row(record) for record in records],
+        warnings=run.warnings,
+    )
+
+
+def _row(record: SimulationRecord) -> SimulationRow:
+    return SimulationRow(
+        task_id=record.task_id,
+        trial=record.trial,
+        seed=record.seed,
+        reward=record.reward,
+        termination=record.termination,
+        excluded=record.excluded,
+        steps=record.steps,
+        tool_errors=record.tool_errors,
+        duration_s=record.duration_s,
+    )
+
+
+def auto_pair_by(a: Run, b: Run, factors: list[Factor]) -> PairBy:
+    """Composition pairing when the runs differ by the personas their tasks carry, task pairing otherwise."""
+    persona_differs = any(factor.name == "persona" for factor in factors)
+    overridden = a.manifest.persona_override is not None and b.manifest.persona_override is not None
+    return PairBy.COMPOSITION if persona_differs and not overridden else PairBy.TASK
+
+
+def build_comparison(a: Run, b: Run, pair_by: PairBy | None, bootstrap: Bootstrap) -> ComparisonReport:
+    """Run B against run A on their shared tasks; a `UserInputError` when they share none."""
+    factors = differing_factors(a, b)
+    pairing = pair_by or auto_pair_by(a, b, factors)
+    outcomes_a, outcomes_b = task_outcomes(a.records), task_outcomes(b.records)
+    pairs = pair_outcomes(outcomes_a, outcomes_b, pairing)
+    if not pairs:
+        raise UserInputError(f"{a.path} and {b.path} share no tasks (pairing by {pairing.value})")
+    keys_a = {pair_key(o.task_id, pairing) for o in outcomes_a}
+    keys_b = {pair_key(o.task_id, pairing) for o in outcomes_b}
+    shared_a, shared_b = {p.a.task_id for p in pairs}, {p.b.task_id for p in pairs}
+    max_k = min(a.manifest.trials, b.manifest.trials)
+    return ComparisonReport(
+        title=title(factors),
+        factors=factors,
+        pair_by=pairing,
+        a=_ref(a),
+        b=_ref(b),
+        bootstrap=bootstrap,
+        shared=len(pairs),
+        only_a=len(keys_a - keys_b),
+        only_b=len(keys_b - keys_a),
+        pass_hat_k=paired_curve(pairs, max_k, bootstrap),
+        flips=flip_sets(pairs),
+        breakdowns=paired_breakdowns(pairs, max_k, bootstrap),
+        actions=action_diffs(
+            action_stats([r for r in a.records if r.task_id in shared_a]),
+            action_stats([r for r in b.records if r.task_id in shared_b]),
+        ),
+        warnings=[*a.warnings, *b.warnings],
+    )
+
+
+def _ref(run: Run) -> RunRef:
+    manifest = run.manifest
+    return RunRef(
+        run_id=manifest.run_id,
+        path=str(run.path),
+        mode=manifest.mode_label(),
+        agent=manifest.agent.label(),
+        user=None if manifest.user is None else manifest.user.label(),
+        persona_override=manifest.persona_override,
+        trials=manifest.trials,
+    )

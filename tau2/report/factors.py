@@ -1,0 +1,79 @@
+"""What differs between two runs' configurations, and the comparison title that names it."""
+
+from __future__ import annotations
+
+import json
+from typing import Final
+
+from tau2.actors.base import ActorSpec
+from tau2.report.schema import Factor
+from tau2.rundir import Run
+
+_TITLE_FACTORS: Final = 3
+
+
+def differing_factors(a: Run, b: Run) -> list[Factor]:
+    """Configuration fields (most telling first) whose values differ between A and B."""
+    fields = [
+        ("mode", a.manifest.mode_label(), b.manifest.mode_label()),
+        ("persona", persona_label(a), persona_label(b)),
+        ("agent", *_actor_labels(a.manifest.agent, b.manifest.agent)),
+        *_user_field(a.manifest.user, b.manifest.user),
+        ("suite", *_suite_labels(a, b)),
+        ("domain", a.manifest.domain, b.manifest.domain),
+        ("policy", a.manifest.policy_variant, b.manifest.policy_variant),
+        ("trials", str(a.manifest.trials), str(b.manifest.trials)),
+        ("seed", str(a.manifest.seed), str(b.manifest.seed)),
+        ("max_steps", str(a.manifest.max_steps), str(b.manifest.max_steps)),
+        ("max_errors", str(a.manifest.max_errors), str(b.manifest.max_errors)),
+        *_dict_fields("hash", a.manifest.hashes, b.manifest.hashes),
+        *_dict_fields("version", a.manifest.versions, b.manifest.versions),
+    ]
+    return [Factor(name=name, a=va, b=vb) for name, va, vb in fields if va != vb]
+
+
+def title(factors: list[Factor]) -> str:
+    """E.g. `solo vs interactive` or `persona Easy vs Hard`; `replicate` when nothing differs."""
+    if not factors:
+        return "replicate (same configuration)"
+    parts = [
+        f"{f.a} vs {f.b}" if f.name == "mode" else f"{f.name} {f.a} vs {f.b}"
+        for f in factors[:_TITLE_FACTORS]
+    ]
+    more = len(factors) - _TITLE_FACTORS
+    return "; ".join(parts) + (f" (+{more} more)" if more > 0 else "")
+
+
+def persona_label(run: Run) -> str:
+    """The persona override, else the personas the run's tasks carry (`none` when they carry none)."""
+    if run.manifest.persona_override is not None:
+        return run.manifest.persona_override
+    personas = sorted({record.persona for record in run.records if record.persona is not None})
+    return ", ".join(personas) or "none"
+
+
+def _user_field(a: ActorSpec | None, b: ActorSpec | None) -> list[tuple[str, str, str]]:
+    """The user seat, unless a solo run has none (the mode already says so)."""
+    return [] if a is None or b is None else [("user", *_actor_labels(a, b))]
+
+
+def _actor_labels(a: ActorSpec, b: ActorSpec) -> tuple[str, str]:
+    """Labels, or every setting when the labels agree but the specs do not."""
+    if a == b or a.label() != b.label():
+        return a.label(), b.label()
+    return _settings(a), _settings(b)
+
+
+def _settings(spec: ActorSpec) -> str:
+    return json.dumps(spec.model_dump(mode="json", exclude={"kind", "model"}), sort_keys=True)
+
+
+def _suite_labels(a: Run, b: Run) -> tuple[str, str]:
+    """Suite paths, or short hashes when the paths agree."""
+    if a.manifest.suite_path != b.manifest.suite_path:
+        return a.manifest.suite_path, b.manifest.suite_path
+    return a.manifest.suite_hash[:12], b.manifest.suite_hash[:12]
+
+
+def _dict_fields(prefix: str, a: dict[str, str], b: dict[str, str]) -> list[tuple[str, str, str]]:
+    return [(f"{prefix} {key}", a.get(key, "-"), b.get(key, "-")) for key in sorted(a.keys() | b.keys())]

@@ -1,0 +1,124 @@
+"""The JSON documents `tau2 report --json` and `tau2 compare --json` print; `schema_version` changes
+whenever a field is removed or changes meaning."""
+
+from __future__ import annotations
+
+from typing import Final, Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from tau2.metrics import (
+    ActionDiff,
+    ActionStat,
+    Bootstrap,
+    Estimate,
+    FlipSets,
+    FlipSummary,
+    GroupStat,
+    PairBy,
+    PairedEstimate,
+    PairedGroup,
+    SeatUsage,
+    TaskOutcome,
+)
+from tau2.rundir import RunManifest
+from tau2.trajectory import TerminationReason
+
+SCHEMA_VERSION: Final = 1
+
+
+class _Document(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+
+class Totals(_Document):
+    """Counts over the run's simulations; `expected` is tasks planned × trials."""
+
+    expected: int
+    simulations: int
+    excluded: int
+    """Infrastructure errors, left out of every metric."""
+    valid: int
+    successes: int
+    tasks: int
+    mean_steps: float | None
+    tool_errors: int
+    duration_s: float
+
+
+class SimulationRow(_Document):
+    """One simulation of the run, without its trajectory."""
+
+    task_id: str
+    trial: int
+    seed: int
+    reward: float
+    termination: TerminationReason
+    excluded: bool
+    steps: int
+    tool_errors: int
+    duration_s: float
+
+
+class RunReport(_Document):
+    """Everything `tau2 report` shows about one run."""
+
+    schema_version: Literal[1] = SCHEMA_VERSION
+    kind: Literal["run"] = "run"
+    path: str
+    manifest: RunManifest
+    bootstrap: Bootstrap
+    totals: Totals
+    pass_hat_k: dict[str, Estimate]
+    """k (as a string) → pass^k over the tasks with at least k valid trials."""
+    flips: FlipSummary
+    breakdowns: dict[str, list[GroupStat]]
+    """`intent`, `subtasks`, `persona`, `mode` → one row per group."""
+    actions: list[ActionStat]
+    usage: list[SeatUsage]
+    terminations: dict[str, int]
+    tasks: list[TaskOutcome]
+    simulations: list[SimulationRow]
+    warnings: list[str]
+
+
+class Factor(_Document):
+    """A configuration field whose value differs between the two runs."""
+
+    name: str
+    a: str
+    b: str
+
+
+class RunRef(_Document):
+    """Which run a comparison side is."""
+
+    run_id: str
+    path: str
+    mode: str
+    agent: str
+    user: str | None
+    persona_override: str | None
+    trials: int
+
+
+class ComparisonReport(_Document):
+    """Everything `tau2 compare` shows: run B against run A on the tasks both share (differences B − A)."""
+
+    schema_version: Literal[1] = SCHEMA_VERSION
+    kind: Literal["comparison"] = "comparison"
+    title: str
+    factors: list[Factor]
+    pair_by: PairBy
+    a: RunRef
+    b: RunRef
+    bootstrap: Bootstrap
+    shared: int
+    only_a: int
+    only_b: int
+    pass_hat_k: dict[str, PairedEstimate]
+    flips: dict[str, FlipSets]
+    """`majority` and `all_trials` → the keys solved only in B (`gained`) and only in A (`lost`)."""
+    breakdowns: dict[str, list[PairedGroup]]
+    actions: list[ActionDiff]
+    warnings: list[str]

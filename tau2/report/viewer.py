@@ -1,0 +1,142 @@
+"""The trajectory viewer: one simulation in the terminal, each seat's turns in its own column."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+
+from rich.console import RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from tau2.errors import UserInputError
+from tau2.modes import Mode
+from tau2.records import AssertionRecord, SimulationRecord
+from tau2.report import fmt
+from tau2.rundir import Run, mode_label
+from tau2.tools import Side
+from tau2.trajectory import Entry, EntryKind
+
+
+def select_simulations(run: Run, task: str | None, trial: int | None, failed: bool) -> list[SimulationRecord]:
+    """The run's records matching every given filter; a `UserInputError` when none does."""
+    chosen = [
+        record
+        for record in run.records
+        if (task is None or record.task_id == task)
+        and (trial is None or record.trial == trial)
+        and not (failed and record.success)
+    ]
+    if not chosen:
+        filters = [
+            f"task {task!r}" if task else "",
+            f"trial {trial}" if trial is not None else "",
+            "failed" if failed else "",
+        ]
+        described = ", ".join(part for part in filters if part) or "any"
+        raise UserInputError(f"{run.path}: no simulation matches ({described})")
+    return chosen
+
+
+def simulation_view(record: SimulationRecord) -> list[RenderableType]:
+    """Header, the trajectory by seat, the failed assertions and the reference actions of one record."""
+    parts: list[RenderableType] = [_header(record)]
+    if record.trajectory is None:
+        parts.append(Text("no trajectory recorded", style="italic"))
+    else:
+        parts.append(_trajectory(record.trajectory.entries, record.mode))
+    parts.append(_failed_assertions(record.assertions))
+    if record.actions:
+        parts.append(_actions(record))
+    return parts
+
+
+def _header(record: SimulationRecord) -> Table:
+    outcome = "success" if record.success else "failure"
+    termination = record.termination.value + (" (excluded: infrastructure)" if record.excluded else "")
+    if record.termination_detail:
+        termination += f": {record.termination_detail}"
+    usage = "; ".join(
+        f"{seat.value} {u.calls} calls, {u.prompt_tokens + u.completion_tokens} tokens, "
+        + ("unpriced" if u.cost is None else f"${u.cost:.4f}")
+        for seat, u in record.usage.items()
+    )
+    rows = [
+        ("mode", mode_label(record.mode, record.oracle_plan)),
+        ("persona", record.persona or "none"),
+        ("seed", str(record.seed)),
+        ("reward", f"{record.reward:g} ({outcome})"),
+        ("termination", termination),
+        ("expects transfer", "yes" if record.expects_transfer else "no"),
+        ("steps / tool errors", f"{record.steps} / {record.tool_errors}"),
+        ("duration", f"{record.duration_s:.1f} s"),
+        ("usage", usage or fmt.NA),
+    ]
+    table = Table.grid(padding=(0, 2))
+    table.title = Text(f"{record.task_id} · trial {record.trial}", style="bold")
+    table.title_justify = "left"
+    for name, value in rows:
+        table.add_row(Text(name, style="dim"), Text(value))
+    return table
+
+
+def _trajectory(entries: Sequence[Entry], mode: Mode) -> Table:
+    seats = [Side.AGENT] if mode is Mode.SOLO else [Side.AGENT, Side.USER]
+    table = Table(
+        title=Text("Trajectory", style="bold"),
+        title_justify="left",
+        caption=None
+        if mode is Mode.SOLO
+        else "Messages reach both seats; tool calls and results only their own.",
+        caption_justify="left",
+        show_lines=True,
+    )
+    table.add_column("#", justify="right")
+    for seat in seats:
+        table.add_column(Text(seat.value), ratio=1, overflow="fold")
+    for entry in entries:
+        cells = [_entry_text(entry) if entry.seat is seat else Text() for seat in seats]
+        table.add_row(Text(str(entry.index)), *cells)
+    return table
+
+
+def _entry_text(entry: Entry) -> Text:
+    call = entry.tool_call
+    if entry.kind is EntryKind.TOOL_CALL and call is not None:
+        return Text(f"→ {call.name}({json.dumps(call.arguments, ensure_ascii=False)})", style="cyan")
+    if entry.kind is EntryKind.TOOL_RESULT and entry.result is not None:
+        name = f"{call.name}: " if call is not None else ""
+        return Text(f"← {name}{entry.result.render()}", style="green" if entry.result.ok else "red")
+    if entry.kind is EntryKind.ACTOR_ERROR:
+        return Text(f"! {entry.text or ''}", style="bold red")
+    return Text(entry.text or "")
+
+
+def _failed_assertions(assertions: Sequence[AssertionRecord]) -> RenderableType:
+    failed = [a for a in assertions if not a.passed]
+    if not failed:
+        return Text(f"All {len(assertions)} assertions held.", style="green")
+    table = Table(title=Text(f"Failed assertions ({len(failed)} of {len(assertions)})", style="bold red"))
+    table.title_justify = "left"
+    for column in ("side", "assertion", "arguments", "expected", "error"):
+        table.add_column(column, overflow="fold")
+    for a in failed:
+        arguments = json.dumps(a.arguments, ensure_ascii=False)
+        table.add_row(
+            *(Text(cell) for cell in (a.side.value, a.name, arguments, str(a.expected), a.error or ""))
+        )
+    return table
+
+
+def _actions(record: SimulationRecord) -> Table:
+    table = Table(title=Text("Reference actions", style="bold"), title_justify="left")
+    for column in ("action", "seat", "performed", "by right seat"):
+        table.add_column(column)
+    for action in record.actions:
+        cells = (action.name, action.side.value, _yes(action.performed), _yes(action.by_right_seat))
+        table.add_row(*(Text(cell) for cell in cells))
+    return table
+
+
+def _yes(flag: bool) -> str:
+    return "yes" if flag else "NO"

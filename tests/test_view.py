@@ -1,0 +1,60 @@
+"""`tau2 view`: trajectories by seat, terminations, failed assertions, and the filters."""
+
+from __future__ import annotations
+
+from fixtures.make_runs import AIRPLANE, APN, ROAMING, RUNS_DIR, WIFI
+from typer.testing import CliRunner
+
+from tau2.cli import app
+
+runner = CliRunner()
+WIDE = {"COLUMNS": "200"}
+
+
+def view(run: str, *arguments: str) -> str:
+    """The output of a successful `tau2 view`."""
+    result = runner.invoke(app, ["view", str(RUNS_DIR / run), *arguments], env=WIDE)
+    assert result.exit_code == 0, result.output
+    return result.stdout
+
+
+def test_view_shows_both_seats_tool_calls_and_failed_assertions() -> None:
+    out = view("interactive", "--task", ROAMING, "--trial", "1")
+    assert f"{ROAMING} · trial 1" in out
+    header = next(line for line in out.splitlines() if "┃ agent" in line)
+    assert "┃ user" in header
+    user_call = next(line for line in out.splitlines() if "toggle_airplane_mode({})" in line)
+    agent_call = next(line for line in out.splitlines() if "get_customer_by_phone({" in line)
+    assert user_call.index("→") > header.index("┃ user"), "the user's call is in the user column"
+    assert agent_call.index("→") < header.index("┃ user"), "the agent's call is in the agent column"
+    assert "Error (invalid_state): The phone refused" in out
+    assert "My mobile data stopped working." in out
+    assert "user_stop" in out and "0 (failure)" in out
+    assert "Failed assertions (2 of 3)" in out
+    assert "assert_airplane_mode_off" in out and "assert_mobile_data_working" in out
+    assert "assert_account_active" not in out
+    assert "unpriced" in out
+
+
+def test_view_of_a_successful_solo_simulation_has_one_seat() -> None:
+    out = view("solo", "--task", AIRPLANE, "--trial", "0")
+    assert "┃ agent" in out and "┃ user" not in out
+    assert "agent_stop" in out
+    assert "All 3 assertions held." in out
+
+
+def test_failed_filter_keeps_only_unsuccessful_simulations() -> None:
+    out = view("interactive", "--failed")
+    assert out.count("· trial") == 7
+    assert f"{AIRPLANE} ·" not in out
+    assert f"{APN} · trial 3" in out
+    assert f"{WIFI} · trial 3" in out
+    assert "infrastructure_error (excluded: infrastructure): provider returned 503" in out
+    assert "no trajectory recorded" in out
+
+
+def test_no_matching_simulation_is_a_one_line_error() -> None:
+    result = runner.invoke(app, ["view", str(RUNS_DIR / "solo"), "--task", AIRPLANE, "--failed"])
+    assert result.exit_code == 2
+    expected = f"error: {RUNS_DIR / 'solo'}: no simulation matches (task {AIRPLANE!r}, failed)"
+    assert result.stderr.strip() == expected
