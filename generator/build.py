@@ -1,0 +1,93 @@
+"""Building tasks: the plan of a draft (calls, steps, assertions) and, once verified, its `Task`."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from generator.compose import Composition
+from generator.workflow import Arrangement
+from personas import Persona
+from tau2.catalog import Catalog, Intent, Texts
+from tau2.domain import Domain
+from tau2.errors import UserInputError
+from tau2.task import AssertionCall, Evaluation, SolutionStep, Task, UserInstructions, UserScenario
+from tau2.tools import Side
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """A composition laid out for one target and order: calls, steps and assertions, but no persona or
+    texts; enough to verify it on a world."""
+
+    catalog: Catalog
+    intent: Intent
+    composition: Composition
+    arrangement: Arrangement
+    transfer: bool
+
+    @property
+    def extras(self) -> tuple[AssertionCall, ...]:
+        """The subtasks' extra assertions, in init order (stored only when the task is fixable)."""
+        return tuple(check for subtask in self.arrangement.init for check in subtask.extra_assertions)
+
+    @property
+    def assertions(self) -> tuple[AssertionCall, ...]:
+        """Stored assertions: the intent's failure ones for a transfer, else success plus extras."""
+        return self.intent.failure if self.transfer else self.intent.success + self.extras
+
+
+def render(template: str, facts: Mapping[str, str]) -> str:
+    """Fill a text template's `{fact}` fields; an unknown fact is a catalog error."""
+    try:
+        return template.format_map(facts)
+    except KeyError as error:
+        raise UserInputError(f"text template names unknown fact {error.args[0]!r}: {template!r}") from None
+
+
+def build_task(plan: Plan, persona: Persona, facts: Mapping[str, str], domain: Domain) -> Task:
+    """The `domain` task of a verified plan played by `persona`, its texts filled from `facts`."""
+    texts: Texts = plan.intent.texts
+    catalog = plan.catalog
+    if plan.transfer:
+        if domain.transfer_tool is None:
+            raise UserInputError(f"domain {domain.name!r} has no transfer tool for unfixable subtasks")
+        solution = [
+            SolutionStep(
+                side=Side.AGENT,
+                name=domain.transfer_tool,
+                arguments={"summary": render(texts.transfer_summary, facts)},
+                action_id=domain.transfer_tool,
+                compare_args=[],
+            )
+        ]
+    else:
+        solution = [
+            SolutionStep(
+                side=step.side, name=step.name, arguments=step.arguments, action_id=f"{step.name}_{i}"
+            )
+            for i, step in enumerate(plan.arrangement.steps)
+        ]
+    known_info = texts.known_info
+    return Task(
+        id=plan.composition.task_id(persona.label),
+        domain=domain.name,
+        intent=plan.intent.name,
+        subtasks=list(plan.composition.sorted_subtasks),
+        persona=persona.label,
+        purpose=render(texts.purpose, facts),
+        user_scenario=UserScenario(
+            instructions=UserInstructions(
+                reason_for_call=render(texts.reason_for_call, facts),
+                known_info=None if known_info is None else render(known_info, facts),
+                task_instructions=render(texts.task_instructions, facts),
+            ),
+            persona_text=persona.prompt_text,
+        ),
+        ticket=render(texts.ticket, facts),
+        initialization=[*catalog.preamble, *(call for s in plan.arrangement.init for call in s.init)],
+        evaluation=Evaluation(
+            assertions=list(plan.assertions), solution=solution, expects_transfer=plan.transfer
+        ),
+        metadata={"target": catalog.target.key, "catalog_version": catalog.version},
+    )

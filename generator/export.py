@@ -1,0 +1,43 @@
+"""Writing a generation: our native suite file, or a τ²-bench task file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from generator.options import GeneratorOptions, OutputFormat
+from generator.pipeline import Generation
+from tau2.compat.tau2bench import write_tau2_file
+from tau2.suite import Suite
+
+
+def make_suite(
+    name: str, domain: str, generation: Generation, options: GeneratorOptions, data_dir: Path | None
+) -> Suite:
+    """A suite of the generated tasks recording the catalog version, the options and the data used."""
+    recorded = {
+        **options.model_dump(mode="json"),
+        "data_dir": None if data_dir is None else data_dir.as_posix(),
+    }
+    return Suite(
+        name=name,
+        domain=domain,
+        catalog_version=generation.catalog_version,
+        generator=recorded,
+        seed=options.seed,
+        tasks=generation.tasks,
+    )
+
+
+def write_generation(
+    path: Path,
+    output_format: OutputFormat,
+    domain: str,
+    generation: Generation,
+    options: GeneratorOptions,
+    data_dir: Path | None,
+) -> None:
+    """Write the tasks to `path` in the chosen format (a native suite is named after the file)."""
+    if output_format is OutputFormat.TAU2_BENCH:
+        write_tau2_file(path, generation.tasks)
+    else:
+        make_suite(path.stem, domain, generation, options, data_dir).save(path)

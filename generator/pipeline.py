@@ -1,0 +1,197 @@
+"""The generation pipeline: compose, assign personas, select, sample and spread targets; then plan each
+composition once per target, verify and lint the plans, and build a task per draft whose plan verified."""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from generator.assign import Draft, assign_personas
+from generator.build import Plan, build_task
+from generator.compose import Composition, compose, is_transfer, offered_subtasks
+from generator.lint import LintFinding, LintKind, missing_facts, persona_conflicts
+from generator.options import GeneratorOptions, Order
+from generator.replay import Outcome, verify_plans
+from generator.sampling import select, stratified_sample
+from generator.targets import assign_targets
+from generator.verify import baseline_problem
+from generator.workflow import Workflow
+from personas import Persona, PersonaError, load_personas
+from tau2.catalog import Catalog, CatalogSource
+from tau2.domain import Domain
+from tau2.errors import UserInputError
+from tau2.task import Task
+from tau2.world import World
+
+
+@dataclass(frozen=True, slots=True)
+class Rejection:
+    """A task that failed verification and was not written."""
+
+    task_id: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Generation:
+    """What a generation produced: verified tasks, rejections with reasons, and lint findings."""
+
+    catalog_version: str
+    tasks: list[Task]
+    rejected: list[Rejection]
+    findings: list[LintFinding]
+
+
+def catalog_source(domain: Domain) -> CatalogSource:
+    """The subtask catalog a domain registers as `extras["catalog"]`."""
+    source = domain.extras.get("catalog")
+    if not isinstance(source, CatalogSource):
+        raise UserInputError(f"domain {domain.name!r} has no subtask catalog to generate tasks from")
+    return source
+
+
+def plan_drafts(catalog: Catalog, options: GeneratorOptions, personas: Sequence[Persona]) -> list[Draft]:
+    """The drafts the options select from a catalog, in output order (before target assignment)."""
+    check_names(catalog, options)
+    intents = [intent for intent in catalog.intents if not options.intents or intent.name in options.intents]
+    offered = offered_subtasks(catalog, options.include_optional)
+    pools = [compose(intent, offered) for intent in intents]
+    drafts = assign_personas(pools, personas, options.persona_assignment)
+    drafts = select(drafts, options.exclude, options.min_subtasks, options.max_subtasks)
+    if options.sample_per_bin is not None:
+        drafts = stratified_sample(drafts, options.sample_per_bin, options.seed)
+    return drafts
+
+
+def check_names(catalog: Catalog, options: GeneratorOptions) -> None:
+    """Refuse intents and subtasks the catalog does not have, and optional names that are not optional."""
+    intents = {intent.name for intent in catalog.intents}
+    subtasks = {subtask.name: subtask for subtask in catalog.subtasks}
+    for name in options.intents:
+        if name not in intents:
+            raise UserInputError(f"unknown intent {name!r} (known: {', '.join(sorted(intents))})")
+    for name in options.exclude:
+        if name not in subtasks:
+            raise UserInputError(f"--exclude: unknown subtask {name!r}")
+    optional = sorted(name for name, subtask in subtasks.items() if subtask.optional)
+    for name in options.include_optional:
+        if name not in optional:
+            raise UserInputError(
+                f"--include-optional: {name!r} is not an optional subtask (optional: {', '.join(optional)})"
+            )
+
+
+def generate(
+    domain: Domain, options: GeneratorOptions, data_dir: Path | None = None, lint: bool = True
+) -> Generation:
+    """Generate, verify and (optionally) lint the tasks the options describe on the domain's data."""
+    source = catalog_source(domain)
+    catalogs = source.catalogs(World.create(domain, data_dir))
+    if not catalogs:
+        raise UserInputError(f"the {domain.name} data has no eligible target to plant faults on")
+    reference = catalogs[0]
+    if any(_structure(catalog) != _structure(reference) for catalog in catalogs[1:]):
+        raise UserInputError(f"domain {domain.name!r} offers catalogs of different structure per target")
+    personas = _personas(options.personas)
+    drafts = plan_drafts(reference, options, personas)
+    targets = assign_targets(drafts, catalogs, options.target, options.seed)
+    plans = _plans(drafts, targets, Workflow(reference), options.order)
+    with _collector_paused():
+        checked = _check_plans(domain, data_dir, source, list(plans.values()), lint)
+        tasks: list[Task] = []
+        rejected: list[Rejection] = []
+        findings = persona_conflicts(personas) if lint else []
+        for draft, catalog in zip(drafts, targets, strict=True):
+            key = (catalog.target.key, draft.composition)
+            outcome = checked[key]
+            if outcome.problem is not None:
+                rejected.append(Rejection(draft.task_id, outcome.problem))
+                continue
+            facts = {**catalog.target.facts, **catalog.facts, **outcome.situation}
+            task = build_task(plans[key], draft.persona, facts, domain)
+            tasks.append(task)
+            if lint:
+                findings.extend(missing_facts(task, plans[key]))
+                findings.extend(
+                    LintFinding(subject=task.id, kind=LintKind.REDUNDANT_STEP, message=message)
+                    for message in outcome.redundant
+                )
+    return Generation(reference.version, tasks, rejected, findings)
+
+
+def _plans(
+    drafts: Sequence[Draft], targets: Sequence[Catalog], workflow: Workflow, order: Order
+) -> dict[tuple[str, Composition], Plan]:
+    """One plan per distinct (target, composition) of the drafts, in first-appearance order."""
+    plans: dict[tuple[str, Composition], Plan] = {}
+    for draft, catalog in zip(drafts, targets, strict=True):
+        composition = draft.composition
+        key = (catalog.target.key, composition)
+        if key not in plans:
+            arrangement = workflow.arrange([catalog.subtask(name) for name in composition.subtasks], order)
+            intent = catalog.intent(composition.intent)
+            plans[key] = Plan(catalog, intent, composition, arrangement, is_transfer(catalog, composition))
+    return plans
+
+
+def _check_plans(
+    domain: Domain, data_dir: Path | None, source: CatalogSource, plans: list[Plan], lint: bool
+) -> dict[tuple[str, Composition], Outcome]:
+    """Verify (and lint) every plan, one world per target; results by (target key, composition)."""
+    by_target: dict[str, list[Plan]] = {}
+    for plan in plans:
+        by_target.setdefault(plan.catalog.target.key, []).append(plan)
+    checked: dict[tuple[str, Composition], Outcome] = {}
+    for target, target_plans in by_target.items():
+        world = World.create(domain, data_dir)
+        intents = {plan.intent.name: plan.intent for plan in target_plans}
+        baselines = {name: baseline_problem(world, intent) for name, intent in intents.items()}
+        runnable = []
+        for plan in target_plans:
+            baseline = baselines[plan.intent.name]
+            if baseline is None:
+                runnable.append(plan)
+            else:
+                checked[(target, plan.composition)] = Outcome(baseline)
+        for plan, outcome in verify_plans(world, runnable, source.situation, lint):
+            checked[(target, plan.composition)] = outcome
+    return checked
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector: the loop allocates many short-lived, acyclic objects, and
+    collections triggered by them would rescan every task built so far."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def _personas(names: Sequence[str]) -> list[Persona]:
+    """Load personas by name or path; a bad one is a user input error."""
+    try:
+        return load_personas(names)
+    except PersonaError as error:
+        raise UserInputError(str(error)) from None
+
+
+def _structure(catalog: Catalog) -> tuple[object, ...]:
+    """The parts of a catalog that must not depend on its target."""
+    return (
+        [
+            (s.name, s.group, s.unfixable, s.optional, [s.stage_of(step) for step in s.solution])
+            for s in catalog.subtasks
+        ],
+        [(i.name, i.groups, i.prerequisites, i.min_own_subtasks) for i in catalog.intents],
+        catalog.groups,
+        catalog.stages,
+        catalog.fix_order,
+        catalog.injection_order,
+    )

@@ -1,0 +1,110 @@
+"""`tau2 generate`: compose a domain's atomic subtasks into verified tasks and write a suite."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from generator.options import Order, OutputFormat, PersonaAssignment, TargetMode
+
+_LIST = "comma-separated, repeatable"
+
+
+def command(
+    output: Annotated[Path, typer.Option("--output", "-o", help="File to write.", show_default=False)],
+    domain: Annotated[str, typer.Option("--domain", help="Domain whose subtask catalog to use.")] = "telecom",
+    intents: Annotated[
+        list[str] | None, typer.Option("--intents", help=f"Intents to generate ({_LIST}; default all).")
+    ] = None,
+    personas: Annotated[
+        list[str] | None,
+        typer.Option("--personas", help=f"Personas by name or .toml path ({_LIST}; default none,easy,hard)."),
+    ] = None,
+    persona_assignment: Annotated[
+        PersonaAssignment,
+        typer.Option(
+            "--persona-assignment", help="cross: every composition under every persona; rotate: τ²-bench."
+        ),
+    ] = PersonaAssignment.CROSS,
+    exclude: Annotated[
+        list[str] | None, typer.Option("--exclude", help=f"Drop compositions with these subtasks ({_LIST}).")
+    ] = None,
+    include_optional: Annotated[
+        list[str] | None, typer.Option("--include-optional", help=f"Optional subtasks to offer ({_LIST}).")
+    ] = None,
+    min_subtasks: Annotated[int, typer.Option("--min-subtasks", help="Fewest subtasks per task.")] = 1,
+    max_subtasks: Annotated[
+        int | None, typer.Option("--max-subtasks", help="Most subtasks per task (default no limit).")
+    ] = None,
+    sample_per_bin: Annotated[
+        int | None,
+        typer.Option("--sample-per-bin", help="Sample this many per (intent, #subtasks, persona) bin."),
+    ] = None,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of sampling and target spreading.")] = 0,
+    target: Annotated[
+        TargetMode, typer.Option("--target", help="fixed: the first eligible target; spread: all of them.")
+    ] = TargetMode.FIXED,
+    order: Annotated[
+        Order, typer.Option("--order", help="workflow: by the workflow graph; tau2: by subtask name.")
+    ] = Order.WORKFLOW,
+    data_dir: Annotated[
+        Path | None,
+        typer.Option(
+            "--data-dir",
+            help="Domain data directory (default: the domain's own data).",
+            exists=True,
+            file_okay=False,
+        ),
+    ] = None,
+    output_format: Annotated[
+        OutputFormat, typer.Option("--format", help="native (tau2 suite) or tau2-bench (task array).")
+    ] = OutputFormat.NATIVE,
+    lint: Annotated[bool, typer.Option("--lint/--no-lint", help="Lint the generated tasks.")] = True,
+) -> None:
+    """Generate verified tasks from a domain's subtask catalog; exit 1 when any task was rejected."""
+    from pydantic import ValidationError
+
+    from generator.export import write_generation
+    from generator.options import GeneratorOptions
+    from generator.pipeline import generate
+    from generator.summary import summary_lines
+    from tau2.domain import get_domain
+    from tau2.errors import UserInputError
+
+    try:
+        options = GeneratorOptions(
+            intents=_names(intents),
+            personas=_names(personas) or ("none", "easy", "hard"),
+            persona_assignment=persona_assignment,
+            exclude=_names(exclude),
+            include_optional=_names(include_optional),
+            min_subtasks=min_subtasks,
+            max_subtasks=max_subtasks,
+            sample_per_bin=sample_per_bin,
+            seed=seed,
+            target=target,
+            order=order,
+        )
+    except ValidationError as error:
+        detail = error.errors(include_url=False)[0]
+        message = detail["msg"].removeprefix("Value error, ")
+        field = detail["loc"][:1]
+        flag = f"--{str(field[0]).replace('_', '-')}: " if field else ""
+        raise UserInputError(flag + message) from None
+    chosen = get_domain(domain)
+    generation = generate(chosen, options, data_dir, lint=lint)
+    write_generation(output, output_format, chosen.name, generation, options, data_dir)
+    typer.echo(f"wrote {output} ({output_format.value})")
+    for line in summary_lines(generation):
+        typer.echo(line)
+    if data_dir is not None:
+        typer.echo(f"these tasks target {data_dir}: verify or run them with --data-dir {data_dir}")
+    if generation.rejected:
+        raise typer.Exit(1)
+
+
+def _names(values: list[str] | None) -> tuple[str, ...]:
+    """Values of a list option, each possibly comma-separated, without blanks."""
+    return tuple(name.strip() for value in values or () for name in value.split(",") if name.strip())
