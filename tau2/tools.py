@@ -122,7 +122,7 @@ class Tool:
     def validate(self, arguments: Mapping[str, Any] | None) -> dict[str, Any]:
         """Validate raw arguments, raising `ToolError(invalid_argument)` with a readable reason."""
         try:
-            model = self.arguments_model.model_validate(dict(arguments or {}))
+            model = self.arguments_model.__pydantic_validator__.validate_python(arguments or {})
         except Exception as exc:  # pydantic.ValidationError, or a non-mapping payload
             raise ToolError(ErrorCode.INVALID_ARGUMENT, _describe_validation(self.name, exc)) from None
         return dict(model.__dict__)

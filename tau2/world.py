@@ -45,7 +45,7 @@ class World:
 
     def call(self, side: Side | str, name: str, arguments: Mapping[str, Any] | None) -> ToolResult:
         """Run actor tool `name` on behalf of `side`."""
-        side = Side(side)
+        side = side if isinstance(side, Side) else Side(side)
         tool = self.tools.tool(name)
         if tool is None:
             return ToolResult.failure(ErrorCode.UNKNOWN_TOOL, f"no tool named {name!r}")
@@ -60,7 +60,7 @@ class World:
         self, side: Side | str, name: str, arguments: Mapping[str, Any] | None = None
     ) -> ToolResult:
         """Run env function (or tool) `name` of `side`, as task initialisation and evaluation do."""
-        side = Side(side)
+        side = side if isinstance(side, Side) else Side(side)
         function = self.tools.env_function(side, name)
         if function is None:
             return ToolResult.failure(ErrorCode.UNKNOWN_TOOL, f"no {side.value} env function named {name!r}")
@@ -78,7 +78,8 @@ class World:
             )
         if function.kind is ToolKind.WRITE and self.domain.couple is not None:
             self.domain.couple(self.state)
-        return ToolResult(ok=True, content=to_jsonable_python(value))
+        # to_jsonable_python yields valid JSON content, so the result skips re-validating it (hot path).
+        return ToolResult.model_construct(ok=True, content=to_jsonable_python(value), error=None)
 
     def snapshot(self) -> bytes:
         """The full state as canonical JSON bytes; immutable, so it can be kept and shared."""
