@@ -1,0 +1,167 @@
+"""`tau2 run`: simulate a suite's tasks × trials concurrently into a resumable run directory."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from tau2.modes import Mode
+
+_RESUME_HELP = "Given on a resume, it must match the run; omitted, the run's value is kept."
+
+
+def command(
+    out: Annotated[Path, typer.Option("--out", help="Run directory (new, or existing with --resume).")],
+    suite: Annotated[
+        Path | None, typer.Option("--suite", help="A tau2 suite file or a τ²-bench task file.")
+    ] = None,
+    domain: Annotated[
+        str | None,
+        typer.Option("--domain", help="Run the domain's default suite; with --suite, the tasks' domain."),
+    ] = None,
+    task_ids: Annotated[
+        list[str] | None,
+        typer.Option("--task-ids", help="Run only these tasks (comma-separated, repeatable)."),
+    ] = None,
+    mode: Annotated[Mode | None, typer.Option("--mode", help="interactive (default) or solo.")] = None,
+    oracle_plan: Annotated[
+        bool | None, typer.Option("--oracle-plan/--no-oracle-plan", help="Show the agent the reference plan.")
+    ] = None,
+    agent: Annotated[
+        str | None,
+        typer.Option(
+            "--agent", help="Agent kind: oracle, null, transfer, llm (default), or any registered kind."
+        ),
+    ] = None,
+    agent_model: Annotated[str | None, typer.Option("--agent-model", help="Model of an llm agent.")] = None,
+    agent_api_base: Annotated[
+        str | None, typer.Option("--agent-api-base", help="API base of an llm agent's server.")
+    ] = None,
+    agent_arg: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--agent-arg", help="KEY=VALUE provider argument of an llm agent (JSON value; repeatable)."
+        ),
+    ] = None,
+    user: Annotated[
+        str | None, typer.Option("--user", help="User kind: scripted, llm (default), or any registered kind.")
+    ] = None,
+    user_model: Annotated[str | None, typer.Option("--user-model", help="Model of an llm user.")] = None,
+    user_api_base: Annotated[
+        str | None, typer.Option("--user-api-base", help="API base of an llm user's server.")
+    ] = None,
+    user_arg: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--user-arg", help="KEY=VALUE provider argument of an llm user (JSON value; repeatable)."
+        ),
+    ] = None,
+    persona: Annotated[
+        str | None,
+        typer.Option(
+            "--persona", help="Persona for every task (library name or .toml path); default: each task's."
+        ),
+    ] = None,
+    trials: Annotated[
+        int | None, typer.Option("--trials", min=1, help="Trials per task (default 1).")
+    ] = None,
+    seed: Annotated[int | None, typer.Option("--seed", help="Run seed (default 0).")] = None,
+    max_steps: Annotated[
+        int | None, typer.Option("--max-steps", min=1, help="Actor turns per episode (default 100).")
+    ] = None,
+    max_errors: Annotated[
+        int | None, typer.Option("--max-errors", min=1, help="Failed tool calls per episode (default 10).")
+    ] = None,
+    policy_variant: Annotated[
+        str | None, typer.Option("--policy-variant", help="Agent policy variant (default manual).")
+    ] = None,
+    data_dir: Annotated[
+        Path | None, typer.Option("--data-dir", help="Domain data directory (default: the domain's own).")
+    ] = None,
+    concurrency: Annotated[
+        int, typer.Option("--concurrency", min=1, help="Simulations in flight at once.")
+    ] = 32,
+    rate_limit: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--rate-limit", help="PROVIDER=CONCURRENCY[/RPM] per provider or API host:port (repeatable)."
+        ),
+    ] = None,
+    resume: Annotated[
+        bool, typer.Option("--resume", help="Continue the run in --out: run only its missing simulations.")
+    ] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    debug_turn_delay: Annotated[
+        float, typer.Option("--debug-turn-delay", min=0.0, hidden=True, help="Sleep before every actor turn.")
+    ] = 0.0,
+) -> None:
+    """Run every task × trial, append one record per simulation to OUT/results.jsonl, print a summary.
+
+    Configuration options omitted on --resume keep the run's values; given ones must match them.
+    """
+    import asyncio
+    import sys
+
+    from tau2.llm.limits import default_limits
+    from tau2.rundir import latest_records
+    from tau2.runner import (
+        ProgressBar,
+        RunRequest,
+        SeatRequest,
+        Tally,
+        execute_run,
+        parse_assignments,
+        parse_rate_limit,
+        parse_task_ids,
+        prepare_run,
+        run_summary,
+    )
+
+    limits = [parse_rate_limit(item) for item in rate_limit or []]
+    request = RunRequest(
+        suite=suite,
+        domain=domain,
+        task_ids=parse_task_ids(task_ids or []),
+        mode=mode,
+        oracle_plan=oracle_plan,
+        agent=SeatRequest(
+            kind=agent,
+            model=agent_model,
+            api_base=agent_api_base,
+            args=parse_assignments("--agent-arg", agent_arg or []),
+        ),
+        user=SeatRequest(
+            kind=user,
+            model=user_model,
+            api_base=user_api_base,
+            args=parse_assignments("--user-arg", user_arg or []),
+        ),
+        persona=persona,
+        trials=trials,
+        seed=seed,
+        max_steps=max_steps,
+        max_errors=max_errors,
+        policy_variant=policy_variant,
+        data_dir=data_dir,
+    )
+    prepared = prepare_run(request, out, resume=resume)
+    for key, limit in limits:
+        default_limits().configure(key, limit)
+    for warning in prepared.warnings:
+        print(f"warning: {warning}", file=sys.stderr)
+    manifest = prepared.manifest
+    tally = Tally(len(manifest.task_ids) * manifest.trials, prepared.previous)
+    try:
+        with ProgressBar(tally, enabled=not quiet) as bar:
+            written = asyncio.run(
+                execute_run(prepared, bar, concurrency=concurrency, turn_delay_s=debug_turn_delay)
+            )
+    except KeyboardInterrupt:
+        print(
+            f"interrupted: finished simulations are saved; `tau2 run --resume --out {out}` continues",
+            file=sys.stderr,
+        )
+        raise typer.Exit(130) from None
+    typer.echo(run_summary(manifest, latest_records([*prepared.previous, *written]), out))

@@ -1,0 +1,60 @@
+"""Turning what an episode produced (or why it could not run) into the store's `SimulationRecord`."""
+
+from __future__ import annotations
+
+from tau2.episode import EpisodeResult
+from tau2.modes import EpisodeConfig
+from tau2.records import SimulationRecord
+from tau2.task import Task
+from tau2.trajectory import TerminationReason
+
+
+def episode_record(task: Task, trial: int, result: EpisodeResult) -> SimulationRecord:
+    """The record of a finished episode of `task` (already carrying any persona override)."""
+    evaluation = result.evaluation
+    trajectory = result.trajectory
+    return SimulationRecord(
+        task_id=task.id,
+        trial=trial,
+        seed=_seed(result.config),
+        intent=task.intent,
+        subtasks=task.subtasks,
+        persona=task.persona,
+        mode=result.config.mode,
+        oracle_plan=result.config.oracle_plan,
+        reward=result.reward,
+        termination=result.termination,
+        termination_detail=trajectory.termination_detail,
+        expects_transfer=evaluation.expects_transfer,
+        assertions=evaluation.assertions,
+        actions=evaluation.actions,
+        tool_errors=evaluation.tool_errors,
+        steps=evaluation.steps,
+        usage=trajectory.usage,
+        duration_s=result.timing.setup_s + result.timing.conversation_s + result.timing.evaluation_s,
+        trajectory=trajectory,
+    )
+
+
+def crash_record(task: Task, trial: int, config: EpisodeConfig, error: BaseException) -> SimulationRecord:
+    """The record of an episode the framework itself failed to run: an infrastructure error, re-run on
+    resume, so one broken simulation never stops the hundreds beside it."""
+    return SimulationRecord(
+        task_id=task.id,
+        trial=trial,
+        seed=_seed(config),
+        intent=task.intent,
+        subtasks=task.subtasks,
+        persona=task.persona,
+        mode=config.mode,
+        oracle_plan=config.oracle_plan,
+        reward=0.0,
+        termination=TerminationReason.INFRASTRUCTURE_ERROR,
+        termination_detail=f"runner: {type(error).__name__}: {error}",
+        expects_transfer=task.evaluation.expects_transfer,
+    )
+
+
+def _seed(config: EpisodeConfig) -> int:
+    assert config.seed is not None, "the runner always seeds its episodes"
+    return config.seed

@@ -1,0 +1,159 @@
+"""Resuming runs: after a real SIGKILL, after a torn last line, after infrastructure errors; and refusing
+a changed configuration."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from test_episode_mock_tasks import MOCK_TASKS
+from typer.testing import CliRunner, Result
+
+from tau2.actors.base import InfrastructureError, SeatContext
+from tau2.actors.scripted import ScriptedUser
+from tau2.cli import app
+from tau2.records import SimulationRecord
+from tau2.rundir import load_run, read_records
+from tau2.suite import Suite
+
+CONFORMANCE = Path(__file__).resolve().parents[1].parent / "shared" / "conformance" / "tau2-telecom"
+runner = CliRunner()
+OFFLINE = ["--agent", "oracle", "--user", "scripted", "--quiet"]
+
+
+@pytest.fixture
+def suite_file(tmp_path: Path) -> Path:
+    path = tmp_path / "mock-suite.json"
+    Suite(name="mock", domain="mock", tasks=MOCK_TASKS).save(path)
+    return path
+
+
+def run(*arguments: str) -> Result:
+    return runner.invoke(app, ["run", *arguments])
+
+
+def file_records(out: Path) -> list[SimulationRecord]:
+    records, warnings = read_records(out / "results.jsonl")
+    assert warnings == []
+    return records
+
+
+def test_resume_after_sigkill_loses_and_duplicates_nothing(tmp_path: Path) -> None:
+    if not CONFORMANCE.is_dir():
+        pytest.skip(f"conformance tasks not found at {CONFORMANCE}")
+    out, results = tmp_path / "run", tmp_path / "run" / "results.jsonl"
+    trials, tasks = 3, 20
+    arguments = ["--suite", str(CONFORMANCE / "tasks_small.json"), "--data-dir", str(CONFORMANCE), *OFFLINE]
+    arguments += ["--trials", str(trials), "--concurrency", "4", "--out", str(out)]
+    command = [sys.executable, "-m", "tau2", "run", *arguments]
+    process = subprocess.Popen(
+        [*command, "--debug-turn-delay", "0.05"], stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while not (results.exists() and results.read_bytes().count(b"\n") >= 6):
+            assert process.poll() is None, process.communicate()
+            assert time.monotonic() < deadline, "no records appeared"
+            time.sleep(0.02)
+        os.kill(process.pid, signal.SIGKILL)
+        assert process.wait(timeout=10) == -signal.SIGKILL
+    finally:
+        if process.poll() is None:
+            process.kill()
+        process.communicate()
+    before = results.read_bytes().count(b"\n")
+    assert 6 <= before < tasks * trials
+
+    resumed = subprocess.run([*command, "--resume"], capture_output=True, text=True, check=False)
+    assert resumed.returncode == 0, resumed.stderr
+    assert f"simulations: {tasks * trials}/{tasks * trials} judged" in resumed.stdout
+    records = file_records(out)
+    units = Counter((record.task_id, record.trial) for record in records)
+    assert len(records) == tasks * trials == len(units)
+    assert set(units.values()) == {1}
+    assert {trial for _, trial in units} == set(range(trials))
+    assert all(record.success for record in records)
+
+
+def test_resume_drops_a_torn_last_line_and_reruns_that_unit(suite_file: Path, tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    assert run("--suite", str(suite_file), *OFFLINE, "--out", str(out)).exit_code == 0
+    results = out / "results.jsonl"
+    lines = results.read_bytes().splitlines(keepends=True)
+    lost = SimulationRecord.model_validate_json(lines[-1])
+    results.write_bytes(b"".join(lines[:-1]) + lines[-1][:40])
+    resumed = run("--resume", "--out", str(out), "--quiet")
+    assert resumed.exit_code == 0, resumed.output
+    assert resumed.stderr.startswith(f"warning: {results}: dropped a torn last line (40 bytes)")
+    records = file_records(out)
+    assert len(records) == len(MOCK_TASKS)
+    assert (records[-1].task_id, records[-1].trial) == (lost.task_id, lost.trial)
+
+
+def test_resume_of_a_finished_run_runs_nothing(suite_file: Path, tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    assert run("--suite", str(suite_file), *OFFLINE, "--out", str(out)).exit_code == 0
+    before = (out / "results.jsonl").read_bytes()
+    resumed = run("--resume", "--out", str(out))
+    assert resumed.exit_code == 0
+    assert "simulations: 5/5 judged, 0 infrastructure errors, 0 not run" in resumed.stdout
+    assert (out / "results.jsonl").read_bytes() == before
+
+
+def test_changed_configuration_is_refused_naming_the_fields(suite_file: Path, tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    first = ["--suite", str(suite_file), *OFFLINE, "--trials", "2", "--out", str(out)]
+    assert run(*first, "--task-ids", "both").exit_code == 0
+    changed = ["--trials", "3", "--max-steps", "7", "--agent", "null", "--task-ids", "both,unplugged"]
+    refused = run(*first, "--resume", *changed)
+    assert refused.exit_code == 2
+    assert refused.stderr.strip() == (
+        f"error: {out}: cannot resume: the configuration differs in agent.kind (oracle → null); "
+        "trials (2 → 3); max_steps (100 → 7); task_ids (1 items → 2 items) (give the original options, "
+        "or start a new run with another --out)"
+    )
+    suite_file.write_text(suite_file.read_text().replace('"name": "mock"', '"name": "edited"'))
+    edited = run("--resume", "--out", str(out))
+    assert edited.exit_code == 2 and "suite_hash (sha256:" in edited.stderr
+    assert len(file_records(out)) == 2
+
+
+def test_resume_without_a_run_is_refused(tmp_path: Path) -> None:
+    result = run("--resume", "--out", str(tmp_path))
+    assert result.exit_code == 2
+    assert result.stderr.strip() == f"error: {tmp_path}: no run to resume (manifest.json is missing)"
+
+
+def test_infrastructure_errors_are_recorded_excluded_and_rerun(
+    suite_file: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    out = tmp_path / "run"
+    original = ScriptedUser.start
+
+    async def flaky(self: ScriptedUser, context: SeatContext) -> None:
+        if context.task.id == "both":
+            raise InfrastructureError("provider down")
+        await original(self, context)
+
+    monkeypatch.setattr(ScriptedUser, "start", flaky)
+    first = run("--suite", str(suite_file), *OFFLINE, "--trials", "2", "--out", str(out))
+    assert first.exit_code == 0, first.output
+    assert "simulations: 8/10 judged, 2 infrastructure errors, 0 not run" in first.stdout
+    assert "incomplete: `tau2 run --resume --out" in first.stdout
+    failed = [record for record in load_run(out).records if record.excluded]
+    assert {(r.task_id, r.termination.value) for r in failed} == {("both", "infrastructure_error")}
+    assert "provider down" in (failed[0].termination_detail or "")
+
+    monkeypatch.setattr(ScriptedUser, "start", original)
+    resumed = run("--resume", "--out", str(out))
+    assert resumed.exit_code == 0
+    assert "simulations: 10/10 judged, 0 infrastructure errors" in resumed.stdout
+    assert len(file_records(out)) == 12
+    effective = load_run(out).records
+    assert len(effective) == 10 and not any(record.excluded for record in effective)
