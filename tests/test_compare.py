@@ -131,4 +131,9 @@ def test_auto_pairing_uses_task_ids_when_personas_are_overridden() -> None:
     hard = with_manifest(base, persona_override="hard")
     assert auto_pair_by(easy, hard, differing_factors(easy, hard)) is PairBy.TASK
     assert title(differing_factors(easy, hard)) == "persona easy vs hard"
+    easy_text = with_manifest(easy, hashes={"persona": "sha256:e"})
+    hard_text = with_manifest(hard, hashes={"persona": "sha256:h"})
+    assert [f.name for f in differing_factors(easy_text, hard_text)] == ["persona"]
+    same_persona_new_text = with_manifest(easy, hashes={"persona": "sha256:x"})
+    assert [f.name for f in differing_factors(easy_text, same_persona_new_text)] == ["hash persona"]
     assert auto_pair_by(base, hard, differing_factors(base, hard)) is PairBy.COMPOSITION

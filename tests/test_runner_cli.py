@@ -116,7 +116,6 @@ def test_task_subset_persona_override_and_solo_mode(suite_file: Path, tmp_path: 
         ([*OFFLINE, "--persona", "nobody"], "error: --persona: 'nobody': unknown persona; available: easy,"),
         ([*OFFLINE, "--persona", "missing.toml"], "error: --persona: missing.toml: file not found"),
         ([*OFFLINE, "--task-ids", "both,ghost"], "error: --task-ids: not in the suite: ghost"),
-        ([*OFFLINE, "--mode", "solo"], "error: solo mode has no user seat"),
         ([*OFFLINE, "--trials", "0"], "Invalid value for '--trials'"),
         ([*OFFLINE, "--data-dir", "/nonexistent"], "error: --data-dir /nonexistent: not a directory"),
         ([*OFFLINE, "--domain", "atlantis"], "domain: the suite is for 'mock', not 'atlantis'"),
@@ -200,3 +199,11 @@ def test_manifest_is_plain_json(suite_file: Path, tmp_path: Path) -> None:
     data = json.loads((out / "manifest.json").read_text())
     assert data["agent"]["kind"] == "oracle" and data["user"]["kind"] == "scripted"
     assert not (out / "manifest.json.tmp").exists()
+
+
+def test_solo_mode_ignores_user_options_with_a_warning(suite_file: Path, tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    result = run("--suite", str(suite_file), *OFFLINE, "--mode", "solo", "--out", str(out))
+    assert result.exit_code == 0, result.output
+    assert "warning: solo mode has no user seat: the --user options are ignored" in result.stderr
+    assert load_run(out).manifest.user is None

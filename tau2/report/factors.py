@@ -10,6 +10,13 @@ from tau2.report.schema import Factor
 from tau2.rundir import Run
 
 _TITLE_FACTORS: Final = 3
+_EXPLAINED_BY: Final = {
+    "hash persona": {"persona"},
+    "hash policy": {"mode", "policy", "domain"},
+    "hash agent_prompt": {"mode", "agent"},
+    "hash user_prompt": {"user"},
+}
+"""Hashes that necessarily differ when the named factors do; listing them too would only repeat those."""
 
 
 def differing_factors(a: Run, b: Run) -> list[Factor]:
@@ -26,9 +33,14 @@ def differing_factors(a: Run, b: Run) -> list[Factor]:
         ("seed", str(a.manifest.seed), str(b.manifest.seed)),
         ("max_steps", str(a.manifest.max_steps), str(b.manifest.max_steps)),
         ("max_errors", str(a.manifest.max_errors), str(b.manifest.max_errors)),
-        *_dict_fields("hash", a.manifest.hashes, b.manifest.hashes),
-        *_dict_fields("version", a.manifest.versions, b.manifest.versions),
     ]
+    differing = {name for name, va, vb in fields if va != vb}
+    hashes = [
+        field
+        for field in _dict_fields("hash", a.manifest.hashes, b.manifest.hashes)
+        if not differing & _EXPLAINED_BY.get(field[0], set())
+    ]
+    fields += [*hashes, *_dict_fields("version", a.manifest.versions, b.manifest.versions)]
     return [Factor(name=name, a=va, b=vb) for name, va, vb in fields if va != vb]
 
 

@@ -89,6 +89,8 @@ def prepare_run(request: RunRequest, run_dir: Path, *, resume: bool) -> Prepared
         initialize_world(task, request.data_dir)
     _check_actors(manifest)
     warnings: list[str] = []
+    if manifest.mode is Mode.SOLO and request.user.given:
+        warnings.append("solo mode has no user seat: the --user options are ignored")
     previous: list[SimulationRecord] = []
     if stored is not None:
         results = run_dir / RESULTS_FILE
@@ -244,8 +246,6 @@ def _data_hash(data_dir: Path) -> str:
 
 def _user_spec(request: RunRequest, mode: Mode, base: RunManifest | None) -> ActorSpec | None:
     if mode is Mode.SOLO:
-        if request.user.given:
-            raise UserInputError("solo mode has no user seat: drop the --user options")
         return None
     return request.user.resolve(Side.USER, base.user if base else None)
 
