@@ -24,7 +24,11 @@ class Plan:
     intent: Intent
     composition: Composition
     arrangement: Arrangement
-    transfer: bool
+
+    @property
+    def transfer(self) -> bool:
+        """Whether a subtask is unfixable, so the correct outcome is a transfer."""
+        return any(subtask.unfixable for subtask in self.arrangement.init)
 
     @property
     def extras(self) -> tuple[AssertionCall, ...]:

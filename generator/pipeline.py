@@ -11,7 +11,7 @@ from pathlib import Path
 
 from generator.assign import Draft, assign_personas
 from generator.build import Plan, build_task
-from generator.compose import Composition, compose, is_transfer, offered_subtasks
+from generator.compose import Composition, compose, offered_subtasks
 from generator.lint import LintFinding, LintKind, missing_facts, persona_conflicts
 from generator.options import GeneratorOptions, Order
 from generator.replay import Outcome, verify_plans
@@ -133,7 +133,7 @@ def _plans(
         if key not in plans:
             arrangement = workflow.arrange([catalog.subtask(name) for name in composition.subtasks], order)
             intent = catalog.intent(composition.intent)
-            plans[key] = Plan(catalog, intent, composition, arrangement, is_transfer(catalog, composition))
+            plans[key] = Plan(catalog, intent, composition, arrangement)
     return plans
 
 

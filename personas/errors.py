@@ -22,9 +22,7 @@ class PersonaError(ValueError):
     """A persona could not be found or loaded; its message is one line naming the file and the field."""
 
     def __init__(self, source: str, detail: str, field: str | None = None) -> None:
-        self.source = source
         self.field = field
-        self.detail = detail
         where = f"{source}: {field}" if field else source
         super().__init__(" ".join(f"{where}: {detail}".split()))
 

@@ -159,7 +159,6 @@ def _subtasks(target: EligibleLine, bill_id: str) -> tuple[Subtask, ...]:
     no_connection = _check(U, "assert_internet_speed", expected_speed=0, expected_desc="No Connection")
     exceeded = _check(U, "assert_mobile_data_usage_exceeded", expected_status=True)
     no_mms = _check(U, "assert_can_send_mms", expected_status=False)
-    abroad = (_call(U, "set_user_location", abroad=True),)
     abroad_fact = (Fact(key="location", phrase=ABROAD),)
     suspension_checks = (
         no_service,
@@ -174,6 +173,18 @@ def _subtasks(target: EligibleLine, bill_id: str) -> tuple[Subtask, ...]:
             ),
             _call(U, "simulate_network_search"),
         )
+
+    def abroad(phone_roaming: bool, line_roaming: bool) -> tuple[EnvCall, ...]:
+        calls = (
+            _call(U, "set_user_location", abroad=True),
+            _call(U, "turn_roaming_on" if phone_roaming else "turn_roaming_off"),
+            _call(A, "enable_roaming" if line_roaming else "disable_roaming", **line),
+        )
+        # as in τ²-bench (spec §9.2), a disabled line is followed by a search
+        return calls if line_roaming else (*calls, _call(U, "simulate_network_search"))
+
+    def phone_roaming(on: bool) -> AssertionCall:
+        return _check(U, "assert_mobile_roaming_status", expected_status=on)
 
     def revoke(*permissions: str) -> tuple[EnvCall, ...]:
         return tuple(
@@ -262,8 +273,8 @@ def _subtasks(target: EligibleLine, bill_id: str) -> tuple[Subtask, ...]:
             name="user_abroad_roaming_enabled_off",
             group="roaming",
             description="Abroad; the line allows roaming but the phone's data roaming is off.",
-            init=(*abroad, _call(U, "turn_roaming_off"), _call(A, "enable_roaming", **line)),
-            checks=(_check(U, "assert_mobile_roaming_status", expected_status=False),),
+            init=abroad(phone_roaming=False, line_roaming=True),
+            checks=(phone_roaming(False),),
             solution=(_step(U, "toggle_roaming"),),
             facts=abroad_fact,
         ),
@@ -271,13 +282,8 @@ def _subtasks(target: EligibleLine, bill_id: str) -> tuple[Subtask, ...]:
             name="user_abroad_roaming_disabled_on",
             group="roaming",
             description="Abroad; the phone's data roaming is on but the line does not allow roaming.",
-            init=(
-                *abroad,
-                _call(U, "turn_roaming_on"),
-                _call(A, "disable_roaming", **line),
-                _call(U, "simulate_network_search"),
-            ),
-            checks=(_check(U, "assert_mobile_roaming_status", expected_status=True), no_connection),
+            init=abroad(phone_roaming=True, line_roaming=False),
+            checks=(phone_roaming(True), no_connection),
             solution=(_step(A, "enable_roaming", **line),),
             facts=abroad_fact,
         ),
@@ -285,13 +291,8 @@ def _subtasks(target: EligibleLine, bill_id: str) -> tuple[Subtask, ...]:
             name="user_abroad_roaming_disabled_off",
             group="roaming",
             description="Abroad; neither the line nor the phone has roaming on.",
-            init=(
-                *abroad,
-                _call(U, "turn_roaming_off"),
-                _call(A, "disable_roaming", **line),
-                _call(U, "simulate_network_search"),
-            ),
-            checks=(_check(U, "assert_mobile_roaming_status", expected_status=False), no_connection),
+            init=abroad(phone_roaming=False, line_roaming=False),
+            checks=(phone_roaming(False), no_connection),
             solution=(_step(A, "enable_roaming", **line), _step(U, "toggle_roaming")),
             facts=abroad_fact,
         ),

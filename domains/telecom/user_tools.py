@@ -42,12 +42,22 @@ _SPEED_ADVICE = {
 
 
 def _on(flag: bool) -> str:
+    """A setting as the phone shows it: on or off."""
     return "on" if flag else "off"
 
 
 def _written(state: TelecomState, message: str, **details: object) -> dict[str, object]:
     """Result of a successful write tool: its message, details, and the status bar after the change."""
     return {"message": message, **details, "status_bar": status_bar(state)}
+
+
+def _flip(state: TelecomState, setting: str, label: str, search: bool) -> dict[str, object]:
+    """Flip one boolean phone setting (re-registering on the network when `search`); the write result."""
+    value = not getattr(state.device, setting)
+    setattr(state.device, setting, value)
+    if search:
+        network_search(state)
+    return _written(state, f"{label} is now {_on(value)}.", **{setting: value})
 
 
 @USER_TOOLS.tool(ToolKind.READ)
@@ -135,23 +145,13 @@ def reseat_sim_card(state: TelecomState) -> dict[str, object]:
 @USER_TOOLS.tool(ToolKind.WRITE)
 def toggle_data(state: TelecomState) -> dict[str, object]:
     """Switch mobile data on or off."""
-    device = state.device
-    device.data_enabled = not device.data_enabled
-    network_search(state)
-    return _written(
-        state, f"Mobile data is now {_on(device.data_enabled)}.", data_enabled=device.data_enabled
-    )
+    return _flip(state, "data_enabled", "Mobile data", search=True)
 
 
 @USER_TOOLS.tool(ToolKind.WRITE)
 def toggle_roaming(state: TelecomState) -> dict[str, object]:
     """Switch the phone's data roaming setting on or off (needed for mobile data abroad)."""
-    device = state.device
-    device.roaming_enabled = not device.roaming_enabled
-    network_search(state)
-    return _written(
-        state, f"Data roaming is now {_on(device.roaming_enabled)}.", roaming_enabled=device.roaming_enabled
-    )
+    return _flip(state, "roaming_enabled", "Data roaming", search=True)
 
 
 @USER_TOOLS.tool(ToolKind.READ)
@@ -163,13 +163,7 @@ def check_data_restriction_status(state: TelecomState) -> str:
 @USER_TOOLS.tool(ToolKind.WRITE)
 def toggle_data_saver_mode(state: TelecomState) -> dict[str, object]:
     """Switch data saver mode on or off."""
-    device = state.device
-    device.data_saver_mode = not device.data_saver_mode
-    return _written(
-        state,
-        f"Data saver mode is now {_on(device.data_saver_mode)}.",
-        data_saver_mode=device.data_saver_mode,
-    )
+    return _flip(state, "data_saver_mode", "Data saver mode", search=False)
 
 
 @USER_TOOLS.tool(ToolKind.READ)
@@ -237,10 +231,7 @@ def check_wifi_calling_status(state: TelecomState) -> str:
 @USER_TOOLS.tool(ToolKind.WRITE)
 def toggle_wifi_calling(state: TelecomState) -> dict[str, object]:
     """Switch Wi-Fi calling on or off."""
-    device = state.device
-    device.wifi_calling_enabled = not device.wifi_calling_enabled
-    enabled = device.wifi_calling_enabled
-    return _written(state, f"Wi-Fi calling is now {_on(enabled)}.", wifi_calling_enabled=enabled)
+    return _flip(state, "wifi_calling_enabled", "Wi-Fi calling", search=False)
 
 
 @USER_TOOLS.tool(ToolKind.READ)

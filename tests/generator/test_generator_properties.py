@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from generator.build import Plan
-from generator.compose import Composition, is_transfer
+from generator.compose import Composition
 from generator.export import make_suite
 from generator.options import GeneratorOptions, Order, PersonaAssignment, TargetMode
 from generator.pipeline import generate
@@ -47,7 +47,6 @@ def test_any_valid_composition_verifies(
         catalog.intent(composition.intent),
         composition,
         Workflow(catalog).arrange(subtasks, order),
-        is_transfer(catalog, composition),
     )
     [(_, outcome)] = verify_plans(World.create(telecom), [plan], lambda world: {}, lint=True)
     assert outcome.problem is None

@@ -8,15 +8,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from generator_support import TAU2_DATA
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from generator.pipeline import Generation
 from tau2.compat.tau2bench import Tau2Task, task_from_tau2, task_to_tau2
 from tau2.task import Task
-
-REFERENCE_SMALL = TAU2_DATA / "tasks_small.json"
 
 
 def without_texts(record: dict[str, Any]) -> dict[str, Any]:
@@ -43,7 +40,7 @@ def small(tau2_pool: Generation) -> list[Task]:
 
 
 def test_single_subtask_export_equals_the_reference_file(small: list[Task], tau2_data: Path) -> None:
-    reference = json.loads(REFERENCE_SMALL.read_text(encoding="utf-8"))
+    reference = json.loads((tau2_data / "tasks_small.json").read_text(encoding="utf-8"))
     ours = [task_to_tau2(task) for task in small]
     assert [without_texts(record) for record in ours] == [without_texts(record) for record in reference]
     assert all(record["ticket"] and record["user_scenario"]["instructions"]["known_info"] for record in ours)

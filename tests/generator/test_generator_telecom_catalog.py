@@ -82,7 +82,7 @@ def test_a_customer_with_an_overdue_bill_is_not_eligible() -> None:
     assert before[0] == "C2001"
 
 
-def test_texts_state_what_the_customer_knows(own_catalogs: list[Catalog]) -> None:
+def test_texts_state_what_the_customer_knows() -> None:
     options = GeneratorOptions(intents=("mobile_data_issue",), personas=("none",), max_subtasks=1)
     tasks = {task.id: task for task in generate(DOMAIN, options).tasks}
     abroad = tasks["[mobile_data_issue]user_abroad_roaming_disabled_on[PERSONA:None]"]

@@ -9,7 +9,7 @@ from generator_support import TAU2_OPTIONS
 from generator.options import Order
 from generator.pipeline import _personas, plan_drafts
 from generator.workflow import Arrangement, Workflow
-from tau2.catalog import Catalog, Step, Subtask
+from tau2.catalog import Catalog, Precedence, Step, Subtask
 
 
 def arrangements(catalog: Catalog, order: Order) -> list[tuple[list[Subtask], Arrangement]]:
@@ -85,3 +85,16 @@ def test_a_declared_precedence_overrides_declaration_order() -> None:
     # stages plug, switch, power with power -> plug: switch and power are free, switch is declared first
     assert [step.name for step in arrangement.steps] == ["flip_switch", "enable_power", "plug_in"]
     assert [subtask.name for subtask in arrangement.init] == ["unplugged", "switched_off", "power_cut"]
+
+
+def test_a_declared_injection_precedence_overrides_declaration_order() -> None:
+    catalog = mock_catalog().model_copy(
+        update={"injection_order": (Precedence(before="power", after="plug", reason="cut power first"),)}
+    )
+    subtasks = [catalog.subtask(name) for name in ("unplugged", "power_cut")]
+    assert [subtask.name for subtask in Workflow(catalog).arrange(subtasks, Order.WORKFLOW).init] == [
+        "power_cut",
+        "unplugged",
+    ]
+    plain = Workflow(mock_catalog()).arrange(subtasks, Order.WORKFLOW).init
+    assert [subtask.name for subtask in plain] == ["unplugged", "power_cut"]
