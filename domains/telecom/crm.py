@@ -5,13 +5,9 @@ from __future__ import annotations
 import datetime as dt
 from enum import StrEnum
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
-
-class _Record(BaseModel):
-    """Base of every stored record: unknown fields are rejected so typos in data files surface."""
-
-    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
+from domains.telecom.record import Record
 
 
 class DeviceType(StrEnum):
@@ -61,7 +57,7 @@ class PaymentMethodType(StrEnum):
     PAYPAL = "PayPal"
 
 
-class Plan(_Record):
+class Plan(Record):
     """A monthly service plan with its data allowance and prices."""
 
     plan_id: str
@@ -71,7 +67,7 @@ class Plan(_Record):
     data_refueling_price_per_gb: float
 
 
-class Device(_Record):
+class Device(Record):
     """A piece of customer equipment known to the carrier."""
 
     device_id: str
@@ -84,7 +80,7 @@ class Device(_Record):
     last_esim_transfer_date: dt.datetime | None = None
 
 
-class Line(_Record):
+class Line(Record):
     """A phone line: its number, plan, status and current-cycle data usage."""
 
     line_id: str
@@ -101,7 +97,7 @@ class Line(_Record):
     suspension_start_date: dt.date | None = None
 
 
-class LineItem(_Record):
+class LineItem(Record):
     """One charge (positive) or credit (negative) on a bill."""
 
     description: str
@@ -110,7 +106,7 @@ class LineItem(_Record):
     item_type: str
 
 
-class Bill(_Record):
+class Bill(Record):
     """A customer's bill for one period."""
 
     bill_id: str
@@ -124,7 +120,7 @@ class Bill(_Record):
     status: BillStatus = BillStatus.DRAFT
 
 
-class Address(_Record):
+class Address(Record):
     """A postal address."""
 
     street: str
@@ -133,7 +129,7 @@ class Address(_Record):
     zip_code: str
 
 
-class PaymentMethod(_Record):
+class PaymentMethod(Record):
     """A stored payment method (only the last four digits are kept)."""
 
     method_type: PaymentMethodType
@@ -141,7 +137,7 @@ class PaymentMethod(_Record):
     expiration_date: str
 
 
-class Customer(_Record):
+class Customer(Record):
     """A customer account with its lines and bills (lists keep their order: first-match rules use it)."""
 
     customer_id: str
@@ -159,7 +155,7 @@ class Customer(_Record):
     goodwill_credit_used_this_year: float = 0.0
 
 
-class TelecomDB(_Record):
+class TelecomDB(Record):
     """The whole CRM database; entities refer to each other by ID only."""
 
     plans: list[Plan] = Field(default_factory=list)

@@ -4,13 +4,9 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import Field, field_validator
 
-
-class _Record(BaseModel):
-    """Base of every phone-side record: unknown fields are rejected."""
-
-    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
+from domains.telecom.record import Record
 
 
 class SimCardStatus(StrEnum):
@@ -76,7 +72,7 @@ class VpnPerformance(StrEnum):
     EXCELLENT = "excellent"
 
 
-class APNSettings(_Record):
+class APNSettings(Record):
     """Access point settings for mobile data and MMS."""
 
     apn_name: ApnName = ApnName.INTERNET
@@ -87,7 +83,7 @@ class APNSettings(_Record):
     mms_port: int | None = None
 
 
-class VpnDetails(_Record):
+class VpnDetails(Record):
     """The VPN session in use."""
 
     server_address: str | None = None
@@ -102,7 +98,7 @@ def default_vpn() -> VpnDetails:
     )
 
 
-class AppPermissions(_Record):
+class AppPermissions(Record):
     """The four tracked app permissions."""
 
     sms: bool = False
@@ -115,7 +111,7 @@ PERMISSIONS: tuple[str, ...] = tuple(AppPermissions.model_fields)
 """Names of the tracked permissions, in declaration order."""
 
 
-class AppStatus(_Record):
+class AppStatus(Record):
     """An installed app and the permissions granted to it."""
 
     app_name: str
@@ -132,7 +128,7 @@ def default_apps() -> dict[str, AppStatus]:
     }
 
 
-class DeviceState(_Record):
+class DeviceState(Record):
     """The phone's settings and its stored network registration."""
 
     sim_card_status: SimCardStatus = SimCardStatus.ACTIVE
@@ -159,7 +155,7 @@ class DeviceState(_Record):
     app_statuses: dict[str, AppStatus] = Field(default_factory=default_apps)
 
 
-class PaymentRequest(_Record):
+class PaymentRequest(Record):
     """A bill the carrier asked the customer to pay from the phone."""
 
     bill_id: str
@@ -182,7 +178,7 @@ def default_signal_map() -> dict[NetworkTechnology, SignalStrength]:
     return dict(zip(TECHNOLOGIES, levels, strict=True))
 
 
-class Surroundings(_Record):
+class Surroundings(Record):
     """Facts about the user's location and carrier permissions; never shown directly to an actor.
 
     While the phone is bound to a CRM line (`phone_number` set) the four coupled fields (`roaming_allowed`,

@@ -9,7 +9,7 @@ from typing import Literal
 
 from domains.telecom.binding import bind, usage_exceeded
 from domains.telecom.network import can_send_mms, mobile_data_working, network_search, speed_test
-from domains.telecom.phone import ApnName, SimCardStatus, VpnPerformance, default_vpn
+from domains.telecom.phone import ApnName, SimCardStatus, VpnPerformance
 from domains.telecom.phone_ops import airplane_off, airplane_on, connect_vpn, set_permission
 from domains.telecom.state import TelecomState
 from tau2.tools import Side, ToolSet
@@ -150,9 +150,8 @@ def break_vpn(state: TelecomState) -> None:
     """Connect the VPN (if needed) and make its server perform poorly."""
     device = state.device
     connect_vpn(device)
-    details = device.vpn_details or default_vpn()  # connected implies details are present
-    details.server_performance = VpnPerformance.POOR
-    device.vpn_details = details
+    assert device.vpn_details is not None, "a connected VPN always has details"
+    device.vpn_details.server_performance = VpnPerformance.POOR
 
 
 @USER_ENV.env_function()
