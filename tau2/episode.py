@@ -141,7 +141,6 @@ def seat_contexts(
                 sides=(Side.AGENT, Side.USER),
                 tool_schemas=schemas,
                 policy=policy,
-                seed=config.seed,
             )
         }
     persona = persona_text if persona_text is not None else task.user_scenario.persona_text
@@ -153,7 +152,6 @@ def seat_contexts(
             sides=(Side.AGENT,),
             tool_schemas=list(_schemas(domain, Side.AGENT, None)),
             policy=policy,
-            seed=config.seed,
         ),
         Side.USER: SeatContext(
             seat=Side.USER,
@@ -162,7 +160,6 @@ def seat_contexts(
             sides=(Side.USER,),
             tool_schemas=list(_schemas(domain, Side.USER, whitelist)),
             persona_text=persona,
-            seed=config.seed,
         ),
     }
 

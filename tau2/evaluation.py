@@ -53,9 +53,7 @@ def evaluate(task: Task, world: World, trajectory: Trajectory) -> EvaluationResu
     transferred = _transferred(trajectory, world.domain.transfer_tool)
     expects_transfer = task.evaluation.expects_transfer
     success = assertions_passed and (transferred or not expects_transfer)
-    usage = Usage()
-    for seat_usage in trajectory.usage.values():
-        usage = usage + seat_usage
+    usage = sum(trajectory.usage.values(), Usage())
     termination = trajectory.termination
     return EvaluationResult(
         reward=1.0 if success else 0.0,

@@ -14,6 +14,11 @@ class Mode(StrEnum):
     SOLO = "solo"
 
 
+def mode_label(mode: Mode, oracle_plan: bool) -> str:
+    """Short printable mode, e.g. `solo+oracle_plan`."""
+    return mode.value + ("+oracle_plan" if oracle_plan else "")
+
+
 class EpisodeConfig(BaseModel):
     """Everything that shapes one episode besides the task and the actors."""
 
@@ -33,4 +38,4 @@ class EpisodeConfig(BaseModel):
 
     def label(self) -> str:
         """Short printable form, e.g. `solo+oracle_plan`."""
-        return self.mode.value + ("+oracle_plan" if self.oracle_plan else "")
+        return mode_label(self.mode, self.oracle_plan)

@@ -13,16 +13,11 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from tau2.actors.base import ActorSpec
 from tau2.compat.jsonfile import read_json, validation_error, write_json
 from tau2.errors import UserInputError
-from tau2.modes import Mode
+from tau2.modes import Mode, mode_label
 from tau2.records import SimulationRecord
 
 MANIFEST_FILE: Final = "manifest.json"
 RESULTS_FILE: Final = "results.jsonl"
-
-
-def mode_label(mode: Mode, oracle_plan: bool) -> str:
-    """Short printable mode, e.g. `solo+oracle_plan`."""
-    return mode.value + ("+oracle_plan" if oracle_plan else "")
 
 
 class RunManifest(BaseModel):

@@ -16,17 +16,9 @@ from tau2.actors.scripted import ScriptedUser
 from tau2.cli import app
 from tau2.compat.tau2bench import write_tau2_file
 from tau2.episode import EpisodeResult
-from tau2.suite import Suite
 
 CONFORMANCE = Path(__file__).resolve().parents[1].parent / "shared" / "conformance" / "tau2-telecom"
 runner = CliRunner()
-
-
-@pytest.fixture
-def suite_file(tmp_path: Path) -> Path:
-    path = tmp_path / "mock-suite.json"
-    Suite(name="mock", domain="mock", tasks=MOCK_TASKS).save(path)
-    return path
 
 
 def one_line(text: str) -> str:

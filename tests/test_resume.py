@@ -20,18 +20,10 @@ from tau2.actors.scripted import ScriptedUser
 from tau2.cli import app
 from tau2.records import SimulationRecord
 from tau2.rundir import load_run, read_records
-from tau2.suite import Suite
 
 CONFORMANCE = Path(__file__).resolve().parents[1].parent / "shared" / "conformance" / "tau2-telecom"
 runner = CliRunner()
 OFFLINE = ["--agent", "oracle", "--user", "scripted", "--quiet"]
-
-
-@pytest.fixture
-def suite_file(tmp_path: Path) -> Path:
-    path = tmp_path / "mock-suite.json"
-    Suite(name="mock", domain="mock", tasks=MOCK_TASKS).save(path)
-    return path
 
 
 def run(*arguments: str) -> Result:

@@ -12,21 +12,13 @@ from rich.console import Console
 from test_episode_mock_tasks import MOCK_TASKS
 from typer.testing import CliRunner, Result
 
-from tau2.cli import app
+from tau2.cli import COMMANDS, app
 from tau2.records import SimulationRecord
 from tau2.rundir import load_run
 from tau2.runner import ProgressBar, Tally, derive_seed
-from tau2.suite import Suite
 
 runner = CliRunner()
 OFFLINE = ["--agent", "oracle", "--user", "scripted", "--quiet"]
-
-
-@pytest.fixture
-def suite_file(tmp_path: Path) -> Path:
-    path = tmp_path / "mock-suite.json"
-    Suite(name="mock", domain="mock", tasks=MOCK_TASKS).save(path)
-    return path
 
 
 def run(*arguments: str) -> Result:
@@ -37,6 +29,13 @@ def one_line(text: str) -> str:
     lines = text.strip().splitlines()
     assert len(lines) == 1, text
     return lines[0]
+
+
+@pytest.mark.parametrize("name", COMMANDS)
+def test_every_subcommand_prints_its_help(name: str) -> None:
+    result = runner.invoke(app, [name, "--help"])
+    assert result.exit_code == 0, result.output
+    assert f"tau2 {name}" in result.output and "--help" in result.output
 
 
 def untimed(record: SimulationRecord) -> dict[str, Any]:

@@ -56,7 +56,11 @@ class SeatContext(BaseModel):
     tool_schemas: list[dict[str, Any]]
     policy: str | None = None
     persona_text: str | None = None
-    seed: int | None = None
+
+    @property
+    def seed(self) -> int | None:
+        """The episode's seed, for actors that sample."""
+        return self.config.seed
 
 
 class ActorTurn(BaseModel):

@@ -13,6 +13,7 @@ from rich.table import Table
 
 from tau2.actors.base import ActorSpec
 from tau2.actors.registry import make_actor
+from tau2.cli.options import AgentModel, DataDir, UserModel
 from tau2.compat.tau2bench import load_task_file
 from tau2.episode import EpisodeResult, run_episode
 from tau2.errors import UserInputError
@@ -41,23 +42,15 @@ def command(
     oracle_plan: Annotated[
         bool, typer.Option("--oracle-plan", help="Show the agent the reference solution.")
     ] = False,
-    data_dir: Annotated[
-        Path | None,
-        typer.Option(
-            "--data-dir",
-            help="Directory with the domain's data files (default: the domain's own data).",
-            exists=True,
-            file_okay=False,
-        ),
-    ] = None,
+    data_dir: DataDir = None,
     persona_text: Annotated[
         str | None, typer.Option("--persona-text", help="Persona text for the user, replacing the task's.")
     ] = None,
     max_steps: Annotated[
         int | None, typer.Option("--max-steps", min=1, help="Actor turns before the episode is cut off.")
     ] = None,
-    agent_model: Annotated[str | None, typer.Option("--agent-model", help="Model of an llm agent.")] = None,
-    user_model: Annotated[str | None, typer.Option("--user-model", help="Model of an llm user.")] = None,
+    agent_model: AgentModel = None,
+    user_model: UserModel = None,
     seed: Annotated[int | None, typer.Option("--seed", help="Seed passed to the actors.")] = None,
     json_output: Annotated[bool, typer.Option("--json", help="Print the episode result as JSON.")] = False,
 ) -> None:

@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from generator.options import Order, OutputFormat, PersonaAssignment, TargetMode
+from tau2.cli.options import DataDir
 
 _LIST = "comma-separated, repeatable"
 
@@ -49,15 +50,7 @@ def command(
     order: Annotated[
         Order, typer.Option("--order", help="workflow: by the workflow graph; tau2: by subtask name.")
     ] = Order.WORKFLOW,
-    data_dir: Annotated[
-        Path | None,
-        typer.Option(
-            "--data-dir",
-            help="Domain data directory (default: the domain's own data).",
-            exists=True,
-            file_okay=False,
-        ),
-    ] = None,
+    data_dir: DataDir = None,
     output_format: Annotated[
         OutputFormat, typer.Option("--format", help="native (tau2 suite) or tau2-bench (task array).")
     ] = OutputFormat.NATIVE,

@@ -7,9 +7,8 @@ from typing import Annotated
 
 import typer
 
+from tau2.cli.options import AgentModel, UserModel
 from tau2.modes import Mode
-
-_RESUME_HELP = "Given on a resume, it must match the run; omitted, the run's value is kept."
 
 
 def command(
@@ -35,7 +34,7 @@ def command(
             "--agent", help="Agent kind: oracle, null, transfer, llm (default), or any registered kind."
         ),
     ] = None,
-    agent_model: Annotated[str | None, typer.Option("--agent-model", help="Model of an llm agent.")] = None,
+    agent_model: AgentModel = None,
     agent_api_base: Annotated[
         str | None, typer.Option("--agent-api-base", help="API base of an llm agent's server.")
     ] = None,
@@ -48,7 +47,7 @@ def command(
     user: Annotated[
         str | None, typer.Option("--user", help="User kind: scripted, llm (default), or any registered kind.")
     ] = None,
-    user_model: Annotated[str | None, typer.Option("--user-model", help="Model of an llm user.")] = None,
+    user_model: UserModel = None,
     user_api_base: Annotated[
         str | None, typer.Option("--user-api-base", help="API base of an llm user's server.")
     ] = None,
@@ -86,7 +85,9 @@ def command(
     rate_limit: Annotated[
         list[str] | None,
         typer.Option(
-            "--rate-limit", help="PROVIDER=CONCURRENCY[/RPM] per provider or API host:port (repeatable)."
+            "--rate-limit",
+            help="PROVIDER=CONCURRENCY or PROVIDER=CONCURRENCY/RPM; PROVIDER may be an API host:port "
+            "(repeatable).",
         ),
     ] = None,
     resume: Annotated[

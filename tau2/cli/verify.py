@@ -7,20 +7,14 @@ from typing import Annotated
 
 import typer
 
+from tau2.cli.options import DataDir
+
 
 def command(
     tasks: Annotated[
         Path, typer.Argument(help="A τ²-bench task file or a tau2 suite file.", show_default=False)
     ],
-    data_dir: Annotated[
-        Path | None,
-        typer.Option(
-            "--data-dir",
-            help="Directory with the domain's data files (default: the domain's own data).",
-            exists=True,
-            file_okay=False,
-        ),
-    ] = None,
+    data_dir: DataDir = None,
     domain: Annotated[
         str | None, typer.Option("--domain", help="Domain of the tasks (default: as the file says).")
     ] = None,

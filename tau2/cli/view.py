@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Annotated
 
 import typer
 
+from tau2.cli.options import RunDir
+
 
 def command(
-    run_dir: Annotated[
-        Path, typer.Argument(help="A run directory (written by `tau2 run`).", show_default=False)
-    ],
+    run_dir: RunDir,
     task: Annotated[str | None, typer.Option("--task", metavar="ID", help="Only this task.")] = None,
     trial: Annotated[int | None, typer.Option("--trial", metavar="N", help="Only this trial.")] = None,
     failed: Annotated[bool, typer.Option("--failed", help="Only simulations that did not succeed.")] = False,

@@ -10,10 +10,10 @@ from rich.table import Table
 from rich.text import Text
 
 from tau2.errors import UserInputError
-from tau2.modes import Mode
+from tau2.modes import Mode, mode_label
 from tau2.records import AssertionRecord, SimulationRecord
 from tau2.report import fmt
-from tau2.rundir import Run, mode_label
+from tau2.rundir import Run
 from tau2.tools import Side
 from tau2.trajectory import Entry, EntryKind
 

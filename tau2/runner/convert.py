@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from tau2.episode import EpisodeResult
 from tau2.modes import EpisodeConfig
 from tau2.records import SimulationRecord
@@ -14,14 +16,7 @@ def episode_record(task: Task, trial: int, result: EpisodeResult) -> SimulationR
     evaluation = result.evaluation
     trajectory = result.trajectory
     return SimulationRecord(
-        task_id=task.id,
-        trial=trial,
-        seed=_seed(result.config),
-        intent=task.intent,
-        subtasks=task.subtasks,
-        persona=task.persona,
-        mode=result.config.mode,
-        oracle_plan=result.config.oracle_plan,
+        **_unit_fields(task, trial, result.config),
         reward=result.reward,
         termination=result.termination,
         termination_detail=trajectory.termination_detail,
@@ -40,14 +35,7 @@ def crash_record(task: Task, trial: int, config: EpisodeConfig, error: BaseExcep
     """The record of an episode the framework itself failed to run: an infrastructure error, re-run on
     resume, so one broken simulation never stops the hundreds beside it."""
     return SimulationRecord(
-        task_id=task.id,
-        trial=trial,
-        seed=_seed(config),
-        intent=task.intent,
-        subtasks=task.subtasks,
-        persona=task.persona,
-        mode=config.mode,
-        oracle_plan=config.oracle_plan,
+        **_unit_fields(task, trial, config),
         reward=0.0,
         termination=TerminationReason.INFRASTRUCTURE_ERROR,
         termination_detail=f"runner: {type(error).__name__}: {error}",
@@ -55,6 +43,16 @@ def crash_record(task: Task, trial: int, config: EpisodeConfig, error: BaseExcep
     )
 
 
-def _seed(config: EpisodeConfig) -> int:
+def _unit_fields(task: Task, trial: int, config: EpisodeConfig) -> dict[str, Any]:
+    """The fields every record of a (task, trial) carries, whether or not its episode ran."""
     assert config.seed is not None, "the runner always seeds its episodes"
-    return config.seed
+    return {
+        "task_id": task.id,
+        "trial": trial,
+        "seed": config.seed,
+        "intent": task.intent,
+        "subtasks": task.subtasks,
+        "persona": task.persona,
+        "mode": config.mode,
+        "oracle_plan": config.oracle_plan,
+    }

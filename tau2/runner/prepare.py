@@ -15,7 +15,7 @@ from tau2.compat.tau2bench import load_task_file
 from tau2.domain import Domain, get_domain
 from tau2.errors import UserInputError
 from tau2.initialize import initialize_world
-from tau2.modes import Mode
+from tau2.modes import EpisodeConfig, Mode
 from tau2.records import SimulationRecord
 from tau2.rundir import MANIFEST_FILE, RESULTS_FILE, RunManifest, latest_records, load_manifest, read_records
 from tau2.runner.manifest import (
@@ -39,14 +39,12 @@ DEFAULT_SUITE_KEY = "default_suite"
 DEFAULTS: dict[str, Any] = {
     "domain": None,
     "task_ids": None,
-    "mode": Mode.INTERACTIVE,
-    "oracle_plan": False,
     "persona_override": None,
     "trials": 1,
     "seed": 0,
-    "max_steps": 100,
-    "max_errors": 10,
-    "policy_variant": "manual",
+    **EpisodeConfig().model_dump(
+        include={"mode", "oracle_plan", "max_steps", "max_errors", "policy_variant"}
+    ),
 }
 """A new run's values of the options not given (a resumed run takes its manifest's)."""
 
