@@ -8,7 +8,9 @@ from typing import Annotated
 import typer
 
 from tau2.cli.options import AgentModel, UserModel
-from tau2.modes import Mode
+from tau2.modes import EpisodeConfig, Mode
+
+_DEFAULTS = EpisodeConfig()
 
 
 def command(
@@ -68,10 +70,14 @@ def command(
     ] = None,
     seed: Annotated[int | None, typer.Option("--seed", help="Run seed (default 0).")] = None,
     max_steps: Annotated[
-        int | None, typer.Option("--max-steps", min=1, help="Actor turns per episode (default 100).")
+        int | None,
+        typer.Option("--max-steps", min=1, help=f"Actor turns per episode (default {_DEFAULTS.max_steps})."),
     ] = None,
     max_errors: Annotated[
-        int | None, typer.Option("--max-errors", min=1, help="Failed tool calls per episode (default 10).")
+        int | None,
+        typer.Option(
+            "--max-errors", min=1, help=f"Failed tool calls per episode (default {_DEFAULTS.max_errors})."
+        ),
     ] = None,
     policy_variant: Annotated[
         str | None, typer.Option("--policy-variant", help="Agent policy variant (default manual).")
