@@ -14,7 +14,7 @@ from domains.telecom import (
     apply_patches,
     invariant_violations,
 )
-from domains.telecom.binding import line_active
+from domains.telecom.binding import line_active, surroundings_view
 from domains.telecom.patches import merge
 from tau2.errors import UserInputError
 from tau2.world import World
@@ -142,3 +142,7 @@ def test_derived_view_matches_the_crm_after_changes(world: World) -> None:
     ok(world, "agent", "suspend_line", reason="x", **C1001_L1002)
     ok(world, "agent", "send_payment_request", customer_id="C1001", bill_id="B1001")
     assert invariant_violations(state(world)) == []
+    view = surroundings_view(state(world))
+    assert (view.line_active, view.mobile_data_usage_exceeded, view.roaming_allowed) == (False, True, True)
+    assert view.payment_request is not None
+    assert (view.payment_request.bill_id, view.payment_request.paid) == ("B1001", False)
