@@ -29,6 +29,8 @@ class RunManifest(BaseModel):
     created_at: datetime
     suite_path: str
     suite_hash: str
+    data_dir: str | None = None
+    """The data directory the tasks run on (absolute); None = the domain's own data."""
     domain: str
     mode: Mode
     oracle_plan: bool = False

@@ -149,3 +149,23 @@ def test_infrastructure_errors_are_recorded_excluded_and_rerun(
     assert len(file_records(out)) == 12
     effective = load_run(out).records
     assert len(effective) == 10 and not any(record.excluded for record in effective)
+
+
+def test_resume_reuses_the_recorded_data_directory(tmp_path: Path) -> None:
+    if not CONFORMANCE.is_dir():
+        pytest.skip(f"conformance tasks not found at {CONFORMANCE}")
+    out = tmp_path / "run"
+    started = run(
+        "--suite", str(CONFORMANCE / "tasks_small.json"), "--data-dir", str(CONFORMANCE), *OFFLINE,
+        "--out", str(out),
+    )  # fmt: skip
+    assert started.exit_code == 0, started.output
+    assert load_run(out).manifest.data_dir == str(CONFORMANCE.resolve())
+    results = out / "results.jsonl"
+    lines = results.read_bytes().splitlines(keepends=True)
+    results.write_bytes(b"".join(lines[:-3]))  # three units lost, as if killed before they were written
+
+    resumed = run("--resume", "--out", str(out), "--quiet")
+    assert resumed.exit_code == 0, resumed.output
+    records = file_records(out)
+    assert len(records) == 20 and all(record.success for record in records)

@@ -26,9 +26,9 @@ from tau2.task import UserInstructions
 PACKAGES: Final = ("tau2", "litellm", "pydantic", "rich", "typer")
 """Packages whose versions every manifest records (with Python's)."""
 
-INFORMATIONAL: Final = frozenset({"run_id", "created_at", "suite_path", "versions"})
+INFORMATIONAL: Final = frozenset({"run_id", "created_at", "suite_path", "data_dir", "versions"})
 """Manifest fields that identify or describe a run without shaping its results; resume ignores them (the
-suite is compared by hash, so it may move)."""
+suite and the data directory are compared by hash, so they may move)."""
 
 
 def sha256_bytes(data: bytes) -> str:

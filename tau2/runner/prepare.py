@@ -83,8 +83,9 @@ def prepare_run(request: RunRequest, run_dir: Path, *, resume: bool) -> Prepared
                 "(give the original options, or start a new run with another --out)"
             )
         manifest = stored
+    data_dir = Path(manifest.data_dir) if manifest.data_dir is not None else None
     for task in tasks.values():
-        initialize_world(task, request.data_dir)
+        initialize_world(task, data_dir)
     _check_actors(manifest)
     warnings: list[str] = []
     if manifest.mode is Mode.SOLO and request.user.given:
@@ -100,7 +101,7 @@ def prepare_run(request: RunRequest, run_dir: Path, *, resume: bool) -> Prepared
         run_dir=run_dir,
         manifest=manifest,
         tasks=tasks,
-        data_dir=request.data_dir,
+        data_dir=data_dir,
         previous=previous,
         units=pending_units(manifest.task_ids, manifest.trials, manifest.seed, previous),
         warnings=warnings,
@@ -144,12 +145,14 @@ def _resolve(request: RunRequest, base: RunManifest | None) -> tuple[RunManifest
     policy = _policy(domain, mode, policy_variant)
     if policy is not None:
         hashes["policy"] = sha256_text(policy)
-    if request.data_dir is not None:
-        hashes["data_dir"] = _data_hash(request.data_dir)
+    data_dir = request.data_dir or (Path(base.data_dir) if base and base.data_dir else None)
+    if data_dir is not None:
+        hashes["data_dir"] = _data_hash(data_dir)
     manifest = RunManifest(
         **(new_run_identity() if base is None else base.model_dump(include={"run_id", "created_at"})),
         suite_path=str(suite_path.resolve()),
         suite_hash=sha256_bytes(suite_bytes),
+        data_dir=None if data_dir is None else str(data_dir.resolve()),
         domain=domain.name,
         mode=mode,
         oracle_plan=pick("oracle_plan", request.oracle_plan),
