@@ -12,6 +12,7 @@ from tau2.actors.base import (
     SeatContext,
 )
 from tau2.actors.registry import actor_kinds, make_actor, register_actor
+from tau2.checks import check_domain
 from tau2.compat.tau2bench import load_task_file, write_tau2_file
 from tau2.domain import Domain, available_domains, get_domain, register_domain
 from tau2.episode import EpisodeResult, run_episode
@@ -81,6 +82,7 @@ __all__ = [
     "World",
     "actor_kinds",
     "available_domains",
+    "check_domain",
     "evaluate",
     "get_domain",
     "initialize_world",
