@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -378,10 +379,9 @@ def test_generated_task_files_round_trip(tmp_path: Path, generated: list[Task]) 
 def test_invalid_json_names_line_and_column(tmp_path: Path) -> None:
     path = tmp_path / "tasks.json"
     path.write_text('[\n  {"id": "x",}\n]', encoding="utf-8")
-    assert (
-        load_error(path)
-        == f"{path}: invalid JSON at line 2, column 14: Expecting property name enclosed in double quotes"
-    )
+    message = load_error(path)
+    # The position and wording of the json module's reason vary between Python releases.
+    assert re.fullmatch(rf"{re.escape(str(path))}: invalid JSON at line 2, column 1[34]: \S.*", message)
 
 
 def test_missing_file(tmp_path: Path) -> None:
