@@ -20,6 +20,7 @@ from tau2.actors.scripted import ScriptedUser
 from tau2.cli import app
 from tau2.records import SimulationRecord
 from tau2.rundir import load_run, read_records
+from tau2.runner.lock import RunDirectoryLock
 
 CONFORMANCE = Path(__file__).resolve().parents[1].parent / "shared" / "conformance" / "tau2-telecom"
 runner = CliRunner()
@@ -169,3 +170,16 @@ def test_resume_reuses_the_recorded_data_directory(tmp_path: Path) -> None:
     assert resumed.exit_code == 0, resumed.output
     records = file_records(out)
     assert len(records) == 20 and all(record.success for record in records)
+
+
+def test_a_run_directory_in_use_by_another_process_is_refused(suite_file: Path, tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    assert run("--suite", str(suite_file), *OFFLINE, "--out", str(out)).exit_code == 0
+    records = (out / "results.jsonl").read_bytes()
+    with RunDirectoryLock(out) as held:  # flock conflicts across open descriptions, even in one process
+        held.acquire()
+        refused = run("--resume", "--out", str(out), "--quiet")
+    assert refused.exit_code == 2
+    assert refused.stderr.strip() == f"error: {out}: another tau2 run is using this directory"
+    assert (out / "results.jsonl").read_bytes() == records
+    assert run("--resume", "--out", str(out), "--quiet").exit_code == 0

@@ -111,6 +111,7 @@ def command(
     import asyncio
     import sys
 
+    from tau2.errors import UserInputError
     from tau2.llm.limits import default_limits
     from tau2.rundir import latest_records
     from tau2.runner import (
@@ -125,6 +126,7 @@ def command(
         prepare_run,
         run_summary,
     )
+    from tau2.runner.lock import RunDirectoryLock
 
     limits = [parse_rate_limit(item) for item in rate_limit or []]
     request = RunRequest(
@@ -153,22 +155,29 @@ def command(
         policy_variant=policy_variant,
         data_dir=data_dir,
     )
-    prepared = prepare_run(request, out, resume=resume)
-    for key, limit in limits:
-        default_limits().configure(key, limit)
-    for warning in prepared.warnings:
-        print(f"warning: {warning}", file=sys.stderr)
-    manifest = prepared.manifest
-    tally = Tally(len(manifest.task_ids) * manifest.trials, prepared.previous)
-    try:
-        with ProgressBar(tally, enabled=not quiet) as bar:
-            written = asyncio.run(
-                execute_run(prepared, bar, concurrency=concurrency, turn_delay_s=debug_turn_delay)
+    with RunDirectoryLock(out) as lock:
+        if out.is_dir():
+            lock.acquire()  # before a resume reads (and may repair) the store
+        prepared = prepare_run(request, out, resume=resume)
+        if not out.is_dir():
+            lock.acquire()
+            if any(out.iterdir()):  # another new run took the directory between the check and the lock
+                raise UserInputError(f"{out}: not empty; another run started in it")
+        for key, limit in limits:
+            default_limits().configure(key, limit)
+        for warning in prepared.warnings:
+            print(f"warning: {warning}", file=sys.stderr)
+        manifest = prepared.manifest
+        tally = Tally(len(manifest.task_ids) * manifest.trials, prepared.previous)
+        try:
+            with ProgressBar(tally, enabled=not quiet) as bar:
+                written = asyncio.run(
+                    execute_run(prepared, bar, concurrency=concurrency, turn_delay_s=debug_turn_delay)
+                )
+        except KeyboardInterrupt:
+            print(
+                f"interrupted: finished simulations are saved; `tau2 run --resume --out {out}` continues",
+                file=sys.stderr,
             )
-    except KeyboardInterrupt:
-        print(
-            f"interrupted: finished simulations are saved; `tau2 run --resume --out {out}` continues",
-            file=sys.stderr,
-        )
-        raise typer.Exit(130) from None
+            raise typer.Exit(130) from None
     typer.echo(run_summary(manifest, latest_records([*prepared.previous, *written]), out))
