@@ -56,5 +56,11 @@ def first_failure(world: World, assertions: Sequence[AssertionCall]) -> Assertio
 
 
 def all_passed(world: World, assertions: Sequence[AssertionCall]) -> bool:
-    """Whether every assertion passes (the conjunction that decides a task); stops at the first failure."""
-    return first_failure(world, assertions) is None
+    """Whether every assertion passes (the conjunction that decides a task); stops at the first failure.
+
+    Verification asks this after every step of thousands of tasks, so it skips building outcomes."""
+    for call in assertions:
+        result = world.run_env_function(call.side, call.name, call.arguments)
+        if not (result.ok and isinstance(result.content, bool) and result.content is call.expected):
+            return False
+    return True

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, JsonValue
+from pydantic import BaseModel, ConfigDict
 
 from tau2.errors import ErrorCode
 
@@ -25,7 +25,9 @@ class ToolResult(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     ok: bool
-    content: JsonValue = None
+    content: Any = None
+    """JSON-compatible content (the world converts a function's return value with `to_jsonable_python`);
+    typed `Any` rather than `JsonValue` because re-validating it would dominate a tool call's cost."""
     error: ToolFailure | None = None
 
     @classmethod

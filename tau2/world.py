@@ -78,8 +78,7 @@ class World:
             )
         if function.kind is ToolKind.WRITE and self.domain.couple is not None:
             self.domain.couple(self.state)
-        # to_jsonable_python yields valid JSON content, so the result skips re-validating it (hot path).
-        return ToolResult.model_construct(ok=True, content=to_jsonable_python(value), error=None)
+        return ToolResult(ok=True, content=to_jsonable_python(value))
 
     def snapshot(self) -> bytes:
         """The full state as canonical JSON bytes; immutable, so it can be kept and shared."""
