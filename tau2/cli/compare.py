@@ -31,7 +31,7 @@ def command(
 ) -> None:
     """Compare two runs on the tasks both share; refuses runs that share none."""
     from tau2.metrics import Bootstrap
-    from tau2.report import build_comparison, comparison_page, comparison_summary
+    from tau2.report import build_comparison, comparison_page, comparison_tables
     from tau2.rundir import load_run
 
     bootstrap = Bootstrap(samples=bootstrap_samples, seed=bootstrap_seed)
@@ -42,5 +42,5 @@ def command(
         html=html,
         json_output=json_output,
         page=comparison_page,
-        summary=comparison_summary,
+        summary=comparison_tables,
     )

@@ -14,10 +14,10 @@ def command(
 ) -> None:
     """Report one run: terminal tables, or JSON with --json; --html FILE also writes an HTML page."""
     from tau2.metrics import Bootstrap
-    from tau2.report import build_report, run_page, run_summary
+    from tau2.report import build_report, run_page, run_tables
     from tau2.rundir import load_run
 
     report = build_report(load_run(run_dir), Bootstrap(samples=bootstrap_samples, seed=bootstrap_seed))
     emit_report(
-        report, report.warnings, html=html, json_output=json_output, page=run_page, summary=run_summary
+        report, report.warnings, html=html, json_output=json_output, page=run_page, summary=run_tables
     )

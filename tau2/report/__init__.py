@@ -12,7 +12,7 @@ from tau2.report.schema import (
     SimulationRow,
     Totals,
 )
-from tau2.report.terminal import comparison_summary, run_summary
+from tau2.report.terminal import comparison_tables, run_tables
 from tau2.report.viewer import select_simulations, simulation_view
 
 __all__ = [
@@ -27,9 +27,9 @@ __all__ = [
     "build_comparison",
     "build_report",
     "comparison_page",
-    "comparison_summary",
+    "comparison_tables",
     "run_page",
-    "run_summary",
+    "run_tables",
     "select_simulations",
     "simulation_view",
     "write_page",

@@ -23,7 +23,7 @@ def rich_table(data: TableData) -> Table:
     return table
 
 
-def run_summary(report: RunReport) -> list[RenderableType]:
+def run_tables(report: RunReport) -> list[RenderableType]:
     """What `tau2 report` prints."""
     sections = [
         tables.configuration(report),
@@ -37,7 +37,7 @@ def run_summary(report: RunReport) -> list[RenderableType]:
     return [rich_table(section) for section in sections]
 
 
-def comparison_summary(report: ComparisonReport) -> list[RenderableType]:
+def comparison_tables(report: ComparisonReport) -> list[RenderableType]:
     """What `tau2 compare` prints."""
     sections = [
         tables.run_refs(report),
