@@ -5,28 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from test_episode_mock_tasks import CUT_POWER, DARK, ENABLE_POWER, LIT, PLUG_IN, TRANSFER, UNPLUG
 
 from tau2.assertions import AssertionOutcome, all_passed, run_assertions
 from tau2.initialize import TaskSetupError, initialize_world
 from tau2.task import AssertionCall, EnvCall, Evaluation, InitialData, SolutionStep, Task, UserScenario
 from tau2.tools import Side
 from tau2.verify import verify_task
-
-UNPLUG = EnvCall(side=Side.USER, name="unplug")
-CUT_POWER = EnvCall(side=Side.AGENT, name="cut_power")
-PLUG_IN = SolutionStep(side=Side.USER, name="plug_in", action_id="plug_in_0")
-ENABLE_POWER = SolutionStep(
-    side=Side.AGENT, name="enable_power", arguments={"customer": "Ada"}, action_id="enable_power_1"
-)
-TRANSFER = SolutionStep(
-    side=Side.AGENT,
-    name="transfer_to_human_agents",
-    arguments={"summary": "cannot fix"},
-    action_id="transfer_to_human_agents",
-    compare_args=[],
-)
-LIT = AssertionCall(side=Side.USER, name="assert_lamp_lit", arguments={"expected_status": True})
-DARK = AssertionCall(side=Side.USER, name="assert_lamp_lit", arguments={"expected_status": False})
 
 
 def make_task(
@@ -157,6 +142,9 @@ def test_run_assertions_reports_each_outcome() -> None:
     assert outcomes[2].error == "unknown_tool: no agent env function named 'assert_nothing'"
     assert all_passed(world, [DARK])
     assert not all_passed(world, [DARK, LIT])
+    assert not all_passed(world, [DARK, unknown])  # an erroring assertion never passes
+    not_a_bool = AssertionCall(side=Side.USER, name="look_at_lamp", expected=True)
+    assert not all_passed(world, [not_a_bool])  # a non-boolean result never passes
 
 
 def test_assert_value_false_passes_when_the_function_returns_false() -> None:
