@@ -20,13 +20,12 @@ import time
 from multiprocessing.connection import Connection
 from pathlib import Path
 
+from domains.mock.tasks import BOTH
 from tau2.actors.base import ActorSpec
 from tau2.llm import complete
 from tau2.runner import ProgressBar, RunRequest, SeatRequest, Tally, execute_run, prepare_run
 from tau2.suite import Suite
-from tau2.task import AssertionCall, EnvCall, Evaluation, SolutionStep, Task, UserScenario
 from tau2.testing import ChatRequest, Reply
-from tau2.tools import Side
 
 CALLS_PER_SIMULATION = 8
 AGENT_SCRIPT = (
@@ -40,21 +39,6 @@ USER_SCRIPT = (
     Reply.tool_call("plug_in"),
     Reply.text("I plugged it in and it is lit now."),
     Reply.tool_call("end_call"),
-)
-TASK = Task(
-    id="both",
-    domain="mock",
-    user_scenario=UserScenario(instructions="Your lamp is dark. Do what the agent asks."),
-    initialization=[EnvCall(side=Side.USER, name="unplug"), EnvCall(side=Side.AGENT, name="cut_power")],
-    evaluation=Evaluation(
-        assertions=[
-            AssertionCall(side=Side.USER, name="assert_lamp_lit", arguments={"expected_status": True})
-        ],
-        solution=[
-            SolutionStep(side=Side.AGENT, name="enable_power", arguments={"customer": "Ada"}, action_id="a0"),
-            SolutionStep(side=Side.USER, name="plug_in", action_id="u0"),
-        ],
-    ),
 )
 
 
@@ -148,7 +132,7 @@ def main() -> None:
         base_url = parent.recv()
         with tempfile.TemporaryDirectory() as directory:
             suite = Path(directory) / "suite.json"
-            Suite(name="bench", domain="mock", tasks=[TASK]).save(suite)
+            Suite(name="bench", domain="mock", tasks=[BOTH]).save(suite)
             offline = offline_cpu_per_sim(suite)
             client = asyncio.run(client_cpu_per_call(options.model, base_url))
             print(f"latency {options.latency * 1e3:.0f} ms · model {options.model} · {os.cpu_count()} CPUs")

@@ -11,9 +11,8 @@ os.environ["LITELLM_LOCAL_MODEL_COST_MAP"] = "True"
 
 @pytest.fixture
 def suite_file(tmp_path: Path) -> Path:
-    """The mock tasks of `test_episode_mock_tasks` saved as a suite file."""
-    from test_episode_mock_tasks import MOCK_TASKS
-
+    """The mock domain's example tasks saved as a suite file."""
+    from domains.mock.tasks import MOCK_TASKS
     from tau2.suite import Suite
 
     path = tmp_path / "mock-suite.json"

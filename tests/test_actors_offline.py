@@ -9,8 +9,8 @@ import sys
 
 import pytest
 from rich.console import Console
-from test_episode_mock_tasks import BOTH, UNPLUGGED
 
+from domains.mock.tasks import BOTH, UNPLUGGED
 from tau2.actors.base import Actor, ActorSpec, ActorTurn, SeatContext
 from tau2.actors.human import HumanActor
 from tau2.actors.null import NULL_LINE, NullAgent

@@ -8,8 +8,8 @@ from collections.abc import Sequence
 
 import pytest
 from pydantic import JsonValue
-from test_episode_mock_tasks import BOTH, MOCK_TASKS, NEEDS_HUMAN, UNPLUGGED, WHITELISTED
 
+from domains.mock.tasks import BOTH, MOCK_TASKS, NEEDS_HUMAN, UNPLUGGED, WHITELISTED
 from tau2.actors.base import (
     Actor,
     ActorTurn,

@@ -8,9 +8,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from test_episode_mock_tasks import MOCK_TASKS
 from typer.testing import CliRunner
 
+from domains.mock.tasks import MOCK_TASKS
 from tau2.actors.base import SeatContext
 from tau2.actors.scripted import ScriptedUser
 from tau2.cli import app

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 from pydantic import JsonValue
-from test_episode_mock_tasks import LIT, NEEDS_HUMAN, UNPLUGGED
 
+from domains.mock.tasks import LIT, NEEDS_HUMAN, UNPLUGGED
 from tau2.errors import ErrorCode
 from tau2.evaluation import count_tool_errors, evaluate, match_actions
 from tau2.initialize import initialize_world

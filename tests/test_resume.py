@@ -12,9 +12,9 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from test_episode_mock_tasks import MOCK_TASKS
 from typer.testing import CliRunner, Result
 
+from domains.mock.tasks import MOCK_TASKS
 from tau2.actors.base import InfrastructureError, SeatContext
 from tau2.actors.scripted import ScriptedUser
 from tau2.cli import app

@@ -7,8 +7,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-from test_episode_mock_tasks import BOTH, NEEDS_HUMAN
 
+from domains.mock.tasks import BOTH, NEEDS_HUMAN
 from tau2.actors.base import ActorSpec
 from tau2.episode import EpisodeResult, EpisodeTiming
 from tau2.errors import UserInputError

@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 from rich.console import Console
-from test_episode_mock_tasks import MOCK_TASKS
 from typer.testing import CliRunner, Result
 
+from domains.mock.tasks import MOCK_TASKS
 from tau2.cli import COMMANDS, app
 from tau2.records import SimulationRecord
 from tau2.rundir import load_run

@@ -9,10 +9,10 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-from test_episode_mock_tasks import BOTH
 from typer.testing import CliRunner
 
 import tau2.llm.limits
+from domains.mock.tasks import BOTH
 from tau2.cli import app
 from tau2.llm.limits import RateLimits
 from tau2.llm.retries import RetryPolicy

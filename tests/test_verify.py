@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from test_episode_mock_tasks import CUT_POWER, DARK, ENABLE_POWER, LIT, PLUG_IN, TRANSFER, UNPLUG
 
+from domains.mock.tasks import CUT_POWER, DARK, ENABLE_POWER, LIT, PLUG_IN, TRANSFER, UNPLUG
 from tau2.assertions import AssertionOutcome, all_passed, run_assertions
 from tau2.initialize import TaskSetupError, initialize_world
 from tau2.task import AssertionCall, EnvCall, Evaluation, InitialData, SolutionStep, Task, UserScenario

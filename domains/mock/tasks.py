@@ -1,8 +1,9 @@
-"""Mock-domain tasks shared by the episode tests, and a check that each is a valid task."""
+"""Example tasks of the mock domain: a lamp left dark by a pulled plug, a cut account, or both.
+
+They are small, verified, and exercise both seats, so tests, benchmarks and docs share them.
+"""
 
 from __future__ import annotations
-
-import pytest
 
 from tau2.task import (
     AssertionCall,
@@ -14,7 +15,6 @@ from tau2.task import (
     UserScenario,
 )
 from tau2.tools import Side
-from tau2.verify import verify_task
 
 LIT = AssertionCall(side=Side.USER, name="assert_lamp_lit", arguments={"expected_status": True})
 DARK = AssertionCall(side=Side.USER, name="assert_lamp_lit", arguments={"expected_status": False})
@@ -68,9 +68,3 @@ WHITELISTED = mock_task(
 )
 NEEDS_HUMAN = mock_task("needs_human", [CUT_POWER], [TRANSFER], transfer=True)
 MOCK_TASKS = [UNPLUGGED, POWER_CUT, BOTH, WHITELISTED, NEEDS_HUMAN]
-
-
-@pytest.mark.parametrize("task", MOCK_TASKS, ids=lambda task: task.id)
-def test_mock_task_is_valid(task: Task) -> None:
-    verification = verify_task(task)
-    assert verification.valid, verification.reason
