@@ -11,12 +11,12 @@ import asyncio
 import time
 from pathlib import Path
 
-from tau2.actors.oracle import OracleAgent
-from tau2.actors.scripted import ScriptedUser
-from tau2.compat.tau2bench import load_task_file
-from tau2.episode import EpisodeResult, run_episode
-from tau2.modes import EpisodeConfig, Mode
-from tau2.task import Task
+from tau2.actors._oracle import OracleAgent
+from tau2.actors._scripted import ScriptedUser
+from tau2.episode._config import EpisodeConfig, Mode
+from tau2.episode._orchestrator import EpisodeResult, run_episode
+from tau2.tasks._task import Task
+from tau2.tasks._tau2bench import load_task_file
 
 CONFORMANCE = Path(__file__).resolve().parents[1].parent / "shared" / "conformance" / "tau2-telecom"
 

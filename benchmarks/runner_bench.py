@@ -20,11 +20,11 @@ import time
 from multiprocessing.connection import Connection
 from pathlib import Path
 
-from domains.mock.tasks import BOTH
-from tau2.actors.base import ActorSpec
-from tau2.llm import complete
+from tau2.domains.mock.tasks import BOTH
+from tau2.episode._actor import ActorSpec
+from tau2.llm import ModelSpec, complete
 from tau2.runner import ProgressBar, RunRequest, SeatRequest, Tally, execute_run, prepare_run
-from tau2.suite import Suite
+from tau2.tasks._suite import Suite
 from tau2.testing import ChatRequest, Reply
 
 CALLS_PER_SIMULATION = 8
@@ -67,7 +67,7 @@ def seat(model: str, base_url: str) -> SeatRequest:
 
 async def client_cpu_per_call(model: str, base_url: str, calls: int = 400, in_flight: int = 16) -> float:
     """CPU seconds one `tau2.llm.complete` call costs this process (tau2's client plus litellm)."""
-    spec = ActorSpec(kind="llm", model=model, api_base=base_url, model_args={"api_key": "sk-bench"})
+    spec = ActorSpec(kind="llm", model=ModelSpec(name=model, api_base=base_url, args={"api_key": "sk-bench"}))
     messages = [{"role": "system", "content": "x"}, {"role": "assistant", "content": "Hi"}]
     gate = asyncio.Semaphore(in_flight)
 

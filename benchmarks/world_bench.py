@@ -12,11 +12,11 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from tau2.assertions import run_assertions
-from tau2.compat.tau2bench import load_task_file
-from tau2.initialize import initialize_world
-from tau2.task import Task
-from tau2.verify import verify_task
+from tau2.tasks._assertions import run_assertions
+from tau2.tasks._initialize import initialize_world
+from tau2.tasks._task import Task
+from tau2.tasks._tau2bench import load_task_file
+from tau2.tasks._verify import verify_task
 
 CONFORMANCE = Path(__file__).resolve().parents[1].parent / "shared" / "conformance" / "tau2-telecom"
 REFERENCE_MS_PER_TASK = 12.0

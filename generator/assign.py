@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from generator.compose import Composition
-from generator.options import PersonaAssignment
-from personas import Persona
+from tau2.generator.compose import Composition
+from tau2.generator.options import PersonaAssignment
+from tau2.personas import Persona
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,14 +5,22 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from generator.compose import Composition
-from generator.workflow import Arrangement
-from personas import Persona
-from tau2.catalog import Catalog, Intent, Texts
-from tau2.domain import Domain
 from tau2.errors import UserInputError
-from tau2.task import AssertionCall, Evaluation, SolutionStep, Task, UserInstructions, UserScenario
-from tau2.tools import Side
+from tau2.generator.compose import Composition
+from tau2.generator.workflow import Arrangement
+from tau2.personas import Persona
+from tau2.tasks import (
+    AssertionCall,
+    Catalog,
+    Evaluation,
+    Intent,
+    SolutionStep,
+    Task,
+    Texts,
+    UserInstructions,
+    UserScenario,
+)
+from tau2.world import Domain, Side
 
 
 @dataclass(frozen=True, slots=True)

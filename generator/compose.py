@@ -6,7 +6,7 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from itertools import product
 
-from tau2.catalog import Catalog, Intent, Subtask
+from tau2.tasks import Catalog, Intent, Subtask
 
 
 @dataclass(frozen=True, slots=True)

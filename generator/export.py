@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from generator.options import GeneratorOptions, OutputFormat
-from generator.pipeline import Generation
-from tau2.compat.tau2bench import write_tau2_file
-from tau2.suite import Suite
+from tau2.generator.options import GeneratorOptions, OutputFormat
+from tau2.generator.pipeline import Generation
+from tau2.tasks import Suite, write_tau2_file
 
 
 def make_suite(

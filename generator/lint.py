@@ -8,11 +8,10 @@ from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict
 
-from generator.build import Plan
-from generator.verify import Verdict
-from personas import Persona, persona_fact_conflicts
-from tau2.assertions import all_passed
-from tau2.task import Task, UserInstructions
+from tau2.generator.build import Plan
+from tau2.generator.verify import Verdict
+from tau2.personas import Persona, persona_fact_conflicts
+from tau2.tasks import Task, UserInstructions, all_passed
 from tau2.world import World
 
 

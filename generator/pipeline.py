@@ -9,22 +9,20 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator.assign import Draft, assign_personas
-from generator.build import Plan, build_task
-from generator.compose import Composition, compose, offered_subtasks
-from generator.lint import LintFinding, LintKind, missing_facts, persona_conflicts
-from generator.options import GeneratorOptions, Order
-from generator.replay import Outcome, verify_plans
-from generator.sampling import select, stratified_sample
-from generator.targets import assign_targets
-from generator.verify import baseline_problem
-from generator.workflow import Workflow
-from personas import Persona, PersonaError, load_personas
-from tau2.catalog import Catalog, CatalogSource
-from tau2.domain import Domain
 from tau2.errors import UserInputError
-from tau2.task import Task
-from tau2.world import World
+from tau2.generator.assign import Draft, assign_personas
+from tau2.generator.build import Plan, build_task
+from tau2.generator.compose import Composition, compose, offered_subtasks
+from tau2.generator.lint import LintFinding, LintKind, missing_facts, persona_conflicts
+from tau2.generator.options import GeneratorOptions, Order
+from tau2.generator.replay import Outcome, verify_plans
+from tau2.generator.sampling import select, stratified_sample
+from tau2.generator.targets import assign_targets
+from tau2.generator.verify import baseline_problem
+from tau2.generator.workflow import Workflow
+from tau2.personas import Persona, PersonaError, load_personas
+from tau2.tasks import Catalog, CatalogSource, Task
+from tau2.world import Domain, World
 
 
 @dataclass(frozen=True, slots=True)

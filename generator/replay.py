@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
-from generator.build import Plan
-from generator.lint import redundant_steps
-from generator.verify import Situation, apply_calls, apply_subtask, settle
-from tau2.catalog import Subtask
+from tau2.generator.build import Plan
+from tau2.generator.lint import redundant_steps
+from tau2.generator.verify import Situation, apply_calls, apply_subtask, settle
+from tau2.tasks import Subtask
 from tau2.world import World
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Collection, Hashable, Sequence
 
-from generator.assign import Draft
+from tau2.generator.assign import Draft
 
 
 def select(

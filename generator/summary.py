@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from generator.lint import LintKind
-from generator.pipeline import Generation
+from tau2.generator.lint import LintKind
+from tau2.generator.pipeline import Generation
 
 
 def summary_lines(generation: Generation, examples: int = 5) -> list[str]:

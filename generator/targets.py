@@ -5,10 +5,10 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from generator.assign import Draft
-from generator.compose import Composition
-from generator.options import TargetMode
-from tau2.catalog import Catalog
+from tau2.generator.assign import Draft
+from tau2.generator.compose import Composition
+from tau2.generator.options import TargetMode
+from tau2.tasks import Catalog
 
 
 def assign_targets(

@@ -13,10 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from generator.build import Plan
-from tau2.assertions import all_passed, first_failure
-from tau2.catalog import Intent, Step, Subtask
-from tau2.task import EnvCall
+from tau2.generator.build import Plan
+from tau2.tasks import EnvCall, Intent, Step, Subtask, all_passed, first_failure
 from tau2.world import World
 
 Situation = Callable[[World], dict[str, str]]

@@ -14,8 +14,8 @@ from itertools import pairwise
 
 import networkx as nx
 
-from generator.options import Order
-from tau2.catalog import Catalog, Precedence, Step, Subtask
+from tau2.generator.options import Order
+from tau2.tasks import Catalog, Precedence, Step, Subtask
 
 
 @dataclass(frozen=True, slots=True)

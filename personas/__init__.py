@@ -1,9 +1,9 @@
 """User personas for the simulated customer: the built-in library, its loader and a fact lint."""
 
-from personas.errors import PersonaError
-from personas.lint import persona_fact_conflicts
-from personas.loader import LIBRARY_DIR, list_personas, load_persona, load_personas
-from personas.model import (
+from tau2.personas.errors import PersonaError
+from tau2.personas.lint import persona_fact_conflicts
+from tau2.personas.loader import LIBRARY_DIR, list_personas, load_persona, load_personas
+from tau2.personas.model import (
     NO_PERSONA,
     Cooperativeness,
     Persona,

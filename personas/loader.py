@@ -8,8 +8,8 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from personas.errors import PersonaError, toml_syntax_error, validation_error
-from personas.model import Persona
+from tau2.personas.errors import PersonaError, toml_syntax_error, validation_error
+from tau2.personas.model import Persona
 
 LIBRARY_DIR = Path(__file__).parent / "library"
 """Directory of the built-in persona files shipped with the package."""

@@ -3,40 +3,59 @@
 The main API is re-exported here; importing it loads neither litellm nor the CLI.
 """
 
-from tau2.actors.base import (
+from tau2.actors import actor_kinds, make_actor, register_actor
+from tau2.episode import (
     Actor,
     ActorSpec,
     ActorTurn,
-    ContextOverflowError,
-    InfrastructureError,
+    Entry,
+    EntryKind,
+    EpisodeConfig,
+    EpisodeResult,
+    EvaluationResult,
+    Mode,
     SeatContext,
+    TerminationReason,
+    ToolCall,
+    Trajectory,
+    evaluate,
+    run_episode,
 )
-from tau2.actors.registry import actor_kinds, make_actor, register_actor
-from tau2.checks import check_domain
-from tau2.compat.tau2bench import load_task_file, write_tau2_file
-from tau2.domain import Domain, available_domains, get_domain, register_domain
-from tau2.episode import EpisodeResult, run_episode
 from tau2.errors import ErrorCode, ToolError, UnknownDomainError, UserInputError
-from tau2.evaluation import EvaluationResult, evaluate
-from tau2.initialize import TaskSetupError, initialize_world
-from tau2.modes import EpisodeConfig, Mode
-from tau2.records import SimulationRecord
-from tau2.results import ToolFailure, ToolResult
-from tau2.suite import Suite
-from tau2.task import (
+from tau2.llm import ContextOverflowError, InfrastructureError, Usage
+from tau2.runs import SimulationRecord
+from tau2.tasks import (
     AssertionCall,
     EnvCall,
     Evaluation,
     InitialData,
     SolutionStep,
+    Suite,
     Task,
+    TaskSetupError,
+    TaskVerification,
     UserInstructions,
     UserScenario,
+    initialize_world,
+    load_task_file,
+    verify_task,
+    write_tau2_file,
 )
-from tau2.tools import Side, Tool, ToolKind, ToolSet, ToolTable
-from tau2.trajectory import Entry, EntryKind, TerminationReason, ToolCall, Trajectory, Usage
-from tau2.verify import TaskVerification, verify_task
-from tau2.world import World
+from tau2.world import (
+    Domain,
+    Side,
+    Tool,
+    ToolFailure,
+    ToolKind,
+    ToolResult,
+    ToolSet,
+    ToolTable,
+    World,
+    available_domains,
+    check_domain,
+    get_domain,
+    register_domain,
+)
 
 __all__ = [
     "Actor",

@@ -12,8 +12,8 @@ os.environ["LITELLM_LOCAL_MODEL_COST_MAP"] = "True"
 @pytest.fixture
 def suite_file(tmp_path: Path) -> Path:
     """The mock domain's example tasks saved as a suite file."""
-    from domains.mock.tasks import MOCK_TASKS
-    from tau2.suite import Suite
+    from tau2.domains.mock.tasks import MOCK_TASKS
+    from tau2.tasks._suite import Suite
 
     path = tmp_path / "mock-suite.json"
     Suite(name="mock", domain="mock", tasks=MOCK_TASKS).save(path)

@@ -10,13 +10,11 @@ import sys
 import pytest
 from rich.console import Console
 
-from domains.mock.tasks import BOTH, UNPLUGGED
-from tau2.actors.base import Actor, ActorSpec, ActorTurn, SeatContext
-from tau2.actors.human import HumanActor
-from tau2.actors.null import NULL_LINE, NullAgent
-from tau2.actors.oracle import CLOSING, OracleAgent
-from tau2.actors.registry import actor_kinds, make_actor, register_actor
-from tau2.actors.requests import (
+from tau2.actors._human import HumanActor
+from tau2.actors._null import NULL_LINE, NullAgent
+from tau2.actors._oracle import CLOSING, OracleAgent
+from tau2.actors._registry import actor_kinds, make_actor, register_actor
+from tau2.actors._requests import (
     REQUEST_PREFIX,
     RESOLVED_PHRASE,
     Request,
@@ -24,16 +22,19 @@ from tau2.actors.requests import (
     is_resolved,
     parse_request,
 )
-from tau2.actors.scripted import GIVE_UP, GOODBYE, IDLE_LINE, ScriptedUser, reason_for_call
-from tau2.actors.transfer import TransferAgent
-from tau2.domain import get_domain
-from tau2.episode import DONE_TOOL, GREETING, run_episode, seat_contexts
+from tau2.actors._scripted import GIVE_UP, GOODBYE, IDLE_LINE, ScriptedUser, reason_for_call
+from tau2.actors._transfer import TransferAgent
+from tau2.domains.mock.tasks import BOTH, UNPLUGGED
+from tau2.episode._actor import Actor, ActorSpec, ActorTurn, SeatContext
+from tau2.episode._config import EpisodeConfig, Mode
+from tau2.episode._orchestrator import DONE_TOOL, GREETING, run_episode, seat_contexts
+from tau2.episode._trajectory import Entry, EntryKind, TerminationReason
 from tau2.errors import UserInputError
-from tau2.modes import EpisodeConfig, Mode
-from tau2.results import ToolResult
-from tau2.task import Task, UserScenario
-from tau2.tools import Side
-from tau2.trajectory import Entry, EntryKind, TerminationReason
+from tau2.llm import ModelSpec
+from tau2.tasks._task import Task, UserScenario
+from tau2.world._domain import get_domain
+from tau2.world._results import ToolResult
+from tau2.world._tools import Side
 
 
 def context(task: Task, seat: Side, mode: Mode = Mode.INTERACTIVE) -> SeatContext:
@@ -185,7 +186,7 @@ async def test_transfer_agent_transfers_first() -> None:
 
 async def test_transfer_agent_needs_a_transfer_tool(monkeypatch: pytest.MonkeyPatch) -> None:
     without = dataclasses.replace(get_domain("mock"), transfer_tool=None)
-    monkeypatch.setattr("tau2.actors.transfer.get_domain", lambda name: without)
+    monkeypatch.setattr("tau2.actors._transfer.get_domain", lambda name: without)
     with pytest.raises(ValueError, match="no transfer tool"):
         await TransferAgent().start(context(UNPLUGGED, Side.AGENT))
 
@@ -265,14 +266,14 @@ def test_users_can_register_their_own_kinds() -> None:
 
     register_actor("polite", Side.AGENT, factory)
     assert "polite" in actor_kinds(Side.AGENT) and "polite" not in actor_kinds(Side.USER)
-    actor = make_actor(ActorSpec(kind="polite", model="m"), Side.AGENT, Mode.SOLO)
-    assert isinstance(actor, NullAgent) and actor.spec is not None and actor.spec.model == "m"
+    actor = make_actor(ActorSpec(kind="polite", model=ModelSpec(name="m")), Side.AGENT, Mode.SOLO)
+    assert isinstance(actor, NullAgent) and actor.spec is not None and actor.spec.model == ModelSpec(name="m")
     assert modes == [Mode.SOLO]
 
 
 def test_llm_kinds_pick_the_class_for_the_seat_and_mode() -> None:
-    llm = pytest.importorskip("tau2.actors.llm")
-    spec = ActorSpec(kind="llm", model="openai/gpt-4o-mini")
+    llm = pytest.importorskip("tau2.actors._llm")
+    spec = ActorSpec(kind="llm", model=ModelSpec(name="openai/gpt-4o-mini"))
     assert type(make_actor(spec, Side.AGENT)) is llm.LLMAgent
     assert type(make_actor(spec, Side.AGENT, Mode.SOLO)) is llm.SoloAgent
     assert type(make_actor(spec, Side.USER)) is llm.LLMUser
@@ -280,9 +281,9 @@ def test_llm_kinds_pick_the_class_for_the_seat_and_mode() -> None:
 
 def test_offline_actors_and_the_cli_never_import_litellm() -> None:
     code = (
-        "import sys, tau2.cli, tau2.actors.registry as r; from tau2.actors.base import ActorSpec; "
-        "from tau2.tools import Side; r.make_actor(ActorSpec(kind='oracle'), Side.AGENT); "
+        "import sys, tau2.cli, tau2.actors._registry as r; from tau2.episode._actor import ActorSpec; "
+        "from tau2.world._tools import Side; r.make_actor(ActorSpec(kind='oracle'), Side.AGENT); "
         "r.make_actor(ActorSpec(kind='scripted'), Side.USER); "
-        "assert 'litellm' not in sys.modules and 'tau2.actors.llm' not in sys.modules"
+        "assert 'litellm' not in sys.modules and 'tau2.actors._llm' not in sys.modules"
     )
     subprocess.run([sys.executable, "-c", code], check=True)

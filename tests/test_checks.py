@@ -7,13 +7,13 @@ from dataclasses import replace
 import pytest
 from pydantic import BaseModel
 
-from domains.mock import DOMAIN as MOCK
-from domains.mock.domain import MockState
-from domains.mock.domain import agent as mock_agent
-from domains.mock.domain import user as mock_user
-from tau2.checks import check_domain
-from tau2.domain import get_domain
-from tau2.tools import Side, ToolKind, ToolSet, ToolTable
+from tau2.domains.mock import DOMAIN as MOCK
+from tau2.domains.mock.domain import MockState
+from tau2.domains.mock.domain import agent as mock_agent
+from tau2.domains.mock.domain import user as mock_user
+from tau2.world._checks import check_domain
+from tau2.world._domain import get_domain
+from tau2.world._tools import Side, ToolKind, ToolSet, ToolTable
 
 
 @pytest.mark.parametrize("name", ["mock", "telecom"])

@@ -14,10 +14,18 @@ import pytest
 from typer.testing import CliRunner
 
 from tau2.cli import app, main
-from tau2.compat.tau2bench import write_tau2_file
-from tau2.suite import Suite
-from tau2.task import AssertionCall, EnvCall, Evaluation, SolutionStep, Task, UserInstructions, UserScenario
-from tau2.tools import Side
+from tau2.tasks._suite import Suite
+from tau2.tasks._task import (
+    AssertionCall,
+    EnvCall,
+    Evaluation,
+    SolutionStep,
+    Task,
+    UserInstructions,
+    UserScenario,
+)
+from tau2.tasks._tau2bench import write_tau2_file
+from tau2.world._tools import Side
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -133,7 +141,7 @@ def test_malformed_task_file_exits_two_naming_file_and_field(tmp_path: Path) -> 
 
 
 def test_malformed_data_file_exits_two_naming_file_and_field(tmp_path: Path) -> None:
-    from domains.telecom import DATA_DIR
+    from tau2.domains.telecom import DATA_DIR
 
     data_dir = tmp_path / "data"
     shutil.copytree(DATA_DIR, data_dir)
@@ -192,7 +200,7 @@ def test_unexpected_errors_exit_one_with_traceback_only_in_debug(
     def explode(*_: object) -> None:
         raise RuntimeError("boom")
 
-    monkeypatch.setattr("tau2.verify.verify_task", explode)
+    monkeypatch.setattr("tau2.tasks.verify_task", explode)
     path = str(tau2_file(tmp_path, [GOOD]))
     monkeypatch.delenv("TAU2_DEBUG", raising=False)
     assert main(["verify", path]) == 1

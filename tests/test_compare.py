@@ -11,12 +11,13 @@ import pytest
 from fixtures.make_runs import ROAMING, RUNS_DIR
 from typer.testing import CliRunner
 
-from tau2.actors.base import ActorSpec
 from tau2.cli import app
+from tau2.episode._actor import ActorSpec
+from tau2.llm import ModelSpec
 from tau2.metrics import PairBy
 from tau2.report import SCHEMA_VERSION, ComparisonReport, auto_pair_by
 from tau2.report.factors import differing_factors, title
-from tau2.rundir import Run, load_run
+from tau2.runs._rundir import Run, load_run
 
 runner = CliRunner()
 WIDE = {"COLUMNS": "200"}
@@ -115,9 +116,9 @@ def test_factors_name_what_differs() -> None:
     base = load_run(RUNS_DIR / "interactive")
     assert differing_factors(base, base) == []
     assert title([]) == "replicate (same configuration)"
-    other_model = with_manifest(base, agent=ActorSpec(kind="llm", model="gpt-4o"))
+    other_model = with_manifest(base, agent=ActorSpec(kind="llm", model=ModelSpec(name="gpt-4o")))
     assert title(differing_factors(base, other_model)) == "agent llm:gpt-4o-mini vs llm:gpt-4o"
-    warm = ActorSpec(kind="llm", model="gpt-4o-mini", model_args={"temperature": 1})
+    warm = ActorSpec(kind="llm", model=ModelSpec(name="gpt-4o-mini", args={"temperature": 1}))
     warmer = with_manifest(base, agent=warm)
     (factor,) = differing_factors(base, warmer)
     assert factor.name == "agent" and '"temperature": 1' in factor.b

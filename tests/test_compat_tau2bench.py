@@ -12,8 +12,20 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tau2.compat.jsonfile import field_path
-from tau2.compat.tau2bench import (
+from tau2._jsonfile import field_path
+from tau2.errors import UserInputError
+from tau2.tasks._suite import Suite, load_suite
+from tau2.tasks._task import (
+    AssertionCall,
+    EnvCall,
+    Evaluation,
+    InitialData,
+    SolutionStep,
+    Task,
+    UserInstructions,
+)
+from tau2.tasks._task import UserScenario as OurScenario
+from tau2.tasks._tau2bench import (
     METADATA_KEY,
     RewardType,
     TaskIssue,
@@ -25,11 +37,7 @@ from tau2.compat.tau2bench import (
     task_to_tau2,
     write_tau2_file,
 )
-from tau2.errors import UserInputError
-from tau2.suite import Suite, load_suite
-from tau2.task import AssertionCall, EnvCall, Evaluation, InitialData, SolutionStep, Task, UserInstructions
-from tau2.task import UserScenario as OurScenario
-from tau2.tools import Side
+from tau2.world._tools import Side
 
 CONFORMANCE = Path(__file__).resolve().parents[1].parent / "shared" / "conformance" / "tau2-telecom"
 TRANSFER = "transfer_to_human_agents"

@@ -9,25 +9,20 @@ from collections.abc import Sequence
 import pytest
 from pydantic import JsonValue
 
-from domains.mock.tasks import BOTH, MOCK_TASKS, NEEDS_HUMAN, UNPLUGGED, WHITELISTED
-from tau2.actors.base import (
-    Actor,
-    ActorTurn,
-    ContextOverflowError,
-    InfrastructureError,
-    SeatContext,
-)
-from tau2.actors.null import NullAgent
-from tau2.actors.oracle import OracleAgent
-from tau2.actors.scripted import ScriptedUser
-from tau2.actors.transfer import TransferAgent
-from tau2.episode import DONE_TOOL, GREETING, EpisodeResult, run_episode
+from tau2.actors._null import NullAgent
+from tau2.actors._oracle import OracleAgent
+from tau2.actors._scripted import ScriptedUser
+from tau2.actors._transfer import TransferAgent
+from tau2.domains.mock.tasks import BOTH, MOCK_TASKS, NEEDS_HUMAN, UNPLUGGED, WHITELISTED
+from tau2.episode._actor import Actor, ActorTurn, SeatContext
+from tau2.episode._config import EpisodeConfig, Mode
+from tau2.episode._orchestrator import DONE_TOOL, GREETING, EpisodeResult, run_episode
+from tau2.episode._trajectory import Entry, EntryKind, TerminationReason, ToolCall
 from tau2.errors import ErrorCode
-from tau2.initialize import TaskSetupError
-from tau2.modes import EpisodeConfig, Mode
-from tau2.task import EnvCall, Task
-from tau2.tools import Side
-from tau2.trajectory import Entry, EntryKind, TerminationReason, ToolCall, Usage
+from tau2.llm import ContextOverflowError, InfrastructureError, Usage
+from tau2.tasks._initialize import TaskSetupError
+from tau2.tasks._task import EnvCall, Task
+from tau2.world._tools import Side
 
 INTERACTIVE = EpisodeConfig(mode=Mode.INTERACTIVE)
 SOLO = EpisodeConfig(mode=Mode.SOLO)

@@ -10,12 +10,12 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from domains.mock.tasks import MOCK_TASKS
-from tau2.actors.base import SeatContext
-from tau2.actors.scripted import ScriptedUser
+from tau2.actors._scripted import ScriptedUser
 from tau2.cli import app
-from tau2.compat.tau2bench import write_tau2_file
-from tau2.episode import EpisodeResult
+from tau2.domains.mock.tasks import MOCK_TASKS
+from tau2.episode._actor import SeatContext
+from tau2.episode._orchestrator import EpisodeResult
+from tau2.tasks._tau2bench import write_tau2_file
 
 CONFORMANCE = Path(__file__).resolve().parents[1].parent / "shared" / "conformance" / "tau2-telecom"
 runner = CliRunner()

@@ -5,14 +5,15 @@ from __future__ import annotations
 import pytest
 from pydantic import JsonValue
 
-from domains.mock.tasks import LIT, NEEDS_HUMAN, UNPLUGGED
+from tau2.domains.mock.tasks import LIT, NEEDS_HUMAN, UNPLUGGED
+from tau2.episode._evaluation import count_tool_errors, evaluate, match_actions
+from tau2.episode._trajectory import Entry, EntryKind, TerminationReason, ToolCall, Trajectory
 from tau2.errors import ErrorCode
-from tau2.evaluation import count_tool_errors, evaluate, match_actions
-from tau2.initialize import initialize_world
-from tau2.results import ToolResult
-from tau2.task import AssertionCall, Evaluation, SolutionStep
-from tau2.tools import Side
-from tau2.trajectory import Entry, EntryKind, TerminationReason, ToolCall, Trajectory, Usage
+from tau2.llm import Usage
+from tau2.tasks._initialize import initialize_world
+from tau2.tasks._task import AssertionCall, Evaluation, SolutionStep
+from tau2.world._results import ToolResult
+from tau2.world._tools import Side
 
 REFUEL = SolutionStep(
     side=Side.AGENT,

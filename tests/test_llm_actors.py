@@ -11,16 +11,16 @@ from typing import Any
 
 import pytest
 
-from domains.mock import DOMAIN
-from tau2.actors import Actor, ActorSpec, ContextOverflowError, SeatContext
-from tau2.actors.llm import LLMActor, LLMAgent, LLMUser, SoloAgent
-from tau2.episode import GREETING, seat_contexts
+from tau2.actors import Actor, ActorSpec, SeatContext, make_actor
+from tau2.actors._llm import LLMActor, LLMAgent, LLMUser, SoloAgent
+from tau2.actors._prompts import render_plan
+from tau2.domains.mock import DOMAIN
+from tau2.episode._config import EpisodeConfig, Mode
+from tau2.episode._orchestrator import GREETING, seat_contexts
+from tau2.episode._trajectory import Entry, EntryKind, ToolCall
 from tau2.errors import UserInputError
-from tau2.llm import RetryPolicy
-from tau2.modes import EpisodeConfig, Mode
-from tau2.prompts import render_plan
-from tau2.results import ToolResult
-from tau2.task import (
+from tau2.llm import ContextOverflowError, ModelSpec, RetryPolicy
+from tau2.tasks._task import (
     AssertionCall,
     EnvCall,
     Evaluation,
@@ -30,8 +30,8 @@ from tau2.task import (
     UserScenario,
 )
 from tau2.testing import ChatRequest, Reply, ScriptedOpenAIServer, ScriptedToolCall
-from tau2.tools import Side
-from tau2.trajectory import Entry, EntryKind, ToolCall
+from tau2.world._results import ToolResult
+from tau2.world._tools import Side
 
 SOLUTION = [
     SolutionStep(side=Side.AGENT, name="enable_power", arguments={"customer": "Ada"}, action_id="a0"),
@@ -62,10 +62,8 @@ POLICY_MARK = "Check the account first."
 UNPRICED = "openai/tau2-test-model"
 
 
-def spec(server: ScriptedOpenAIServer, model: str = UNPRICED) -> ActorSpec:
-    return ActorSpec(
-        kind="llm", model=model, api_base=server.base_url, model_args={"api_key": "k"}, max_retries=1
-    )
+def spec(server: ScriptedOpenAIServer, model: str = UNPRICED) -> ModelSpec:
+    return ModelSpec(name=model, api_base=server.base_url, args={"api_key": "k"}, max_retries=1)
 
 
 def context(seat: Side, config: EpisodeConfig | None = None, task: Task = TASK) -> SeatContext:
@@ -363,8 +361,8 @@ async def test_start_resets_the_transcript_and_totals() -> None:
 
 
 def test_actor_needs_a_model() -> None:
-    with pytest.raises(UserInputError, match="names no model"):
-        LLMAgent(ActorSpec(kind="llm"))
+    with pytest.raises(UserInputError, match="'llm' needs a model"):
+        make_actor(ActorSpec(kind="llm"), Side.AGENT)
 
 
 def test_render_plan_names_the_performing_seat() -> None:

@@ -13,10 +13,9 @@ from typing import Any
 import pytest
 from pydantic import JsonValue
 
-from tau2.actors.base import ActorSpec, ContextOverflowError, InfrastructureError
 from tau2.errors import UserInputError
-from tau2.llm import Completion, RetryPolicy, complete
-from tau2.llm.retries import Failure, classify
+from tau2.llm import Completion, ContextOverflowError, InfrastructureError, ModelSpec, RetryPolicy, complete
+from tau2.llm._retries import Failure, classify
 from tau2.testing import ChatRequest, Reply, ScriptedOpenAIServer, ScriptedUsage
 
 PRICED = "openai/gpt-4o-mini"
@@ -25,10 +24,10 @@ MESSAGES: list[dict[str, Any]] = [{"role": "user", "content": "Hello"}]
 FAST = RetryPolicy(base_delay_s=0.0, max_delay_s=0.0)
 
 
-def spec(base_url: str, model: str = UNPRICED, **fields: Any) -> ActorSpec:
+def spec(base_url: str, model: str = UNPRICED, **fields: Any) -> ModelSpec:
     """A spec pointed at the scripted server, with a dummy key (the server ignores it)."""
     model_args: dict[str, JsonValue] = {"api_key": "sk-test", **fields.pop("model_args", {})}
-    return ActorSpec(kind="llm", model=model, api_base=base_url, model_args=model_args, **fields)
+    return ModelSpec(name=model, api_base=base_url, args=model_args, **fields)
 
 
 class Sleeps:
@@ -183,12 +182,10 @@ async def test_concurrent_calls_are_independent() -> None:
 
 
 def test_spec_without_model_or_with_reserved_arguments_is_rejected() -> None:
-    from tau2.llm.client import check_spec
+    from tau2.llm._client import check_spec
 
-    with pytest.raises(UserInputError, match="names no model"):
-        check_spec(ActorSpec(kind="llm"))
     with pytest.raises(UserInputError, match="fallbacks, seed"):
-        check_spec(ActorSpec(kind="llm", model="x", model_args={"seed": 1, "fallbacks": ["y"]}))
+        check_spec(ModelSpec(name="x", args={"seed": 1, "fallbacks": ["y"]}))
 
 
 def test_backoff_grows_with_jitter_and_honours_retry_after_up_to_a_cap() -> None:

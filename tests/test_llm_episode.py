@@ -8,14 +8,22 @@ os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
 import json
 
-from tau2.actors import ActorSpec
-from tau2.actors.llm import LLMAgent, LLMUser, SoloAgent
-from tau2.episode import GREETING, run_episode
-from tau2.modes import EpisodeConfig, Mode
-from tau2.task import AssertionCall, EnvCall, Evaluation, SolutionStep, Task, UserInstructions, UserScenario
+from tau2.actors._llm import LLMAgent, LLMUser, SoloAgent
+from tau2.episode._config import EpisodeConfig, Mode
+from tau2.episode._orchestrator import GREETING, run_episode
+from tau2.episode._trajectory import TerminationReason
+from tau2.llm import ModelSpec
+from tau2.tasks._task import (
+    AssertionCall,
+    EnvCall,
+    Evaluation,
+    SolutionStep,
+    Task,
+    UserInstructions,
+    UserScenario,
+)
 from tau2.testing import ChatRequest, Reply, ScriptedOpenAIServer
-from tau2.tools import Side
-from tau2.trajectory import TerminationReason
+from tau2.world._tools import Side
 
 TASK = Task(
     id="dark_lamp",
@@ -42,8 +50,8 @@ TASK = Task(
 )
 
 
-def spec(server: ScriptedOpenAIServer, model: str) -> ActorSpec:
-    return ActorSpec(kind="llm", model=model, api_base=server.base_url, model_args={"api_key": "k"})
+def spec(server: ScriptedOpenAIServer, model: str) -> ModelSpec:
+    return ModelSpec(name=model, api_base=server.base_url, args={"api_key": "k"})
 
 
 def roles(request: ChatRequest) -> list[str]:

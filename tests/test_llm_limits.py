@@ -11,8 +11,7 @@ import asyncio
 import pytest
 from pydantic import ValidationError
 
-from tau2.actors.base import ActorSpec
-from tau2.llm import ProviderLimit, RateLimits, complete, default_limits
+from tau2.llm import ModelSpec, ProviderLimit, RateLimits, complete, default_limits
 from tau2.testing import ChatRequest, Reply, ScriptedOpenAIServer
 
 
@@ -47,9 +46,7 @@ class InFlight:
 
 
 async def burst(base_url: str, limits: RateLimits | None, count: int = 6) -> None:
-    spec = ActorSpec(
-        kind="llm", model="openai/tau2-test-model", api_base=base_url, model_args={"api_key": "k"}
-    )
+    spec = ModelSpec(name="openai/tau2-test-model", api_base=base_url, args={"api_key": "k"})
     messages = [{"role": "user", "content": "hi"}]
     await asyncio.gather(*(complete(spec, messages, seed=None, limits=limits) for _ in range(count)))
 

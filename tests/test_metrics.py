@@ -12,6 +12,7 @@ from fixtures.make_runs import record
 from hypothesis import given
 from hypothesis import strategies as st
 
+from tau2.episode._config import Mode
 from tau2.errors import UserInputError
 from tau2.metrics import (
     Bootstrap,
@@ -32,8 +33,7 @@ from tau2.metrics import (
     task_outcomes,
     termination_counts,
 )
-from tau2.modes import Mode
-from tau2.tools import Side
+from tau2.world._tools import Side
 
 FAST = Bootstrap(samples=200, seed=3)
 

@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
-from personas import (
+from tau2.personas import (
     LIBRARY_DIR,
     NO_PERSONA,
     Cooperativeness,

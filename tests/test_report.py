@@ -12,10 +12,10 @@ from fixtures.make_runs import RUNS_DIR, manifest, record
 from typer.testing import CliRunner
 
 from tau2.cli import app
+from tau2.episode._config import Mode
 from tau2.metrics import Bootstrap
-from tau2.modes import Mode
 from tau2.report import SCHEMA_VERSION, RunReport, build_report
-from tau2.rundir import RESULTS_FILE, load_run
+from tau2.runs._rundir import RESULTS_FILE, load_run
 
 runner = CliRunner()
 WIDE = {"COLUMNS": "200"}

@@ -14,13 +14,14 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner, Result
 
-from domains.mock.tasks import MOCK_TASKS
-from tau2.actors.base import InfrastructureError, SeatContext
-from tau2.actors.scripted import ScriptedUser
+from tau2.actors._scripted import ScriptedUser
 from tau2.cli import app
-from tau2.records import SimulationRecord
-from tau2.rundir import load_run, read_records
-from tau2.runner.lock import RunDirectoryLock
+from tau2.domains.mock.tasks import MOCK_TASKS
+from tau2.episode._actor import SeatContext
+from tau2.llm import InfrastructureError
+from tau2.runs._lock import RunDirectoryLock
+from tau2.runs._records import SimulationRecord
+from tau2.runs._rundir import load_run, read_records
 
 CONFORMANCE = Path(__file__).resolve().parents[1].parent / "shared" / "conformance" / "tau2-telecom"
 runner = CliRunner()

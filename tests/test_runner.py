@@ -8,14 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from domains.mock.tasks import BOTH, NEEDS_HUMAN
-from tau2.actors.base import ActorSpec
-from tau2.episode import EpisodeResult, EpisodeTiming
+from tau2.domains.mock.tasks import BOTH, NEEDS_HUMAN
+from tau2.episode._actor import ActorSpec
+from tau2.episode._config import EpisodeConfig, Mode
+from tau2.episode._evaluation import EvaluationResult
+from tau2.episode._orchestrator import EpisodeResult, EpisodeTiming
+from tau2.episode._trajectory import TerminationReason, Trajectory
 from tau2.errors import UserInputError
-from tau2.evaluation import EvaluationResult
-from tau2.modes import EpisodeConfig, Mode
-from tau2.records import SimulationRecord
-from tau2.rundir import RunManifest, latest_records, read_records
+from tau2.llm import ModelSpec, Usage
 from tau2.runner import (
     RecordWriter,
     SeatRequest,
@@ -30,8 +30,9 @@ from tau2.runner import (
     pending_units,
     repair_tail,
 )
-from tau2.tools import Side
-from tau2.trajectory import TerminationReason, Trajectory, Usage
+from tau2.runs._records import SimulationRecord
+from tau2.runs._rundir import RunManifest, latest_records, read_records
+from tau2.world._tools import Side
 
 
 def record(
@@ -135,7 +136,7 @@ async def test_writer_appends_one_json_line_per_record_after_existing_ones(tmp_p
 
 
 async def test_writer_reports_a_failed_write(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import tau2.runner.store as store
+    import tau2.runs._store as store
 
     def broken(descriptor: int, records: list[SimulationRecord]) -> None:
         raise OSError(28, "No space left on device")
@@ -159,15 +160,16 @@ def test_differences_name_nested_fields_and_hashes_but_ignore_identity() -> None
     )
     assert differences(stored, same) == []
     changed = manifest(
-        agent=ActorSpec(kind="oracle", model_args={}),
-        user=ActorSpec(kind="llm", model="m"),
+        agent=ActorSpec(kind="oracle"),
+        user=ActorSpec(kind="llm", model=ModelSpec(name="m")),
         max_steps=5,
         task_ids=["a"],
         hashes={"policy": "sha256:bbbbbbbbbbbbbbbb", "persona": "sha256:cc"},
     )
     assert differences(stored, changed) == [
         "user.kind (scripted → llm)",
-        "user.model (None → m)",
+        'user.model (None → {"name": "m", "api_base": null, "args": {}, "timeout_s": 120.0, '
+        '"max_retries": 4})',
         "max_steps (100 → 5)",
         "persona (none → cc)",
         "policy (aaaaaaaaaaaa → bbbbbbbbbbbb)",
@@ -176,9 +178,10 @@ def test_differences_name_nested_fields_and_hashes_but_ignore_identity() -> None
 
 
 def test_seat_requests_resolve_against_a_stored_spec() -> None:
-    stored = ActorSpec(kind="llm", model="m", api_base="http://x", model_args={"temperature": 0})
+    stored = ActorSpec(kind="llm", model=ModelSpec(name="m", api_base="http://x", args={"temperature": 0}))
     assert SeatRequest().resolve(Side.AGENT, stored) == stored
-    assert SeatRequest(model="n").resolve(Side.AGENT, stored).model == "n"
+    resolved = SeatRequest(model="n").resolve(Side.AGENT, stored).model
+    assert resolved is not None and resolved.name == "n" and resolved.api_base == "http://x"
     assert SeatRequest(kind="oracle").resolve(Side.AGENT, stored) == ActorSpec(kind="oracle")
     with pytest.raises(UserInputError, match="--user llm needs --user-model"):
         SeatRequest().resolve(Side.USER, None)

@@ -11,11 +11,11 @@ import pytest
 from rich.console import Console
 from typer.testing import CliRunner, Result
 
-from domains.mock.tasks import MOCK_TASKS
 from tau2.cli import COMMANDS, app
-from tau2.records import SimulationRecord
-from tau2.rundir import load_run
+from tau2.domains.mock.tasks import MOCK_TASKS
 from tau2.runner import ProgressBar, Tally, derive_seed
+from tau2.runs._records import SimulationRecord
+from tau2.runs._rundir import load_run
 
 runner = CliRunner()
 OFFLINE = ["--agent", "oracle", "--user", "scripted", "--quiet"]

@@ -11,19 +11,19 @@ from urllib.parse import urlsplit
 import pytest
 from typer.testing import CliRunner
 
-import tau2.llm.limits
-from domains.mock.tasks import BOTH
+import tau2.llm._limits
 from tau2.cli import app
-from tau2.llm.limits import RateLimits
-from tau2.llm.retries import RetryPolicy
+from tau2.domains.mock.tasks import BOTH
+from tau2.episode._trajectory import TerminationReason
+from tau2.llm._limits import RateLimits
+from tau2.llm._retries import RetryPolicy
 from tau2.metrics import task_outcomes
-from tau2.rundir import load_run, read_records
 from tau2.runner import derive_seed
-from tau2.suite import Suite
-from tau2.task import UserInstructions
+from tau2.runs._rundir import load_run, read_records
+from tau2.tasks._suite import Suite
+from tau2.tasks._task import UserInstructions
 from tau2.testing import ChatRequest, Reply, ScriptedOpenAIServer
-from tau2.tools import Side
-from tau2.trajectory import TerminationReason
+from tau2.world._tools import Side
 
 CASES = [f"case-{number}" for number in range(6)]
 DOWN = "case-2"
@@ -109,7 +109,7 @@ def test_llm_run_survives_provider_errors_and_resume_reruns_the_outage(
         arguments += ["--persona", "easy", "--trials", "2", "--concurrency", "12", "--out", str(out)]
         host = urlsplit(server.base_url).netloc
         limits = RateLimits()
-        monkeypatch.setattr(tau2.llm.limits, "_DEFAULT", limits)  # the CLI configures the process-wide table
+        monkeypatch.setattr(tau2.llm._limits, "_DEFAULT", limits)  # the CLI configures the process-wide table
         first = CliRunner().invoke(app, [*arguments, "--rate-limit", f"{host}=4/100000"])
         assert first.exit_code == 0, first.output
         assert "simulations: 10/12 judged, 2 infrastructure errors, 0 not run" in first.stdout

@@ -5,16 +5,8 @@ They are small, verified, and exercise both seats, so tests, benchmarks and docs
 
 from __future__ import annotations
 
-from tau2.task import (
-    AssertionCall,
-    EnvCall,
-    Evaluation,
-    SolutionStep,
-    Task,
-    UserInstructions,
-    UserScenario,
-)
-from tau2.tools import Side
+from tau2.tasks import AssertionCall, EnvCall, Evaluation, SolutionStep, Task, UserInstructions, UserScenario
+from tau2.world import Side
 
 LIT = AssertionCall(side=Side.USER, name="assert_lamp_lit", arguments={"expected_status": True})
 DARK = AssertionCall(side=Side.USER, name="assert_lamp_lit", arguments={"expected_status": False})

@@ -1,10 +1,10 @@
 """The telecom domain: a carrier's CRM (agent side) and the customer's phone (user side), coupled through
 the line the phone is bound to (spec/telecom.md)."""
 
-from domains.telecom.agent_env import AGENT_ENV
-from domains.telecom.agent_tools import AGENT_TOOLS
-from domains.telecom.catalog import CATALOG, DEFAULT_SUITE
-from domains.telecom.crm import (
+from tau2.domains.telecom.agent_env import AGENT_ENV
+from tau2.domains.telecom.agent_tools import AGENT_TOOLS
+from tau2.domains.telecom.catalog import CATALOG, DEFAULT_SUITE
+from tau2.domains.telecom.crm import (
     AccountStatus,
     Address,
     Bill,
@@ -20,11 +20,11 @@ from domains.telecom.crm import (
     Plan,
     TelecomDB,
 )
-from domains.telecom.export import dump_tau2_user_db
-from domains.telecom.invariants import invariant_violations
-from domains.telecom.loader import DATA_DIR, load_files, load_state
-from domains.telecom.patches import apply_patches
-from domains.telecom.phone import (
+from tau2.domains.telecom.export import dump_tau2_user_db
+from tau2.domains.telecom.invariants import invariant_violations
+from tau2.domains.telecom.loader import DATA_DIR, load_files, load_state
+from tau2.domains.telecom.patches import apply_patches
+from tau2.domains.telecom.phone import (
     ApnName,
     APNSettings,
     AppPermissions,
@@ -40,12 +40,11 @@ from domains.telecom.phone import (
     VpnDetails,
     VpnPerformance,
 )
-from domains.telecom.policies import policy
-from domains.telecom.state import TelecomState
-from domains.telecom.user_env import USER_ENV
-from domains.telecom.user_tools import USER_TOOLS
-from tau2.domain import Domain
-from tau2.tools import ToolTable
+from tau2.domains.telecom.policies import policy
+from tau2.domains.telecom.state import TelecomState
+from tau2.domains.telecom.user_env import USER_ENV
+from tau2.domains.telecom.user_tools import USER_TOOLS
+from tau2.world import Domain, ToolTable
 
 DOMAIN = Domain(
     name="telecom",

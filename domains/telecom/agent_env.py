@@ -5,13 +5,19 @@ from __future__ import annotations
 import math
 from typing import Literal
 
-from domains.telecom.billing import append_bill
-from domains.telecom.clock import PAYMENT_TERM, PREVIOUS_MONTH_END, PREVIOUS_MONTH_START, TODAY
-from domains.telecom.crm import Bill, BillStatus, LineItem, LineStatus
-from domains.telecom.lookup import customer_bills, find_bill, find_customer, require_owned_line, require_plan
-from domains.telecom.state import TelecomState
+from tau2.domains.telecom.billing import append_bill
+from tau2.domains.telecom.clock import PAYMENT_TERM, PREVIOUS_MONTH_END, PREVIOUS_MONTH_START, TODAY
+from tau2.domains.telecom.crm import Bill, BillStatus, LineItem, LineStatus
+from tau2.domains.telecom.lookup import (
+    customer_bills,
+    find_bill,
+    find_customer,
+    require_owned_line,
+    require_plan,
+)
+from tau2.domains.telecom.state import TelecomState
 from tau2.errors import ErrorCode, ToolError
-from tau2.tools import Side, ToolSet
+from tau2.world import Side, ToolSet
 
 AGENT_ENV = ToolSet(Side.AGENT)
 

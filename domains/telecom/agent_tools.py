@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import math
 
-from domains.telecom.billing import add_charge
-from domains.telecom.clock import CURRENT_MONTH_END, TODAY
-from domains.telecom.crm import Bill, BillStatus, Customer, Device, Line, LineStatus, Plan
-from domains.telecom.lookup import (
+from tau2.domains.telecom.billing import add_charge
+from tau2.domains.telecom.clock import CURRENT_MONTH_END, TODAY
+from tau2.domains.telecom.crm import Bill, BillStatus, Customer, Device, Line, LineStatus, Plan
+from tau2.domains.telecom.lookup import (
     customer_bills,
     customer_for_number,
     find_bill,
@@ -20,9 +20,9 @@ from domains.telecom.lookup import (
     require_owned_line,
     require_plan,
 )
-from domains.telecom.state import TelecomState
+from tau2.domains.telecom.state import TelecomState
 from tau2.errors import ErrorCode, ToolError
-from tau2.tools import Side, ToolKind, ToolSet
+from tau2.world import Side, ToolKind, ToolSet
 
 AGENT_TOOLS = ToolSet(Side.AGENT)
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import math
 
-from domains.telecom.clock import NEXT_MONTH_END, NEXT_MONTH_START, PAYMENT_TERM, TODAY
-from domains.telecom.crm import Bill, BillStatus, Customer, LineItem, TelecomDB
-from domains.telecom.lookup import customer_bills
+from tau2.domains.telecom.clock import NEXT_MONTH_END, NEXT_MONTH_START, PAYMENT_TERM, TODAY
+from tau2.domains.telecom.crm import Bill, BillStatus, Customer, LineItem, TelecomDB
+from tau2.domains.telecom.lookup import customer_bills
 from tau2.errors import ErrorCode, ToolError
 
 

@@ -7,10 +7,16 @@ reads them through the functions below.
 
 from __future__ import annotations
 
-from domains.telecom.crm import BillStatus, Customer, Line, LineStatus
-from domains.telecom.lookup import customer_bills, customer_for_number, find_bill, find_plan, line_for_number
-from domains.telecom.phone import PaymentRequest, Surroundings
-from domains.telecom.state import TelecomState
+from tau2.domains.telecom.crm import BillStatus, Customer, Line, LineStatus
+from tau2.domains.telecom.lookup import (
+    customer_bills,
+    customer_for_number,
+    find_bill,
+    find_plan,
+    line_for_number,
+)
+from tau2.domains.telecom.phone import PaymentRequest, Surroundings
+from tau2.domains.telecom.state import TelecomState
 from tau2.errors import ErrorCode, ToolError
 
 _COUPLED_DEFAULTS = {

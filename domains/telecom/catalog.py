@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from domains.telecom.clock import TODAY
-from domains.telecom.crm import (
+from tau2.domains.telecom.clock import TODAY
+from tau2.domains.telecom.crm import (
     AccountStatus,
     BillStatus,
     Customer,
@@ -23,7 +23,7 @@ from domains.telecom.crm import (
     Plan,
     TelecomDB,
 )
-from domains.telecom.lookup import (
+from tau2.domains.telecom.lookup import (
     customer_bills,
     customer_for_number,
     find_bill,
@@ -32,7 +32,7 @@ from domains.telecom.lookup import (
     find_plan,
     line_for_number,
 )
-from domains.telecom.scenarios import (
+from tau2.domains.telecom.scenarios import (
     ABROAD,
     AT_HOME,
     MMS,
@@ -41,11 +41,9 @@ from domains.telecom.scenarios import (
     SERVICE,
     refuel_phrase,
 )
-from domains.telecom.state import TelecomState
-from tau2.catalog import Catalog, Fact, Group, Intent, Precedence, Step, Subtask, Target
-from tau2.task import AssertionCall, EnvCall
-from tau2.tools import Side
-from tau2.world import World
+from tau2.domains.telecom.state import TelecomState
+from tau2.tasks import AssertionCall, Catalog, EnvCall, Fact, Group, Intent, Precedence, Step, Subtask, Target
+from tau2.world import Side, World
 
 VERSION = "telecom-1"
 REFUEL_GB = 2.0

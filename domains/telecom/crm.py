@@ -7,7 +7,7 @@ from enum import StrEnum
 
 from pydantic import Field
 
-from domains.telecom.record import Record
+from tau2.domains.telecom.record import Record
 
 
 class DeviceType(StrEnum):

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from domains.telecom.binding import surroundings_view
-from domains.telecom.state import TelecomState
+from tau2.domains.telecom.binding import surroundings_view
+from tau2.domains.telecom.state import TelecomState
 
 
 def dump_tau2_user_db(state: TelecomState) -> dict[str, Any]:

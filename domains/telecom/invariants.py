@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from domains.telecom.binding import line_active, payment_request, roaming_allowed, usage_exceeded
-from domains.telecom.crm import BillStatus, LineStatus, TelecomDB
-from domains.telecom.phone import ConnectionStatus, DeviceState, PaymentRequest, Surroundings
-from domains.telecom.state import TelecomState
+from tau2.domains.telecom.binding import line_active, payment_request, roaming_allowed, usage_exceeded
+from tau2.domains.telecom.crm import BillStatus, LineStatus, TelecomDB
+from tau2.domains.telecom.phone import ConnectionStatus, DeviceState, PaymentRequest, Surroundings
+from tau2.domains.telecom.state import TelecomState
 
 _ID_FIELDS = (
     ("plans", "plan_id"),

@@ -16,12 +16,12 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from domains.telecom.binding import clear_stored_coupling
-from domains.telecom.crm import BillStatus, TelecomDB
-from domains.telecom.invariants import invariant_violations
-from domains.telecom.lookup import customer_bills, customer_for_number, find_bill, line_for_number
-from domains.telecom.phone import DeviceState, Surroundings
-from domains.telecom.state import TelecomState
+from tau2.domains.telecom.binding import clear_stored_coupling
+from tau2.domains.telecom.crm import BillStatus, TelecomDB
+from tau2.domains.telecom.invariants import invariant_violations
+from tau2.domains.telecom.lookup import customer_bills, customer_for_number, find_bill, line_for_number
+from tau2.domains.telecom.phone import DeviceState, Surroundings
+from tau2.domains.telecom.state import TelecomState
 from tau2.errors import UserInputError
 
 DATA_DIR = Path(__file__).parent / "data"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from domains.telecom.crm import Bill, Customer, Device, Line, Plan, TelecomDB
+from tau2.domains.telecom.crm import Bill, Customer, Device, Line, Plan, TelecomDB
 from tau2.errors import ErrorCode, ToolError
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Literal, NamedTuple
 
-from domains.telecom.binding import line_active, roaming_allowed, usage_exceeded
-from domains.telecom.phone import (
+from tau2.domains.telecom.binding import line_active, roaming_allowed, usage_exceeded
+from tau2.domains.telecom.phone import (
     ApnName,
     ConnectionStatus,
     DeviceState,
@@ -15,7 +15,7 @@ from domains.telecom.phone import (
     SignalStrength,
     VpnPerformance,
 )
-from domains.telecom.state import TelecomState
+from tau2.domains.telecom.state import TelecomState
 
 SimStatus = Literal["active", "missing", "locked_pin", "locked_puk"]
 

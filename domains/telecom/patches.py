@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from domains.telecom.export import dump_tau2_user_db
-from domains.telecom.loader import parse_crm, parse_user_db, settle
-from domains.telecom.state import TelecomState
+from tau2.domains.telecom.export import dump_tau2_user_db
+from tau2.domains.telecom.loader import parse_crm, parse_user_db, settle
+from tau2.domains.telecom.state import TelecomState
 
 _AGENT_SOURCE = "initialization_data.agent_data"
 _USER_SOURCE = "initialization_data.user_data"

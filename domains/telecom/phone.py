@@ -6,7 +6,7 @@ from enum import StrEnum
 
 from pydantic import Field, field_validator
 
-from domains.telecom.record import Record
+from tau2.domains.telecom.record import Record
 
 
 class SimCardStatus(StrEnum):

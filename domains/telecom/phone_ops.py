@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from domains.telecom.phone import PERMISSIONS, AppStatus, DeviceState, SignalStrength, default_vpn
+from tau2.domains.telecom.phone import PERMISSIONS, AppStatus, DeviceState, SignalStrength, default_vpn
 from tau2.errors import ErrorCode, ToolError
 
 

@@ -7,7 +7,7 @@ in the ticket with the exact phrase its subtask declares, which the generator's 
 
 from __future__ import annotations
 
-from tau2.catalog import Texts
+from tau2.tasks import Texts
 
 ABROAD = "abroad in France"
 AT_HOME = "at home in the United States"

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from domains.telecom.crm import TelecomDB
-from domains.telecom.phone import DeviceState, Surroundings
+from tau2.domains.telecom.crm import TelecomDB
+from tau2.domains.telecom.phone import DeviceState, Surroundings
 
 
 class TelecomState(BaseModel):

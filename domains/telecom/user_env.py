@@ -7,12 +7,12 @@ from __future__ import annotations
 
 from typing import Literal
 
-from domains.telecom.binding import bind, usage_exceeded
-from domains.telecom.network import can_send_mms, mobile_data_working, network_search, speed_test
-from domains.telecom.phone import ApnName, SimCardStatus, VpnPerformance
-from domains.telecom.phone_ops import airplane_off, airplane_on, connect_vpn, set_permission
-from domains.telecom.state import TelecomState
-from tau2.tools import Side, ToolSet
+from tau2.domains.telecom.binding import bind, usage_exceeded
+from tau2.domains.telecom.network import can_send_mms, mobile_data_working, network_search, speed_test
+from tau2.domains.telecom.phone import ApnName, SimCardStatus, VpnPerformance
+from tau2.domains.telecom.phone_ops import airplane_off, airplane_on, connect_vpn, set_permission
+from tau2.domains.telecom.state import TelecomState
+from tau2.world import Side, ToolSet
 
 USER_ENV = ToolSet(Side.USER)
 

@@ -5,22 +5,22 @@ from __future__ import annotations
 
 from typing import Literal
 
-from domains.telecom.binding import payment_request, settle_payment_request
-from domains.telecom.network import can_send_mms as mms_possible
-from domains.telecom.network import network_search, sim_status, speed_test, status_bar
-from domains.telecom.phone import APNSettings, NetworkModePreference
-from domains.telecom.phone_ops import (
+from tau2.domains.telecom.binding import payment_request, settle_payment_request
+from tau2.domains.telecom.network import can_send_mms as mms_possible
+from tau2.domains.telecom.network import network_search, sim_status, speed_test, status_bar
+from tau2.domains.telecom.phone import APNSettings, NetworkModePreference
+from tau2.domains.telecom.phone_ops import (
     airplane_off,
     airplane_on,
     disconnect_wifi,
     require_app,
     set_permission,
 )
-from domains.telecom.phone_ops import connect_vpn as open_vpn
-from domains.telecom.phone_ops import disconnect_vpn as close_vpn
-from domains.telecom.state import TelecomState
+from tau2.domains.telecom.phone_ops import connect_vpn as open_vpn
+from tau2.domains.telecom.phone_ops import disconnect_vpn as close_vpn
+from tau2.domains.telecom.state import TelecomState
 from tau2.errors import ErrorCode, ToolError
-from tau2.tools import Side, ToolKind, ToolSet
+from tau2.world import Side, ToolKind, ToolSet
 
 USER_TOOLS = ToolSet(Side.USER)
 

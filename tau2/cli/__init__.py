@@ -17,8 +17,8 @@ from typing import Any
 import typer
 from typer.core import TyperGroup
 
-from personas import PersonaError
 from tau2.errors import UserInputError
+from tau2.personas import PersonaError
 
 COMMANDS = ("generate", "verify", "episode", "run", "report", "compare", "view")
 """Subcommand modules of `tau2.cli`, in the order `--help` lists them."""

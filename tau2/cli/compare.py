@@ -32,7 +32,7 @@ def command(
     """Compare two runs on the tasks both share; refuses runs that share none."""
     from tau2.metrics import Bootstrap
     from tau2.report import build_comparison, comparison_page, comparison_tables
-    from tau2.rundir import load_run
+    from tau2.runs import load_run
 
     bootstrap = Bootstrap(samples=bootstrap_samples, seed=bootstrap_seed)
     report = build_comparison(load_run(run_a), load_run(run_b), pair_by, bootstrap)

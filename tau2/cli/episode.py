@@ -11,16 +11,12 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from tau2.actors.base import ActorSpec
-from tau2.actors.registry import make_actor
+from tau2.actors import make_actor
 from tau2.cli.options import AgentModel, DataDir, UserModel
-from tau2.compat.tau2bench import load_task_file
-from tau2.episode import EpisodeResult, run_episode
+from tau2.episode import ActorSpec, Entry, EntryKind, EpisodeConfig, EpisodeResult, Mode, run_episode
 from tau2.errors import UserInputError
-from tau2.modes import EpisodeConfig, Mode
-from tau2.task import Task
-from tau2.tools import Side
-from tau2.trajectory import Entry, EntryKind
+from tau2.tasks import Task, load_task_file
+from tau2.world import Side
 
 _SHOWN_IDS = 5
 """How many task ids an unknown-id error lists."""

@@ -7,8 +7,8 @@ from typing import Annotated
 
 import typer
 
-from generator.options import Order, OutputFormat, PersonaAssignment, TargetMode
 from tau2.cli.options import DataDir
+from tau2.generator.options import Order, OutputFormat, PersonaAssignment, TargetMode
 
 _LIST = "comma-separated, repeatable"
 
@@ -59,12 +59,12 @@ def command(
     """Generate verified tasks from a domain's subtask catalog; exit 1 when any task was rejected."""
     from pydantic import ValidationError
 
-    from generator.export import write_generation
-    from generator.options import GeneratorOptions
-    from generator.pipeline import generate
-    from generator.summary import summary_lines
-    from tau2.domain import get_domain
     from tau2.errors import UserInputError
+    from tau2.generator.export import write_generation
+    from tau2.generator.options import GeneratorOptions
+    from tau2.generator.pipeline import generate
+    from tau2.generator.summary import summary_lines
+    from tau2.world import get_domain
 
     try:
         options = GeneratorOptions(

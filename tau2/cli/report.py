@@ -15,7 +15,7 @@ def command(
     """Report one run: terminal tables, or JSON with --json; --html FILE also writes an HTML page."""
     from tau2.metrics import Bootstrap
     from tau2.report import build_report, run_page, run_tables
-    from tau2.rundir import load_run
+    from tau2.runs import load_run
 
     report = build_report(load_run(run_dir), Bootstrap(samples=bootstrap_samples, seed=bootstrap_seed))
     emit_report(

@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from tau2.cli.options import AgentModel, UserModel
-from tau2.modes import EpisodeConfig, Mode
+from tau2.episode import EpisodeConfig, Mode
 
 _DEFAULTS = EpisodeConfig()
 
@@ -112,8 +112,7 @@ def command(
     import sys
 
     from tau2.errors import UserInputError
-    from tau2.llm.limits import default_limits
-    from tau2.rundir import latest_records
+    from tau2.llm import default_limits
     from tau2.runner import (
         ProgressBar,
         RunRequest,
@@ -126,7 +125,7 @@ def command(
         prepare_run,
         run_summary,
     )
-    from tau2.runner.lock import RunDirectoryLock
+    from tau2.runs import RunDirectoryLock, latest_records
 
     limits = [parse_rate_limit(item) for item in rate_limit or []]
     request = RunRequest(

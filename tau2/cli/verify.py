@@ -20,8 +20,7 @@ def command(
     ] = None,
 ) -> None:
     """Verify tasks: print each invalid task with the reason, then a summary. Exit 0 when all are valid."""
-    from tau2.compat.tau2bench import load_task_file
-    from tau2.verify import verify_task
+    from tau2.tasks import load_task_file, verify_task
 
     loaded = load_task_file(tasks, domain)
     invalid = 0

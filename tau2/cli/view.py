@@ -20,7 +20,7 @@ def command(
     from rich.rule import Rule
 
     from tau2.report import select_simulations, simulation_view
-    from tau2.rundir import load_run
+    from tau2.runs import load_run
 
     run = load_run(run_dir)
     for warning in run.warnings:

@@ -1,4 +1,5 @@
-"""LLM access through litellm: completions with our own retries, rate limits and a token/cost ledger.
+"""LLM access: the model spec, completions with our own retries and rate limits, provider failures, and
+the token and cost ledger.
 
 litellm itself is imported lazily, on the first model call, so importing this package stays cheap.
 """
@@ -8,16 +9,24 @@ import os
 # Never fetch litellm's remote cost map: prices come from the copy shipped with the installed litellm.
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
-from tau2.llm.client import Completion, ModelToolCall, complete
-from tau2.llm.limits import ProviderLimit, RateLimits, default_limits
-from tau2.llm.retries import RetryPolicy
+from tau2.llm._client import Completion, ModelToolCall, check_spec, complete
+from tau2.llm._errors import ContextOverflowError, InfrastructureError
+from tau2.llm._limits import ProviderLimit, RateLimits, default_limits
+from tau2.llm._retries import RetryPolicy
+from tau2.llm._spec import ModelSpec
+from tau2.llm._usage import Usage
 
 __all__ = [
     "Completion",
+    "ContextOverflowError",
+    "InfrastructureError",
+    "ModelSpec",
     "ModelToolCall",
     "ProviderLimit",
     "RateLimits",
     "RetryPolicy",
+    "Usage",
+    "check_spec",
     "complete",
     "default_limits",
 ]

@@ -6,8 +6,8 @@ from collections.abc import Sequence
 
 from pydantic import BaseModel, ConfigDict, computed_field
 
-from tau2.records import SimulationRecord
-from tau2.tools import Side
+from tau2.runs import SimulationRecord
+from tau2.world import Side
 
 
 class ActionStat(BaseModel):

@@ -8,9 +8,8 @@ from math import comb
 
 from pydantic import BaseModel, ConfigDict, computed_field
 
-from tau2.modes import mode_label
-from tau2.records import SimulationRecord
-from tau2.trajectory import TerminationReason
+from tau2.episode import TerminationReason, mode_label
+from tau2.runs import SimulationRecord
 
 
 class TaskOutcome(BaseModel):

@@ -6,9 +6,9 @@ from collections.abc import Sequence
 
 from pydantic import BaseModel, ConfigDict
 
-from tau2.records import SimulationRecord
-from tau2.tools import Side
-from tau2.trajectory import Usage
+from tau2.llm import Usage
+from tau2.runs import SimulationRecord
+from tau2.world import Side
 
 
 class SeatUsage(BaseModel):

@@ -22,10 +22,9 @@ from tau2.metrics import (
     task_outcomes,
     termination_counts,
 )
-from tau2.records import SimulationRecord
 from tau2.report.factors import differing_factors, title
 from tau2.report.schema import ComparisonReport, Factor, RunRef, RunReport, SimulationRow, Totals
-from tau2.rundir import Run
+from tau2.runs import Run, SimulationRecord
 
 
 def build_report(run: Run, bootstrap: Bootstrap) -> RunReport:

@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 from typing import Final
 
-from tau2.actors.base import ActorSpec
+from tau2.episode import ActorSpec
 from tau2.report.schema import Factor
-from tau2.rundir import Run
+from tau2.runs import Run
 
 _TITLE_FACTORS: Final = 3
 _EXPLAINED_BY: Final = {
@@ -77,7 +77,9 @@ def _actor_labels(a: ActorSpec, b: ActorSpec) -> tuple[str, str]:
 
 
 def _settings(spec: ActorSpec) -> str:
-    return json.dumps(spec.model_dump(mode="json", exclude={"kind", "model"}), sort_keys=True)
+    """The model settings besides its name (sampling arguments, API base, timeouts)."""
+    settings = {} if spec.model is None else spec.model.model_dump(mode="json", exclude={"name"})
+    return json.dumps(settings, sort_keys=True)
 
 
 def _suite_labels(a: Run, b: Run) -> tuple[str, str]:

@@ -7,6 +7,7 @@ from typing import Final, Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from tau2.episode import TerminationReason
 from tau2.metrics import (
     ActionDiff,
     ActionStat,
@@ -21,8 +22,7 @@ from tau2.metrics import (
     SeatUsage,
     TaskOutcome,
 )
-from tau2.rundir import RunManifest
-from tau2.trajectory import TerminationReason
+from tau2.runs import RunManifest
 
 SCHEMA_VERSION: Final = 1
 

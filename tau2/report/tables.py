@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from tau2.episode import TerminationReason
 from tau2.metrics import (
     ActionDiff,
     ActionStat,
@@ -17,7 +18,6 @@ from tau2.metrics import (
 )
 from tau2.report import fmt
 from tau2.report.schema import ComparisonReport, RunReport, SimulationRow
-from tau2.trajectory import TerminationReason
 
 
 @dataclass(frozen=True)

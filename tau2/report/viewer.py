@@ -9,13 +9,11 @@ from rich.console import RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from tau2.episode import AssertionRecord, Entry, EntryKind, Mode, mode_label
 from tau2.errors import UserInputError
-from tau2.modes import Mode, mode_label
-from tau2.records import AssertionRecord, SimulationRecord
 from tau2.report import fmt
-from tau2.rundir import Run
-from tau2.tools import Side
-from tau2.trajectory import Entry, EntryKind
+from tau2.runs import Run, SimulationRecord
+from tau2.world import Side
 
 
 def select_simulations(run: Run, task: str | None, trial: int | None, failed: bool) -> list[SimulationRecord]:

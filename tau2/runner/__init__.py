@@ -1,16 +1,16 @@
 """The runner: a suite × actors × mode × persona × trials, simulated concurrently on one event loop into an
 append-only, resumable results store (`manifest.json` + `results.jsonl`)."""
 
-from tau2.runner.convert import crash_record, episode_record
-from tau2.runner.execute import episode_config, execute_run, simulate
-from tau2.runner.manifest import differences, write_manifest
-from tau2.runner.plan import Unit, pending_units
-from tau2.runner.prepare import PreparedRun, prepare_run
-from tau2.runner.progress import ProgressBar, Tally
-from tau2.runner.request import RunRequest, SeatRequest, parse_assignments, parse_rate_limit, parse_task_ids
-from tau2.runner.seeds import derive_seed
-from tau2.runner.store import RecordWriter, repair_tail
-from tau2.runner.summary import run_summary
+from tau2.runner._convert import crash_record, episode_record
+from tau2.runner._execute import episode_config, execute_run, simulate
+from tau2.runner._manifest import differences, write_manifest
+from tau2.runner._plan import Unit, pending_units
+from tau2.runner._prepare import PreparedRun, prepare_run
+from tau2.runner._progress import ProgressBar, Tally
+from tau2.runner._request import RunRequest, SeatRequest, parse_assignments, parse_rate_limit, parse_task_ids
+from tau2.runner._seeds import derive_seed
+from tau2.runner._summary import run_summary
+from tau2.runs import RecordWriter, repair_tail
 
 __all__ = [
     "PreparedRun",

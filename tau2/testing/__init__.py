@@ -1,6 +1,6 @@
 """Test utilities shipped with tau2: a scripted OpenAI-compatible server for offline LLM tests."""
 
-from tau2.testing.openai_server import (
+from tau2.testing._openai_server import (
     ChatRequest,
     ErrorDetail,
     Reply,

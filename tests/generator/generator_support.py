@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from generator.options import GeneratorOptions, Order, PersonaAssignment
+from tau2.generator.options import GeneratorOptions, Order, PersonaAssignment
 
 TAU2_DATA = Path(__file__).resolve().parents[2].parent / "shared" / "conformance" / "tau2-telecom"
 """τ²-bench's telecom data and small task file, kept beside the checkout (absent in some environments)."""

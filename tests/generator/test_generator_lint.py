@@ -7,14 +7,14 @@ from pathlib import Path
 
 from generator_mock import SWITCHED_OFF, UNPLUGGED, mock_catalog, mock_domain
 
-from domains.telecom.catalog import CATALOG
-from domains.telecom.scenarios import MOBILE_DATA
-from generator.lint import LintKind
-from generator.options import GeneratorOptions
-from generator.pipeline import generate
-from tau2.catalog import Catalog, Subtask
-from tau2.domain import Domain
-from tau2.world import World
+from tau2.domains.telecom.catalog import CATALOG
+from tau2.domains.telecom.scenarios import MOBILE_DATA
+from tau2.generator.lint import LintKind
+from tau2.generator.options import GeneratorOptions
+from tau2.generator.pipeline import generate
+from tau2.tasks._catalog import Catalog, Subtask
+from tau2.world._domain import Domain
+from tau2.world._world import World
 
 REFUEL_SINGLE = GeneratorOptions(
     intents=("mobile_data_issue",),

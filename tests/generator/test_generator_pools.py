@@ -8,11 +8,11 @@ from collections import Counter
 import pytest
 from generator_support import TAU2_OPTIONS
 
-from generator.assign import Draft
-from generator.compose import is_transfer
-from generator.pipeline import Generation, _personas, plan_drafts
-from generator.sampling import select, stratified_sample
-from tau2.catalog import Catalog
+from tau2.generator.assign import Draft
+from tau2.generator.compose import is_transfer
+from tau2.generator.pipeline import Generation, _personas, plan_drafts
+from tau2.generator.sampling import select, stratified_sample
+from tau2.tasks._catalog import Catalog
 
 NO_REFUEL = "data_usage_exceeded_no_refuel"
 

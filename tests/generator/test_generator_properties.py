@@ -6,16 +6,16 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from generator.build import Plan
-from generator.compose import Composition
-from generator.export import make_suite
-from generator.options import GeneratorOptions, Order, PersonaAssignment, TargetMode
-from generator.pipeline import generate
-from generator.replay import verify_plans
-from generator.workflow import Workflow
-from tau2.catalog import Catalog, Subtask
-from tau2.domain import Domain
-from tau2.world import World
+from tau2.generator.build import Plan
+from tau2.generator.compose import Composition
+from tau2.generator.export import make_suite
+from tau2.generator.options import GeneratorOptions, Order, PersonaAssignment, TargetMode
+from tau2.generator.pipeline import generate
+from tau2.generator.replay import verify_plans
+from tau2.generator.workflow import Workflow
+from tau2.tasks._catalog import Catalog, Subtask
+from tau2.world._domain import Domain
+from tau2.world._world import World
 
 
 @st.composite

@@ -8,13 +8,13 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from domains.telecom.catalog import DEFAULT_SUITE
 from tau2.cli import app
-from tau2.domain import get_domain
-from tau2.suite import load_suite
+from tau2.domains.telecom.catalog import DEFAULT_SUITE
+from tau2.tasks._suite import load_suite
+from tau2.world._domain import get_domain
 
 SUITES = DEFAULT_SUITE.parent
-REPO = SUITES.parents[2]
+REPO = Path(__file__).resolve().parents[2]
 
 
 def documented_commands() -> dict[str, list[str]]:

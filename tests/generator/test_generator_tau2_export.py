@@ -11,9 +11,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from generator.pipeline import Generation
-from tau2.compat.tau2bench import Tau2Task, task_from_tau2, task_to_tau2
-from tau2.task import Task
+from tau2.generator.pipeline import Generation
+from tau2.tasks._task import Task
+from tau2.tasks._tau2bench import Tau2Task, task_from_tau2, task_to_tau2
 
 
 def without_texts(record: dict[str, Any]) -> dict[str, Any]:

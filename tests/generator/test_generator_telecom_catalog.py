@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from domains.telecom import DOMAIN, Bill, BillStatus
-from domains.telecom.catalog import OVERDUE_BILL_ID, eligible_targets, unused_bill_id
-from generator.options import GeneratorOptions
-from generator.pipeline import generate
-from tau2.catalog import Catalog
-from tau2.task import UserInstructions
-from tau2.world import World
+from tau2.domains.telecom import DOMAIN, Bill, BillStatus
+from tau2.domains.telecom.catalog import OVERDUE_BILL_ID, eligible_targets, unused_bill_id
+from tau2.generator.options import GeneratorOptions
+from tau2.generator.pipeline import generate
+from tau2.tasks._catalog import Catalog
+from tau2.tasks._task import UserInstructions
+from tau2.world._world import World
 
 
 def arguments(catalog: Catalog, subtask: str, call: int = 0) -> dict[str, object]:

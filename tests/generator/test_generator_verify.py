@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 from generator_mock import DARK, INTENT, LIT, POWER_CUT, SWITCHED_OFF, UNPLUGGED, mock_catalog, mock_domain
 
-from generator.options import GeneratorOptions
-from generator.pipeline import Generation, generate
-from tau2.catalog import Step, Subtask
-from tau2.task import AssertionCall, EnvCall
-from tau2.tools import Side
+from tau2.generator.options import GeneratorOptions
+from tau2.generator.pipeline import Generation, generate
+from tau2.tasks._catalog import Step, Subtask
+from tau2.tasks._task import AssertionCall, EnvCall
+from tau2.world._tools import Side
 
 U, A = Side.USER, Side.AGENT
 

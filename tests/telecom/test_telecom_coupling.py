@@ -10,11 +10,11 @@ from typing import Any
 import pytest
 from telecom_support import C1001_L1002, JOHN, fails, make_world, ok, state
 
-from domains.telecom import ConnectionStatus, NetworkTechnology, SignalStrength
-from domains.telecom.binding import line_active, payment_request, roaming_allowed, usage_exceeded
-from domains.telecom.network import speed_test
+from tau2.domains.telecom import ConnectionStatus, NetworkTechnology, SignalStrength
+from tau2.domains.telecom.binding import line_active, payment_request, roaming_allowed, usage_exceeded
+from tau2.domains.telecom.network import speed_test
 from tau2.errors import ErrorCode
-from tau2.world import World
+from tau2.world._world import World
 
 SIDES = {"assistant": "agent", "user": "user"}
 

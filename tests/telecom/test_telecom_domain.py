@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from domains.telecom import DOMAIN
-from tau2.domain import get_domain
+from tau2.domains.telecom import DOMAIN
 from tau2.errors import UserInputError
-from tau2.tools import Side, ToolKind
+from tau2.world._domain import get_domain
+from tau2.world._tools import Side, ToolKind
 
 TAU2_INIT_FUNCTIONS = {
     Side.USER: [

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from telecom_support import JOHN, make_world, ok, state
 
-from domains.telecom import (
+from tau2.domains.telecom import (
     DOMAIN,
     BillStatus,
     NetworkTechnology,
@@ -22,10 +22,10 @@ from domains.telecom import (
     load_files,
     load_state,
 )
-from domains.telecom.binding import line_active, payment_request
-from domains.telecom.loader import parse_user_db
+from tau2.domains.telecom.binding import line_active, payment_request
+from tau2.domains.telecom.loader import parse_user_db
 from tau2.errors import UserInputError
-from tau2.world import World
+from tau2.world._world import World
 
 
 @pytest.fixture

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from domains.telecom import (
+from tau2.domains.telecom import (
     ApnName,
     ConnectionStatus,
     NetworkModePreference,
@@ -15,7 +15,13 @@ from domains.telecom import (
     VpnDetails,
     VpnPerformance,
 )
-from domains.telecom.network import can_send_mms, mobile_data_working, network_search, speed_test, status_bar
+from tau2.domains.telecom.network import (
+    can_send_mms,
+    mobile_data_working,
+    network_search,
+    speed_test,
+    status_bar,
+)
 
 T = NetworkTechnology
 S = SignalStrength

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from telecom_support import C1001_L1002, ok, state
 
-from domains.telecom import (
+from tau2.domains.telecom import (
     BillStatus,
     ConnectionStatus,
     SimCardStatus,
@@ -14,10 +14,10 @@ from domains.telecom import (
     apply_patches,
     invariant_violations,
 )
-from domains.telecom.binding import line_active, surroundings_view
-from domains.telecom.patches import merge
+from tau2.domains.telecom.binding import line_active, surroundings_view
+from tau2.domains.telecom.patches import merge
 from tau2.errors import UserInputError
-from tau2.world import World
+from tau2.world._world import World
 
 
 def test_merge_recurses_into_dicts_and_replaces_everything_else() -> None:

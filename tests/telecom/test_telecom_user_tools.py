@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from telecom_support import C1001_L1002, fails, ok, state
 
-from domains.telecom import (
+from tau2.domains.telecom import (
     ApnName,
     ConnectionStatus,
     NetworkModePreference,
@@ -14,8 +14,8 @@ from domains.telecom import (
     VpnPerformance,
 )
 from tau2.errors import ErrorCode
-from tau2.tools import Side, ToolKind
-from tau2.world import World
+from tau2.world._tools import Side, ToolKind
+from tau2.world._world import World
 
 
 def test_read_tools_return_one_text_block_and_change_nothing(world: World) -> None:

@@ -1,0 +1,91 @@
+"""The scripted user: performs exactly the phone action it is asked for and reports what it saw."""
+
+from __future__ import annotations
+
+from tau2.actors._requests import is_resolved, parse_request
+from tau2.episode import ActorSpec, ActorTurn, Entry, EntryKind, SeatContext, ToolCall
+from tau2.tasks import Task, UserInstructions
+from tau2.world import Side
+
+IDLE_LINE = "I'm not sure what to do. What should I do on my phone?"
+GOODBYE = "Great, thank you for your help!"
+GIVE_UP = "This isn't helping. Goodbye."
+DEFAULT_PATIENCE = 3
+"""Agent messages without a request the user tolerates before hanging up."""
+
+
+class ScriptedUser:
+    """States its reason for calling, runs each requested phone tool once and reports the result; hangs up
+    when told the issue is resolved, or after `patience` agent messages in a row that ask for nothing.
+
+    A transfer ends the episode in the orchestrator, so the user never needs to react to one.
+    """
+
+    def __init__(self, spec: ActorSpec | None = None, *, patience: int = DEFAULT_PATIENCE) -> None:
+        self.spec = spec
+        self.patience = patience
+        self._reason = ""
+        self._spoke = False
+        self._idle = 0
+        self._pending: ToolCall | None = None
+        self._calls = 0
+
+    async def start(self, context: SeatContext) -> None:
+        """Read the reason for calling from the task's user scenario."""
+        self._reason = reason_for_call(context.task)
+        self._spoke = False
+        self._idle = 0
+        self._pending = None
+        self._calls = 0
+
+    async def act(self, observation: list[Entry]) -> ActorTurn:
+        """Report a pending tool result, else answer the agent's latest message."""
+        if self._pending is not None:
+            return ActorTurn(text=self._report(self._pending, observation))
+        text = next(
+            (
+                entry.text or ""
+                for entry in reversed(observation)
+                if entry.kind is EntryKind.MESSAGE and entry.seat is Side.AGENT
+            ),
+            "",
+        )
+        if is_resolved(text):
+            return ActorTurn(text=GOODBYE, stop=True)
+        request = parse_request(text)
+        if request is not None:
+            self._idle = 0
+            self._calls += 1
+            call = ToolCall(call_id=f"user-{self._calls}", name=request.name, arguments=request.arguments)
+            self._pending = call
+            return ActorTurn(tool_calls=[call])
+        if not self._spoke:
+            self._spoke = True
+            return ActorTurn(text=self._reason)
+        self._idle += 1
+        if self._idle >= self.patience:
+            return ActorTurn(text=GIVE_UP, stop=True)
+        return ActorTurn(text=IDLE_LINE)
+
+    def _report(self, call: ToolCall, observation: list[Entry]) -> str:
+        """A message stating the outcome of the call just made."""
+        self._pending = None
+        self._spoke = True
+        for entry in observation:
+            answered = entry.tool_call
+            if (
+                entry.kind is EntryKind.TOOL_RESULT
+                and answered is not None
+                and answered.call_id == call.call_id
+            ):
+                shown = entry.result.render() if entry.result is not None else ""
+                return f"I did {call.name}. It shows: {shown}"
+        return f"I did {call.name}."
+
+
+def reason_for_call(task: Task) -> str:
+    """The opening line of the user seat: its reason for calling (or its whole brief if unstructured)."""
+    instructions = task.user_scenario.instructions
+    if isinstance(instructions, UserInstructions):
+        return instructions.reason_for_call
+    return instructions

@@ -1,0 +1,152 @@
+"""Judging a finished episode: a binary reward from gating checks, plus diagnostics that never gate.
+
+Gating: every task assertion holds on the final world and, for transfer tasks, a transfer happened.
+Diagnostics: reference-action matching (name, compared arguments, seat), tool errors, steps, cost.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field, JsonValue
+
+from tau2.episode._trajectory import EntryKind, ToolCall, Trajectory
+from tau2.llm import Usage
+from tau2.tasks import SolutionStep, Task, run_assertions
+from tau2.world import Side, World
+
+
+class AssertionRecord(BaseModel):
+    """One gating check and whether it held on the final world."""
+
+    model_config = ConfigDict(frozen=True)
+
+    side: Side
+    name: str
+    arguments: dict[str, JsonValue] = Field(default_factory=dict)
+    expected: bool = True
+    passed: bool
+    error: str | None = None
+
+
+class ActionRecord(BaseModel):
+    """Diagnostics for one reference action: was it performed, and by the seat it names."""
+
+    model_config = ConfigDict(frozen=True)
+
+    action_id: str
+    name: str
+    side: Side
+    performed: bool
+    """Some call in the trajectory matched its name and compared arguments."""
+    by_right_seat: bool
+    """Such a call was made on the action's own side (a solo agent acting on the phone counts)."""
+
+
+class EvaluationResult(BaseModel):
+    """The verdict on one episode and the diagnostics recorded beside it."""
+
+    model_config = ConfigDict(frozen=True)
+
+    reward: float
+    assertions: list[AssertionRecord] = Field(default_factory=list)
+    assertions_passed: bool
+    expects_transfer: bool = False
+    transferred: bool = False
+    """A call of the domain's transfer tool succeeded."""
+    actions: list[ActionRecord] = Field(default_factory=list)
+    tool_errors: int = 0
+    steps: int = 0
+    usage: Usage = Field(default_factory=Usage)
+    """Model usage of both seats together; its `cost` is None when a model was unpriced."""
+    excluded: bool = False
+    """The episode ended on an infrastructure error: scored, but left out of metrics."""
+
+
+def evaluate(task: Task, world: World, trajectory: Trajectory) -> EvaluationResult:
+    """Run the task's assertions on the final `world` and compare `trajectory` with the reference."""
+    assertions = [
+        AssertionRecord(
+            side=outcome.call.side,
+            name=outcome.call.name,
+            arguments=outcome.call.arguments,
+            expected=outcome.expected,
+            passed=outcome.passed,
+            error=outcome.error,
+        )
+        for outcome in run_assertions(world, task.evaluation.assertions)
+    ]
+    assertions_passed = all(record.passed for record in assertions)
+    transferred = _transferred(trajectory, world.domain.transfer_tool)
+    expects_transfer = task.evaluation.expects_transfer
+    success = assertions_passed and (transferred or not expects_transfer)
+    usage = sum(trajectory.usage.values(), Usage())
+    termination = trajectory.termination
+    return EvaluationResult(
+        reward=1.0 if success else 0.0,
+        assertions=assertions,
+        assertions_passed=assertions_passed,
+        expects_transfer=expects_transfer,
+        transferred=transferred,
+        actions=match_actions(task.evaluation.solution, trajectory.tool_calls()),
+        tool_errors=count_tool_errors(trajectory),
+        steps=trajectory.steps,
+        usage=usage,
+        excluded=termination is not None and termination.is_infrastructure,
+    )
+
+
+def match_actions(solution: list[SolutionStep], calls: list[ToolCall]) -> list[ActionRecord]:
+    """For each reference action: was it called (name and compared arguments), and on its own side.
+
+    As in τ²-bench, any call counts whatever its result and order; `compare_args` None compares every
+    argument the reference gives, `[]` the name only.
+    """
+    records = []
+    for step in solution:
+        keys = step.arguments.keys() if step.compare_args is None else step.compare_args
+        matching = [
+            call
+            for call in calls
+            if call.name == step.name
+            and all(_equal(call.arguments.get(key), step.arguments.get(key)) for key in keys)
+        ]
+        records.append(
+            ActionRecord(
+                action_id=step.action_id,
+                name=step.name,
+                side=step.side,
+                performed=bool(matching),
+                by_right_seat=any(call.side is step.side for call in matching),
+            )
+        )
+    return records
+
+
+def _equal(actual: JsonValue | None, expected: JsonValue | None) -> bool:
+    """JSON equality where 2 and 2.0 are equal but True is not 1."""
+    if isinstance(actual, bool) or isinstance(expected, bool):
+        return actual is expected
+    return actual == expected
+
+
+def count_tool_errors(trajectory: Trajectory) -> int:
+    """Tool calls of either seat whose result was an error."""
+    return sum(
+        1
+        for entry in trajectory.entries
+        if entry.kind is EntryKind.TOOL_RESULT and entry.result is not None and not entry.result.ok
+    )
+
+
+def _transferred(trajectory: Trajectory, transfer_tool: str | None) -> bool:
+    """Whether a call of the transfer tool succeeded (made on the agent side)."""
+    if transfer_tool is None:
+        return False
+    return any(
+        entry.kind is EntryKind.TOOL_RESULT
+        and entry.tool_call is not None
+        and entry.tool_call.name == transfer_tool
+        and entry.tool_call.side is Side.AGENT
+        and entry.result is not None
+        and entry.result.ok
+        for entry in trajectory.entries
+    )

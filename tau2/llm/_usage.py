@@ -1,0 +1,25 @@
+"""Tokens and cost of model calls, summed per seat."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict
+
+
+class Usage(BaseModel):
+    """Tokens and cost of one model call (or a sum of calls); cost None means the model is unpriced."""
+
+    model_config = ConfigDict(frozen=True)
+
+    calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cost: float | None = 0.0
+    """USD; None as soon as any summed call was unpriced."""
+
+    def __add__(self, other: Usage) -> Usage:
+        return Usage(
+            calls=self.calls + other.calls,
+            prompt_tokens=self.prompt_tokens + other.prompt_tokens,
+            completion_tokens=self.completion_tokens + other.completion_tokens,
+            cost=None if self.cost is None or other.cost is None else self.cost + other.cost,
+        )

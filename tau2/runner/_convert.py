@@ -1,0 +1,56 @@
+"""Turning what an episode produced (or why it could not run) into the store's `SimulationRecord`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tau2.episode import EpisodeConfig, EpisodeResult, TerminationReason
+from tau2.runs import SimulationRecord
+from tau2.tasks import Task
+
+
+def episode_record(task: Task, trial: int, result: EpisodeResult) -> SimulationRecord:
+    """The record of a finished episode of `task` (already carrying any persona override)."""
+    evaluation = result.evaluation
+    trajectory = result.trajectory
+    return SimulationRecord(
+        **_unit_fields(task, trial, result.config),
+        reward=result.reward,
+        termination=result.termination,
+        termination_detail=trajectory.termination_detail,
+        expects_transfer=evaluation.expects_transfer,
+        assertions=evaluation.assertions,
+        actions=evaluation.actions,
+        tool_errors=evaluation.tool_errors,
+        steps=evaluation.steps,
+        usage=trajectory.usage,
+        duration_s=result.timing.setup_s + result.timing.conversation_s + result.timing.evaluation_s,
+        trajectory=trajectory,
+    )
+
+
+def crash_record(task: Task, trial: int, config: EpisodeConfig, error: BaseException) -> SimulationRecord:
+    """The record of an episode the framework itself failed to run: an infrastructure error, re-run on
+    resume, so one broken simulation never stops the hundreds beside it."""
+    return SimulationRecord(
+        **_unit_fields(task, trial, config),
+        reward=0.0,
+        termination=TerminationReason.INFRASTRUCTURE_ERROR,
+        termination_detail=f"runner: {type(error).__name__}: {error}",
+        expects_transfer=task.evaluation.expects_transfer,
+    )
+
+
+def _unit_fields(task: Task, trial: int, config: EpisodeConfig) -> dict[str, Any]:
+    """The fields every record of a (task, trial) carries, whether or not its episode ran."""
+    assert config.seed is not None, "the runner always seeds its episodes"
+    return {
+        "task_id": task.id,
+        "trial": trial,
+        "seed": config.seed,
+        "intent": task.intent,
+        "subtasks": task.subtasks,
+        "persona": task.persona,
+        "mode": config.mode,
+        "oracle_plan": config.oracle_plan,
+    }

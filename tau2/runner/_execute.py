@@ -1,0 +1,102 @@
+"""Executing a prepared run: up to `concurrency` simulations in flight on one event loop, each record
+handed to the single writer the moment its simulation ends."""
+
+from __future__ import annotations
+
+import asyncio
+from collections import deque
+
+from tau2.actors import make_actor
+from tau2.episode import Actor, ActorTurn, Entry, EpisodeConfig, SeatContext, run_episode
+from tau2.runner._convert import crash_record, episode_record
+from tau2.runner._manifest import write_manifest
+from tau2.runner._plan import Unit
+from tau2.runner._prepare import PreparedRun
+from tau2.runner._progress import ProgressBar
+from tau2.runs import MANIFEST_FILE, RESULTS_FILE, RecordWriter, RunManifest, SimulationRecord
+from tau2.world import Side
+
+
+async def execute_run(
+    prepared: PreparedRun, progress: ProgressBar, *, concurrency: int, turn_delay_s: float = 0.0
+) -> list[SimulationRecord]:
+    """Simulate every pending unit and append its record; returns the records this session wrote.
+
+    A new run's manifest is written before the first simulation. Cancelling (Ctrl-C) stops the
+    simulations in flight, and the records already finished are still written.
+    """
+    run_dir = prepared.run_dir
+    run_dir.mkdir(parents=True, exist_ok=True)
+    if not (run_dir / MANIFEST_FILE).exists():
+        write_manifest(run_dir, prepared.manifest)
+    pending = deque(prepared.units)
+    written: list[SimulationRecord] = []
+    async with RecordWriter(run_dir / RESULTS_FILE) as writer:
+
+        async def worker() -> None:
+            while pending:
+                unit = pending.popleft()
+                progress.unit_started()
+                record = await simulate(prepared, unit, turn_delay_s)
+                writer.write(record)
+                written.append(record)
+                progress.unit_finished(record)
+
+        async with asyncio.TaskGroup() as group:
+            for _ in range(min(concurrency, len(pending))):
+                group.create_task(worker())
+    return written
+
+
+def episode_config(manifest: RunManifest, seed: int) -> EpisodeConfig:
+    """The episode configuration of one unit of the run."""
+    return EpisodeConfig(
+        mode=manifest.mode,
+        oracle_plan=manifest.oracle_plan,
+        max_steps=manifest.max_steps,
+        max_errors=manifest.max_errors,
+        policy_variant=manifest.policy_variant,
+        seed=seed,
+    )
+
+
+async def simulate(prepared: PreparedRun, unit: Unit, turn_delay_s: float = 0.0) -> SimulationRecord:
+    """Run one unit with fresh actors; a failure of the framework itself becomes an infrastructure record."""
+    manifest = prepared.manifest
+    task = prepared.tasks[unit.task_id]
+    config = episode_config(manifest, unit.seed)
+    try:
+        agent = make_actor(manifest.agent, Side.AGENT, manifest.mode)
+        user = None if manifest.user is None else make_actor(manifest.user, Side.USER, manifest.mode)
+        if turn_delay_s > 0:
+            agent = Slowed(agent, turn_delay_s)
+            user = None if user is None else Slowed(user, turn_delay_s)
+        result = await run_episode(
+            task,
+            agent,
+            user,
+            config,
+            data_dir=prepared.data_dir,
+            agent_label=manifest.agent.label(),
+            user_label=None if manifest.user is None else manifest.user.label(),
+        )
+    except Exception as error:
+        return crash_record(task, unit.trial, config, error)
+    return episode_record(task, unit.trial, result)
+
+
+class Slowed:
+    """An actor that waits before every turn: lets tests catch a run of fast offline actors mid-flight."""
+
+    def __init__(self, actor: Actor, delay_s: float) -> None:
+        self._actor = actor
+        self._delay_s = delay_s
+
+    async def start(self, context: SeatContext) -> None:
+        """Start the wrapped actor."""
+        await self._actor.start(context)
+
+    async def act(self, observation: list[Entry]) -> ActorTurn:
+        """Sleep, then let the wrapped actor take its turn."""
+        await asyncio.sleep(self._delay_s)
+        return await self._actor.act(observation)

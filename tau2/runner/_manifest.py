@@ -1,0 +1,135 @@
+"""Building a run's manifest (configuration, versions, hashes) and comparing it with a stored one."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import platform
+import uuid
+from collections.abc import Iterable
+from datetime import UTC, datetime
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+from typing import Any, Final
+
+from pydantic import BaseModel
+
+from tau2._jsonfile import canonical_json
+from tau2.actors import SOLO_OPENING, agent_system_prompt, solo_system_prompt, user_system_prompt
+from tau2.episode import ActorSpec, Mode
+from tau2.runner._request import LLM_KIND
+from tau2.runs import MANIFEST_FILE, RunManifest
+from tau2.tasks import UserInstructions
+
+PACKAGES: Final = ("tau2", "litellm", "pydantic", "rich", "typer")
+"""Packages whose versions every manifest records (with Python's)."""
+
+INFORMATIONAL: Final = frozenset({"run_id", "created_at", "suite_path", "data_dir", "versions"})
+"""Manifest fields that identify or describe a run without shaping its results; resume ignores them (the
+suite and the data directory are compared by hash, so they may move)."""
+
+
+def sha256_bytes(data: bytes) -> str:
+    """`sha256:<hex>` of `data`."""
+    return "sha256:" + hashlib.sha256(data).hexdigest()
+
+
+def sha256_text(text: str) -> str:
+    """`sha256:<hex>` of `text` encoded as UTF-8."""
+    return sha256_bytes(text.encode())
+
+
+def sha256_tree(root: Path) -> str:
+    """One hash over every file below `root`: relative paths and contents, in sorted path order."""
+    digest = hashlib.sha256()
+    for path in sorted(item for item in root.rglob("*") if item.is_file()):
+        digest.update(path.relative_to(root).as_posix().encode() + b"\x00")
+        digest.update(hashlib.sha256(path.read_bytes()).digest())
+    return "sha256:" + digest.hexdigest()
+
+
+def package_versions(packages: Iterable[str] = PACKAGES) -> dict[str, str]:
+    """Installed versions of `packages` (missing ones left out), plus Python's."""
+    versions = {"python": platform.python_version()}
+    for name in packages:
+        try:
+            versions[name] = version(name)
+        except PackageNotFoundError:
+            continue
+    return versions
+
+
+def prompt_hashes(agent: ActorSpec, user: ActorSpec | None, mode: Mode) -> dict[str, str]:
+    """Hashes of the system-prompt templates the run's LLM seats use (offline actors have none)."""
+    plan, policy = "{plan}", "{policy}"
+    hashes: dict[str, str] = {}
+    if agent.kind == LLM_KIND:
+        if mode is Mode.SOLO:
+            template = solo_system_prompt(policy, "{ticket}", plan) + "\n\n" + SOLO_OPENING
+        else:
+            template = agent_system_prompt(policy, plan)
+        hashes["agent_prompt"] = sha256_text(template)
+    if user is not None and user.kind == LLM_KIND:
+        scenario = UserInstructions(
+            reason_for_call="{reason}",
+            known_info="{known}",
+            unknown_info="{unknown}",
+            task_instructions="{instructions}",
+        )
+        hashes["user_prompt"] = sha256_text(user_system_prompt(scenario, "{persona}"))
+    return hashes
+
+
+def new_run_identity() -> dict[str, Any]:
+    """The identity fields of a new manifest: a random run id and the creation time (UTC)."""
+    return {"run_id": uuid.uuid4().hex[:12], "created_at": datetime.now(UTC)}
+
+
+def differences(stored: RunManifest, requested: RunManifest) -> list[str]:
+    """Fields that shape results and differ between two manifests, each as `name (old → new)`."""
+    found: list[str] = []
+    for name in RunManifest.model_fields:
+        if name not in INFORMATIONAL:
+            _compare(name, getattr(stored, name), getattr(requested, name), found)
+    return found
+
+
+def _compare(name: str, old: Any, new: Any, found: list[str]) -> None:
+    """Append the differences between `old` and `new` to `found`, naming nested fields with dots."""
+    if old == new:
+        return
+    if isinstance(old, BaseModel) and type(old) is type(new):
+        for field in type(old).model_fields:
+            _compare(f"{name}.{field}", getattr(old, field), getattr(new, field), found)
+    elif name == "hashes":
+        for key in sorted(set(old) | set(new)):
+            if old.get(key) != new.get(key):
+                found.append(f"{key} ({_digest(old.get(key))} → {_digest(new.get(key))})")
+    else:
+        found.append(f"{name} ({_show(old)} → {_show(new)})")
+
+
+def _digest(value: str | None) -> str:
+    """The first hex digits of a `sha256:` hash, or `none`."""
+    return "none" if value is None else value.removeprefix("sha256:")[:12]
+
+
+def _show(value: Any) -> str:
+    """A short printable form of a manifest value."""
+    if isinstance(value, list):
+        return f"{len(value)} items"
+    if isinstance(value, BaseModel):
+        return json.dumps(value.model_dump(mode="json"))
+    return json.dumps(value) if isinstance(value, dict) else str(value)
+
+
+def write_manifest(run_dir: Path, manifest: RunManifest) -> None:
+    """Write `manifest.json` atomically (temporary file, fsync, rename) so a kill never leaves half of it."""
+    target = run_dir / MANIFEST_FILE
+    temporary = target.with_suffix(".json.tmp")
+    with temporary.open("w", encoding="utf-8", newline="\n") as handle:
+        handle.write(canonical_json(manifest.model_dump(mode="json")))
+        handle.flush()
+        os.fsync(handle.fileno())
+    os.replace(temporary, target)

@@ -1,0 +1,261 @@
+"""From a run request to a ready run: tasks loaded and selected, persona applied, manifest built (or
+checked against the stored one on resume), the results file repaired and the pending units planned."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict
+
+from tau2.actors import make_actor
+from tau2.episode import ActorSpec, EpisodeConfig, Mode
+from tau2.errors import UserInputError
+from tau2.personas import PersonaError, load_persona
+from tau2.runner._manifest import (
+    differences,
+    new_run_identity,
+    package_versions,
+    prompt_hashes,
+    sha256_bytes,
+    sha256_text,
+    sha256_tree,
+)
+from tau2.runner._plan import Unit, pending_units
+from tau2.runner._request import RunRequest
+from tau2.runs import (
+    MANIFEST_FILE,
+    RESULTS_FILE,
+    RunManifest,
+    SimulationRecord,
+    latest_records,
+    load_manifest,
+    read_records,
+    repair_tail,
+)
+from tau2.tasks import Task, initialize_world, load_task_file
+from tau2.world import Domain, Side, get_domain
+
+DEFAULT_SUITE_KEY = "default_suite"
+"""`Domain.extras` key of the suite `--domain NAME` runs."""
+
+DEFAULTS: dict[str, Any] = {
+    "domain": None,
+    "task_ids": None,
+    "persona_override": None,
+    "trials": 1,
+    "seed": 0,
+    **EpisodeConfig().model_dump(
+        include={"mode", "oracle_plan", "max_steps", "max_errors", "policy_variant"}
+    ),
+}
+"""A new run's values of the options not given (a resumed run takes its manifest's)."""
+
+
+class PreparedRun(BaseModel):
+    """Everything the executor needs, resolved and checked."""
+
+    model_config = ConfigDict(frozen=True)
+
+    run_dir: Path
+    manifest: RunManifest
+    tasks: dict[str, Task]
+    """The selected tasks by id, with any persona override applied."""
+    data_dir: Path | None
+    previous: list[SimulationRecord]
+    """Effective records already in the store (empty for a new run)."""
+    units: list[Unit]
+    warnings: list[str]
+
+
+def prepare_run(request: RunRequest, run_dir: Path, *, resume: bool) -> PreparedRun:
+    """Resolve `request` for a new run in an empty `run_dir`, or for resuming the run stored there.
+
+    Checks run cheapest first: the run directory, the options, the configuration against a stored one,
+    and only then every task's initialisation and each seat's actor.
+    """
+    stored = _stored_manifest(run_dir) if resume else None
+    if stored is None:
+        _require_empty(run_dir)
+    manifest, tasks = _resolve(request, stored)
+    if stored is not None:
+        changed = differences(stored, manifest)
+        if changed:
+            raise UserInputError(
+                f"{run_dir}: cannot resume: the configuration differs in {'; '.join(changed)} "
+                "(give the original options, or start a new run with another --out)"
+            )
+        manifest = stored
+    data_dir = Path(manifest.data_dir) if manifest.data_dir is not None else None
+    for task in tasks.values():
+        initialize_world(task, data_dir)
+    _check_actors(manifest)
+    warnings: list[str] = []
+    if manifest.mode is Mode.SOLO and request.user.given:
+        warnings.append("solo mode has no user seat: the --user options are ignored")
+    previous: list[SimulationRecord] = []
+    if stored is not None:
+        results = run_dir / RESULTS_FILE
+        dropped = repair_tail(results)
+        if dropped:
+            warnings.append(f"{results}: dropped a torn last line ({dropped} bytes)")
+        previous = latest_records(read_records(results)[0])
+    return PreparedRun(
+        run_dir=run_dir,
+        manifest=manifest,
+        tasks=tasks,
+        data_dir=data_dir,
+        previous=previous,
+        units=pending_units(manifest.task_ids, manifest.trials, manifest.seed, previous),
+        warnings=warnings,
+    )
+
+
+def _stored_manifest(run_dir: Path) -> RunManifest:
+    if not (run_dir / MANIFEST_FILE).is_file():
+        raise UserInputError(f"{run_dir}: no run to resume ({MANIFEST_FILE} is missing)")
+    return load_manifest(run_dir)
+
+
+def _require_empty(run_dir: Path) -> None:
+    if run_dir.exists() and (not run_dir.is_dir() or any(run_dir.iterdir())):
+        raise UserInputError(
+            f"{run_dir}: not empty; add --resume to continue its run, or choose another --out"
+        )
+
+
+def _resolve(request: RunRequest, base: RunManifest | None) -> tuple[RunManifest, dict[str, Task]]:
+    """The manifest `request` asks for, fields not given taken from `base` (or the defaults)."""
+    fallback = DEFAULTS if base is None else base.model_dump()
+
+    def pick(name: str, given: Any) -> Any:
+        return fallback[name] if given is None else given
+
+    mode: Mode = pick("mode", request.mode)
+    agent = request.agent.resolve(Side.AGENT, base.agent if base else None)
+    user = _user_spec(request, mode, base)
+    suite_path = _suite_path(request, base)
+    suite_bytes = _read_suite(suite_path)
+    tasks = _select(
+        load_task_file(suite_path, pick("domain", request.domain)), pick("task_ids", request.task_ids)
+    )
+    domain = get_domain(tasks[0].domain)
+    persona: str | None = pick("persona_override", request.persona)
+    policy_variant: str = pick("policy_variant", request.policy_variant)
+    hashes = prompt_hashes(agent, user, mode)
+    if persona is not None:
+        tasks, hashes["persona"] = _with_persona(tasks, persona)
+    policy = _policy(domain, mode, policy_variant)
+    if policy is not None:
+        hashes["policy"] = sha256_text(policy)
+    data_dir = request.data_dir or (Path(base.data_dir) if base and base.data_dir else None)
+    if data_dir is not None:
+        hashes["data_dir"] = _data_hash(data_dir)
+    manifest = RunManifest(
+        **(new_run_identity() if base is None else base.model_dump(include={"run_id", "created_at"})),
+        suite_path=str(suite_path.resolve()),
+        suite_hash=sha256_bytes(suite_bytes),
+        data_dir=None if data_dir is None else str(data_dir.resolve()),
+        domain=domain.name,
+        mode=mode,
+        oracle_plan=pick("oracle_plan", request.oracle_plan),
+        agent=agent,
+        user=user,
+        persona_override=persona,
+        trials=pick("trials", request.trials),
+        seed=pick("seed", request.seed),
+        max_steps=pick("max_steps", request.max_steps),
+        max_errors=pick("max_errors", request.max_errors),
+        policy_variant=policy_variant,
+        versions=package_versions(),
+        hashes=hashes,
+        task_ids=[task.id for task in tasks],
+    )
+    return manifest, {task.id: task for task in tasks}
+
+
+def _suite_path(request: RunRequest, base: RunManifest | None) -> Path:
+    if request.suite is not None:
+        return request.suite
+    if request.domain is not None:
+        suite = get_domain(request.domain).extras.get(DEFAULT_SUITE_KEY)
+        if suite is None:
+            raise UserInputError(
+                f"--domain {request.domain}: the domain has no default suite; give --suite FILE"
+            )
+        return Path(suite)
+    if base is not None:
+        return Path(base.suite_path)
+    raise UserInputError("no tasks: give --suite FILE or --domain NAME")
+
+
+def _read_suite(path: Path) -> bytes:
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        raise UserInputError(f"{path}: no such file") from None
+    except OSError as error:
+        raise UserInputError(f"{path}: cannot read: {error.strerror or error}") from None
+
+
+def _select(tasks: list[Task], task_ids: list[str] | None) -> list[Task]:
+    """The requested tasks in the requested order (all of them, in file order, when none are named)."""
+    if not tasks:
+        raise UserInputError("the suite has no tasks")
+    domains = sorted({task.domain for task in tasks})
+    if len(domains) > 1:
+        raise UserInputError(f"the suite mixes domains ({', '.join(domains)}); a run covers one domain")
+    if task_ids is None:
+        return tasks
+    by_id = {task.id: task for task in tasks}
+    unknown = [task_id for task_id in task_ids if task_id not in by_id]
+    if unknown:
+        raise UserInputError(f"--task-ids: not in the suite: {', '.join(unknown)}")
+    return [by_id[task_id] for task_id in task_ids]
+
+
+def _with_persona(tasks: list[Task], name: str) -> tuple[list[Task], str]:
+    """Tasks rewritten to play persona `name`, and a hash of the persona's text."""
+    try:
+        persona = load_persona(name)
+    except PersonaError as error:
+        raise UserInputError(f"--persona: {error}") from None
+    text = persona.prompt_text
+    rewritten = [
+        task.model_copy(
+            update={
+                "persona": persona.label,
+                "user_scenario": task.user_scenario.model_copy(update={"persona_text": text}),
+            }
+        )
+        for task in tasks
+    ]
+    return rewritten, sha256_text(f"{persona.label}\x00{text or ''}")
+
+
+def _policy(domain: Domain, mode: Mode, variant: str) -> str | None:
+    if domain.policy is None:
+        return None
+    try:
+        return domain.policy(mode is Mode.SOLO, variant)
+    except (KeyError, ValueError) as error:
+        raise UserInputError(f"--policy-variant {variant!r}: {error}") from None
+
+
+def _data_hash(data_dir: Path) -> str:
+    if not data_dir.is_dir():
+        raise UserInputError(f"--data-dir {data_dir}: not a directory")
+    return sha256_tree(data_dir)
+
+
+def _user_spec(request: RunRequest, mode: Mode, base: RunManifest | None) -> ActorSpec | None:
+    if mode is Mode.SOLO:
+        return None
+    return request.user.resolve(Side.USER, base.user if base else None)
+
+
+def _check_actors(manifest: RunManifest) -> None:
+    """Build each seat's actor once, so a spec the actor refuses fails now rather than in every unit."""
+    make_actor(manifest.agent, Side.AGENT, manifest.mode)
+    if manifest.user is not None:
+        make_actor(manifest.user, Side.USER, manifest.mode)

@@ -1,0 +1,141 @@
+"""Live counts of a run (done, running, failed, pass^1 so far, tokens, cost) and their progress bar."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from types import TracebackType
+
+from rich.console import Console
+from rich.progress import BarColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
+
+from tau2.runs import SimulationRecord
+
+
+class Tally:
+    """Running counts of a run, fed one finished record at a time."""
+
+    def __init__(self, total: int, previous: Iterable[SimulationRecord] = ()) -> None:
+        self.total = total
+        """Units in the whole run (tasks × trials)."""
+        self.done = 0
+        """Units with a judged record (infrastructure errors are not judged)."""
+        self.failed = 0
+        """Infrastructure errors in this session; they run again on resume."""
+        self.running = 0
+        self.tokens = 0
+        self.cost = 0.0
+        """Priced cost in USD."""
+        self.unpriced = 0
+        """Records with a seat whose model was unpriced."""
+        self._tasks: dict[str, tuple[int, int]] = {}
+        self._rate_sum = 0.0
+        for record in previous:
+            if not record.excluded:
+                self.add(record)
+
+    def start(self) -> None:
+        """A unit began simulating."""
+        self.running += 1
+
+    def finish(self, record: SimulationRecord) -> None:
+        """A unit that `start` counted ended with `record`."""
+        self.running -= 1
+        self.add(record)
+
+    def add(self, record: SimulationRecord) -> None:
+        """Count one record: judged ones towards pass^1, every one towards tokens and cost."""
+        for usage in record.usage.values():
+            self.tokens += usage.prompt_tokens + usage.completion_tokens
+            if usage.cost is None:
+                self.unpriced += 1
+            else:
+                self.cost += usage.cost
+        if record.excluded:
+            self.failed += 1
+            return
+        self.done += 1
+        trials, successes = self._tasks.get(record.task_id, (0, 0))
+        if trials:
+            self._rate_sum -= successes / trials
+        trials, successes = trials + 1, successes + record.success
+        self._tasks[record.task_id] = (trials, successes)
+        self._rate_sum += successes / trials
+
+    @property
+    def pass_1(self) -> float | None:
+        """Success rate averaged over tasks with a judged record so far."""
+        return self._rate_sum / len(self._tasks) if self._tasks else None
+
+    def cost_text(self) -> str:
+        """`$0.0123`; unpriced usage is said so (`unpriced`, `$0.0123 + unpriced`), never counted as free."""
+        if self.unpriced and not self.cost:
+            return "unpriced"
+        return f"${self.cost:.4f}" + (" + unpriced" if self.unpriced else "")
+
+    def stats_text(self) -> str:
+        """One line of the live counts."""
+        pass_1 = "–" if self.pass_1 is None else f"{self.pass_1:.3f}"
+        return (
+            f"{self.done}/{self.total} done · {self.running} running · {self.failed} failed · "
+            f"pass^1 {pass_1} · {_compact(self.tokens)} tokens · {self.cost_text()}"
+        )
+
+
+def _compact(count: int) -> str:
+    """`950`, `12.3k`, `4.56M`."""
+    if count < 1000:
+        return str(count)
+    if count < 1_000_000:
+        return f"{count / 1000:.1f}k"
+    return f"{count / 1_000_000:.2f}M"
+
+
+class ProgressBar:
+    """A rich progress bar of a `Tally` on stderr; inert when disabled (quiet, or stderr is no terminal)."""
+
+    def __init__(self, tally: Tally, *, enabled: bool, console: Console | None = None) -> None:
+        self._tally = tally
+        console = console or Console(stderr=True)
+        self._progress: Progress | None = None
+        self._task: TaskID | None = None
+        if enabled and console.is_terminal:
+            self._progress = Progress(
+                BarColumn(bar_width=20),
+                TextColumn("{task.fields[stats]}"),
+                TimeElapsedColumn(),
+                console=console,
+                refresh_per_second=4,
+            )
+
+    def __enter__(self) -> ProgressBar:
+        if self._progress is not None:
+            self._progress.start()
+            self._task = self._progress.add_task("run", total=self._tally.total, stats="")
+            self.refresh()
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        if self._progress is not None:
+            self.refresh()
+            self._progress.stop()
+
+    def unit_started(self) -> None:
+        """A unit began simulating."""
+        self._tally.start()
+        self.refresh()
+
+    def unit_finished(self, record: SimulationRecord) -> None:
+        """A unit ended with `record`."""
+        self._tally.finish(record)
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Show the tally's current counts (cheap: rendering happens on the bar's own timer)."""
+        if self._progress is not None and self._task is not None:
+            tally = self._tally
+            self._progress.update(self._task, completed=tally.done + tally.failed, stats=tally.stats_text())

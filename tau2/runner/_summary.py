@@ -1,0 +1,29 @@
+"""The few lines `tau2 run` prints when it ends: what ran, pass^1, usage, and where the results are."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from tau2.runner._progress import Tally
+from tau2.runs import RESULTS_FILE, RunManifest, SimulationRecord
+
+
+def run_summary(manifest: RunManifest, records: Sequence[SimulationRecord], run_dir: Path) -> str:
+    """A short summary of a run's effective records (the last per unit)."""
+    tally = Tally(len(manifest.task_ids) * manifest.trials)
+    for record in records:
+        tally.add(record)
+    user = f", user {manifest.user.label()}" if manifest.user is not None else ""
+    pass_1 = "–" if tally.pass_1 is None else f"{tally.pass_1:.3f}"
+    lines = [
+        f"run {manifest.run_id}: {manifest.domain}, {manifest.mode_label()}, "
+        f"agent {manifest.agent.label()}{user}, {len(manifest.task_ids)} tasks × {manifest.trials} trials",
+        f"simulations: {tally.done}/{tally.total} judged, {tally.failed} infrastructure errors, "
+        f"{tally.total - tally.done - tally.failed} not run",
+        f"pass^1: {pass_1} · tokens {tally.tokens} · cost {tally.cost_text()}",
+    ]
+    if tally.done < tally.total:
+        lines.append(f"incomplete: `tau2 run --resume --out {run_dir}` runs the missing simulations")
+    lines.append(f"results: {run_dir / RESULTS_FILE} · report: `tau2 report {run_dir}`")
+    return "\n".join(lines)

@@ -1,0 +1,50 @@
+"""Result records: one per finished simulation, appended to a run's JSONL store and read by reports."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from tau2.episode import ActionRecord, AssertionRecord, Mode, TerminationReason, Trajectory
+from tau2.llm import Usage
+from tau2.world import Side
+
+
+class SimulationRecord(BaseModel):
+    """Everything reports need about one (task, trial) simulation."""
+
+    model_config = ConfigDict(frozen=True)
+
+    task_id: str
+    trial: int
+    seed: int
+    intent: str | None = None
+    subtasks: list[str] = Field(default_factory=list)
+    persona: str | None = None
+    mode: Mode
+    oracle_plan: bool = False
+    reward: float
+    termination: TerminationReason
+    termination_detail: str | None = None
+    expects_transfer: bool = False
+    assertions: list[AssertionRecord] = Field(default_factory=list)
+    actions: list[ActionRecord] = Field(default_factory=list)
+    tool_errors: int = 0
+    steps: int = 0
+    usage: dict[Side, Usage] = Field(default_factory=dict)
+    duration_s: float = 0.0
+    trajectory: Trajectory | None = None
+
+    @property
+    def num_subtasks(self) -> int:
+        """Number of composed subtasks (1 for an unparsed task)."""
+        return max(1, len(self.subtasks))
+
+    @property
+    def excluded(self) -> bool:
+        """Infrastructure failures say nothing about the actors and are left out of metrics."""
+        return self.termination.is_infrastructure
+
+    @property
+    def success(self) -> bool:
+        """Binary outcome used by pass^k."""
+        return self.reward >= 1.0

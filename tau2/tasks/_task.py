@@ -1,0 +1,101 @@
+"""Tasks: what a simulation sets up, what the user knows and wants, and how success is judged."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, JsonValue
+
+from tau2.world import Side
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class EnvCall(_Frozen):
+    """One call of an env function or tool on one side, e.g. a fault injection at initialisation."""
+
+    side: Side
+    name: str
+    arguments: dict[str, JsonValue] = Field(default_factory=dict)
+
+    def describe(self) -> str:
+        """Compact `a.name(k=v, …)` / `u.name(…)` form for messages and plans."""
+        args = ", ".join(f"{key}={value!r}" for key, value in self.arguments.items())
+        return f"{'a' if self.side is Side.AGENT else 'u'}.{self.name}({args})"
+
+
+class AssertionCall(EnvCall):
+    """An assertion env function and the boolean it must return for the task to pass."""
+
+    expected: bool = True
+    message: str | None = None
+
+
+class SolutionStep(EnvCall):
+    """One reference action: a tool call and the seat (side) that performs it."""
+
+    action_id: str
+    compare_args: list[str] | None = None
+    """Arguments compared when matching trajectories: None = all, [] = name only."""
+    info: str | None = None
+
+
+class Evaluation(_Frozen):
+    """How a finished episode is judged: gating assertions plus diagnostics-only reference actions."""
+
+    assertions: list[AssertionCall]
+    solution: list[SolutionStep] = Field(default_factory=list)
+    expects_transfer: bool = False
+    """The correct outcome is a hand-off to a human; a transfer must have happened."""
+
+
+class UserInstructions(_Frozen):
+    """What the simulated customer knows, wants and how to behave (the task-specific part)."""
+
+    reason_for_call: str
+    known_info: str | None = None
+    unknown_info: str | None = None
+    task_instructions: str
+
+
+class UserScenario(_Frozen):
+    """The user seat's brief: its instructions and the persona text it plays."""
+
+    instructions: UserInstructions | str
+    persona_text: str | None = None
+
+
+class InitialData(_Frozen):
+    """Recursive patches applied to each side's data before the init calls (dicts merge, else replace)."""
+
+    agent_data: dict[str, Any] | None = None
+    user_data: dict[str, Any] | None = None
+
+
+class Task(_Frozen):
+    """One verified simulation task."""
+
+    id: str
+    domain: str
+    intent: str | None = None
+    subtasks: list[str] = Field(default_factory=list)
+    persona: str | None = None
+    """Persona label as in task IDs (`None`, `Easy`, `Hard`, …); None when unspecified."""
+    purpose: str | None = None
+    user_scenario: UserScenario
+    ticket: str | None = None
+    """The written ticket the agent reads in solo mode."""
+    initial_data: InitialData | None = None
+    initialization: list[EnvCall] = Field(default_factory=list)
+    evaluation: Evaluation
+    user_tools: list[str] | None = None
+    """Whitelist of user tools offered to the user seat; None = all."""
+    metadata: dict[str, JsonValue] = Field(default_factory=dict)
+    """Generator facts (target customer and line, catalog version) and preserved foreign fields."""
+
+    @property
+    def num_subtasks(self) -> int:
+        """How many atomic subtasks the task composes (at least 1)."""
+        return max(1, len(self.subtasks))

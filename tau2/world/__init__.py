@@ -1,0 +1,24 @@
+"""The world contract: tools and their results, the shared world state of one episode, domain packs and
+their registry, and the conformance checker for packs."""
+
+from tau2.world._checks import check_domain
+from tau2.world._domain import Domain, available_domains, get_domain, register_domain
+from tau2.world._results import ToolFailure, ToolResult
+from tau2.world._tools import Side, Tool, ToolKind, ToolSet, ToolTable
+from tau2.world._world import World
+
+__all__ = [
+    "Domain",
+    "Side",
+    "Tool",
+    "ToolFailure",
+    "ToolKind",
+    "ToolResult",
+    "ToolSet",
+    "ToolTable",
+    "World",
+    "available_domains",
+    "check_domain",
+    "get_domain",
+    "register_domain",
+]

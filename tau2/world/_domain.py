@@ -1,0 +1,74 @@
+"""Domain packs and their registry. The engine never imports a concrete domain: packs register
+themselves under the `tau2.domains` entry-point group (or by calling `register_domain`)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import cache
+from importlib.metadata import entry_points
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel
+
+from tau2.errors import UnknownDomainError
+from tau2.world._tools import ToolTable
+
+StateLoader = Callable[[Path | None], BaseModel]
+"""Builds a fresh domain state from a data directory, or from the domain's own data when None."""
+
+
+@dataclass(frozen=True, eq=False)
+class Domain:
+    """Everything the engine needs to simulate one domain."""
+
+    name: str
+    description: str
+    tools: ToolTable
+    load_state: StateLoader
+    couple: Callable[[Any], None] | None = None
+    """Re-establishes cross-side invariants after a write; None when they are derived reads."""
+    invariants: Callable[[Any], list[str]] | None = None
+    """Lists violated invariants of a state (empty when sound); used by tests and checkers."""
+    patch_state: Callable[[Any, dict[str, Any] | None, dict[str, Any] | None], Any] | None = None
+    """Applies a task's recursive data patches (agent side, user side) and returns the revalidated state."""
+    policy: Callable[[bool, str], str] | None = None
+    """Agent policy text for (solo, variant)."""
+    transfer_tool: str | None = None
+    """The agent tool whose successful call hands the conversation to a human."""
+    extras: dict[str, Any] = field(default_factory=dict)
+    """Optional pieces other packages look up by name (e.g. "catalog", "default_suite")."""
+
+
+_registered: dict[str, Domain] = {}
+
+
+def register_domain(domain: Domain) -> None:
+    """Make a domain available by name (a later registration of the same name replaces it)."""
+    _registered[domain.name] = domain
+
+
+@cache
+def _entry_point_domains() -> dict[str, Any]:
+    return {point.name: point for point in entry_points(group="tau2.domains")}
+
+
+def available_domains() -> list[str]:
+    """Names of every registered or installed domain."""
+    return sorted(set(_registered) | set(_entry_point_domains()))
+
+
+def get_domain(name: str) -> Domain:
+    """The domain called `name`, loading its pack on first use."""
+    if name in _registered:
+        return _registered[name]
+    point = _entry_point_domains().get(name)
+    if point is None:
+        known = ", ".join(available_domains()) or "none installed"
+        raise UnknownDomainError(f"unknown domain {name!r} (available: {known})")
+    domain = point.load()
+    if not isinstance(domain, Domain):
+        raise TypeError(f"entry point {name!r} does not name a tau2 Domain")
+    register_domain(domain)
+    return domain
