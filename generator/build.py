@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from tau2.errors import UserInputError
 from tau2.generator.compose import Composition
@@ -57,7 +58,7 @@ def render(template: str, facts: Mapping[str, str]) -> str:
         raise UserInputError(f"text template names unknown fact {error.args[0]!r}: {template!r}") from None
 
 
-def build_task(plan: Plan, persona: Persona, facts: Mapping[str, str], domain: Domain) -> Task:
+def build_task(plan: Plan, persona: Persona, facts: Mapping[str, str], domain: Domain[Any]) -> Task:
     """The `domain` task of a verified plan played by `persona`, its texts filled from `facts`."""
     texts: Texts = plan.intent.texts
     catalog = plan.catalog

@@ -8,6 +8,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from tau2.errors import UserInputError
 from tau2.generator.assign import Draft, assign_personas
@@ -43,10 +44,10 @@ class Generation:
     findings: list[LintFinding]
 
 
-def catalog_source(domain: Domain) -> CatalogSource:
-    """The subtask catalog a domain registers as `extras["catalog"]`."""
-    source = domain.extras.get("catalog")
-    if not isinstance(source, CatalogSource):
+def catalog_source(domain: Domain[Any]) -> CatalogSource:
+    """The subtask catalog a domain registers."""
+    source = domain.catalog
+    if source is None:
         raise UserInputError(f"domain {domain.name!r} has no subtask catalog to generate tasks from")
     return source
 
@@ -83,7 +84,7 @@ def check_names(catalog: Catalog, options: GeneratorOptions) -> None:
 
 
 def generate(
-    domain: Domain, options: GeneratorOptions, data_dir: Path | None = None, lint: bool = True
+    domain: Domain[Any], options: GeneratorOptions, data_dir: Path | None = None, lint: bool = True
 ) -> Generation:
     """Generate, verify and (optionally) lint the tasks the options describe on the domain's data."""
     source = catalog_source(domain)
@@ -136,7 +137,7 @@ def _plans(
 
 
 def _check_plans(
-    domain: Domain, data_dir: Path | None, source: CatalogSource, plans: list[Plan], lint: bool
+    domain: Domain[Any], data_dir: Path | None, source: CatalogSource, plans: list[Plan], lint: bool
 ) -> dict[tuple[str, Composition], Outcome]:
     """Verify (and lint) every plan, one world per target; results by (target key, composition)."""
     by_target: dict[str, list[Plan]] = {}

@@ -138,7 +138,7 @@ def policy(solo: bool, variant: str) -> str:
     return f"You help customers whose lamp is dark. Check the account first. {who}"
 
 
-DOMAIN = Domain(
+DOMAIN: Domain[MockState] = Domain(
     name="mock",
     description="A lamp and a power account: the smallest dual-control world.",
     tools=ToolTable(agent, user),

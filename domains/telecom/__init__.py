@@ -46,7 +46,7 @@ from tau2.domains.telecom.user_env import USER_ENV
 from tau2.domains.telecom.user_tools import USER_TOOLS
 from tau2.world import Domain, ToolTable
 
-DOMAIN = Domain(
+DOMAIN: Domain[TelecomState] = Domain(
     name="telecom",
     description=(
         "Mobile carrier support: the agent holds the CRM (customers, lines, plans, bills), the customer "
@@ -57,7 +57,9 @@ DOMAIN = Domain(
     invariants=invariant_violations,
     policy=policy,
     transfer_tool="transfer_to_human_agents",
-    extras={"catalog": CATALOG, "default_suite": DEFAULT_SUITE},
+    patch_state=apply_patches,
+    catalog=CATALOG,
+    default_suite=DEFAULT_SUITE,
 )
 
 __all__ = [

@@ -520,7 +520,7 @@ def build_catalog(target: EligibleLine, bill_id: str) -> Catalog:
 
 
 class TelecomCatalog:
-    """The telecom catalog source registered in the domain's extras."""
+    """The telecom catalog source registered as the domain's catalog."""
 
     def catalogs(self, world: World) -> list[Catalog]:
         """One catalog per eligible target line of the world's CRM, in customer then line order."""

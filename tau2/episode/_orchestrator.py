@@ -101,7 +101,7 @@ async def run_episode(
 
 
 def seat_contexts(
-    task: Task, domain: Domain, config: EpisodeConfig, persona_text: str | None = None
+    task: Task, domain: Domain[Any], config: EpisodeConfig, persona_text: str | None = None
 ) -> dict[Side, SeatContext]:
     """What each seat is given at the start: its toolsets and schemas, policy (agent), persona (user)."""
     solo = config.mode is Mode.SOLO
@@ -144,7 +144,7 @@ def _whitelist(task: Task) -> frozenset[str] | None:
     return None if task.user_tools is None else frozenset(task.user_tools)
 
 
-def _offered(domain: Domain, side: Side, whitelist: frozenset[str] | None) -> list[str]:
+def _offered(domain: Domain[Any], side: Side, whitelist: frozenset[str] | None) -> list[str]:
     """Names of the tools of `side` offered to a seat (user tools filtered by the task's whitelist)."""
     names = [tool.name for tool in domain.tools.tools(side)]
     if side is Side.USER and whitelist is not None:
@@ -153,14 +153,16 @@ def _offered(domain: Domain, side: Side, whitelist: frozenset[str] | None) -> li
 
 
 @lru_cache(maxsize=256)
-def _schemas(domain: Domain, side: Side, whitelist: frozenset[str] | None) -> tuple[dict[str, Any], ...]:
+def _schemas(domain: Domain[Any], side: Side, whitelist: frozenset[str] | None) -> tuple[dict[str, Any], ...]:
     """Tool schemas are costly to derive and identical across episodes, so they are built once."""
     names = set(_offered(domain, side, whitelist))
     return tuple(tool.json_schema() for tool in domain.tools.tools(side) if tool.name in names)
 
 
 @lru_cache(maxsize=256)
-def _resolution(domain: Domain, sides: tuple[Side, ...], whitelist: frozenset[str] | None) -> dict[str, Side]:
+def _resolution(
+    domain: Domain[Any], sides: tuple[Side, ...], whitelist: frozenset[str] | None
+) -> dict[str, Side]:
     """Tool name → side, for every tool a seat holding `sides` may call."""
     return {name: side for side in sides for name in _offered(domain, side, whitelist)}
 

@@ -36,9 +36,6 @@ from tau2.runs import (
 from tau2.tasks import Task, initialize_world, load_task_file
 from tau2.world import Domain, Side, get_domain
 
-DEFAULT_SUITE_KEY = "default_suite"
-"""`Domain.extras` key of the suite `--domain NAME` runs."""
-
 DEFAULTS: dict[str, Any] = {
     "domain": None,
     "task_ids": None,
@@ -178,7 +175,7 @@ def _suite_path(request: RunRequest, base: RunManifest | None) -> Path:
     if request.suite is not None:
         return request.suite
     if request.domain is not None:
-        suite = get_domain(request.domain).extras.get(DEFAULT_SUITE_KEY)
+        suite = get_domain(request.domain).default_suite
         if suite is None:
             raise UserInputError(
                 f"--domain {request.domain}: the domain has no default suite; give --suite FILE"
@@ -233,7 +230,7 @@ def _with_persona(tasks: list[Task], name: str) -> tuple[list[Task], str]:
     return rewritten, sha256_text(f"{persona.label}\x00{text or ''}")
 
 
-def _policy(domain: Domain, mode: Mode, variant: str) -> str | None:
+def _policy(domain: Domain[Any], mode: Mode, variant: str) -> str | None:
     if domain.policy is None:
         return None
     try:

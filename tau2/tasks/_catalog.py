@@ -207,7 +207,7 @@ def _known(field: str, rule: Precedence, names: tuple[str, ...] | list[str]) -> 
 
 @runtime_checkable
 class CatalogSource(Protocol):
-    """What a domain pack registers as `Domain.extras["catalog"]` for the generator."""
+    """What a domain pack registers as `Domain.catalog` for the generator."""
 
     def catalogs(self, world: World) -> list[Catalog]:
         """One catalog per eligible target of the world's data, the preferred target first."""

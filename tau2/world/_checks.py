@@ -4,13 +4,14 @@ check their pack the way the built-in ones are checked (in the spirit of Gymnasi
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from tau2.world._domain import Domain
 from tau2.world._tools import Side, Tool, ToolKind
 from tau2.world._world import World
 
 
-def check_domain(domain: Domain, data_dir: Path | None = None) -> list[str]:
+def check_domain(domain: Domain[Any], data_dir: Path | None = None) -> list[str]:
     """Problems that would confuse actors or the engine, one line each; empty when the pack is sound."""
     problems = [*_tool_problems(domain), *_policy_problems(domain)]
     try:
@@ -20,7 +21,7 @@ def check_domain(domain: Domain, data_dir: Path | None = None) -> list[str]:
     return [*problems, *_state_problems(world)]
 
 
-def _tool_problems(domain: Domain) -> list[str]:
+def _tool_problems(domain: Domain[Any]) -> list[str]:
     problems: list[str] = []
     for side in Side:
         if not domain.tools.tools(side):
@@ -47,7 +48,7 @@ def _schema_problems(tool: Tool) -> list[str]:
     return problems
 
 
-def _policy_problems(domain: Domain) -> list[str]:
+def _policy_problems(domain: Domain[Any]) -> list[str]:
     if domain.policy is None:
         return ["the domain has no agent policy"]
     problems = []

@@ -4,47 +4,56 @@ themselves under the `tau2.domains` entry-point group (or by calling `register_d
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cache
 from importlib.metadata import entry_points
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from pydantic import BaseModel
 
 from tau2.errors import UnknownDomainError
 from tau2.world._tools import ToolTable
 
-StateLoader = Callable[[Path | None], BaseModel]
-"""Builds a fresh domain state from a data directory, or from the domain's own data when None."""
+if TYPE_CHECKING:  # annotation only: catalogs are a task-layer concept the generator consumes
+    from tau2.tasks import CatalogSource
+
+State = TypeVar("State", bound=BaseModel)
+
+Patches = dict[str, Any] | None
+"""A task's recursive data patch for one side (None when the task patches nothing there)."""
 
 
 @dataclass(frozen=True, eq=False)
-class Domain:
-    """Everything the engine needs to simulate one domain."""
+class Domain(Generic[State]):
+    """Everything the engine needs to simulate one domain, typed against the pack's state model so the
+    type checker checks every hook of a pack."""
 
     name: str
     description: str
     tools: ToolTable
-    load_state: StateLoader
-    couple: Callable[[Any], None] | None = None
+    load_state: Callable[[Path | None], State]
+    """Builds a fresh state from a data directory, or from the pack's own data when None."""
+    couple: Callable[[State], None] | None = None
     """Re-establishes cross-side invariants after a write; None when they are derived reads."""
-    invariants: Callable[[Any], list[str]] | None = None
+    invariants: Callable[[State], list[str]] | None = None
     """Lists violated invariants of a state (empty when sound); used by tests and checkers."""
-    patch_state: Callable[[Any, dict[str, Any] | None, dict[str, Any] | None], Any] | None = None
+    patch_state: Callable[[State, Patches, Patches], State] | None = None
     """Applies a task's recursive data patches (agent side, user side) and returns the revalidated state."""
     policy: Callable[[bool, str], str] | None = None
     """Agent policy text for (solo, variant)."""
     transfer_tool: str | None = None
     """The agent tool whose successful call hands the conversation to a human."""
-    extras: dict[str, Any] = field(default_factory=dict)
-    """Optional pieces other packages look up by name (e.g. "catalog", "default_suite")."""
+    catalog: CatalogSource | None = None
+    """The subtask catalog the task generator composes tasks from; None when the pack has none."""
+    default_suite: Path | None = None
+    """The suite `tau2 run --domain NAME` runs when no suite is given."""
 
 
-_registered: dict[str, Domain] = {}
+_registered: dict[str, Domain[Any]] = {}
 
 
-def register_domain(domain: Domain) -> None:
+def register_domain(domain: Domain[Any]) -> None:
     """Make a domain available by name (a later registration of the same name replaces it)."""
     _registered[domain.name] = domain
 
@@ -59,7 +68,7 @@ def available_domains() -> list[str]:
     return sorted(set(_registered) | set(_entry_point_domains()))
 
 
-def get_domain(name: str) -> Domain:
+def get_domain(name: str) -> Domain[Any]:
     """The domain called `name`, loading its pack on first use."""
     if name in _registered:
         return _registered[name]

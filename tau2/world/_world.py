@@ -26,14 +26,14 @@ class World:
 
     __slots__ = ("domain", "state")
 
-    def __init__(self, domain: Domain, state: BaseModel) -> None:
+    def __init__(self, domain: Domain[Any], state: BaseModel) -> None:
         self.domain = domain
         self.state = state
         if domain.couple is not None:
             domain.couple(state)
 
     @classmethod
-    def create(cls, domain: Domain, data_dir: Path | None = None) -> World:
+    def create(cls, domain: Domain[Any], data_dir: Path | None = None) -> World:
         """A fresh world on the domain's own data, or on the data directory given."""
         state_type, snapshot = _base_snapshot(domain, data_dir)
         return cls(domain, state_type.model_validate_json(snapshot))
@@ -98,7 +98,7 @@ class World:
 
 
 @lru_cache(maxsize=32)
-def _base_snapshot(domain: Domain, data_dir: Path | None) -> tuple[type[BaseModel], bytes]:
+def _base_snapshot(domain: Domain[Any], data_dir: Path | None) -> tuple[type[BaseModel], bytes]:
     """Load a domain's data once per directory and keep it as a snapshot to validate worlds from."""
     state = domain.load_state(data_dir)
     if domain.couple is not None:

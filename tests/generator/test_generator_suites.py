@@ -45,7 +45,7 @@ def test_a_shipped_suite_equals_a_fresh_generation(name: str, tmp_path: Path) ->
 
 
 def test_the_default_suite_is_base_and_loads() -> None:
-    assert get_domain("telecom").extras["default_suite"] == SUITES / "base.json"
+    assert get_domain("telecom").default_suite == SUITES / "base.json"
     suite = load_suite(DEFAULT_SUITE)
     assert suite.name == "base" and suite.domain == "telecom" and suite.catalog_version == "telecom-1"
     assert suite.generator["sample_per_bin"] == 3 and suite.seed == 7

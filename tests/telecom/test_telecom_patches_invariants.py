@@ -17,6 +17,8 @@ from tau2.domains.telecom import (
 from tau2.domains.telecom.binding import line_active, surroundings_view
 from tau2.domains.telecom.patches import merge
 from tau2.errors import UserInputError
+from tau2.tasks import EnvCall, Evaluation, InitialData, Task, TaskSetupError, UserScenario, initialize_world
+from tau2.world import Side
 from tau2.world._world import World
 
 
@@ -146,3 +148,30 @@ def test_derived_view_matches_the_crm_after_changes(world: World) -> None:
     assert (view.line_active, view.mobile_data_usage_exceeded, view.roaming_allowed) == (False, True, True)
     assert view.payment_request is not None
     assert (view.payment_request.bill_id, view.payment_request.paid) == ("B1001", False)
+
+
+def test_initial_data_reaches_the_world_through_initialize_world() -> None:
+    task = Task(
+        id="patched",
+        domain="telecom",
+        user_scenario=UserScenario(instructions="Your phone has a low battery."),
+        initial_data=InitialData(user_data={"device": {"battery_level": 7}}),
+        initialization=[EnvCall(side=Side.USER, name="turn_airplane_mode_on")],
+        evaluation=Evaluation(assertions=[]),
+    )
+    world = initialize_world(task)
+    patched = state(world)
+    assert patched.device.battery_level == 7 and patched.device.airplane_mode
+    assert invariant_violations(patched) == []
+
+
+def test_initial_data_is_refused_by_a_domain_without_a_patch_hook() -> None:
+    task = Task(
+        id="mock_patched",
+        domain="mock",
+        user_scenario=UserScenario(instructions="Your lamp is dark."),
+        initial_data=InitialData(agent_data={"account": {"powered": True}}),
+        evaluation=Evaluation(assertions=[]),
+    )
+    with pytest.raises(TaskSetupError, match="domain 'mock' does not support initial data patches"):
+        initialize_world(task)
