@@ -106,4 +106,4 @@ class MockSource:
 
 def mock_domain(*catalogs: Catalog) -> Domain:
     """The mock domain with a catalog source registered (by default the plain lamp catalog)."""
-    return dataclasses.replace(MOCK, extras={"catalog": MockSource(catalogs or (mock_catalog(),))})
+    return dataclasses.replace(MOCK, catalog=MockSource(catalogs or (mock_catalog(),)))

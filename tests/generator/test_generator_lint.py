@@ -55,7 +55,7 @@ class EditedTexts:
 
 def test_a_scenario_or_ticket_missing_the_refuel_amount_is_flagged(telecom: Domain) -> None:
     vague = EditedTexts("Do what the agent asks; you may buy some extra data.", MOBILE_DATA.ticket)
-    domain = dataclasses.replace(telecom, extras={"catalog": vague})
+    domain = dataclasses.replace(telecom, catalog=vague)
     findings = [f for f in generate(domain, REFUEL_SINGLE).findings if f.kind is LintKind.MISSING_FACT]
     assert [(f.subject, f.message) for f in findings] == [
         (
@@ -64,7 +64,7 @@ def test_a_scenario_or_ticket_missing_the_refuel_amount_is_flagged(telecom: Doma
         )
     ]
     no_ticket = EditedTexts(MOBILE_DATA.task_instructions, "Customer {name} reports slow data.")
-    domain = dataclasses.replace(telecom, extras={"catalog": no_ticket})
+    domain = dataclasses.replace(telecom, catalog=no_ticket)
     messages = [
         f.message for f in generate(domain, REFUEL_SINGLE).findings if f.kind is LintKind.MISSING_FACT
     ]
