@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import io
 import subprocess
 import sys
@@ -10,10 +9,10 @@ import sys
 import pytest
 from rich.console import Console
 
+from tau2.actors import ActorKind, ModelUse, actor_kinds, make_actor, register_actor
 from tau2.actors._human import HumanActor
 from tau2.actors._null import NULL_LINE, NullAgent
 from tau2.actors._oracle import CLOSING, OracleAgent
-from tau2.actors._registry import actor_kinds, make_actor, register_actor
 from tau2.actors._requests import (
     REQUEST_PREFIX,
     RESOLVED_PHRASE,
@@ -184,11 +183,10 @@ async def test_transfer_agent_transfers_first() -> None:
     assert calls(await agent.act([])) == [(DONE_TOOL, {})]
 
 
-async def test_transfer_agent_needs_a_transfer_tool(monkeypatch: pytest.MonkeyPatch) -> None:
-    without = dataclasses.replace(get_domain("mock"), transfer_tool=None)
-    monkeypatch.setattr("tau2.actors._transfer.get_domain", lambda name: without)
+async def test_transfer_agent_needs_a_transfer_tool() -> None:
+    without = context(UNPLUGGED, Side.AGENT).model_copy(update={"transfer_tool": None})
     with pytest.raises(ValueError, match="no transfer tool"):
-        await TransferAgent().start(context(UNPLUGGED, Side.AGENT))
+        await TransferAgent().start(without)
 
 
 # Human
@@ -264,7 +262,7 @@ def test_users_can_register_their_own_kinds() -> None:
         modes.append(mode)
         return NullAgent(spec)
 
-    register_actor("polite", Side.AGENT, factory)
+    register_actor(ActorKind("polite", {Side.AGENT: factory}, ModelUse.OPTIONAL))
     assert "polite" in actor_kinds(Side.AGENT) and "polite" not in actor_kinds(Side.USER)
     actor = make_actor(ActorSpec(kind="polite", model=ModelSpec(name="m")), Side.AGENT, Mode.SOLO)
     assert isinstance(actor, NullAgent) and actor.spec is not None and actor.spec.model == ModelSpec(name="m")

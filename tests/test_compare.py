@@ -12,7 +12,7 @@ from fixtures.make_runs import ROAMING, RUNS_DIR
 from typer.testing import CliRunner
 
 from tau2.cli import app
-from tau2.episode._actor import ActorSpec
+from tau2.episode import ActorSpec, EpisodeConfig
 from tau2.llm import ModelSpec
 from tau2.metrics import PairBy
 from tau2.report import SCHEMA_VERSION, ComparisonReport, auto_pair_by
@@ -122,7 +122,8 @@ def test_factors_name_what_differs() -> None:
     warmer = with_manifest(base, agent=warm)
     (factor,) = differing_factors(base, warmer)
     assert factor.name == "agent" and '"temperature": 1' in factor.b
-    many = with_manifest(base, seed=1, max_steps=5, max_errors=3, policy_variant="solo", hashes={})
+    episode = EpisodeConfig(max_steps=5, max_errors=3, policy_variant="solo")
+    many = with_manifest(base, seed=1, episode=episode, hashes={})
     assert title(differing_factors(base, many)).endswith("(+2 more)")
 
 

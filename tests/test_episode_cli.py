@@ -15,10 +15,15 @@ from tau2.cli import app
 from tau2.domains.mock.tasks import MOCK_TASKS
 from tau2.episode._actor import SeatContext
 from tau2.episode._orchestrator import EpisodeResult
+from tau2.personas import load_persona
 from tau2.tasks._tau2bench import write_tau2_file
 
 CONFORMANCE = Path(__file__).resolve().parents[1].parent / "shared" / "conformance" / "tau2-telecom"
 runner = CliRunner()
+
+
+OFFLINE = ["--agent", "oracle", "--user", "scripted"]
+"""Offline seats (the default kind is a model, which must be named)."""
 
 
 def one_line(text: str) -> str:
@@ -28,7 +33,7 @@ def one_line(text: str) -> str:
 
 
 def test_oracle_episode_shows_both_views_assertions_and_reward(suite_file: Path) -> None:
-    result = runner.invoke(app, ["episode", "--suite", str(suite_file), "--task-id", "both"])
+    result = runner.invoke(app, ["episode", "--suite", str(suite_file), "--task-id", "both", *OFFLINE])
     assert result.exit_code == 0, result.output
     out = result.stdout
     assert "agent (oracle)" in out and "user (scripted)" in out
@@ -40,7 +45,17 @@ def test_oracle_episode_shows_both_views_assertions_and_reward(suite_file: Path)
 
 
 def test_solo_null_episode(suite_file: Path) -> None:
-    arguments = ["episode", "--suite", str(suite_file), "--task-id", "unplugged", "--agent", "null"]
+    arguments = [
+        "episode",
+        "--suite",
+        str(suite_file),
+        "--task-id",
+        "unplugged",
+        "--agent",
+        "null",
+        "--user",
+        "scripted",
+    ]
     result = runner.invoke(app, [*arguments, "--mode", "solo"])
     assert result.exit_code == 0, result.output
     assert "mode: solo" in result.stdout and "user (" not in result.stdout
@@ -49,7 +64,17 @@ def test_solo_null_episode(suite_file: Path) -> None:
 
 
 def test_json_output_is_the_episode_result(suite_file: Path) -> None:
-    arguments = ["--suite", str(suite_file), "--task-id", "needs_human", "--agent", "transfer", "--json"]
+    arguments = [
+        "--suite",
+        str(suite_file),
+        "--task-id",
+        "needs_human",
+        "--agent",
+        "transfer",
+        "--user",
+        "scripted",
+        "--json",
+    ]
     result = runner.invoke(app, ["episode", *arguments, "--oracle-plan", "--max-steps", "7"])
     assert result.exit_code == 0, result.output
     episode = EpisodeResult.model_validate_json(one_line(result.stdout))
@@ -58,7 +83,7 @@ def test_json_output_is_the_episode_result(suite_file: Path) -> None:
     assert episode.config.oracle_plan and episode.config.max_steps == 7
 
 
-def test_persona_text_reaches_the_user(suite_file: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_persona_reaches_the_user(suite_file: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     seen: list[str | None] = []
     original = ScriptedUser.start
 
@@ -67,9 +92,18 @@ def test_persona_text_reaches_the_user(suite_file: Path, monkeypatch: pytest.Mon
         await original(self, context)
 
     monkeypatch.setattr(ScriptedUser, "start", spy)
-    arguments = ["--suite", str(suite_file), "--task-id", "unplugged", "--persona-text", "Grumpy.", "--json"]
+    arguments = [
+        "--suite",
+        str(suite_file),
+        "--task-id",
+        "unplugged",
+        *OFFLINE,
+        "--persona",
+        "easy",
+        "--json",
+    ]
     assert runner.invoke(app, ["episode", *arguments]).exit_code == 0
-    assert seen == ["Grumpy."]
+    assert seen == [load_persona("easy").prompt_text]
 
 
 def test_unknown_task_id_exits_two_listing_ids(suite_file: Path) -> None:
@@ -88,7 +122,9 @@ def test_unknown_task_id_exits_two_listing_ids(suite_file: Path) -> None:
     ],
 )
 def test_bad_options_exit_two(suite_file: Path, arguments: list[str], fragment: str) -> None:
-    result = runner.invoke(app, ["episode", "--suite", str(suite_file), "--task-id", "both", *arguments])
+    result = runner.invoke(
+        app, ["episode", "--suite", str(suite_file), "--task-id", "both", *OFFLINE, *arguments]
+    )
     assert result.exit_code == 2
     assert fragment in one_line(result.stderr)
 
@@ -100,7 +136,7 @@ def test_tau2_bench_file_in_a_subprocess(tmp_path: Path) -> None:
     else:
         tasks, data_dir, task_id = tmp_path / "tasks.json", [], "both"
         write_tau2_file(tasks, MOCK_TASKS)
-    command = [sys.executable, "-m", "tau2", "episode", "--suite", str(tasks), "--task-id", task_id]
+    command = [sys.executable, "-m", "tau2", "episode", "--suite", str(tasks), "--task-id", task_id, *OFFLINE]
     completed = subprocess.run([*command, *data_dir, "--json"], capture_output=True, text=True, check=False)
     assert completed.returncode == 0, completed.stderr
     data = json.loads(completed.stdout)

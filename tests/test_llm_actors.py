@@ -361,7 +361,7 @@ async def test_start_resets_the_transcript_and_totals() -> None:
 
 
 def test_actor_needs_a_model() -> None:
-    with pytest.raises(UserInputError, match="'llm' needs a model"):
+    with pytest.raises(UserInputError, match="--agent llm needs --agent-model"):
         make_actor(ActorSpec(kind="llm"), Side.AGENT)
 
 

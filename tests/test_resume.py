@@ -108,9 +108,9 @@ def test_changed_configuration_is_refused_naming_the_fields(suite_file: Path, tm
     refused = run(*first, "--resume", *changed)
     assert refused.exit_code == 2
     assert refused.stderr.strip() == (
-        f"error: {out}: cannot resume: the configuration differs in agent.kind (oracle → null); "
-        "trials (2 → 3); max_steps (100 → 7); task_ids (1 items → 2 items) (give the original options, "
-        "or start a new run with another --out)"
+        f"error: {out}: cannot resume: the configuration differs in episode.max_steps (100 → 7); "
+        "agent.kind (oracle → null); trials (2 → 3); task_ids (1 items → 2 items) "
+        "(give the original options, or start a new run with another --out)"
     )
     suite_file.write_text(suite_file.read_text().replace('"name": "mock"', '"name": "edited"'))
     edited = run("--resume", "--out", str(out))

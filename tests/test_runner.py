@@ -61,13 +61,11 @@ def manifest(**fields: object) -> RunManifest:
         "suite_path": "/suite.json",
         "suite_hash": "sha256:00",
         "domain": "mock",
-        "mode": Mode.INTERACTIVE,
+        "episode": EpisodeConfig(),
         "agent": ActorSpec(kind="oracle"),
         "user": ActorSpec(kind="scripted"),
         "trials": 2,
         "seed": 0,
-        "max_steps": 100,
-        "max_errors": 10,
         "task_ids": ["a", "b"],
     }
     return RunManifest.model_validate({**values, **fields})
@@ -162,15 +160,15 @@ def test_differences_name_nested_fields_and_hashes_but_ignore_identity() -> None
     changed = manifest(
         agent=ActorSpec(kind="oracle"),
         user=ActorSpec(kind="llm", model=ModelSpec(name="m")),
-        max_steps=5,
+        episode=EpisodeConfig(max_steps=5),
         task_ids=["a"],
         hashes={"policy": "sha256:bbbbbbbbbbbbbbbb", "persona": "sha256:cc"},
     )
     assert differences(stored, changed) == [
+        "episode.max_steps (100 → 5)",
         "user.kind (scripted → llm)",
         'user.model (None → {"name": "m", "api_base": null, "args": {}, "timeout_s": 120.0, '
         '"max_retries": 4})',
-        "max_steps (100 → 5)",
         "persona (none → cc)",
         "policy (aaaaaaaaaaaa → bbbbbbbbbbbb)",
         "task_ids (2 items → 1 items)",
@@ -185,7 +183,7 @@ def test_seat_requests_resolve_against_a_stored_spec() -> None:
     assert SeatRequest(kind="oracle").resolve(Side.AGENT, stored) == ActorSpec(kind="oracle")
     with pytest.raises(UserInputError, match="--user llm needs --user-model"):
         SeatRequest().resolve(Side.USER, None)
-    with pytest.raises(UserInputError, match="apply only to --agent llm"):
+    with pytest.raises(UserInputError, match="do not apply to actor kind 'oracle'"):
         SeatRequest(kind="oracle", model="m").resolve(Side.AGENT, None)
 
 

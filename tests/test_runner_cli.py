@@ -61,7 +61,12 @@ def test_offline_run_writes_manifest_and_one_record_per_unit(suite_file: Path, t
     loaded = load_run(out)
     manifest = loaded.manifest
     assert manifest.task_ids == [task.id for task in MOCK_TASKS]
-    assert (manifest.trials, manifest.seed, manifest.max_steps, manifest.max_errors) == (2, 3, 100, 10)
+    assert (manifest.trials, manifest.seed, manifest.episode.max_steps, manifest.episode.max_errors) == (
+        2,
+        3,
+        100,
+        10,
+    )
     assert manifest.suite_hash.startswith("sha256:") and manifest.suite_path == str(suite_file.resolve())
     assert set(manifest.hashes) == {"policy"} and {"tau2", "litellm", "python"} <= set(manifest.versions)
     assert sorted((r.task_id, r.trial) for r in loaded.records) == sorted(

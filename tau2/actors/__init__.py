@@ -1,21 +1,34 @@
 """Actors: the built-in seats (LLM agent, solo agent and user; offline oracle, scripted, null, transfer;
-human) and the registry that makes a seat from its spec. The actor contract itself is part of the
-episode and re-exported here for convenience."""
+human) and the one registry of actor kinds, which also finds kinds other packages install under the
+`tau2.actors` entry-point group. The actor contract itself is part of the episode and re-exported here."""
 
-from tau2.actors._prompts import SOLO_OPENING, agent_system_prompt, solo_system_prompt, user_system_prompt
-from tau2.actors._registry import actor_kinds, make_actor, register_actor
+from tau2.actors._registry import (
+    ENTRY_POINT_GROUP,
+    ActorFactory,
+    ActorKind,
+    ModelUse,
+    actor_kind,
+    actor_kinds,
+    all_kinds,
+    checked_kind,
+    make_actor,
+    register_actor,
+)
 from tau2.episode import Actor, ActorSpec, ActorTurn, SeatContext
 
 __all__ = [
-    "SOLO_OPENING",
+    "ENTRY_POINT_GROUP",
     "Actor",
+    "ActorFactory",
+    "ActorKind",
     "ActorSpec",
     "ActorTurn",
+    "ModelUse",
     "SeatContext",
+    "actor_kind",
     "actor_kinds",
-    "agent_system_prompt",
+    "all_kinds",
+    "checked_kind",
     "make_actor",
     "register_actor",
-    "solo_system_prompt",
-    "user_system_prompt",
 ]

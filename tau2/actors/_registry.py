@@ -1,43 +1,167 @@
-"""Actor kinds by name and seat: the built-ins plus any kind a user registers.
+"""One registry of actor kinds: the built-ins, kinds registered in code, kinds installed by other
+packages under the `tau2.actors` entry-point group, and local `module:attribute` references.
 
-LLM actors are imported only when an `llm` actor is made, so offline runs never load litellm.
+Installed kinds and the LLM kinds are imported only when first used, so offline runs never load litellm.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import importlib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from functools import cache
+from importlib.metadata import EntryPoint, entry_points
+from typing import Any
 
+from tau2.actors._prompts import (
+    SOLO_OPENING,
+    agent_system_prompt,
+    solo_system_prompt,
+    user_system_prompt,
+)
 from tau2.episode import Actor, ActorSpec, Mode
 from tau2.errors import UserInputError
 from tau2.llm import ModelSpec
+from tau2.tasks import UserInstructions
 from tau2.world import Side
+
+ENTRY_POINT_GROUP = "tau2.actors"
 
 ActorFactory = Callable[[ActorSpec, Mode], Actor]
 """Builds an actor for one seat from its spec and the episode mode."""
 
-_factories: dict[tuple[str, Side], ActorFactory] = {}
+PromptTemplate = Callable[[Side, Mode], str]
+"""The system-prompt template a kind uses for a seat and mode; runs store its hash to notice changes."""
 
 
-def register_actor(kind: str, seat: Side, factory: ActorFactory) -> None:
-    """Make `kind` available for `seat` (a later registration of the same kind and seat replaces it)."""
-    _factories[(kind, Side(seat))] = factory
+class ModelUse(StrEnum):
+    """Whether a kind talks to a model, and so whether the model options apply to it."""
+
+    NONE = "none"
+    OPTIONAL = "optional"
+    REQUIRED = "required"
+
+
+@dataclass(frozen=True)
+class ActorKind:
+    """A kind of actor: the seats it can fill, whether it needs a model, and how to build it."""
+
+    name: str
+    factories: Mapping[Side, ActorFactory]
+    model: ModelUse = ModelUse.NONE
+    prompt_template: PromptTemplate | None = None
+    description: str = ""
+    seats: frozenset[Side] = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "seats", frozenset(self.factories))
+
+    def check(self, spec: ActorSpec, seat: Side) -> None:
+        """Refuse a spec this kind cannot take for `seat`: a missing or an unwanted model."""
+        if self.model is ModelUse.REQUIRED and spec.model is None:
+            raise UserInputError(
+                f"--{seat.value} {self.name} needs --{seat.value}-model (no model is chosen for you)"
+            )
+        if self.model is ModelUse.NONE and spec.model is not None:
+            raise UserInputError(
+                f"--{seat.value}-model, --{seat.value}-api-base and --{seat.value}-arg do not apply to "
+                f"actor kind {self.name!r}, which takes no model"
+            )
+
+
+_registered: dict[str, ActorKind] = {}
+
+
+def register_actor(kind: ActorKind) -> None:
+    """Make `kind` available by its name (a later registration of the same name replaces it)."""
+    _registered[kind.name] = kind
+
+
+@cache
+def _installed() -> dict[str, EntryPoint]:
+    return {point.name: point for point in entry_points(group=ENTRY_POINT_GROUP)}
+
+
+def actor_kind(name: str) -> ActorKind:
+    """The kind called `name`: registered, installed, or a `module:attribute` reference."""
+    if name in _registered:
+        return _registered[name]
+    point = _installed().get(name)
+    if point is not None:
+        kind = _as_kind(name, _load(name, point.load))
+    elif ":" in name:
+        module, _, attribute = name.partition(":")
+        kind = _as_kind(name, _load(name, lambda: getattr(importlib.import_module(module), attribute)))
+    else:
+        raise UserInputError(f"unknown actor kind {name!r} (kinds: {', '.join(all_kinds())})")
+    register_actor(kind)
+    return kind
+
+
+def all_kinds() -> list[str]:
+    """Names of every registered or installed kind, sorted."""
+    return sorted(set(_registered) | set(_installed()))
 
 
 def actor_kinds(seat: Side) -> list[str]:
-    """The kinds that can fill `seat`, sorted."""
-    return sorted(kind for kind, side in _factories if side is seat)
+    """The registered and installed kinds that can fill `seat`, sorted (an installed kind that fails to
+    load is left out here and reported when it is asked for)."""
+    names = []
+    for name in all_kinds():
+        try:
+            if seat in actor_kind(name).seats:
+                names.append(name)
+        except UserInputError:
+            continue
+    return names
 
 
 def make_actor(spec: ActorSpec, seat: Side, mode: Mode = Mode.INTERACTIVE) -> Actor:
-    """Build the actor `spec` describes for `seat`; an unknown kind or wrong seat is a `UserInputError`."""
-    factory = _factories.get((spec.kind, seat))
-    if factory is None:
-        known = f"{seat.value} kinds: {', '.join(actor_kinds(seat))}"
-        other = seat.other
-        if (spec.kind, other) in _factories:
-            raise UserInputError(f"actor kind {spec.kind!r} is for the {other.value} seat ({known})")
-        raise UserInputError(f"unknown {seat.value} kind {spec.kind!r} ({known})")
-    return factory(spec, mode)
+    """Build the actor `spec` describes for `seat`; an unknown kind, a wrong seat or a model that does not
+    fit the kind is a `UserInputError`."""
+    kind = checked_kind(spec, seat)
+    return kind.factories[seat](spec, mode)
+
+
+def checked_kind(spec: ActorSpec, seat: Side) -> ActorKind:
+    """The kind of `spec`, after checking it can fill `seat` with the model options given."""
+    if spec.kind not in _registered and spec.kind not in _installed() and ":" not in spec.kind:
+        raise UserInputError(
+            f"unknown {seat.value} kind {spec.kind!r} ({seat.value} kinds: {', '.join(actor_kinds(seat))})"
+        )
+    kind = actor_kind(spec.kind)
+    if seat not in kind.seats:
+        seats = " and ".join(sorted(side.value for side in kind.seats))
+        raise UserInputError(
+            f"actor kind {spec.kind!r} is for the {seats} seat "
+            f"({seat.value} kinds: {', '.join(actor_kinds(seat))})"
+        )
+    kind.check(spec, seat)
+    return kind
+
+
+def _load(name: str, load: Callable[[], Any]) -> Any:
+    """Import what a kind name refers to, turning any import failure into one line."""
+    try:
+        return load()
+    except Exception as error:
+        raise UserInputError(
+            f"actor kind {name!r} could not be loaded: {type(error).__name__}: {error}"
+        ) from None
+
+
+def _as_kind(name: str, target: Any) -> ActorKind:
+    """An `ActorKind` as is; a bare factory `(spec, mode) -> Actor` fills either seat, model optional."""
+    if isinstance(target, ActorKind):
+        return (
+            target
+            if target.name == name
+            else ActorKind(name, target.factories, target.model, target.prompt_template, target.description)
+        )
+    if callable(target):
+        return ActorKind(name, {Side.AGENT: target, Side.USER: target}, ModelUse.OPTIONAL)
+    raise UserInputError(f"actor kind {name!r} names neither an ActorKind nor a factory")
 
 
 def _oracle(spec: ActorSpec, mode: Mode) -> Actor:
@@ -83,17 +207,41 @@ def _llm_user(spec: ActorSpec, mode: Mode) -> Actor:
     return LLMUser(_model_of(spec))
 
 
-register_actor("oracle", Side.AGENT, _oracle)
-register_actor("null", Side.AGENT, _null)
-register_actor("transfer", Side.AGENT, _transfer)
-register_actor("llm", Side.AGENT, _llm_agent)
-register_actor("human", Side.AGENT, _human)
-register_actor("scripted", Side.USER, _scripted)
-register_actor("human", Side.USER, _human)
-register_actor("llm", Side.USER, _llm_user)
-
-
 def _model_of(spec: ActorSpec) -> ModelSpec:
     if spec.model is None:
         raise UserInputError(f"actor kind {spec.kind!r} needs a model")
     return spec.model
+
+
+def llm_prompt_template(seat: Side, mode: Mode) -> str:
+    """The LLM seats' system prompt with placeholders where task and policy text go."""
+    if seat is Side.USER:
+        scenario = UserInstructions(
+            reason_for_call="{reason}",
+            known_info="{known}",
+            unknown_info="{unknown}",
+            task_instructions="{instructions}",
+        )
+        return user_system_prompt(scenario, "{persona}")
+    if mode is Mode.SOLO:
+        return solo_system_prompt("{policy}", "{ticket}", "{plan}") + "\n\n" + SOLO_OPENING
+    return agent_system_prompt("{policy}", "{plan}")
+
+
+for _kind in (
+    ActorKind("oracle", {Side.AGENT: _oracle}, description="follows the task's reference solution"),
+    ActorKind("null", {Side.AGENT: _null}, description="does nothing useful (a lower bound)"),
+    ActorKind("transfer", {Side.AGENT: _transfer}, description="hands every customer to a human at once"),
+    ActorKind(
+        "scripted", {Side.USER: _scripted}, description="a customer that follows the oracle's requests"
+    ),
+    ActorKind("human", {Side.AGENT: _human, Side.USER: _human}, description="a person at the terminal"),
+    ActorKind(
+        "llm",
+        {Side.AGENT: _llm_agent, Side.USER: _llm_user},
+        ModelUse.REQUIRED,
+        llm_prompt_template,
+        "a language model through litellm",
+    ),
+):
+    register_actor(_kind)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from tau2.episode import DONE_TOOL, ActorSpec, ActorTurn, Entry, Mode, SeatContext, ToolCall
-from tau2.world import get_domain
 
 SUMMARY = "The customer needs help that I cannot give."
 FALLBACK_LINE = "I have asked for a human agent to take over."
@@ -19,8 +18,8 @@ class TransferAgent:
         self._turns = 0
 
     async def start(self, context: SeatContext) -> None:
-        """Find the transfer tool of the task's domain."""
-        tool = get_domain(context.task.domain).transfer_tool
+        """Take the transfer tool the seat was given."""
+        tool = context.transfer_tool
         if tool is None:
             raise ValueError(f"domain {context.task.domain!r} has no transfer tool")
         self._tool = tool

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -11,81 +10,100 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from tau2.actors import make_actor
-from tau2.cli.options import AgentModel, DataDir, UserModel
-from tau2.episode import ActorSpec, Entry, EntryKind, EpisodeConfig, EpisodeResult, Mode, run_episode
-from tau2.errors import UserInputError
-from tau2.tasks import Task, load_task_file
+from tau2.cli.options import (
+    AgentApiBase,
+    AgentArg,
+    AgentKind,
+    AgentModel,
+    AgentTimeout,
+    DataDir,
+    DomainOption,
+    MaxActorRetries,
+    MaxErrors,
+    MaxSteps,
+    ModeOption,
+    OraclePlan,
+    PersonaOption,
+    PolicyVariant,
+    SuiteOption,
+    UserApiBase,
+    UserArg,
+    UserKind,
+    UserModel,
+    UserTimeout,
+    episode_options,
+    seat_request,
+)
+from tau2.episode import Entry, EntryKind, EpisodeResult, Mode
 from tau2.world import Side
-
-_SHOWN_IDS = 5
-"""How many task ids an unknown-id error lists."""
 
 
 def command(
-    suite: Annotated[
-        Path,
-        typer.Option("--suite", help="A tau2 suite file or a τ²-bench task file.", show_default=False),
-    ],
     task_id: Annotated[str, typer.Option("--task-id", help="ID of the task to run.", show_default=False)],
-    agent: Annotated[
-        str, typer.Option("--agent", help="Agent kind: oracle, null, transfer, llm, …")
-    ] = "oracle",
-    user: Annotated[
-        str, typer.Option("--user", help="User kind (interactive): scripted, llm, …")
-    ] = "scripted",
-    mode: Annotated[Mode, typer.Option("--mode", help="Who holds which tools.")] = Mode.INTERACTIVE,
-    oracle_plan: Annotated[
-        bool, typer.Option("--oracle-plan", help="Show the agent the reference solution.")
-    ] = False,
-    data_dir: DataDir = None,
-    persona_text: Annotated[
-        str | None, typer.Option("--persona-text", help="Persona text for the user, replacing the task's.")
-    ] = None,
-    max_steps: Annotated[
-        int | None, typer.Option("--max-steps", min=1, help="Actor turns before the episode is cut off.")
-    ] = None,
+    suite: SuiteOption = None,
+    domain: DomainOption = None,
+    agent: AgentKind = None,
     agent_model: AgentModel = None,
+    agent_api_base: AgentApiBase = None,
+    agent_arg: AgentArg = None,
+    agent_timeout: AgentTimeout = None,
+    user: UserKind = None,
     user_model: UserModel = None,
+    user_api_base: UserApiBase = None,
+    user_arg: UserArg = None,
+    user_timeout: UserTimeout = None,
+    mode: ModeOption = None,
+    oracle_plan: OraclePlan = None,
+    max_steps: MaxSteps = None,
+    max_errors: MaxErrors = None,
+    max_actor_retries: MaxActorRetries = None,
+    policy_variant: PolicyVariant = None,
+    persona: PersonaOption = None,
     seed: Annotated[int | None, typer.Option("--seed", help="Seed passed to the actors.")] = None,
+    data_dir: DataDir = None,
     json_output: Annotated[bool, typer.Option("--json", help="Print the episode result as JSON.")] = False,
 ) -> None:
-    """Run one episode and print the conversation, the termination, each assertion and the reward."""
-    task = _find_task(load_task_file(suite), task_id, suite)
-    settings: dict[str, object] = {"mode": mode, "oracle_plan": oracle_plan, "seed": seed}
-    if max_steps is not None:
-        settings["max_steps"] = max_steps
-    config = EpisodeConfig.model_validate(settings)
-    agent_spec = ActorSpec(kind=agent, model=agent_model)
-    user_spec = ActorSpec(kind=user, model=user_model)
-    agent_actor = make_actor(agent_spec, Side.AGENT, mode)
-    user_actor = None if mode is Mode.SOLO else make_actor(user_spec, Side.USER, mode)
+    """Run one episode and print the conversation, the termination, each assertion and the reward.
+
+    It takes the same seat and episode options, with the same defaults, as `tau2 run`.
+    """
+    import sys
+
+    from tau2.actors import make_actor
+    from tau2.episode import run_episode
+    from tau2.runner import RunRequest, prepare_episode
+
+    request = RunRequest(
+        suite=suite,
+        domain=domain,
+        agent=seat_request(agent, agent_model, agent_api_base, agent_arg, agent_timeout, seat="agent"),
+        user=seat_request(user, user_model, user_api_base, user_arg, user_timeout, seat="user"),
+        episode=episode_options(mode, oracle_plan, max_steps, max_errors, max_actor_retries, policy_variant),
+        persona=persona,
+        seed=seed,
+        data_dir=data_dir,
+    )
+    setup = prepare_episode(request, task_id)
+    for warning in setup.warnings:
+        print(f"warning: {warning}", file=sys.stderr)
+    mode = setup.config.mode
+    agent_actor = make_actor(setup.agent, Side.AGENT, mode)
+    user_actor = None if setup.user is None else make_actor(setup.user, Side.USER, mode)
     result = asyncio.run(
         run_episode(
-            task,
+            setup.task,
             agent_actor,
             user_actor,
-            config,
-            data_dir=data_dir,
-            persona_text=persona_text,
-            agent_label=agent_spec.label(),
-            user_label=user_spec.label(),
+            setup.config,
+            data_dir=setup.data_dir,
+            agent_label=setup.agent.label(),
+            user_label=None if setup.user is None else setup.user.label(),
         )
     )
     if json_output:
         typer.echo(result.model_dump_json())
     else:
         show_episode(Console(), result)
-
-
-def _find_task(tasks: list[Task], task_id: str, path: Path) -> Task:
-    """The task called `task_id`, or a one-line `UserInputError` listing a few ids of the file."""
-    for task in tasks:
-        if task.id == task_id:
-            return task
-    shown = ", ".join(task.id for task in tasks[:_SHOWN_IDS])
-    more = f", … ({len(tasks)} tasks)" if len(tasks) > _SHOWN_IDS else ""
-    raise UserInputError(f"{path}: no task with id {task_id!r} (ids: {shown or 'none'}{more})")
 
 
 def show_episode(console: Console, result: EpisodeResult) -> None:

@@ -4,13 +4,17 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
+
+from tau2.episode import EpisodeConfig, Mode
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
     from rich.console import RenderableType
+
+    from tau2.runner import SeatRequest
 
 RunDir = Annotated[Path, typer.Argument(help="A run directory (written by `tau2 run`).", show_default=False)]
 DataDir = Annotated[
@@ -22,8 +26,6 @@ DataDir = Annotated[
         file_okay=False,
     ),
 ]
-AgentModel = Annotated[str | None, typer.Option("--agent-model", help="Model of an llm agent.")]
-UserModel = Annotated[str | None, typer.Option("--user-model", help="Model of an llm user.")]
 JsonOutput = Annotated[
     bool, typer.Option("--json", help="Print JSON instead of tables (schema: docs/reports.md).")
 ]
@@ -35,6 +37,127 @@ BootstrapSamples = Annotated[
     int, typer.Option("--bootstrap-samples", min=1, help="Bootstrap resamples for intervals.")
 ]
 BootstrapSeed = Annotated[int, typer.Option("--bootstrap-seed", help="Seed of the bootstrap.")]
+
+_EPISODE_DEFAULTS = EpisodeConfig()
+
+# The seat options, declared once for both seats and shared by `run` and `episode`.
+
+
+def _seat_option(seat: str, suffix: str, help: str, **settings: Any) -> Any:
+    return typer.Option(f"--{seat}{suffix}", help=help.format(seat=seat), **settings)
+
+
+_KIND = (
+    "Kind of the {seat} seat: llm (default; needs --{seat}-model), oracle, null, transfer, scripted, "
+    "human, an installed kind, or module:factory."
+)
+_MODEL = "Model of the {seat} seat, as litellm names it (e.g. openai/gpt-4o-mini, hosted_vllm/qwen)."
+_API_BASE = "API base of the {seat} seat's model server (e.g. http://127.0.0.1:8000/v1)."
+_ARG = "KEY=VALUE provider argument of the {seat} seat's model (JSON value; repeatable)."
+_TIMEOUT = "Seconds one model request of the {seat} seat may take (default 120)."
+
+AgentKind = Annotated[str | None, _seat_option("agent", "", _KIND)]
+AgentModel = Annotated[str | None, _seat_option("agent", "-model", _MODEL)]
+AgentApiBase = Annotated[str | None, _seat_option("agent", "-api-base", _API_BASE)]
+AgentArg = Annotated[list[str] | None, _seat_option("agent", "-arg", _ARG)]
+AgentTimeout = Annotated[float | None, _seat_option("agent", "-timeout", _TIMEOUT, min=0.001)]
+UserKind = Annotated[str | None, _seat_option("user", "", _KIND)]
+UserModel = Annotated[str | None, _seat_option("user", "-model", _MODEL)]
+UserApiBase = Annotated[str | None, _seat_option("user", "-api-base", _API_BASE)]
+UserArg = Annotated[list[str] | None, _seat_option("user", "-arg", _ARG)]
+UserTimeout = Annotated[float | None, _seat_option("user", "-timeout", _TIMEOUT, min=0.001)]
+
+# The episode options (every `EpisodeConfig` field but the seed), shared by `run` and `episode`.
+
+ModeOption = Annotated[
+    Mode | None, typer.Option("--mode", help=f"interactive or solo (default {_EPISODE_DEFAULTS.mode.value}).")
+]
+OraclePlan = Annotated[
+    bool | None,
+    typer.Option("--oracle-plan/--no-oracle-plan", help="Show the agent the reference solution as steps."),
+]
+MaxSteps = Annotated[
+    int | None,
+    typer.Option(
+        "--max-steps", min=1, help=f"Actor turns per episode (default {_EPISODE_DEFAULTS.max_steps})."
+    ),
+]
+MaxErrors = Annotated[
+    int | None,
+    typer.Option(
+        "--max-errors", min=1, help=f"Failed tool calls per episode (default {_EPISODE_DEFAULTS.max_errors})."
+    ),
+]
+MaxActorRetries = Annotated[
+    int | None,
+    typer.Option(
+        "--max-actor-retries",
+        min=1,
+        help="Malformed outputs in a row before a seat is declared broken "
+        f"(default {_EPISODE_DEFAULTS.max_actor_retries}).",
+    ),
+]
+PolicyVariant = Annotated[
+    str | None,
+    typer.Option(
+        "--policy-variant", help=f"Agent policy variant (default {_EPISODE_DEFAULTS.policy_variant})."
+    ),
+]
+PersonaOption = Annotated[
+    str | None,
+    typer.Option(
+        "--persona", help="Persona for every task (library name or .toml path); default: each task's."
+    ),
+]
+SuiteOption = Annotated[
+    Path | None, typer.Option("--suite", help="A tau2 suite file or a τ²-bench task file.")
+]
+DomainOption = Annotated[
+    str | None,
+    typer.Option("--domain", help="Use the domain's default suite; with --suite, the tasks' domain."),
+]
+
+
+def seat_request(
+    kind: str | None,
+    model: str | None,
+    api_base: str | None,
+    args: list[str] | None,
+    timeout: float | None,
+    *,
+    seat: str,
+) -> SeatRequest:
+    """One seat's options as a request (None = not given)."""
+    from tau2.runner import SeatRequest, parse_assignments
+
+    return SeatRequest(
+        kind=kind,
+        model=model,
+        api_base=api_base,
+        args=parse_assignments(f"--{seat}-arg", args or []),
+        timeout_s=timeout,
+    )
+
+
+def episode_options(
+    mode: Mode | None,
+    oracle_plan: bool | None,
+    max_steps: int | None,
+    max_errors: int | None,
+    max_actor_retries: int | None,
+    policy_variant: str | None,
+) -> dict[str, Any]:
+    """The episode options given, by `EpisodeConfig` field name."""
+    given = {
+        "mode": None if mode is None else mode.value,
+        "oracle_plan": oracle_plan,
+        "max_steps": max_steps,
+        "max_errors": max_errors,
+        "max_actor_retries": max_actor_retries,
+        "policy_variant": policy_variant,
+    }
+    return {name: value for name, value in given.items() if value is not None}
+
 
 R = TypeVar("R", bound="BaseModel")
 

@@ -7,93 +7,75 @@ from typing import Annotated
 
 import typer
 
-from tau2.cli.options import AgentModel, UserModel
-from tau2.episode import EpisodeConfig, Mode
-
-_DEFAULTS = EpisodeConfig()
+from tau2.cli.options import (
+    AgentApiBase,
+    AgentArg,
+    AgentKind,
+    AgentModel,
+    AgentTimeout,
+    DomainOption,
+    MaxActorRetries,
+    MaxErrors,
+    MaxSteps,
+    ModeOption,
+    OraclePlan,
+    PersonaOption,
+    PolicyVariant,
+    SuiteOption,
+    UserApiBase,
+    UserArg,
+    UserKind,
+    UserModel,
+    UserTimeout,
+    episode_options,
+    seat_request,
+)
 
 
 def command(
     out: Annotated[Path, typer.Option("--out", help="Run directory (new, or existing with --resume).")],
-    suite: Annotated[
-        Path | None, typer.Option("--suite", help="A tau2 suite file or a τ²-bench task file.")
-    ] = None,
-    domain: Annotated[
-        str | None,
-        typer.Option("--domain", help="Run the domain's default suite; with --suite, the tasks' domain."),
-    ] = None,
+    suite: SuiteOption = None,
+    domain: DomainOption = None,
     task_ids: Annotated[
         list[str] | None,
         typer.Option("--task-ids", help="Run only these tasks (comma-separated, repeatable)."),
     ] = None,
-    mode: Annotated[Mode | None, typer.Option("--mode", help="interactive (default) or solo.")] = None,
-    oracle_plan: Annotated[
-        bool | None, typer.Option("--oracle-plan/--no-oracle-plan", help="Show the agent the reference plan.")
-    ] = None,
-    agent: Annotated[
-        str | None,
-        typer.Option(
-            "--agent", help="Agent kind: oracle, null, transfer, llm (default), or any registered kind."
-        ),
-    ] = None,
+    agent: AgentKind = None,
     agent_model: AgentModel = None,
-    agent_api_base: Annotated[
-        str | None, typer.Option("--agent-api-base", help="API base of an llm agent's server.")
-    ] = None,
-    agent_arg: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--agent-arg", help="KEY=VALUE provider argument of an llm agent (JSON value; repeatable)."
-        ),
-    ] = None,
-    user: Annotated[
-        str | None, typer.Option("--user", help="User kind: scripted, llm (default), or any registered kind.")
-    ] = None,
+    agent_api_base: AgentApiBase = None,
+    agent_arg: AgentArg = None,
+    agent_timeout: AgentTimeout = None,
+    user: UserKind = None,
     user_model: UserModel = None,
-    user_api_base: Annotated[
-        str | None, typer.Option("--user-api-base", help="API base of an llm user's server.")
-    ] = None,
-    user_arg: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--user-arg", help="KEY=VALUE provider argument of an llm user (JSON value; repeatable)."
-        ),
-    ] = None,
-    persona: Annotated[
-        str | None,
-        typer.Option(
-            "--persona", help="Persona for every task (library name or .toml path); default: each task's."
-        ),
-    ] = None,
+    user_api_base: UserApiBase = None,
+    user_arg: UserArg = None,
+    user_timeout: UserTimeout = None,
+    mode: ModeOption = None,
+    oracle_plan: OraclePlan = None,
+    max_steps: MaxSteps = None,
+    max_errors: MaxErrors = None,
+    max_actor_retries: MaxActorRetries = None,
+    policy_variant: PolicyVariant = None,
+    persona: PersonaOption = None,
     trials: Annotated[
         int | None, typer.Option("--trials", min=1, help="Trials per task (default 1).")
     ] = None,
     seed: Annotated[int | None, typer.Option("--seed", help="Run seed (default 0).")] = None,
-    max_steps: Annotated[
-        int | None,
-        typer.Option("--max-steps", min=1, help=f"Actor turns per episode (default {_DEFAULTS.max_steps})."),
-    ] = None,
-    max_errors: Annotated[
-        int | None,
-        typer.Option(
-            "--max-errors", min=1, help=f"Failed tool calls per episode (default {_DEFAULTS.max_errors})."
-        ),
-    ] = None,
-    policy_variant: Annotated[
-        str | None, typer.Option("--policy-variant", help="Agent policy variant (default manual).")
-    ] = None,
     data_dir: Annotated[
         Path | None, typer.Option("--data-dir", help="Domain data directory (default: the domain's own).")
     ] = None,
     concurrency: Annotated[
-        int, typer.Option("--concurrency", min=1, help="Simulations in flight at once.")
-    ] = 32,
+        int | None,
+        typer.Option(
+            "--concurrency", min=1, help="Simulations in flight at once (default 32; kept on resume)."
+        ),
+    ] = None,
     rate_limit: Annotated[
         list[str] | None,
         typer.Option(
             "--rate-limit",
             help="PROVIDER=CONCURRENCY or PROVIDER=CONCURRENCY/RPM; PROVIDER may be an API host:port "
-            "(repeatable).",
+            "(repeatable; kept on resume).",
         ),
     ] = None,
     resume: Annotated[
@@ -116,10 +98,8 @@ def command(
     from tau2.runner import (
         ProgressBar,
         RunRequest,
-        SeatRequest,
         Tally,
         execute_run,
-        parse_assignments,
         parse_rate_limit,
         parse_task_ids,
         prepare_run,
@@ -127,32 +107,20 @@ def command(
     )
     from tau2.runs import RunDirectoryLock, latest_records
 
-    limits = [parse_rate_limit(item) for item in rate_limit or []]
+    limits = dict(parse_rate_limit(item) for item in rate_limit or []) or None
     request = RunRequest(
         suite=suite,
         domain=domain,
         task_ids=parse_task_ids(task_ids or []),
-        mode=mode,
-        oracle_plan=oracle_plan,
-        agent=SeatRequest(
-            kind=agent,
-            model=agent_model,
-            api_base=agent_api_base,
-            args=parse_assignments("--agent-arg", agent_arg or []),
-        ),
-        user=SeatRequest(
-            kind=user,
-            model=user_model,
-            api_base=user_api_base,
-            args=parse_assignments("--user-arg", user_arg or []),
-        ),
+        agent=seat_request(agent, agent_model, agent_api_base, agent_arg, agent_timeout, seat="agent"),
+        user=seat_request(user, user_model, user_api_base, user_arg, user_timeout, seat="user"),
+        episode=episode_options(mode, oracle_plan, max_steps, max_errors, max_actor_retries, policy_variant),
         persona=persona,
         trials=trials,
         seed=seed,
-        max_steps=max_steps,
-        max_errors=max_errors,
-        policy_variant=policy_variant,
         data_dir=data_dir,
+        concurrency=concurrency,
+        rate_limits=limits,
     )
     with RunDirectoryLock(out) as lock:
         if out.is_dir():
@@ -162,16 +130,18 @@ def command(
             lock.acquire()
             if any(out.iterdir()):  # another new run took the directory between the check and the lock
                 raise UserInputError(f"{out}: not empty; another run started in it")
-        for key, limit in limits:
+        manifest = prepared.manifest
+        for key, limit in manifest.rate_limits.items():
             default_limits().configure(key, limit)
         for warning in prepared.warnings:
             print(f"warning: {warning}", file=sys.stderr)
-        manifest = prepared.manifest
         tally = Tally(len(manifest.task_ids) * manifest.trials, prepared.previous)
         try:
             with ProgressBar(tally, enabled=not quiet) as bar:
                 written = asyncio.run(
-                    execute_run(prepared, bar, concurrency=concurrency, turn_delay_s=debug_turn_delay)
+                    execute_run(
+                        prepared, bar, concurrency=manifest.concurrency, turn_delay_s=debug_turn_delay
+                    )
                 )
         except KeyboardInterrupt:
             print(

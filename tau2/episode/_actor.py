@@ -44,6 +44,8 @@ class SeatContext(BaseModel):
     tool_schemas: list[dict[str, Any]]
     policy: str | None = None
     persona_text: str | None = None
+    transfer_tool: str | None = None
+    """The agent tool that hands the customer to a human (agent seat only; None if the domain has none)."""
 
     @property
     def seed(self) -> int | None:

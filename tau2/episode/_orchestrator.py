@@ -117,6 +117,7 @@ def seat_contexts(
                 sides=(Side.AGENT, Side.USER),
                 tool_schemas=schemas,
                 policy=policy,
+                transfer_tool=domain.transfer_tool,
             )
         }
     persona = persona_text if persona_text is not None else task.user_scenario.persona_text
@@ -128,6 +129,7 @@ def seat_contexts(
             sides=(Side.AGENT,),
             tool_schemas=list(_schemas(domain, Side.AGENT, None)),
             policy=policy,
+            transfer_tool=domain.transfer_tool,
         ),
         Side.USER: SeatContext(
             seat=Side.USER,

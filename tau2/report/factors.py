@@ -28,11 +28,11 @@ def differing_factors(a: Run, b: Run) -> list[Factor]:
         *_user_field(a.manifest.user, b.manifest.user),
         ("suite", *_suite_labels(a, b)),
         ("domain", a.manifest.domain, b.manifest.domain),
-        ("policy", a.manifest.policy_variant, b.manifest.policy_variant),
+        ("policy", a.manifest.episode.policy_variant, b.manifest.episode.policy_variant),
         ("trials", str(a.manifest.trials), str(b.manifest.trials)),
         ("seed", str(a.manifest.seed), str(b.manifest.seed)),
-        ("max_steps", str(a.manifest.max_steps), str(b.manifest.max_steps)),
-        ("max_errors", str(a.manifest.max_errors), str(b.manifest.max_errors)),
+        ("max_steps", str(a.manifest.episode.max_steps), str(b.manifest.episode.max_steps)),
+        ("max_errors", str(a.manifest.episode.max_errors), str(b.manifest.episode.max_errors)),
     ]
     differing = {name for name, va, vb in fields if va != vb}
     hashes = [

@@ -5,7 +5,7 @@ from tau2.runner._convert import crash_record, episode_record
 from tau2.runner._execute import episode_config, execute_run, simulate
 from tau2.runner._manifest import differences, write_manifest
 from tau2.runner._plan import Unit, pending_units
-from tau2.runner._prepare import PreparedRun, prepare_run
+from tau2.runner._prepare import EpisodeSetup, PreparedRun, prepare_episode, prepare_run
 from tau2.runner._progress import ProgressBar, Tally
 from tau2.runner._request import RunRequest, SeatRequest, parse_assignments, parse_rate_limit, parse_task_ids
 from tau2.runner._seeds import derive_seed
@@ -13,6 +13,7 @@ from tau2.runner._summary import run_summary
 from tau2.runs import RecordWriter, repair_tail
 
 __all__ = [
+    "EpisodeSetup",
     "PreparedRun",
     "ProgressBar",
     "RecordWriter",
@@ -30,6 +31,7 @@ __all__ = [
     "parse_rate_limit",
     "parse_task_ids",
     "pending_units",
+    "prepare_episode",
     "prepare_run",
     "repair_tail",
     "run_summary",

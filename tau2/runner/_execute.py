@@ -50,14 +50,7 @@ async def execute_run(
 
 def episode_config(manifest: RunManifest, seed: int) -> EpisodeConfig:
     """The episode configuration of one unit of the run."""
-    return EpisodeConfig(
-        mode=manifest.mode,
-        oracle_plan=manifest.oracle_plan,
-        max_steps=manifest.max_steps,
-        max_errors=manifest.max_errors,
-        policy_variant=manifest.policy_variant,
-        seed=seed,
-    )
+    return manifest.episode.model_copy(update={"seed": seed})
 
 
 async def simulate(prepared: PreparedRun, unit: Unit, turn_delay_s: float = 0.0) -> SimulationRecord:

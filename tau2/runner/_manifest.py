@@ -16,18 +16,20 @@ from typing import Any, Final
 from pydantic import BaseModel
 
 from tau2._jsonfile import canonical_json
-from tau2.actors import SOLO_OPENING, agent_system_prompt, solo_system_prompt, user_system_prompt
+from tau2.actors import actor_kind
 from tau2.episode import ActorSpec, Mode
-from tau2.runner._request import LLM_KIND
 from tau2.runs import MANIFEST_FILE, RunManifest
-from tau2.tasks import UserInstructions
+from tau2.world import Side
 
 PACKAGES: Final = ("tau2", "litellm", "pydantic", "rich", "typer")
 """Packages whose versions every manifest records (with Python's)."""
 
-INFORMATIONAL: Final = frozenset({"run_id", "created_at", "suite_path", "data_dir", "versions"})
+INFORMATIONAL: Final = frozenset(
+    {"run_id", "created_at", "suite_path", "data_dir", "versions", "concurrency", "rate_limits"}
+)
 """Manifest fields that identify or describe a run without shaping its results; resume ignores them (the
-suite and the data directory are compared by hash, so they may move)."""
+suite and the data directory are compared by hash, so they may move; concurrency and rate limits may be
+given anew)."""
 
 
 def sha256_bytes(data: bytes) -> str:
@@ -61,23 +63,12 @@ def package_versions(packages: Iterable[str] = PACKAGES) -> dict[str, str]:
 
 
 def prompt_hashes(agent: ActorSpec, user: ActorSpec | None, mode: Mode) -> dict[str, str]:
-    """Hashes of the system-prompt templates the run's LLM seats use (offline actors have none)."""
-    plan, policy = "{plan}", "{policy}"
+    """Hashes of the system-prompt templates the run's seats use (kinds without prompts have none)."""
     hashes: dict[str, str] = {}
-    if agent.kind == LLM_KIND:
-        if mode is Mode.SOLO:
-            template = solo_system_prompt(policy, "{ticket}", plan) + "\n\n" + SOLO_OPENING
-        else:
-            template = agent_system_prompt(policy, plan)
-        hashes["agent_prompt"] = sha256_text(template)
-    if user is not None and user.kind == LLM_KIND:
-        scenario = UserInstructions(
-            reason_for_call="{reason}",
-            known_info="{known}",
-            unknown_info="{unknown}",
-            task_instructions="{instructions}",
-        )
-        hashes["user_prompt"] = sha256_text(user_system_prompt(scenario, "{persona}"))
+    for seat, spec in ((Side.AGENT, agent), (Side.USER, user)):
+        template = None if spec is None else actor_kind(spec.kind).prompt_template
+        if template is not None:
+            hashes[f"{seat.value}_prompt"] = sha256_text(template(seat, mode))
     return hashes
 
 

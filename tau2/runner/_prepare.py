@@ -42,11 +42,14 @@ DEFAULTS: dict[str, Any] = {
     "persona_override": None,
     "trials": 1,
     "seed": 0,
-    **EpisodeConfig().model_dump(
-        include={"mode", "oracle_plan", "max_steps", "max_errors", "policy_variant"}
-    ),
+    "concurrency": 32,
+    "rate_limits": {},
 }
-"""A new run's values of the options not given (a resumed run takes its manifest's)."""
+"""A new run's values of the run options not given (a resumed run takes its manifest's)."""
+
+
+_SHOWN_IDS = 5
+"""How many task ids an unknown-id error lists."""
 
 
 class PreparedRun(BaseModel):
@@ -87,9 +90,7 @@ def prepare_run(request: RunRequest, run_dir: Path, *, resume: bool) -> Prepared
     for task in tasks.values():
         initialize_world(task, data_dir)
     _check_actors(manifest)
-    warnings: list[str] = []
-    if manifest.mode is Mode.SOLO and request.user.given:
-        warnings.append("solo mode has no user seat: the --user options are ignored")
+    warnings = _solo_warnings(manifest.mode, request)
     previous: list[SimulationRecord] = []
     if stored is not None:
         results = run_dir / RESULTS_FILE
@@ -106,6 +107,53 @@ def prepare_run(request: RunRequest, run_dir: Path, *, resume: bool) -> Prepared
         units=pending_units(manifest.task_ids, manifest.trials, manifest.seed, previous),
         warnings=warnings,
     )
+
+
+class EpisodeSetup(BaseModel):
+    """One episode as `tau2 episode` asked for it, resolved and checked like a run's."""
+
+    model_config = ConfigDict(frozen=True)
+
+    task: Task
+    config: EpisodeConfig
+    agent: ActorSpec
+    user: ActorSpec | None
+    """None in solo mode."""
+    data_dir: Path | None
+    warnings: list[str]
+
+
+def prepare_episode(request: RunRequest, task_id: str) -> EpisodeSetup:
+    """Resolve `request` for one episode of `task_id`, with the same defaults and checks as a run."""
+    suite_path = _suite_path(request, None)
+    tasks = _select(load_task_file(suite_path, request.domain), None)
+    task = _find_task(tasks, task_id, suite_path)
+    if request.persona is not None:
+        (task,), _ = _with_persona([task], request.persona)
+    config = request.episode_config().model_copy(update={"seed": request.seed})
+    agent = request.agent.resolve(Side.AGENT, None)
+    user = None if config.mode is Mode.SOLO else request.user.resolve(Side.USER, None)
+    _policy(get_domain(task.domain), config.mode, config.policy_variant)
+    warnings = _solo_warnings(config.mode, request)
+    return EpisodeSetup(
+        task=task, config=config, agent=agent, user=user, data_dir=request.data_dir, warnings=warnings
+    )
+
+
+def _find_task(tasks: list[Task], task_id: str, path: Path) -> Task:
+    """The task called `task_id`, or a one-line `UserInputError` listing a few ids of the file."""
+    for task in tasks:
+        if task.id == task_id:
+            return task
+    shown = ", ".join(task.id for task in tasks[:_SHOWN_IDS])
+    more = f", … ({len(tasks)} tasks)" if len(tasks) > _SHOWN_IDS else ""
+    raise UserInputError(f"{path}: no task with id {task_id!r} (ids: {shown or 'none'}{more})")
+
+
+def _solo_warnings(mode: Mode, request: RunRequest) -> list[str]:
+    if mode is Mode.SOLO and request.user.given:
+        return ["solo mode has no user seat: the --user options are ignored"]
+    return []
 
 
 def _stored_manifest(run_dir: Path) -> RunManifest:
@@ -128,7 +176,8 @@ def _resolve(request: RunRequest, base: RunManifest | None) -> tuple[RunManifest
     def pick(name: str, given: Any) -> Any:
         return fallback[name] if given is None else given
 
-    mode: Mode = pick("mode", request.mode)
+    episode = request.episode_config(None if base is None else base.episode)
+    mode = episode.mode
     agent = request.agent.resolve(Side.AGENT, base.agent if base else None)
     user = _user_spec(request, mode, base)
     suite_path = _suite_path(request, base)
@@ -138,11 +187,10 @@ def _resolve(request: RunRequest, base: RunManifest | None) -> tuple[RunManifest
     )
     domain = get_domain(tasks[0].domain)
     persona: str | None = pick("persona_override", request.persona)
-    policy_variant: str = pick("policy_variant", request.policy_variant)
     hashes = prompt_hashes(agent, user, mode)
     if persona is not None:
         tasks, hashes["persona"] = _with_persona(tasks, persona)
-    policy = _policy(domain, mode, policy_variant)
+    policy = _policy(domain, mode, episode.policy_variant)
     if policy is not None:
         hashes["policy"] = sha256_text(policy)
     data_dir = request.data_dir or (Path(base.data_dir) if base and base.data_dir else None)
@@ -154,16 +202,14 @@ def _resolve(request: RunRequest, base: RunManifest | None) -> tuple[RunManifest
         suite_hash=sha256_bytes(suite_bytes),
         data_dir=None if data_dir is None else str(data_dir.resolve()),
         domain=domain.name,
-        mode=mode,
-        oracle_plan=pick("oracle_plan", request.oracle_plan),
+        episode=episode,
         agent=agent,
         user=user,
         persona_override=persona,
         trials=pick("trials", request.trials),
         seed=pick("seed", request.seed),
-        max_steps=pick("max_steps", request.max_steps),
-        max_errors=pick("max_errors", request.max_errors),
-        policy_variant=policy_variant,
+        concurrency=pick("concurrency", request.concurrency),
+        rate_limits=pick("rate_limits", request.rate_limits),
         versions=package_versions(),
         hashes=hashes,
         task_ids=[task.id for task in tasks],

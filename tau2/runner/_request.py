@@ -8,18 +8,24 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Final
 
-from pydantic import BaseModel, ConfigDict, JsonValue
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, ValidationError
 
-from tau2.episode import ActorSpec, Mode
+from tau2.actors import checked_kind
+from tau2.episode import ActorSpec, EpisodeConfig
 from tau2.errors import UserInputError
 from tau2.llm import ModelSpec, ProviderLimit
 from tau2.world import Side
 
-LLM_KIND: Final = "llm"
+DEFAULT_KIND: Final = "llm"
+"""The kind of a seat given no kind: a model (which must then be named; nothing is chosen silently)."""
+
+
+_MODEL_OPTIONS: Final = {"api_base": "api-base", "args": "arg", "timeout_s": "timeout"}
+"""Command-line names of the model settings besides the model itself."""
 
 
 class SeatRequest(BaseModel):
-    """How one seat was asked for: its kind and, for `llm`, model, API base and provider arguments."""
+    """How one seat was asked for: its kind and, for kinds that take a model, the model's settings."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -27,59 +33,65 @@ class SeatRequest(BaseModel):
     model: str | None = None
     api_base: str | None = None
     args: dict[str, JsonValue] | None = None
+    timeout_s: float | None = None
 
     @property
     def given(self) -> bool:
         """Whether any option of this seat was given."""
-        return any(value is not None for value in (self.kind, self.model, self.api_base, self.args))
+        return any(value is not None for value in self.model_dump().values())
 
     def resolve(self, seat: Side, base: ActorSpec | None) -> ActorSpec:
-        """The seat's spec: `base` with the given options applied (a new kind starts afresh), checked."""
+        """The seat's spec: `base` with the given options applied (a new kind starts afresh), checked
+        against what its kind accepts."""
         if base is None or (self.kind is not None and self.kind != base.kind):
-            base = ActorSpec(kind=self.kind or LLM_KIND)
-        given = {"name": self.model, "api_base": self.api_base, "args": self.args}
+            base = ActorSpec(kind=self.kind or DEFAULT_KIND)
+        given = {
+            "name": self.model,
+            "api_base": self.api_base,
+            "args": self.args,
+            "timeout_s": self.timeout_s,
+        }
         updates = {key: value for key, value in given.items() if value is not None}
         model = base.model
         if updates:
             if model is None and self.model is None:
-                raise UserInputError(
-                    f"--{seat.value}-api-base and --{seat.value}-arg need --{seat.value}-model"
-                )
+                options = ", ".join(f"--{seat.value}-{_MODEL_OPTIONS[key]}" for key in updates)
+                raise UserInputError(f"{options}: no model to apply them to (give --{seat.value}-model)")
             model = ModelSpec(**updates) if model is None else model.model_copy(update=updates)
-        return check_spec(seat, base.model_copy(update={"model": model}))
-
-
-def check_spec(seat: Side, spec: ActorSpec) -> ActorSpec:
-    """Refuse `llm` without a model, and model options on other kinds (the registry checks the kind)."""
-    if spec.kind == LLM_KIND and not spec.model:
-        raise UserInputError(f"--{seat.value} llm needs --{seat.value}-model (no model is chosen for you)")
-    if spec.kind != LLM_KIND and spec.model is not None:
-        raise UserInputError(
-            f"--{seat.value}-model, --{seat.value}-api-base and --{seat.value}-arg apply only to "
-            f"--{seat.value} llm, not {spec.kind!r}"
-        )
-    return spec
+        spec = base.model_copy(update={"model": model})
+        checked_kind(spec, seat)
+        return spec
 
 
 class RunRequest(BaseModel):
-    """The configuration options of `tau2 run`; None means "not given"."""
+    """The configuration options of `tau2 run` (and, without the run-only ones, `tau2 episode`); None or
+    absent means "not given", so a resume takes it from the manifest."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     suite: Path | None = None
     domain: str | None = None
     task_ids: list[str] | None = None
-    mode: Mode | None = None
-    oracle_plan: bool | None = None
     agent: SeatRequest = SeatRequest()
     user: SeatRequest = SeatRequest()
+    episode: dict[str, JsonValue] = Field(default_factory=dict)
+    """The `EpisodeConfig` fields given, by name."""
     persona: str | None = None
     trials: int | None = None
     seed: int | None = None
-    max_steps: int | None = None
-    max_errors: int | None = None
-    policy_variant: str | None = None
     data_dir: Path | None = None
+    concurrency: int | None = None
+    rate_limits: dict[str, ProviderLimit] | None = None
+
+    def episode_config(self, base: EpisodeConfig | None = None) -> EpisodeConfig:
+        """`base` (or the defaults) with the given episode options applied; a bad value is one line."""
+        merged = {**(base or EpisodeConfig()).model_dump(mode="json"), **self.episode}
+        try:
+            return EpisodeConfig.model_validate(merged)
+        except ValidationError as error:
+            problem = error.errors()[0]
+            name = ".".join(str(part) for part in problem["loc"]) or "episode"
+            raise UserInputError(f"--{name.replace('_', '-')}: {problem['msg']}") from None
 
 
 def parse_assignments(option: str, items: Iterable[str]) -> dict[str, JsonValue] | None:

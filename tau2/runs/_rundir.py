@@ -11,8 +11,9 @@ from typing import Final
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from tau2._jsonfile import read_json, validation_error, write_json
-from tau2.episode import ActorSpec, Mode, mode_label
+from tau2.episode import ActorSpec, EpisodeConfig, Mode
 from tau2.errors import UserInputError
+from tau2.llm import ProviderLimit
 from tau2.runs._records import SimulationRecord
 
 MANIFEST_FILE: Final = "manifest.json"
@@ -31,8 +32,8 @@ class RunManifest(BaseModel):
     data_dir: str | None = None
     """The data directory the tasks run on (absolute); None = the domain's own data."""
     domain: str
-    mode: Mode
-    oracle_plan: bool = False
+    episode: EpisodeConfig
+    """Every episode's configuration; its seed is unset here (each unit's seed derives from `seed`)."""
     agent: ActorSpec
     user: ActorSpec | None = None
     """None in solo mode."""
@@ -40,17 +41,23 @@ class RunManifest(BaseModel):
     """One persona for every task instead of each task's own."""
     trials: int = Field(ge=1)
     seed: int
-    max_steps: int = Field(ge=1)
-    max_errors: int = Field(ge=1)
-    policy_variant: str = "manual"
+    concurrency: int = Field(default=32, ge=1)
+    """Simulations in flight at once; a resume keeps it unless given again (it never changes results)."""
+    rate_limits: dict[str, ProviderLimit] = Field(default_factory=dict)
+    """Per-provider limits given with --rate-limit; kept on resume like `concurrency`."""
     versions: dict[str, str] = Field(default_factory=dict)
     hashes: dict[str, str] = Field(default_factory=dict)
     """Prompt and policy hashes, by name."""
     task_ids: list[str]
 
+    @property
+    def mode(self) -> Mode:
+        """The episodes' mode (a shorthand: it is stored once, in `episode`)."""
+        return self.episode.mode
+
     def mode_label(self) -> str:
         """Short printable mode, e.g. `solo+oracle_plan`."""
-        return mode_label(self.mode, self.oracle_plan)
+        return self.episode.label()
 
     def save(self, run_dir: Path) -> None:
         """Write `manifest.json` into `run_dir`."""
