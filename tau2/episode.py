@@ -28,6 +28,7 @@ from tau2.evaluation import EvaluationResult, evaluate
 from tau2.initialize import initialize_world
 from tau2.modes import EpisodeConfig, Mode
 from tau2.results import ToolResult
+from tau2.state_diff import StateChange, state_changes
 from tau2.task import Task
 from tau2.tools import Side
 from tau2.trajectory import Entry, EntryKind, TerminationReason, ToolCall, Trajectory, Usage
@@ -75,6 +76,8 @@ class EpisodeResult(BaseModel):
     termination: TerminationReason
     seed: int | None = None
     timing: EpisodeTiming
+    state_changes: list[StateChange] = []
+    """What the episode changed in the world, from after initialisation to the end."""
 
 
 async def run_episode(
@@ -100,6 +103,7 @@ async def run_episode(
         actors[Side.USER] = user
     started = time.perf_counter()
     world = initialize_world(task, data_dir)
+    start = world.snapshot()
     contexts = seat_contexts(task, world.domain, config, persona_text)
     ready = time.perf_counter()
     conversation = _Conversation(world, task, config, actors)
@@ -121,6 +125,7 @@ async def run_episode(
         timing=EpisodeTiming(
             setup_s=ready - started, conversation_s=conversed - ready, evaluation_s=finished - conversed
         ),
+        state_changes=state_changes(start, world.snapshot()),
     )
 
 

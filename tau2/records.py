@@ -5,6 +5,7 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict, Field, JsonValue
 
 from tau2.modes import Mode
+from tau2.state_diff import StateChange
 from tau2.tools import Side
 from tau2.trajectory import TerminationReason, Trajectory, Usage
 
@@ -59,6 +60,8 @@ class SimulationRecord(BaseModel):
     steps: int = 0
     usage: dict[Side, Usage] = Field(default_factory=dict)
     duration_s: float = 0.0
+    state_changes: list[StateChange] = Field(default_factory=list)
+    """What the episode changed in the world, start to end (empty for records written before this field)."""
     trajectory: Trajectory | None = None
 
     @property
