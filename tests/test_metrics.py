@@ -259,7 +259,9 @@ def test_comparing_a_run_with_itself_gives_zero_difference(counts: list[tuple[in
     curve = paired_curve(pair_outcomes(outcomes, outcomes, PairBy.TASK), 3, FAST)
     for e in curve.values():
         assert e.diff in (0.0, None)
-        assert (e.ci_low, e.ci_high) in ((0.0, 0.0), (None, None))
+        if e.diff is not None:
+            assert e.ci_low is not None and e.ci_high is not None
+            assert e.ci_low == pytest.approx(-e.ci_high) and e.ci_low < 0 < e.ci_high, "never certainty"
     assert all(
         not s.gained and not s.lost
         for s in flip_sets(pair_outcomes(outcomes, outcomes, PairBy.TASK)).values()
