@@ -66,7 +66,7 @@ def comparison_page(report: ComparisonReport) -> str:
     body = [
         legend,
         _warnings(report.warnings),
-        _comparison_headline(report, a, b),
+        _comparison_headline(report),
         _section("Plots", _comparison_plots(report, a, b)),
         _section(
             "pass^k and what it costs",
@@ -100,7 +100,7 @@ def _run_headline(report: RunReport) -> str:
     return f'<div class="headline">{"".join(stats)}</div><p>{link}</p>'
 
 
-def _comparison_headline(report: ComparisonReport, a: str, b: str) -> str:
+def _comparison_headline(report: ComparisonReport) -> str:
     first = report.pass_hat_k.get("1")
     stats = []
     if first is not None:
@@ -119,7 +119,7 @@ def _comparison_headline(report: ComparisonReport, a: str, b: str) -> str:
         if m.seat != BOTH and m.measure in ("tokens", "cost") and m.tasks and (m.a or m.b):
             label = f"Δ {m.seat} {m.measure}"
             stats.append(_stat(label, fmt.amount(m.diff, m.measure, True), "", "per simulation"))
-    return f'<div class="headline">{"".join(stats)}</div><p class="note">{escape(b)} against {escape(a)}</p>'
+    return f'<div class="headline">{"".join(stats)}</div>'
 
 
 def _stat(label: str, value: str, ci: str, note: str) -> str:

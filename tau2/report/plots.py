@@ -22,7 +22,7 @@ SEAT_COLORS: Final = {Side.AGENT.value: "#4e79a7", Side.USER.value: "#f28e2b", "
 SIDE_COLORS: Final = ("#4e79a7", "#e15759")
 """Run A and run B."""
 PASS_FAIL: Final = ("#59a14f", "#e15759")
-WIDTH_IN: Final = 6.4
+WIDTH_IN: Final = 5.2
 ROW_IN: Final = 0.28
 MISSING_EXTRA: Final = "Plots need matplotlib: pip install 'tau2[plots]'."
 
@@ -97,10 +97,12 @@ def bars(
     usd: bool = False,
     legend: Sequence[tuple[str, str]] = (),
 ) -> str:
-    """Horizontal bars (an empty string when no bar has a value): on [0, 1] for rates, around zero and
-    scaled to the data and its intervals for differences (`centred`), from zero in dollars (`usd`)."""
+    """Horizontal bars on [0, 1] for rates, around zero and scaled to the data and its intervals for
+    differences (`centred`), from zero in dollars (`usd`). Empty when there is nothing to draw: no value,
+    or differences that are all exactly zero."""
     known = [bar for bar in items if bar.value is not None]
-    if not known:
+    flat = all(v in (0.0, None) for bar in known for v in (bar.value, bar.low, bar.high))
+    if not known or (centred and flat):
         return ""
     fig, ax = _figure(max(1.2, 0.7 + ROW_IN * len(items)))
     labels = [bar.label for bar in items]
@@ -135,9 +137,7 @@ def bars(
         ax.set_xlim(0, 1)
     ax.set_xlabel(axis)
     _notes(ax, positions, items)
-    if legend:
-        _legend(ax, legend)
-    ax.set_title(title, pad=20 if legend else 6)
+    _title(fig, ax, title, legend)
     return _svg(fig, title)
 
 
@@ -156,8 +156,7 @@ def stacked(title: str, rows: Sequence[tuple[str, Sequence[int]]], parts: Sequen
     ax.set_yticks(positions, labels=[row[0] for row in rows])
     ax.set_xlabel("simulations")
     _integer_axis(ax)
-    ax.legend(loc="lower left", bbox_to_anchor=(0.0, 1.0), ncol=len(parts), frameon=False, fontsize=8)
-    ax.set_title(title, pad=20)
+    _title(fig, ax, title, parts)
     return _svg(fig, title)
 
 
@@ -210,7 +209,7 @@ def lines(title: str, curves: Sequence[Line], *, axis: str, centred: bool = Fals
 def _figure(height: float) -> tuple[Any, Axes]:
     from matplotlib.figure import Figure
 
-    fig = Figure(figsize=(WIDTH_IN, height))
+    fig = Figure(figsize=(WIDTH_IN, height), layout="constrained")
     return fig, fig.subplots()
 
 
@@ -230,19 +229,14 @@ def _notes(ax: Axes, positions: Sequence[int], items: Sequence[Bar]) -> None:
             )
 
 
-def _legend(ax: Axes, entries: Sequence[tuple[str, str]]) -> None:
+def _title(fig: Any, ax: Axes, title: str, legend: Sequence[tuple[str, str]]) -> None:
+    """The title above the plot and the colour legend on its own line below it, so nothing overlaps."""
     from matplotlib.patches import Patch
 
-    handles = [Patch(color=color, label=name) for name, color in entries]
-    ax.legend(
-        handles=handles,
-        loc="lower left",
-        bbox_to_anchor=(0.0, 1.02),
-        ncol=len(handles),
-        frameon=False,
-        fontsize=8,
-        borderaxespad=1.2,
-    )
+    ax.set_title(title)
+    if legend:
+        handles = [Patch(color=color, label=name) for name, color in legend]
+        fig.legend(handles=handles, loc="outside lower left", ncol=len(handles), frameon=False, fontsize=8)
 
 
 def _integer_axis(ax: Axes) -> None:

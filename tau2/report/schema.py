@@ -25,7 +25,7 @@ from tau2.metrics import (
 from tau2.rundir import RunManifest
 from tau2.trajectory import TerminationReason
 
-SCHEMA_VERSION: Final = 1
+SCHEMA_VERSION: Final = 2
 
 
 class _Document(BaseModel):
@@ -71,7 +71,7 @@ class SimulationRow(_Document):
 class RunReport(_Document):
     """Everything `tau2 report` shows about one run."""
 
-    schema_version: Literal[1] = SCHEMA_VERSION
+    schema_version: Literal[2] = SCHEMA_VERSION
     kind: Literal["run"] = "run"
     path: str
     manifest: RunManifest
@@ -115,7 +115,7 @@ class RunRef(_Document):
 class ComparisonReport(_Document):
     """Everything `tau2 compare` shows: run B against run A on the tasks both share (differences B − A)."""
 
-    schema_version: Literal[1] = SCHEMA_VERSION
+    schema_version: Literal[2] = SCHEMA_VERSION
     kind: Literal["comparison"] = "comparison"
     title: str
     factors: list[Factor]
