@@ -32,6 +32,7 @@ from tau2.metrics import (
     task_outcomes,
     termination_counts,
 )
+from tau2.metrics.bootstrap import rate_estimate, wilson
 from tau2.modes import Mode
 from tau2.tools import Side
 
@@ -279,3 +280,9 @@ def test_composition_pairing_matches_personas_and_refuses_ambiguous_runs() -> No
     assert groups["persona"][0].pass_hat_k["1"].diff == -1.0
     with pytest.raises(UserInputError, match="same composition"):
         pair_outcomes([*easy, *hard], hard, PairBy.COMPOSITION)
+
+
+def test_all_pass_intervals_do_not_collapse_to_certainty() -> None:
+    estimate = rate_estimate([1.0] * 159, Bootstrap(samples=200))
+    assert estimate.value == 1.0 and estimate.ci_high == 1.0
+    assert estimate.ci_low == pytest.approx(wilson(1.0, 159, 0.95)[0]) and 0.97 < estimate.ci_low < 0.99

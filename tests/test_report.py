@@ -189,3 +189,15 @@ def test_report_errors_are_one_line_with_exit_code_2(tmp_path: Path) -> None:
     result = runner.invoke(app, ["report", INTERACTIVE, "--html", str(tmp_path / "no" / "page.html")])
     assert result.exit_code == 2
     assert result.stderr.strip().startswith(f"error: {tmp_path / 'no' / 'page.html'}: cannot write")
+
+
+def test_html_headline_comes_before_configuration_and_one_trial_draws_no_curve(tmp_path: Path) -> None:
+    page_path = tmp_path / "report.html"
+    assert runner.invoke(app, ["report", str(RUNS_DIR / "disjoint"), "--html", str(page_path)]).exit_code == 0
+    page = page_path.read_text(encoding="utf-8")
+    assert (
+        page.index('<div class="stat">') < page.index("Run configuration") < page.index("hash agent_prompt")
+    )
+    assert page.index('<div class="stat">') < page.index('id="simulations"')
+    assert "pass^k with 95% intervals" not in page, "one trial: the headline says it, no lone dot"
+    assert "no failed simulations" in page
