@@ -15,9 +15,10 @@ from fixtures.make_runs import AIRPLANE, RUNS_DIR, manifest, record
 from typer.testing import CliRunner
 
 from tau2.cli import app
-from tau2.metrics import Bootstrap
+from tau2.metrics import Bootstrap, Estimate
 from tau2.modes import Mode
 from tau2.report import SCHEMA_VERSION, RunReport, build_report, plots, run_page
+from tau2.report.tables import headline_ks
 from tau2.rundir import RESULTS_FILE, load_run
 
 runner = CliRunner()
@@ -40,7 +41,7 @@ def test_terminal_report_headline_fits_a_120_by_40_screen() -> None:
     assert len(lines) <= 40 and max(len(line) for line in lines) <= 120
     assert lines[0].startswith("run-interactive · telecom interactive · agent llm:gpt-4o-mini")
     assert lines[1].startswith("16/16 simulations · 9 passed · 6 failed · 1 excluded · flip rate 0.250")
-    assert "26,400 tokens" in lines[1]
+    assert lines[1].endswith("26,400 tokens · cost unpriced"), "the user seat is unpriced"
     out = result.stdout
     for value in ["0.625", "0.542", "0.500", "0.333", "[0.22, 1.00]"]:
         assert value in out
@@ -201,3 +202,9 @@ def test_html_headline_comes_before_configuration_and_one_trial_draws_no_curve(t
     assert page.index('<div class="stat">') < page.index('id="simulations"')
     assert "pass^k with 95% intervals" not in page, "one trial: the headline says it, no lone dot"
     assert "no failed simulations" in page
+
+
+def test_headline_shows_a_few_k_when_there_are_many_trials() -> None:
+    curve = {str(k): Estimate(value=0.5, ci_low=0.4, ci_high=0.6, tasks=9) for k in range(1, 13)}
+    assert headline_ks(curve) == ["1", "2", "4", "8", "12"]
+    assert headline_ks(dict(list(curve.items())[:5])) == ["1", "2", "3", "4", "5"]

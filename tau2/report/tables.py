@@ -88,13 +88,10 @@ def totals_line(report: RunReport) -> str:
     tokens = sum(u.prompt_tokens + u.completion_tokens for u in report.usage)
     if tokens:
         parts.append(f"{fmt.count(tokens)} tokens")
-    priced = [u.cost for u in report.usage]
-    if report.usage:
-        parts.append(
-            "cost unknown (unpriced seat)"
-            if None in priced
-            else f"cost {fmt.usd(sum(c or 0.0 for c in priced))}"
-        )
+    priced = [u.cost for u in report.usage if u.calls]
+    if priced:
+        known = None not in priced
+        parts.append(f"cost {fmt.usd(sum(c or 0.0 for c in priced))}" if known else "cost unpriced")
     return " · ".join(parts)
 
 
@@ -115,24 +112,37 @@ def summary(report: RunReport) -> TableData:
     return TableData("Summary", ["", "value"], rows, text_columns=2)
 
 
-def pass_hat_k(curve: dict[str, Estimate], level: float) -> TableData:
-    """pass^k per k with its interval and how many tasks estimated it."""
+def headline_ks(curve: dict[str, Estimate]) -> list[str]:
+    """The k a one-screen headline shows: every k up to 5 trials, else 1, 2, 4, 8, … and the largest."""
+    ks = list(curve)
+    if len(ks) <= 5:
+        return ks
+    return [k for k in ks if int(k) & (int(k) - 1) == 0 or k == ks[-1]]
+
+
+def pass_hat_k(curve: dict[str, Estimate], level: float, ks: list[str] | None = None) -> TableData:
+    """pass^k per k (all, or those in `ks`) with its interval and how many tasks estimated it."""
     rows = [
         [k, fmt.rate(e.value), fmt.interval(e.ci_low, e.ci_high), fmt.count(e.tasks)]
         for k, e in curve.items()
+        if ks is None or k in ks
     ]
     return TableData("pass^k", ["k", "pass^k", f"{level:.0%} CI", "tasks"], rows)
 
 
-def breakdown(name: str, groups: list[GroupStat]) -> TableData:
-    """pass^k with intervals per group, one line per group."""
-    ks = list(groups[0].pass_hat_k) if groups else []
+def breakdown(name: str, groups: list[GroupStat], ks: list[str] | None = None) -> TableData:
+    """pass^k (every k, or those in `ks`) with intervals per group, one line per group."""
+    ks = ks if ks is not None else list(groups[0].pass_hat_k) if groups else []
     rows = [
         [
             g.key,
             fmt.count(g.tasks),
             fmt.count(g.trials),
-            *(f"{fmt.rate(e.value)} {fmt.interval(e.ci_low, e.ci_high)}" for e in g.pass_hat_k.values()),
+            *(
+                f"{fmt.rate(e.value)} {fmt.interval(e.ci_low, e.ci_high)}"
+                for k in ks
+                for e in [g.pass_hat_k[k]]
+            ),
         ]
         for g in groups
     ]

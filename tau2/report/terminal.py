@@ -64,13 +64,14 @@ def run_tables(report: RunReport, full: bool = False) -> list[RenderableType]:
     ]
     level = report.bootstrap.level
     if not full:
-        main = _weakest(report, "intent")
+        ks = list(report.pass_hat_k)
+        main = _weakest(report, "intent", sorted({ks[0], ks[-1]}, key=int) if ks else [])
         hint = "--full: every breakdown, actions, cost, tasks; --html FILE: plots and transcripts; tau2 view"
         return [
             *head,
             *_rendered(
                 [
-                    tables.pass_hat_k(report.pass_hat_k, level),
+                    tables.pass_hat_k(report.pass_hat_k, level, tables.headline_ks(report.pass_hat_k)),
                     main,
                     tables.terminations(report.termination_outcomes, report.totals.excluded),
                 ]
@@ -94,13 +95,13 @@ def run_tables(report: RunReport, full: bool = False) -> list[RenderableType]:
     ]
 
 
-def _weakest(report: RunReport, name: str) -> TableData:
-    """The breakdown `name`, limited to its weakest groups by pass^1 when it has many."""
+def _weakest(report: RunReport, name: str, ks: list[str]) -> TableData:
+    """The breakdown `name` at pass^1 and the largest k, limited to its weakest groups when it has many."""
     groups = report.breakdowns.get(name, [])
     if len(groups) <= HEADLINE_GROUPS:
-        return tables.breakdown(name, groups)
+        return tables.breakdown(name, groups, ks)
     weakest = sorted(groups, key=lambda g: g.pass_hat_k["1"].value or 0.0)[:HEADLINE_GROUPS]
-    data = tables.breakdown(name, weakest)
+    data = tables.breakdown(name, weakest, ks)
     return TableData(
         f"By {name}: the {HEADLINE_GROUPS} weakest of {len(groups)} groups", data.columns, data.rows
     )
