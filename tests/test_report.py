@@ -15,7 +15,7 @@ from fixtures.make_runs import AIRPLANE, RUNS_DIR, manifest, record
 from typer.testing import CliRunner
 
 from tau2.cli import app
-from tau2.metrics import Bootstrap, Estimate
+from tau2.metrics import Bootstrap
 from tau2.modes import Mode
 from tau2.report import SCHEMA_VERSION, RunReport, build_report, plots, run_page
 from tau2.report.tables import headline_ks
@@ -205,6 +205,6 @@ def test_html_headline_comes_before_configuration_and_one_trial_draws_no_curve(t
 
 
 def test_headline_shows_a_few_k_when_there_are_many_trials() -> None:
-    curve = {str(k): Estimate(value=0.5, ci_low=0.4, ci_high=0.6, tasks=9) for k in range(1, 13)}
-    assert headline_ks(curve) == ["1", "2", "4", "8", "12"]
-    assert headline_ks(dict(list(curve.items())[:5])) == ["1", "2", "3", "4", "5"]
+    ks = [str(k) for k in range(1, 13)]
+    assert headline_ks(ks) == ["1", "2", "4", "8", "12"]
+    assert headline_ks(ks[:5]) == ["1", "2", "3", "4", "5"]

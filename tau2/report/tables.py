@@ -112,9 +112,8 @@ def summary(report: RunReport) -> TableData:
     return TableData("Summary", ["", "value"], rows, text_columns=2)
 
 
-def headline_ks(curve: dict[str, Estimate]) -> list[str]:
+def headline_ks(ks: list[str]) -> list[str]:
     """The k a one-screen headline shows: every k up to 5 trials, else 1, 2, 4, 8, … and the largest."""
-    ks = list(curve)
     if len(ks) <= 5:
         return ks
     return [k for k in ks if int(k) & (int(k) - 1) == 0 or k == ks[-1]]
@@ -244,8 +243,10 @@ def pairing(report: ComparisonReport) -> TableData:
     return TableData("Pairing", ["", "value"], rows, text_columns=2)
 
 
-def paired_pass_hat_k(curve: dict[str, PairedEstimate], level: float, a: str, b: str) -> TableData:
-    """pass^k of A and B and the paired difference B − A."""
+def paired_pass_hat_k(
+    curve: dict[str, PairedEstimate], level: float, a: str, b: str, ks: list[str] | None = None
+) -> TableData:
+    """pass^k of A and B (every k, or those in `ks`) and the paired difference B − A."""
     rows = [
         [
             k,
@@ -256,6 +257,7 @@ def paired_pass_hat_k(curve: dict[str, PairedEstimate], level: float, a: str, b:
             fmt.count(e.tasks),
         ]
         for k, e in curve.items()
+        if ks is None or k in ks
     ]
     return TableData(
         f"pass^k ({b} − {a})", ["k", f"A: {a}", f"B: {b}", "B − A", f"{level:.0%} CI", "tasks"], rows

@@ -71,7 +71,7 @@ def run_tables(report: RunReport, full: bool = False) -> list[RenderableType]:
             *head,
             *_rendered(
                 [
-                    tables.pass_hat_k(report.pass_hat_k, level, tables.headline_ks(report.pass_hat_k)),
+                    tables.pass_hat_k(report.pass_hat_k, level, tables.headline_ks(list(report.pass_hat_k))),
                     main,
                     tables.terminations(report.termination_outcomes, report.totals.excluded),
                 ]
@@ -118,7 +118,9 @@ def comparison_tables(report: ComparisonReport, full: bool = False) -> list[Rend
     )
     effort = [m for m in report.effort if full or m.seat == BOTH or m.measure in HEADLINE_MEASURES]
     sections = [
-        tables.paired_pass_hat_k(report.pass_hat_k, level, a, b),
+        tables.paired_pass_hat_k(
+            report.pass_hat_k, level, a, b, None if full else tables.headline_ks(list(report.pass_hat_k))
+        ),
         tables.effort(effort, level, a, b),
         tables.paired_terminations(report.terminations, level, a, b),
         tables.flips(report.flips, listed=False),
