@@ -13,8 +13,8 @@ from pathlib import Path
 
 from tau2.actors._oracle import OracleAgent
 from tau2.actors._scripted import ScriptedUser
+from tau2.episode import EpisodeResult, run_episode
 from tau2.episode._config import EpisodeConfig, Mode
-from tau2.episode._orchestrator import EpisodeResult, run_episode
 from tau2.tasks._task import Task
 from tau2.tasks._tau2bench import load_task_file
 

@@ -29,11 +29,48 @@ def read_json(path: Path) -> Any:
         reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
         raise UserInputError(f"{path}: cannot read: {reason}") from None
     try:
-        return json.loads(text)
+        data = json.loads(text)
     except json.JSONDecodeError as error:
         raise UserInputError(
             f"{path}: invalid JSON at line {error.lineno}, column {error.colno}: {error.msg}"
         ) from None
+    except RecursionError:
+        raise UserInputError(f"{path}: JSON nested too deeply to read") from None
+    bad = first_unpaired_surrogate(data)
+    if bad is not None:
+        where = field_path(bad)
+        raise UserInputError(
+            f"{path}: {where or 'text'}: contains an unpaired UTF-16 surrogate (not valid text)"
+        )
+    return data
+
+
+def has_surrogate(text: str) -> bool:
+    """Whether `text` holds a lone UTF-16 surrogate, which JSON escapes allow but UTF-8 cannot encode."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+def first_unpaired_surrogate(data: Any, at: tuple[int | str, ...] = ()) -> tuple[int | str, ...] | None:
+    """The location of the first string (key or value) in parsed JSON holding a lone surrogate."""
+    if isinstance(data, str):
+        return at if has_surrogate(data) else None
+    if isinstance(data, list):
+        for index, item in enumerate(data):
+            found = first_unpaired_surrogate(item, (*at, index))
+            if found is not None:
+                return found
+    elif isinstance(data, dict):
+        for key, value in data.items():
+            if has_surrogate(key):
+                return (*at, key.encode("utf-8", "backslashreplace").decode("ascii"))
+            found = first_unpaired_surrogate(value, (*at, key))
+            if found is not None:
+                return found
+    return None
 
 
 def canonical_json(data: Any) -> str:

@@ -24,9 +24,9 @@ from tau2.actors._requests import (
 from tau2.actors._scripted import GIVE_UP, GOODBYE, IDLE_LINE, ScriptedUser, reason_for_call
 from tau2.actors._transfer import TransferAgent
 from tau2.domains.mock.tasks import BOTH, UNPLUGGED
+from tau2.episode import DONE_TOOL, GREETING, run_episode, seat_contexts
 from tau2.episode._actor import Actor, ActorSpec, ActorTurn, SeatContext
 from tau2.episode._config import EpisodeConfig, Mode
-from tau2.episode._orchestrator import DONE_TOOL, GREETING, run_episode, seat_contexts
 from tau2.episode._trajectory import Entry, EntryKind, TerminationReason
 from tau2.errors import UserInputError
 from tau2.llm import ModelSpec

@@ -4,6 +4,7 @@ the factor that differs in the title, and refusing runs without shared tasks."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -15,12 +16,13 @@ from tau2.cli import app
 from tau2.episode import ActorSpec, EpisodeConfig
 from tau2.llm import ModelSpec
 from tau2.metrics import PairBy
-from tau2.report import SCHEMA_VERSION, ComparisonReport, auto_pair_by
+from tau2.report import SCHEMA_VERSION, ComparisonReport, auto_pair_by, plots
 from tau2.report.factors import differing_factors, title
+from tau2.report.fmt import short_id
 from tau2.runs._rundir import Run, load_run
 
 runner = CliRunner()
-WIDE = {"COLUMNS": "200"}
+SCREEN = {"COLUMNS": "120", "LINES": "40"}
 
 
 def run_path(name: str) -> str:
@@ -40,15 +42,29 @@ def with_manifest(run: Run, **changes: object) -> Run:
     return run.model_copy(update={"manifest": run.manifest.model_copy(update=changes)})
 
 
-def test_solo_vs_interactive_terminal_comparison() -> None:
-    result = runner.invoke(app, ["compare", run_path("interactive"), run_path("solo")], env=WIDE)
+def test_solo_vs_interactive_terminal_comparison_fits_a_screen_and_says_what_guiding_costs() -> None:
+    result = runner.invoke(app, ["compare", run_path("interactive"), run_path("solo")], env=SCREEN)
     assert result.exit_code == 0, result.output
     out = result.stdout
-    assert "Comparison: interactive vs solo" in out
-    assert "user" not in out.splitlines()[0], "a solo run's missing user is implied by the mode"
-    for value in ["+0.250", "+0.333", "0.625", "0.875", "interactive → solo"]:
+    lines = out.splitlines()
+    assert len(lines) <= 40 and max(len(line) for line in lines) <= 120
+    assert lines[0] == "Comparison: interactive vs solo"
+    assert lines[1].startswith("A = interactive (run-interactive) · B = solo (run-solo) · paired by task")
+    for value in ["+0.250", "+0.333", "0.625", "0.875", "A: interactive", "B: solo"]:
         assert value in out
-    assert ROAMING in out
+    assert re.search(r"user +messages +1\.0 +0\.0 +-1\.0", out), "solo has no user messages"
+    assert re.search(r"user +tokens +550 +0 +-550", out)
+    assert re.search(r"user_stop +1\.000 +0\.000 +-1\.000", out), "how simulations end, per reason"
+    assert ROAMING not in out, "flipping tasks are listed with --full only"
+
+
+def test_full_terminal_comparison_lists_breakdowns_actions_and_flipping_tasks() -> None:
+    result = runner.invoke(app, ["compare", run_path("interactive"), run_path("solo"), "--full"], env=SCREEN)
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert "interactive → solo" in out and "By fault (B − A)" in out
+    assert short_id(ROAMING) in out
+    assert re.search(r"toggle_airplane_mode +user +0\.625 +0\.875 +\+0\.250", out)
 
 
 def test_comparison_json_schema_and_values() -> None:
@@ -59,7 +75,8 @@ def test_comparison_json_schema_and_values() -> None:
     assert data["factors"] == [{"name": "mode", "a": "interactive", "b": "solo"}]
     assert list(data["pass_hat_k"]) == ["1", "2", "3", "4"]
     one, four = data["pass_hat_k"]["1"], data["pass_hat_k"]["4"]
-    assert set(one) == {"a", "b", "diff", "ci_low", "ci_high", "tasks"}
+    assert set(one) == {"a", "b", "diff", "ci_low", "ci_high", "tasks", "a_low", "a_high", "b_low", "b_high"}
+    assert one["a_low"] < one["a"] < one["a_high"] and one["b_low"] < one["b"] <= one["b_high"]
     assert (one["a"], one["b"], one["diff"]) == (0.625, 0.875, 0.25)
     assert one["ci_low"] <= one["diff"] <= one["ci_high"]
     assert (four["diff"], four["tasks"]) == (pytest.approx(1 / 3), 3)
@@ -67,9 +84,21 @@ def test_comparison_json_schema_and_values() -> None:
         "majority": {"gained": [ROAMING], "lost": []},
         "all_trials": {"gained": [ROAMING], "lost": []},
     }
-    assert set(data["breakdowns"]) == {"intent", "subtasks", "persona", "mode"}
+    assert set(data["breakdowns"]) == {"intent", "fault", "subtasks", "resolution", "persona", "mode"}
+    assert [a["side"] for a in data["actions"]] == ["agent", "user"], "actions are grouped by seat"
     toggle = next(a for a in data["actions"] if a["name"] == "toggle_airplane_mode")
-    assert toggle["diff"] == pytest.approx(0.875 - 0.6)
+    assert (toggle["a"], toggle["b"]) == (0.625, 0.875), "per-task shares averaged over tasks"
+    assert toggle["ci_low"] < toggle["diff"] < toggle["ci_high"] and toggle["tasks"] == 4
+    effort = {(m["seat"], m["measure"]): m for m in data["effort"]}
+    assert (effort["both", "turns"]["a"], effort["both", "turns"]["diff"]) == (6, 0)
+    assert (effort["user", "messages"]["a"], effort["user", "messages"]["b"]) == (1, 0)
+    assert effort["user", "cost"]["tasks"] == 0, "the user seat of A is unpriced"
+    assert effort["agent", "cost"]["diff"] == pytest.approx(0.0)
+    errors = effort["user", "tool errors"]
+    assert errors["a"] == pytest.approx((0 + 0.5 + 1 + 0) / 4) and errors["b"] == 0
+    ends = {m["measure"]: m for m in data["terminations"]}
+    assert set(ends) == {"user_stop", "agent_stop", "max_steps"}
+    assert (ends["user_stop"]["a"], ends["user_stop"]["b"]) == (1, 0)
     ComparisonReport.model_validate(data)
 
 
@@ -105,11 +134,21 @@ def test_comparison_html_is_self_contained_with_plots(tmp_path: Path) -> None:
     result = runner.invoke(app, arguments)
     assert result.exit_code == 0, result.output
     page = page_path.read_text(encoding="utf-8")
-    for forbidden in ["http", "src=", "href=", "<script", "<link"]:
-        assert forbidden not in page
-    assert page.count("<svg") == 7
+    for fetching in ['src="http', 'href="http', "<script", "<link", "url(http"]:
+        assert fetching not in page
     assert "tau2 compare: interactive vs solo" in page
-    assert "B − A with 95% paired interval" in page
+    assert "A = interactive" in page and "B = solo" in page and "e1439d95d25b" not in page
+    if plots.available():
+        titles = re.findall(r'<figure class="plot" aria-label="([^"]*)">', page)
+        assert titles[:4] == [
+            "pass^k of interactive and solo (95% intervals)",
+            "pass^k: solo − interactive (95% paired interval)",
+            "Turns, messages, tool calls and errors per simulation: solo − interactive",
+            "Reference actions performed: solo − interactive, by seat",
+        ]
+        assert "A: interactive" in page and "B: solo" in page, "the legend names the factor"
+        assert page.count("<svg") == len(titles)
+    assert "What it costs, per simulation (solo − interactive)" in page
 
 
 def test_factors_name_what_differs() -> None:

@@ -239,7 +239,8 @@ def test_conformance_tasks_map_to_our_model() -> None:
 # --- generated tasks round trip -------------------------------------------------------------------------
 
 _names = st.from_regex(r"[a-z][a-z_]{0,7}", fullmatch=True)
-_text = st.text(max_size=12)
+_text = st.text(st.characters(blacklist_categories=["Cs"]), max_size=12)
+"""Text as a valid file holds it (lone surrogates are refused on reading; see the JSON file tests)."""
 _json: st.SearchStrategy[Any] = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | _text,
     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(_text, inner, max_size=3),
@@ -252,7 +253,13 @@ _sides = st.sampled_from([Side.AGENT, Side.USER])
 @st.composite
 def _ids(draw: st.DrawFn) -> tuple[str, str | None, list[str], str | None]:
     if draw(st.booleans()):
-        plain = draw(st.text(alphabet=st.characters(blacklist_characters="[]"), min_size=1, max_size=15))
+        plain = draw(
+            st.text(
+                alphabet=st.characters(blacklist_characters="[]", blacklist_categories=["Cs"]),
+                min_size=1,
+                max_size=15,
+            )
+        )
         return plain, None, [], None
     intent = draw(_names)
     subtasks = draw(st.lists(_names, min_size=1, max_size=3))
@@ -569,3 +576,17 @@ def test_suite_field_errors_name_the_field(tmp_path: Path) -> None:
     assert load_error(write(tmp_path, data, "union.json")).endswith(
         "union.json: tasks[0].user_scenario.instructions.reason_for_call: Field required"
     )
+
+
+def test_a_lone_surrogate_in_a_task_file_is_a_one_line_error(tmp_path: Path) -> None:
+    path = write(tmp_path, [mock_record(id="bad\ud83d")])
+    assert "\\ud83d" in path.read_text(encoding="utf-8"), "json.dumps escapes it, as a hostile file would"
+    with pytest.raises(UserInputError, match=r"tasks.json: \[0\]\.id: contains an unpaired UTF-16 surrogate"):
+        load_task_file(path, domain="mock")
+
+
+def test_json_nested_too_deeply_is_a_one_line_error(tmp_path: Path) -> None:
+    path = tmp_path / "deep.json"
+    path.write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
+    with pytest.raises(UserInputError, match="nested too deeply"):
+        load_task_file(path)

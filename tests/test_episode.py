@@ -14,9 +14,9 @@ from tau2.actors._oracle import OracleAgent
 from tau2.actors._scripted import ScriptedUser
 from tau2.actors._transfer import TransferAgent
 from tau2.domains.mock.tasks import BOTH, MOCK_TASKS, NEEDS_HUMAN, UNPLUGGED, WHITELISTED
+from tau2.episode import DONE_TOOL, GREETING, EpisodeResult, run_episode
 from tau2.episode._actor import Actor, ActorTurn, SeatContext
 from tau2.episode._config import EpisodeConfig, Mode
-from tau2.episode._orchestrator import DONE_TOOL, GREETING, EpisodeResult, run_episode
 from tau2.episode._trajectory import Entry, EntryKind, TerminationReason, ToolCall
 from tau2.errors import ErrorCode
 from tau2.llm import ContextOverflowError, InfrastructureError, Usage

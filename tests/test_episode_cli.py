@@ -13,8 +13,8 @@ from typer.testing import CliRunner
 from tau2.actors._scripted import ScriptedUser
 from tau2.cli import app
 from tau2.domains.mock.tasks import MOCK_TASKS
+from tau2.episode import EpisodeResult
 from tau2.episode._actor import SeatContext
-from tau2.episode._orchestrator import EpisodeResult
 from tau2.personas import load_persona
 from tau2.tasks._tau2bench import write_tau2_file
 

@@ -12,9 +12,9 @@ from tau2.actors._null import NullAgent
 from tau2.actors._oracle import OracleAgent
 from tau2.actors._scripted import ScriptedUser
 from tau2.actors._transfer import TransferAgent
+from tau2.episode import run_episode
 from tau2.episode._actor import Actor, ActorTurn, SeatContext
 from tau2.episode._config import EpisodeConfig, Mode
-from tau2.episode._orchestrator import run_episode
 from tau2.episode._trajectory import Entry, EntryKind, TerminationReason
 from tau2.tasks._task import Task
 from tau2.tasks._tau2bench import load_task_file

@@ -15,8 +15,8 @@ from tau2.actors import Actor, ActorSpec, SeatContext, make_actor
 from tau2.actors._llm import LLMActor, LLMAgent, LLMUser, SoloAgent
 from tau2.actors._prompts import render_plan
 from tau2.domains.mock import DOMAIN
+from tau2.episode import GREETING, seat_contexts
 from tau2.episode._config import EpisodeConfig, Mode
-from tau2.episode._orchestrator import GREETING, seat_contexts
 from tau2.episode._trajectory import Entry, EntryKind, ToolCall
 from tau2.errors import UserInputError
 from tau2.llm import ContextOverflowError, ModelSpec, RetryPolicy

@@ -9,8 +9,8 @@ os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 import json
 
 from tau2.actors._llm import LLMAgent, LLMUser, SoloAgent
+from tau2.episode import GREETING, run_episode
 from tau2.episode._config import EpisodeConfig, Mode
-from tau2.episode._orchestrator import GREETING, run_episode
 from tau2.episode._trajectory import TerminationReason
 from tau2.llm import ModelSpec
 from tau2.tasks._task import (

@@ -12,7 +12,7 @@ from fixtures.make_runs import record
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tau2.episode._config import Mode
+from tau2.episode import Mode
 from tau2.errors import UserInputError
 from tau2.metrics import (
     Bootstrap,
@@ -33,6 +33,7 @@ from tau2.metrics import (
     task_outcomes,
     termination_counts,
 )
+from tau2.metrics.bootstrap import rate_estimate, wilson
 from tau2.world._tools import Side
 
 FAST = Bootstrap(samples=200, seed=3)
@@ -259,7 +260,9 @@ def test_comparing_a_run_with_itself_gives_zero_difference(counts: list[tuple[in
     curve = paired_curve(pair_outcomes(outcomes, outcomes, PairBy.TASK), 3, FAST)
     for e in curve.values():
         assert e.diff in (0.0, None)
-        assert (e.ci_low, e.ci_high) in ((0.0, 0.0), (None, None))
+        if e.diff is not None:
+            assert e.ci_low is not None and e.ci_high is not None
+            assert e.ci_low == pytest.approx(-e.ci_high) and e.ci_low < 0 < e.ci_high, "never certainty"
     assert all(
         not s.gained and not s.lost
         for s in flip_sets(pair_outcomes(outcomes, outcomes, PairBy.TASK)).values()
@@ -277,3 +280,9 @@ def test_composition_pairing_matches_personas_and_refuses_ambiguous_runs() -> No
     assert groups["persona"][0].pass_hat_k["1"].diff == -1.0
     with pytest.raises(UserInputError, match="same composition"):
         pair_outcomes([*easy, *hard], hard, PairBy.COMPOSITION)
+
+
+def test_all_pass_intervals_do_not_collapse_to_certainty() -> None:
+    estimate = rate_estimate([1.0] * 159, Bootstrap(samples=200))
+    assert estimate.value == 1.0 and estimate.ci_high == 1.0
+    assert estimate.ci_low == pytest.approx(wilson(1.0, 159, 0.95)[0]) and 0.97 < estimate.ci_low < 0.99

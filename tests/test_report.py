@@ -2,23 +2,27 @@
 
 from __future__ import annotations
 
+import base64
+import gzip
 import json
 import re
+from html import escape
 from pathlib import Path
 from typing import Any
 
 import pytest
-from fixtures.make_runs import RUNS_DIR, manifest, record
+from fixtures.make_runs import AIRPLANE, RUNS_DIR, manifest, record
 from typer.testing import CliRunner
 
 from tau2.cli import app
-from tau2.episode._config import Mode
+from tau2.episode import Mode
 from tau2.metrics import Bootstrap
-from tau2.report import SCHEMA_VERSION, RunReport, build_report
+from tau2.report import SCHEMA_VERSION, RunReport, build_report, plots, run_page
+from tau2.report.tables import headline_ks
 from tau2.runs._rundir import RESULTS_FILE, load_run
 
 runner = CliRunner()
-WIDE = {"COLUMNS": "200"}
+SCREEN = {"COLUMNS": "120", "LINES": "40"}
 INTERACTIVE = str(RUNS_DIR / "interactive")
 
 
@@ -30,20 +34,46 @@ def report_json(*arguments: str) -> dict[str, Any]:
     return data
 
 
-def test_terminal_report_shows_pass_hat_k_breakdowns_costs_and_terminations() -> None:
-    result = runner.invoke(app, ["report", INTERACTIVE], env=WIDE)
+def test_terminal_report_headline_fits_a_120_by_40_screen() -> None:
+    result = runner.invoke(app, ["report", INTERACTIVE], env=SCREEN)
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert len(lines) <= 40 and max(len(line) for line in lines) <= 120
+    assert lines[0].startswith("run-interactive · telecom interactive · agent llm:gpt-4o-mini")
+    assert lines[1].startswith("16/16 simulations · 9 passed · 6 failed · 1 excluded · flip rate 0.250")
+    assert lines[1].endswith("26,400 tokens · cost unpriced"), "the user seat is unpriced"
+    out = result.stdout
+    for value in ["0.625", "0.542", "0.500", "0.333", "[0.22, 1.00]"]:
+        assert value in out
+    assert re.search(r" 4 +0\.333 +\[0\.00, 1\.00\] +3 ", out), "pass^4 is estimated over 3 tasks"
+    assert "By intent" in out and "Terminations × outcome" in out
+    assert re.search(r"user_stop +15 +9 +6", out)
+    assert "Run configuration" not in out and "By fault" not in out, "the rest waits for --full"
+
+
+def test_full_terminal_report_shows_every_table_one_line_per_row() -> None:
+    result = runner.invoke(app, ["report", INTERACTIVE, "--full"], env=SCREEN)
     assert result.exit_code == 0, result.output
     out = result.stdout
-    sections = ["Run configuration", "run-interactive", "llm:gpt-4o-mini", "By intent", "By subtasks"]
+    sections = ["Run configuration", "By fault", "By resolution", "By subtasks", "Reference actions", "Tasks"]
     assert all(section in out for section in sections)
-    for value in ["0.625", "0.542", "0.500", "0.333", "[0.25, 1.00]"]:
-        assert value in out
-    assert re.search(r"│ 4 │\s+0\.333 │ .* │\s+3 │", out), "pass^4 is estimated over 3 tasks"
-    assert "0.250 (1 of 4 tasks with 2+ trials)" in out
+    assert re.search(r"data_roaming_off +1 +4 +0\.500 \[0\.05, 0\.95\]", out), "a breakdown row is one line"
     assert "toggle_airplane_mode" in out and "9 (0.600)" in out
-    assert "unpriced (16/16)" in out and "$0.0160" in out
+    assert "unpriced (16/16)" in out and "$0.0160" in out and "16,000" in out
     assert "infrastructure_error (excluded)" in out
     assert "16 of 16 planned" in out
+    assert "[PERSONA:None]" not in out, "task ids are shown without the empty persona tail"
+
+
+def test_offline_run_prints_no_empty_cost_table(tmp_path: Path) -> None:
+    run_dir = tmp_path / "run"
+    run_dir.mkdir()
+    manifest("offline", Mode.SOLO, [AIRPLANE], 1, "suite.json").save(run_dir)
+    offline = record(AIRPLANE, 0, Mode.SOLO, True).model_copy(update={"usage": {}})
+    (run_dir / RESULTS_FILE).write_text(offline.model_dump_json() + "\n")
+    result = runner.invoke(app, ["report", str(run_dir), "--full"], env=SCREEN)
+    assert result.exit_code == 0, result.output
+    assert "Cost and tokens" not in result.stdout and "cost" not in result.stdout.splitlines()[1]
 
 
 def test_json_report_follows_the_documented_schema() -> None:
@@ -55,7 +85,8 @@ def test_json_report_follows_the_documented_schema() -> None:
     assert (data["pass_hat_k"]["4"]["value"], data["pass_hat_k"]["4"]["tasks"]) == (pytest.approx(1 / 3), 3)
     assert data["totals"]["excluded"] == 1
     assert data["flips"] == {"tasks": 4, "flipping": 1, "rate": 0.25}
-    assert set(data["breakdowns"]) == {"intent", "subtasks", "persona", "mode"}
+    assert set(data["breakdowns"]) == {"intent", "fault", "subtasks", "resolution", "persona", "mode"}
+    assert data["termination_outcomes"] == {"user_stop": {"pass": 9, "fail": 6}}
     assert [u["cost"] for u in data["usage"]] == [pytest.approx(0.016), None]
     assert data["actions"][1]["performed_rate"] == pytest.approx(0.6)
     assert data["tasks"][1]["flip_rate"] == pytest.approx(4 / 6)
@@ -70,20 +101,64 @@ def test_json_report_is_deterministic_and_the_bootstrap_configurable() -> None:
     assert other["bootstrap"] == {"samples": 50, "seed": 9, "level": 0.95}
 
 
-def test_html_report_is_self_contained_with_plots(tmp_path: Path) -> None:
+def test_html_report_is_self_contained_with_plots_and_every_transcript(tmp_path: Path) -> None:
     page_path = tmp_path / "report.html"
     result = runner.invoke(app, ["report", INTERACTIVE, "--html", str(page_path)])
     assert result.exit_code == 0, result.output
     page = page_path.read_text(encoding="utf-8")
-    for forbidden in ["http", "src=", "href=", "<script", "<link", "@import", "url("]:
-        assert forbidden not in page
-    assert page.count("<svg") == 7
-    plots = ["pass^k vs k", "pass^1 by intent", "pass^1 by subtasks", "pass^1 by persona", "Cost per seat"]
-    assert all(plot in page for plot in plots)
-    assert "Reference actions performed" in page
-    assert page.count("<tr>") > 16, "every simulation has a row"
-    assert "[mms]apn_mms_missing[PERSONA:None]" in page
+    for fetching in ['src="http', 'href="http', "<link", "@import", "url(http", "<iframe"]:
+        assert fetching not in page
+    rows = json.loads(re.search(r'id="tau2-rows">(.*?)</script>', page, re.DOTALL)[1])  # type: ignore[index]
+    assert len(rows["rows"]) == 16 and rows["fields"][0] == "task"
+    transcripts = decode_transcripts(page)
+    assert len(transcripts) == 16
+    failed = next(t for row, t in zip(rows["rows"], transcripts, strict=True) if row[5] == 0 and t["entries"])
+    assert [
+        "user",
+        "result",
+        "toggle_airplane_mode",
+        "Error (invalid_state): The phone refused: the SIM is locked.",
+        False,
+    ] in failed["entries"]
+    assert [a[4] for a in failed["assertions"]] == [False, False, True]
+    assert failed["usage"]["user"][3] is None, "an unpriced seat stays unpriced"
+    passed = next(t for row, t in zip(rows["rows"], transcripts, strict=True) if row[5] == 1)
+    assert passed["changes"] == [["device.airplane_mode", "changed", True, False]]
     assert "unpriced (16/16)" in page
+    assert 'data-outcome="fail">6 failed simulations' in page
+
+
+@pytest.mark.skipif(not plots.available(), reason="matplotlib (the plots extra) is not installed")
+def test_html_plots_come_from_matplotlib_and_name_what_they_show(tmp_path: Path) -> None:
+    page_path = tmp_path / "report.html"
+    assert runner.invoke(app, ["report", INTERACTIVE, "--html", str(page_path)]).exit_code == 0
+    page = page_path.read_text(encoding="utf-8")
+    titles = re.findall(r'<figure class="plot" aria-label="([^"]*)">', page)
+    assert titles == [
+        "pass^k with 95% intervals",
+        "pass^1 by intent",
+        "pass^1 by fault",
+        "pass^1 by subtasks",
+        "Terminations × outcome",
+        "Reference actions performed, by seat",
+        "Cost per simulation by seat (USD)",
+    ], "single-group breakdowns (resolution, persona) are not drawn"
+    assert page.count("<svg") == len(titles) and "<?xml" not in page
+    assert "agent seat (CRM tools)" in page and "user seat (phone tools)" in page
+    assert "$0.0010" in page and "0.156068" not in page
+
+
+def test_html_report_without_matplotlib_says_how_to_get_plots(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(plots, "available", lambda: False)
+    run = load_run(RUNS_DIR / "interactive")
+    page = run_page(build_report(run, Bootstrap(samples=10)), run.records)
+    assert escape(plots.MISSING_EXTRA) in page and "<svg" not in page and 'id="tau2-rows"' in page
+
+
+def decode_transcripts(page: str) -> list[dict[str, Any]]:
+    """Every transcript of a page's viewer, decoded as the page's script does."""
+    blocks = re.findall(r'<script type="application/gzip-base64" id="tau2-t-\d+">(.*?)</script>', page)
+    return [t for block in blocks for t in json.loads(gzip.decompress(base64.b64decode(block)))]
 
 
 def test_html_escapes_every_text(tmp_path: Path) -> None:
@@ -95,7 +170,7 @@ def test_html_escapes_every_text(tmp_path: Path) -> None:
     page_path = tmp_path / "page.html"
     assert runner.invoke(app, ["report", str(run_dir), "--html", str(page_path)]).exit_code == 0
     page = page_path.read_text(encoding="utf-8")
-    assert "<script" not in page and "<img" not in page
+    assert "<script>alert" not in page and "<img" not in page
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
     assert "&lt;img onerror=&quot;x&quot;&gt;&amp;[i]a" in page
 
@@ -115,3 +190,21 @@ def test_report_errors_are_one_line_with_exit_code_2(tmp_path: Path) -> None:
     result = runner.invoke(app, ["report", INTERACTIVE, "--html", str(tmp_path / "no" / "page.html")])
     assert result.exit_code == 2
     assert result.stderr.strip().startswith(f"error: {tmp_path / 'no' / 'page.html'}: cannot write")
+
+
+def test_html_headline_comes_before_configuration_and_one_trial_draws_no_curve(tmp_path: Path) -> None:
+    page_path = tmp_path / "report.html"
+    assert runner.invoke(app, ["report", str(RUNS_DIR / "disjoint"), "--html", str(page_path)]).exit_code == 0
+    page = page_path.read_text(encoding="utf-8")
+    assert (
+        page.index('<div class="stat">') < page.index("Run configuration") < page.index("hash agent_prompt")
+    )
+    assert page.index('<div class="stat">') < page.index('id="simulations"')
+    assert "pass^k with 95% intervals" not in page, "one trial: the headline says it, no lone dot"
+    assert "no failed simulations" in page
+
+
+def test_headline_shows_a_few_k_when_there_are_many_trials() -> None:
+    ks = [str(k) for k in range(1, 13)]
+    assert headline_ks(ks) == ["1", "2", "4", "8", "12"]
+    assert headline_ks(ks[:5]) == ["1", "2", "3", "4", "5"]

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from tau2.domains.mock.tasks import BOTH, NEEDS_HUMAN
+from tau2.episode import EpisodeResult, EpisodeTiming
 from tau2.episode._actor import ActorSpec
 from tau2.episode._config import EpisodeConfig, Mode
 from tau2.episode._evaluation import EvaluationResult
-from tau2.episode._orchestrator import EpisodeResult, EpisodeTiming
 from tau2.episode._trajectory import TerminationReason, Trajectory
 from tau2.errors import UserInputError
 from tau2.llm import ModelSpec, Usage

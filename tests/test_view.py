@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import json
+import re
+from pathlib import Path
+
 from fixtures.make_runs import AIRPLANE, APN, ROAMING, RUNS_DIR, WIFI
 from typer.testing import CliRunner
 
@@ -9,6 +13,7 @@ from tau2.cli import app
 
 runner = CliRunner()
 WIDE = {"COLUMNS": "200"}
+SCREEN = {"COLUMNS": "120", "LINES": "40"}
 
 
 def view(run: str, *arguments: str) -> str:
@@ -21,15 +26,15 @@ def view(run: str, *arguments: str) -> str:
 def test_view_shows_both_seats_tool_calls_and_failed_assertions() -> None:
     out = view("interactive", "--task", ROAMING, "--trial", "1")
     assert f"{ROAMING} · trial 1" in out
-    header = next(line for line in out.splitlines() if "┃ agent" in line)
-    assert "┃ user" in header
+    header = next(line for line in out.splitlines() if line.startswith(" # "))
+    assert " user" in header
     user_call = next(line for line in out.splitlines() if "toggle_airplane_mode({})" in line)
     agent_call = next(line for line in out.splitlines() if "get_customer_by_phone({" in line)
-    assert user_call.index("→") > header.index("┃ user"), "the user's call is in the user column"
-    assert agent_call.index("→") < header.index("┃ user"), "the agent's call is in the agent column"
+    assert user_call.index("→") >= header.index(" user"), "the user's call is in the user column"
+    assert agent_call.index("→") < header.index(" user"), "the agent's call is in the agent column"
     assert "Error (invalid_state): The phone refused" in out
     assert "My mobile data stopped working." in out
-    assert "user_stop" in out and "0 (failure)" in out
+    assert "reward 0 (failure) · termination user_stop" in out
     assert "Failed assertions (2 of 3)" in out
     assert "assert_airplane_mode_off" in out and "assert_mobile_data_working" in out
     assert "assert_account_active" not in out
@@ -38,13 +43,15 @@ def test_view_shows_both_seats_tool_calls_and_failed_assertions() -> None:
 
 def test_view_of_a_successful_solo_simulation_has_one_seat() -> None:
     out = view("solo", "--task", AIRPLANE, "--trial", "0")
-    assert "┃ agent" in out and "┃ user" not in out
+    header = next(line for line in out.splitlines() if line.startswith(" # "))
+    assert " agent" in header and " user" not in header
+    assert "World state changes (start → end)" in out and "device.airplane_mode" in out
     assert "agent_stop" in out
     assert "All 3 assertions held." in out
 
 
 def test_failed_filter_keeps_only_unsuccessful_simulations() -> None:
-    out = view("interactive", "--failed")
+    out = view("interactive", "--failed", "--all")
     assert out.count("· trial") == 7
     assert f"{AIRPLANE} ·" not in out
     assert f"{APN} · trial 3" in out
@@ -58,3 +65,26 @@ def test_no_matching_simulation_is_a_one_line_error() -> None:
     assert result.exit_code == 2
     expected = f"error: {RUNS_DIR / 'solo'}: no simulation matches (task {AIRPLANE!r}, failed)"
     assert result.stderr.strip() == expected
+
+
+def test_view_shows_one_simulation_with_a_header_that_never_wraps() -> None:
+    result = runner.invoke(app, ["view", str(RUNS_DIR / "interactive"), "--failed"], env={"COLUMNS": "30"})
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[1].rstrip() == "[mms]apn_mms_missing[PERSONA:…"
+    assert lines[2].rstrip() == "reward 0 (failure) · terminat…"
+    assert lines[-1].startswith("simulation 1 of 7 matching")
+    second = runner.invoke(app, ["view", str(RUNS_DIR / "interactive"), "--failed", "--index", "2"], env=WIDE)
+    assert f"{ROAMING} · trial 1" in second.stdout
+    too_far = runner.invoke(app, ["view", str(RUNS_DIR / "interactive"), "--failed", "--index", "8"])
+    assert (too_far.exit_code, too_far.stderr.strip()) == (2, "error: --index 8: only 7 simulations match")
+
+
+def test_view_html_writes_the_viewer_with_the_matching_simulations(tmp_path: Path) -> None:
+    page_path = tmp_path / "view.html"
+    arguments = ["view", str(RUNS_DIR / "interactive"), "--failed", "--html", str(page_path)]
+    result = runner.invoke(app, arguments)
+    assert result.exit_code == 0, result.output
+    page = page_path.read_text(encoding="utf-8")
+    rows = json.loads(re.search(r'id="tau2-rows">(.*?)</script>', page, re.DOTALL)[1])  # type: ignore[index]
+    assert len(rows["rows"]) == 7 and rows["open"] == 0

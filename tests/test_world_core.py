@@ -7,9 +7,9 @@ from pydantic import BaseModel
 
 from tau2.domains.mock import DOMAIN as MOCK
 from tau2.errors import ErrorCode, ToolError, UnknownDomainError, UserInputError
+from tau2.world import World
 from tau2.world._domain import Domain, available_domains, get_domain
 from tau2.world._tools import Side, ToolKind, ToolSet, ToolTable, parse_docstring
-from tau2.world._world import World
 
 
 @pytest.fixture

@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from tau2.cli.options import BootstrapSamples, BootstrapSeed, HtmlFile, JsonOutput, emit_report
+from tau2.cli.report import Full
 from tau2.metrics.paired import PairBy
 
 
@@ -26,10 +27,12 @@ def command(
             "Default: composition when the runs differ by their tasks' personas, else task.",
         ),
     ] = None,
+    full: Full = False,
     bootstrap_samples: BootstrapSamples = 1000,
     bootstrap_seed: BootstrapSeed = 0,
 ) -> None:
-    """Compare two runs on the tasks both share; refuses runs that share none."""
+    """Compare two runs on the tasks both share: pass^k and what B costs in turns, tokens, dollars, tool
+    errors and endings per seat (--full: every table); refuses runs that share none."""
     from tau2.metrics import Bootstrap
     from tau2.report import build_comparison, comparison_page, comparison_tables
     from tau2.runs import load_run
@@ -42,5 +45,5 @@ def command(
         html=html,
         json_output=json_output,
         page=comparison_page,
-        summary=comparison_tables,
+        summary=lambda r: comparison_tables(r, full=full),
     )

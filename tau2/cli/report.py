@@ -2,22 +2,36 @@
 
 from __future__ import annotations
 
+from typing import Annotated
+
+import typer
+
 from tau2.cli.options import BootstrapSamples, BootstrapSeed, HtmlFile, JsonOutput, RunDir, emit_report
+
+Full = Annotated[bool, typer.Option("--full", help="Print every table, not just the headline.")]
 
 
 def command(
     run_dir: RunDir,
     json_output: JsonOutput = False,
     html: HtmlFile = None,
+    full: Full = False,
     bootstrap_samples: BootstrapSamples = 1000,
     bootstrap_seed: BootstrapSeed = 0,
 ) -> None:
-    """Report one run: terminal tables, or JSON with --json; --html FILE also writes an HTML page."""
+    """Report one run: a one-screen headline (--full: every table), or JSON with --json; --html FILE also
+    writes a self-contained page with plots and every simulation's transcript."""
     from tau2.metrics import Bootstrap
     from tau2.report import build_report, run_page, run_tables
     from tau2.runs import load_run
 
-    report = build_report(load_run(run_dir), Bootstrap(samples=bootstrap_samples, seed=bootstrap_seed))
+    run = load_run(run_dir)
+    report = build_report(run, Bootstrap(samples=bootstrap_samples, seed=bootstrap_seed))
     emit_report(
-        report, report.warnings, html=html, json_output=json_output, page=run_page, summary=run_tables
+        report,
+        report.warnings,
+        html=html,
+        json_output=json_output,
+        page=lambda r: run_page(r, run.records),
+        summary=lambda r: run_tables(r, full=full),
     )

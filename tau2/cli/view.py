@@ -1,4 +1,5 @@
-"""`tau2 view`: read simulations of a run in the terminal, each seat's turns in its own column."""
+"""`tau2 view`: read simulations of a run one per screen in the terminal (each seat's turns in its own
+column), or write them into the HTML transcript viewer."""
 
 from __future__ import annotations
 
@@ -6,7 +7,8 @@ from typing import Annotated
 
 import typer
 
-from tau2.cli.options import RunDir
+from tau2.cli.options import HtmlFile, RunDir
+from tau2.errors import UserInputError
 
 
 def command(
@@ -14,19 +16,40 @@ def command(
     task: Annotated[str | None, typer.Option("--task", metavar="ID", help="Only this task.")] = None,
     trial: Annotated[int | None, typer.Option("--trial", metavar="N", help="Only this trial.")] = None,
     failed: Annotated[bool, typer.Option("--failed", help="Only simulations that did not succeed.")] = False,
+    index: Annotated[
+        int, typer.Option("--index", metavar="N", min=1, help="Show the N-th matching simulation.")
+    ] = 1,
+    every: Annotated[bool, typer.Option("--all", help="Show every matching simulation in turn.")] = False,
+    html: HtmlFile = None,
 ) -> None:
-    """Show the matching simulations: trajectory by seat, termination, failed assertions, actions."""
+    """Show one matching simulation (--index N for another, --all for every one): header, trajectory by
+    seat, failed assertions, world changes, actions. --html FILE writes the matches to the HTML viewer."""
     from rich.console import Console
     from rich.rule import Rule
 
-    from tau2.report import select_simulations, simulation_view
+    from tau2.report import select_simulations, simulation_view, viewer_page, write_page
     from tau2.runs import load_run
 
     run = load_run(run_dir)
     for warning in run.warnings:
         typer.echo(f"warning: {warning}", err=True)
+    chosen = select_simulations(run, task, trial, failed)
+    if html is not None:
+        title = f"tau2 view: {run.manifest.run_id} ({len(chosen):,} simulations)"
+        write_page(html, viewer_page(title, chosen, open_first=True))
+        typer.echo(f"wrote {html}", err=True)
+        return
+    if index > len(chosen):
+        raise UserInputError(f"--index {index}: only {len(chosen)} simulations match")
     console = Console()
-    for record in select_simulations(run, task, trial, failed):
+    shown = chosen if every else [chosen[index - 1]]
+    for record in shown:
         console.print(Rule())
         for renderable in simulation_view(record):
             console.print(renderable)
+    if not every and len(chosen) > 1:
+        console.print(
+            f"[dim]simulation {index:,} of {len(chosen):,} matching; --index N for another, --all for all[/]",
+            no_wrap=True,
+            overflow="ellipsis",
+        )

@@ -23,7 +23,7 @@ from tau2.episode._trajectory import Entry, EntryKind, TerminationReason, ToolCa
 from tau2.errors import ErrorCode
 from tau2.llm import ContextOverflowError, InfrastructureError, Usage
 from tau2.tasks import Task, initialize_world
-from tau2.world import Domain, Side, ToolResult, World
+from tau2.world import Domain, Side, StateChange, ToolResult, World, state_changes
 
 
 class EpisodeTiming(BaseModel):
@@ -51,6 +51,8 @@ class EpisodeResult(BaseModel):
     termination: TerminationReason
     seed: int | None = None
     timing: EpisodeTiming
+    state_changes: list[StateChange] = []
+    """What the episode changed in the world, from after initialisation to the end."""
 
 
 async def run_episode(
@@ -76,6 +78,7 @@ async def run_episode(
         actors[Side.USER] = user
     started = time.perf_counter()
     world = initialize_world(task, data_dir)
+    start = world.snapshot()
     contexts = seat_contexts(task, world.domain, config, persona_text)
     ready = time.perf_counter()
     conversation = _Conversation(world, task, config, actors)
@@ -97,6 +100,7 @@ async def run_episode(
         timing=EpisodeTiming(
             setup_s=ready - started, conversation_s=conversed - ready, evaluation_s=finished - conversed
         ),
+        state_changes=state_changes(start, world.snapshot()),
     )
 
 

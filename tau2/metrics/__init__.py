@@ -2,10 +2,11 @@
 diagnostics, the usage ledger, and paired comparisons of two runs."""
 
 from tau2.metrics.actions import ActionStat, action_stats
-from tau2.metrics.bootstrap import Bootstrap, Estimate, estimate
+from tau2.metrics.bootstrap import Bootstrap, Estimate, estimate, rate_estimate, wilson
 from tau2.metrics.breakdown import GROUPINGS, GroupStat, breakdown, breakdowns
+from tau2.metrics.effort import BOTH, PairedMean, RecordPair, paired_effort, paired_terminations
 from tau2.metrics.flips import FlipSummary, flip_summary
-from tau2.metrics.outcomes import TaskOutcome, task_outcomes, termination_counts
+from tau2.metrics.outcomes import TaskOutcome, task_outcomes, termination_counts, termination_outcomes
 from tau2.metrics.paired import (
     ActionDiff,
     FlipSets,
@@ -24,6 +25,7 @@ from tau2.metrics.passk import pass_hat_k, pass_hat_k_curve, pass_hat_k_values
 from tau2.metrics.usage import SeatUsage, seat_usage
 
 __all__ = [
+    "BOTH",
     "GROUPINGS",
     "ActionDiff",
     "ActionStat",
@@ -36,6 +38,8 @@ __all__ = [
     "PairBy",
     "PairedEstimate",
     "PairedGroup",
+    "PairedMean",
+    "RecordPair",
     "SeatUsage",
     "TaskOutcome",
     "action_diffs",
@@ -49,10 +53,15 @@ __all__ = [
     "pair_outcomes",
     "paired_breakdowns",
     "paired_curve",
+    "paired_effort",
+    "paired_terminations",
     "pass_hat_k",
     "pass_hat_k_curve",
     "pass_hat_k_values",
+    "rate_estimate",
     "seat_usage",
     "task_outcomes",
     "termination_counts",
+    "termination_outcomes",
+    "wilson",
 ]

@@ -1,4 +1,5 @@
-"""Breakdowns: pass^k within groups of tasks sharing an intent, a number of subtasks, a persona or a mode."""
+"""Breakdowns: pass^k within groups of tasks sharing an intent, a fault, a number of subtasks, fix or
+transfer, a persona or a mode."""
 
 from __future__ import annotations
 
@@ -16,13 +17,16 @@ T = TypeVar("T")
 MISSING: Final = "(none)"
 """Group label of tasks without the attribute (e.g. no intent)."""
 
-GROUPINGS: Final[dict[str, Callable[[TaskOutcome], str]]] = {
-    "intent": lambda o: o.intent or MISSING,
-    "subtasks": lambda o: str(o.subtasks),
-    "persona": lambda o: o.persona or MISSING,
-    "mode": lambda o: o.mode,
+GROUPINGS: Final[dict[str, Callable[[TaskOutcome], list[str]]]] = {
+    "intent": lambda o: [o.intent or MISSING],
+    "fault": lambda o: o.faults or [MISSING],
+    "subtasks": lambda o: [str(o.subtasks)],
+    "resolution": lambda o: ["transfer" if o.expects_transfer else "fix"],
+    "persona": lambda o: [o.persona or MISSING],
+    "mode": lambda o: [o.mode],
 }
-"""The breakdowns every report shows, by name."""
+"""The breakdowns every report shows, by name; a task belongs to every group its key lists (a task
+composed of two faults counts in both fault groups)."""
 
 
 class GroupStat(BaseModel):
@@ -37,11 +41,12 @@ class GroupStat(BaseModel):
     pass_hat_k: dict[str, Estimate]
 
 
-def group_by(items: Iterable[T], key: Callable[[T], str]) -> list[tuple[str, list[T]]]:
-    """Items grouped by `key`, groups in natural order (numbers numerically, then text)."""
+def group_by(items: Iterable[T], keys: Callable[[T], list[str]]) -> list[tuple[str, list[T]]]:
+    """Items grouped under each of their `keys`, groups in natural order (numbers numerically, then text)."""
     groups: dict[str, list[T]] = {}
     for item in items:
-        groups.setdefault(key(item), []).append(item)
+        for key in keys(item):
+            groups.setdefault(key, []).append(item)
     return sorted(groups.items(), key=lambda pair: natural_order(pair[0]))
 
 
@@ -51,7 +56,10 @@ def natural_order(label: str) -> tuple[int, int, str]:
 
 
 def breakdown(
-    outcomes: Sequence[TaskOutcome], key: Callable[[TaskOutcome], str], max_k: int, bootstrap: Bootstrap
+    outcomes: Sequence[TaskOutcome],
+    keys: Callable[[TaskOutcome], list[str]],
+    max_k: int,
+    bootstrap: Bootstrap,
 ) -> list[GroupStat]:
     """pass^k for k = 1..max_k within each group of tasks."""
     return [
@@ -62,7 +70,7 @@ def breakdown(
             successes=sum(o.successes for o in group),
             pass_hat_k=pass_hat_k_curve(group, max_k, bootstrap),
         )
-        for label, group in group_by(outcomes, key)
+        for label, group in group_by(outcomes, keys)
     ]
 
 
@@ -70,4 +78,4 @@ def breakdowns(
     outcomes: Sequence[TaskOutcome], max_k: int, bootstrap: Bootstrap
 ) -> dict[str, list[GroupStat]]:
     """Every standard breakdown, by name."""
-    return {name: breakdown(outcomes, key, max_k, bootstrap) for name, key in GROUPINGS.items()}
+    return {name: breakdown(outcomes, keys, max_k, bootstrap) for name, keys in GROUPINGS.items()}

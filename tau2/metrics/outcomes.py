@@ -20,6 +20,9 @@ class TaskOutcome(BaseModel):
     task_id: str
     intent: str | None
     subtasks: int
+    faults: list[str] = []
+    """The composed subtasks by name (a task of two faults belongs to both fault groups)."""
+    expects_transfer: bool = False
     persona: str | None
     mode: str
     trials: int
@@ -56,12 +59,25 @@ def _outcome(records: list[SimulationRecord]) -> TaskOutcome:
         task_id=first.task_id,
         intent=first.intent,
         subtasks=first.num_subtasks,
+        faults=first.subtasks,
+        expects_transfer=first.expects_transfer,
         persona=first.persona,
         mode=mode_label(first.mode, first.oracle_plan),
         trials=len(valid),
         successes=sum(record.success for record in valid),
         excluded=len(records) - len(valid),
     )
+
+
+def termination_outcomes(records: Sequence[SimulationRecord]) -> dict[str, dict[str, int]]:
+    """Valid simulations per termination reason split into `pass` and `fail`, reasons in the enum's order."""
+    table: dict[str, dict[str, int]] = {}
+    for reason in TerminationReason:
+        ended = [record for record in records if record.termination is reason and not record.excluded]
+        if ended:
+            passed = sum(record.success for record in ended)
+            table[reason.value] = {"pass": passed, "fail": len(ended) - passed}
+    return table
 
 
 def termination_counts(records: Sequence[SimulationRecord]) -> dict[str, int]:

@@ -12,11 +12,13 @@ from typing import Final
 from pydantic import BaseModel, ConfigDict
 
 from tau2.errors import UserInputError
-from tau2.metrics.actions import ActionStat
-from tau2.metrics.bootstrap import Bootstrap, estimate
+from tau2.metrics.bootstrap import Bootstrap, estimate, newcombe, rate_estimate
 from tau2.metrics.breakdown import GROUPINGS, group_by
+from tau2.metrics.effort import RecordPair
 from tau2.metrics.outcomes import TaskOutcome
 from tau2.metrics.passk import pass_hat_k
+from tau2.runs import SimulationRecord
+from tau2.world import Side
 
 _PERSONA_SUFFIX = re.compile(r"\[PERSONA:[^\[\]]*\]$")
 
@@ -49,6 +51,11 @@ class PairedEstimate(BaseModel):
     ci_low: float | None
     ci_high: float | None
     tasks: int
+    a_low: float | None = None
+    a_high: float | None = None
+    b_low: float | None = None
+    b_high: float | None = None
+    """Each side's own interval over the same tasks (as in a single-run report)."""
 
 
 class FlipSets(BaseModel):
@@ -71,14 +78,19 @@ class PairedGroup(BaseModel):
 
 
 class ActionDiff(BaseModel):
-    """How often an expected action was performed in A and in B, and the difference."""
+    """How often an expected action was performed in A and in B (per-task shares averaged over tasks), and
+    the paired difference over the tasks expecting it in both runs."""
 
     model_config = ConfigDict(frozen=True)
 
     name: str
+    side: Side
     a: float | None
     b: float | None
     diff: float | None
+    ci_low: float | None = None
+    ci_high: float | None = None
+    tasks: int = 0
 
 
 SOLVED: Final[dict[str, Callable[[TaskOutcome], bool]]] = {
@@ -118,15 +130,29 @@ def paired_curve(pairs: Sequence[Pair], max_k: int, bootstrap: Bootstrap) -> dic
 
 
 def paired_estimate(pairs: Sequence[Pair], k: int, bootstrap: Bootstrap) -> PairedEstimate:
-    """pass^k of both sides and B − A, its interval from resampling the usable pairs."""
+    """pass^k of both sides and B − A, its interval from resampling the usable pairs (Newcombe's when every
+    pair differs alike, e.g. all pass in both runs, where resampling has no spread)."""
     usable = [pair for pair in pairs if pair.a.trials >= k and pair.b.trials >= k]
     if not usable:
         return PairedEstimate(a=None, b=None, diff=None, ci_low=None, ci_high=None, tasks=0)
     a = [pass_hat_k(p.a.trials, p.a.successes, k) for p in usable]
     b = [pass_hat_k(p.b.trials, p.b.successes, k) for p in usable]
     diff = estimate([vb - va for va, vb in zip(a, b, strict=True)], bootstrap)
+    low, high = diff.ci_low, diff.ci_high
+    if low == high:
+        low, high = newcombe(fmean(a), fmean(b), len(usable), bootstrap.level)
+    side_a, side_b = rate_estimate(a, bootstrap), rate_estimate(b, bootstrap)
     return PairedEstimate(
-        a=fmean(a), b=fmean(b), diff=diff.value, ci_low=diff.ci_low, ci_high=diff.ci_high, tasks=len(usable)
+        a=fmean(a),
+        b=fmean(b),
+        diff=diff.value,
+        ci_low=low,
+        ci_high=high,
+        tasks=len(usable),
+        a_low=side_a.ci_low,
+        a_high=side_a.ci_high,
+        b_low=side_b.ci_low,
+        b_high=side_b.ci_high,
     )
 
 
@@ -146,29 +172,54 @@ def paired_breakdowns(
     pairs: Sequence[Pair], max_k: int, bootstrap: Bootstrap
 ) -> dict[str, list[PairedGroup]]:
     """Paired pass^k per group, for every standard grouping."""
-    return {name: paired_breakdown(pairs, key, max_k, bootstrap) for name, key in GROUPINGS.items()}
+    return {name: paired_breakdown(pairs, keys, max_k, bootstrap) for name, keys in GROUPINGS.items()}
 
 
 def paired_breakdown(
-    pairs: Sequence[Pair], key: Callable[[TaskOutcome], str], max_k: int, bootstrap: Bootstrap
+    pairs: Sequence[Pair], keys: Callable[[TaskOutcome], list[str]], max_k: int, bootstrap: Bootstrap
 ) -> list[PairedGroup]:
     """Paired pass^k per group; a pair whose sides fall in different groups goes to the group `A → B`."""
     return [
         PairedGroup(key=label, tasks=len(group), pass_hat_k=paired_curve(group, max_k, bootstrap))
-        for label, group in group_by(pairs, lambda pair: _pair_label(key(pair.a), key(pair.b)))
+        for label, group in group_by(pairs, lambda pair: _pair_labels(keys(pair.a), keys(pair.b)))
     ]
 
 
-def _pair_label(a: str, b: str) -> str:
-    return a if a == b else f"{a} → {b}"
+def _pair_labels(a: list[str], b: list[str]) -> list[str]:
+    return a if a == b else [f"{'+'.join(a)} → {'+'.join(b)}"]
 
 
-def action_diffs(a: Sequence[ActionStat], b: Sequence[ActionStat]) -> list[ActionDiff]:
-    """Performed rate of each expected action name in either run, and B − A."""
-    rates_a = {stat.name: stat.performed_rate for stat in a}
-    rates_b = {stat.name: stat.performed_rate for stat in b}
-    diffs: list[ActionDiff] = []
-    for name in sorted(rates_a.keys() | rates_b.keys()):
-        ra, rb = rates_a.get(name), rates_b.get(name)
-        diffs.append(ActionDiff(name=name, a=ra, b=rb, diff=None if ra is None or rb is None else rb - ra))
-    return diffs
+def action_diffs(pairs: Sequence[RecordPair], bootstrap: Bootstrap) -> list[ActionDiff]:
+    """Per expected action name, grouped by seat (agent first): the share of its expected occurrences
+    performed in A and B, and B − A with an interval resampled over the tasks expecting it on both sides."""
+    sides: dict[str, Side] = {}
+    for a, b in pairs:
+        for record in (*a, *b):
+            for action in record.actions:
+                sides.setdefault(action.name, action.side)
+    order = sorted(sides, key=lambda name: (list(Side).index(sides[name]), name))
+    return [_action_diff(pairs, name, sides[name], bootstrap) for name in order]
+
+
+def _action_diff(pairs: Sequence[RecordPair], name: str, side: Side, bootstrap: Bootstrap) -> ActionDiff:
+    per_task = [(_performed(a, name), _performed(b, name)) for a, b in pairs]
+    ra = [pa for pa, pb in per_task if pa is not None]
+    rb = [pb for pa, pb in per_task if pb is not None]
+    both = [(pa, pb) for pa, pb in per_task if pa is not None and pb is not None]
+    diff = estimate([pb - pa for pa, pb in both], bootstrap)
+    return ActionDiff(
+        name=name,
+        side=side,
+        a=fmean(ra) if ra else None,
+        b=fmean(rb) if rb else None,
+        diff=diff.value,
+        ci_low=diff.ci_low,
+        ci_high=diff.ci_high,
+        tasks=len(both),
+    )
+
+
+def _performed(records: Sequence[SimulationRecord], name: str) -> float | None:
+    """Share of the expected occurrences of action `name` performed in these records; None if unexpected."""
+    flags = [action.performed for record in records for action in record.actions if action.name == name]
+    return sum(flags) / len(flags) if flags else None

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from math import comb
 
-from tau2.metrics.bootstrap import Bootstrap, Estimate, estimate
+from tau2.metrics.bootstrap import Bootstrap, Estimate, rate_estimate
 from tau2.metrics.outcomes import TaskOutcome
 
 
@@ -25,4 +25,4 @@ def pass_hat_k_curve(
     outcomes: Sequence[TaskOutcome], max_k: int, bootstrap: Bootstrap
 ) -> dict[str, Estimate]:
     """pass^k averaged over tasks for k = 1..max_k, with intervals, keyed by k as a string."""
-    return {str(k): estimate(pass_hat_k_values(outcomes, k), bootstrap) for k in range(1, max_k + 1)}
+    return {str(k): rate_estimate(pass_hat_k_values(outcomes, k), bootstrap) for k in range(1, max_k + 1)}

@@ -2,7 +2,7 @@
 trajectory viewer (`tau2 view`); terminal, JSON and self-contained HTML."""
 
 from tau2.report.build import auto_pair_by, build_comparison, build_report
-from tau2.report.html import comparison_page, run_page, write_page
+from tau2.report.html import comparison_page, run_page, viewer_page, write_page
 from tau2.report.schema import (
     SCHEMA_VERSION,
     ComparisonReport,
@@ -32,5 +32,6 @@ __all__ = [
     "run_tables",
     "select_simulations",
     "simulation_view",
+    "viewer_page",
     "write_page",
 ]

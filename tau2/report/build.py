@@ -8,6 +8,7 @@ from tau2.errors import UserInputError
 from tau2.metrics import (
     Bootstrap,
     PairBy,
+    RecordPair,
     action_diffs,
     action_stats,
     breakdowns,
@@ -17,11 +18,15 @@ from tau2.metrics import (
     pair_outcomes,
     paired_breakdowns,
     paired_curve,
+    paired_effort,
+    paired_terminations,
     pass_hat_k_curve,
     seat_usage,
     task_outcomes,
     termination_counts,
+    termination_outcomes,
 )
+from tau2.metrics.paired import Pair
 from tau2.report.factors import differing_factors, title
 from tau2.report.schema import ComparisonReport, Factor, RunRef, RunReport, SimulationRow, Totals
 from tau2.runs import Run, SimulationRecord
@@ -53,6 +58,7 @@ def build_report(run: Run, bootstrap: Bootstrap) -> RunReport:
         actions=action_stats(records),
         usage=seat_usage(records),
         terminations=termination_counts(records),
+        termination_outcomes=termination_outcomes(records),
         tasks=outcomes,
         simulations=[_row(record) for record in records],
         warnings=run.warnings,
@@ -60,16 +66,23 @@ def build_report(run: Run, bootstrap: Bootstrap) -> RunReport:
 
 
 def _row(record: SimulationRecord) -> SimulationRow:
+    usage = list(record.usage.values())
     return SimulationRow(
         task_id=record.task_id,
         trial=record.trial,
         seed=record.seed,
+        intent=record.intent,
+        subtasks=record.subtasks,
+        persona=record.persona,
+        expects_transfer=record.expects_transfer,
         reward=record.reward,
         termination=record.termination,
         excluded=record.excluded,
         steps=record.steps,
         tool_errors=record.tool_errors,
         duration_s=record.duration_s,
+        tokens=sum(u.prompt_tokens + u.completion_tokens for u in usage),
+        cost=None if any(u.cost is None for u in usage) else sum(u.cost or 0.0 for u in usage),
     )
 
 
@@ -90,7 +103,7 @@ def build_comparison(a: Run, b: Run, pair_by: PairBy | None, bootstrap: Bootstra
         raise UserInputError(f"{a.path} and {b.path} share no tasks (pairing by {pairing.value})")
     keys_a = {pair_key(o.task_id, pairing) for o in outcomes_a}
     keys_b = {pair_key(o.task_id, pairing) for o in outcomes_b}
-    shared_a, shared_b = {p.a.task_id for p in pairs}, {p.b.task_id for p in pairs}
+    record_pairs = _record_pairs(a, b, pairs)
     max_k = min(a.manifest.trials, b.manifest.trials)
     return ComparisonReport(
         title=title(factors),
@@ -105,12 +118,25 @@ def build_comparison(a: Run, b: Run, pair_by: PairBy | None, bootstrap: Bootstra
         pass_hat_k=paired_curve(pairs, max_k, bootstrap),
         flips=flip_sets(pairs),
         breakdowns=paired_breakdowns(pairs, max_k, bootstrap),
-        actions=action_diffs(
-            action_stats([r for r in a.records if r.task_id in shared_a]),
-            action_stats([r for r in b.records if r.task_id in shared_b]),
-        ),
+        effort=paired_effort(record_pairs, bootstrap),
+        terminations=paired_terminations(record_pairs, bootstrap),
+        actions=action_diffs(record_pairs, bootstrap),
         warnings=[*a.warnings, *b.warnings],
     )
+
+
+def _record_pairs(a: Run, b: Run, pairs: list[Pair]) -> list[RecordPair]:
+    """The valid records of each paired task, A's and B's."""
+    by_task_a, by_task_b = _valid_by_task(a), _valid_by_task(b)
+    return [(by_task_a.get(p.a.task_id, []), by_task_b.get(p.b.task_id, [])) for p in pairs]
+
+
+def _valid_by_task(run: Run) -> dict[str, list[SimulationRecord]]:
+    grouped: dict[str, list[SimulationRecord]] = {}
+    for record in run.records:
+        if not record.excluded:
+            grouped.setdefault(record.task_id, []).append(record)
+    return grouped
 
 
 def _ref(run: Run) -> RunRef:

@@ -91,3 +91,14 @@ def _suite_labels(a: Run, b: Run) -> tuple[str, str]:
 
 def _dict_fields(prefix: str, a: dict[str, str], b: dict[str, str]) -> list[tuple[str, str, str]]:
     return [(f"{prefix} {key}", a.get(key, "-"), b.get(key, "-")) for key in sorted(a.keys() | b.keys())]
+
+
+def side_labels(factors: list[Factor], run_a: str, run_b: str) -> tuple[str, str]:
+    """Names for A and B in legends: the values of the first differing factor (e.g. `solo` and
+    `interactive`, `persona Easy`), or the run ids when nothing differs."""
+    if not factors:
+        return run_a, run_b
+    first = factors[0]
+    if first.name == "mode":
+        return first.a, first.b
+    return f"{first.name} {first.a}", f"{first.name} {first.b}"

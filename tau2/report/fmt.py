@@ -1,4 +1,4 @@
-"""Number formatting shared by the terminal and HTML renderings."""
+"""Number and ID formatting shared by the terminal and HTML renderings."""
 
 from __future__ import annotations
 
@@ -30,3 +30,36 @@ def cost(value: float | None, unpriced: int, simulations: int) -> str:
 def per(value: float | None, count: int) -> str:
     """USD per item."""
     return NA if value is None or not count else f"${value / count:.4f}"
+
+
+def count(value: int) -> str:
+    """An integer with thousands separators."""
+    return f"{value:,}"
+
+
+def usd(value: float) -> str:
+    """USD with four decimals (cents of a cent matter for cheap models)."""
+    return f"${value:,.4f}"
+
+
+def amount(value: float | None, measure: str, signed: bool = False) -> str:
+    """A per-simulation mean: USD for cost, whole tokens, else one decimal below 100; thousands separated."""
+    if value is None:
+        return NA
+    sign = "+" if signed else ""
+    if measure == "cost":
+        return f"{'+' if signed and value >= 0 else ''}{'-' if value < 0 else ''}${abs(value):,.4f}"
+    whole = measure == "tokens" or abs(value) >= 100
+    return f"{value:{sign},.0f}" if whole else f"{value:{sign},.1f}"
+
+
+def span(low: float | None, high: float | None, measure: str) -> str:
+    """An interval of a per-simulation difference, in the measure's units."""
+    if low is None or high is None:
+        return ""
+    return f"[{amount(low, measure, True)}, {amount(high, measure, True)}]"
+
+
+def short_id(task_id: str) -> str:
+    """A task ID without the `[PERSONA:None]` tail that every persona-less task carries."""
+    return task_id.removesuffix("[PERSONA:None]")

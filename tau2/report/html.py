@@ -1,159 +1,363 @@
-"""Self-contained HTML pages for reports: inline CSS and inline SVG plots, no scripts, no links."""
+"""Self-contained HTML pages: inline CSS, inline SVG plots, and the transcript viewer's own inline script
+and data. Nothing is fetched, so a page works offline and can be mailed as one file."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 from html import escape
+from importlib.resources import files
 from pathlib import Path
 
 from tau2.errors import UserInputError
-from tau2.metrics import GroupStat, PairedGroup, SeatUsage
-from tau2.report import fmt, tables
+from tau2.metrics import BOTH, GroupStat, PairedGroup
+from tau2.report import fmt, plots, tables
+from tau2.report.factors import side_labels
 from tau2.report.schema import ComparisonReport, RunReport
-from tau2.report.svg import Bar, Point, Series, bar_chart, line_chart
 from tau2.report.tables import TableData
+from tau2.report.transcripts import CHUNK, ROW_FIELDS, chunks, script_json, table_rows
+from tau2.runs import SimulationRecord
 
-_CSS = """
-body { font-family: sans-serif; margin: 2em auto; max-width: 1100px; color: #222; }
-h1 { font-size: 1.5em; } h2 { font-size: 1.2em; margin-top: 2em; border-bottom: 1px solid #ccc; }
-table { border-collapse: collapse; margin: 0.8em 0; font-size: 0.9em; }
-caption { text-align: left; font-weight: bold; padding: 0.3em 0; }
-th, td { border: 1px solid #ddd; padding: 0.25em 0.6em; vertical-align: top; }
-th { background: #f3f3f3; } td.num { text-align: right; font-variant-numeric: tabular-nums; }
-.charts { display: flex; flex-wrap: wrap; gap: 1em; } .warning { color: #a05a00; }
-"""
+PLOTTED_BREAKDOWNS = ("intent", "fault", "resolution", "subtasks", "persona")
+"""Breakdowns drawn as plots (the others are tables only); one with a single group is not drawn."""
 
 
-def run_page(report: RunReport) -> str:
-    """The HTML report of one run."""
+def run_page(report: RunReport, records: Sequence[SimulationRecord]) -> str:
+    """The HTML report of one run: headline, plots, the simulations viewer, then every table."""
     m = report.manifest
-    breakdown_charts = [
-        bar_chart(f"pass^1 by {name}", [_group_bar(g) for g in groups])
-        for name, groups in report.breakdowns.items()
-    ]
     body = [
+        f'<p class="config">{escape(tables.config_line(report))}</p>',
+        f'<p class="config">{escape(tables.totals_line(report))}</p>',
         _warnings(report.warnings),
-        _table(tables.configuration(report)),
-        _table(tables.summary(report)),
-        _section(
-            "pass^k",
-            _pass_hat_k_chart(report),
-            _table(tables.pass_hat_k(report.pass_hat_k, report.bootstrap.level)),
-        ),
+        _run_headline(report),
+        _section("Plots", _run_plots(report)),
+        _viewer(records),
         _section(
             "Breakdowns",
-            _charts(breakdown_charts),
             *(_table(tables.breakdown(name, groups)) for name, groups in report.breakdowns.items()),
         ),
-        _section("Reference actions", _actions_chart(report), _table(tables.actions(report.actions))),
-        _section("Cost and tokens", _cost_chart(report.usage), _table(tables.usage(report.usage))),
-        _section("Terminations", _table(tables.terminations(report.terminations))),
-        _section("Tasks", _table(tables.tasks(report.tasks))),
-        _section("Simulations", _table(tables.simulations(report.simulations))),
+        _section(
+            "Actions, endings and cost",
+            _table(tables.terminations(report.termination_outcomes, report.totals.excluded)),
+            _table(tables.actions(report.actions)),
+            _table(tables.usage(report.usage)),
+        ),
+        _folded("Tasks", _table(tables.tasks(report.tasks))),
+        _folded("Run configuration", _table(tables.configuration(report)), _table(tables.summary(report))),
     ]
-    return _page(f"tau2 report: {m.run_id} ({m.mode_label()}, {m.agent.label()})", body)
+    return _page(f"tau2 report: {m.run_id} ({m.mode_label()}, {m.agent.label()})", body, viewer=True)
+
+
+def viewer_page(title: str, records: Sequence[SimulationRecord], open_first: bool) -> str:
+    """Only the simulations viewer, for `tau2 view --html`; the first simulation open when asked."""
+    return _page(title, [_viewer(records, open_index=0 if open_first and records else None)], viewer=True)
 
 
 def comparison_page(report: ComparisonReport) -> str:
-    """The HTML page of a paired comparison."""
+    """The HTML page of a paired comparison; legends name the factor that differs."""
     level = report.bootstrap.level
-    ks = [int(k) for k in report.pass_hat_k]
-    curves = [
-        Series(
-            f"A: {report.a.run_id}",
-            [Point(k, e.a) for k, e in zip(ks, report.pass_hat_k.values(), strict=True)],
-        ),
-        Series(
-            f"B: {report.b.run_id}",
-            [Point(k, e.b) for k, e in zip(ks, report.pass_hat_k.values(), strict=True)],
-        ),
-    ]
-    diff = Series(
-        "B − A",
-        [Point(k, e.diff, e.ci_low, e.ci_high) for k, e in zip(ks, report.pass_hat_k.values(), strict=True)],
+    a, b = side_labels(report.factors, report.a.run_id, report.b.run_id)
+    legend = (
+        f'<p class="config"><span class="legend-a">A = {escape(a)}</span> ({escape(report.a.run_id)}, '
+        f'{escape(report.a.path)}) · <span class="legend-b">B = {escape(b)}</span> '
+        f"({escape(report.b.run_id)}, {escape(report.b.path)}) · paired by {report.pair_by.value} on "
+        f"{fmt.count(report.shared)} shared tasks; differences are B − A</p>"
     )
-    breakdown_charts = [
-        bar_chart(f"Δ pass^1 by {name} (B − A)", [_diff_bar(g) for g in groups], lo=-1.0)
-        for name, groups in report.breakdowns.items()
-    ]
-    action_bars = [Bar(d.name, d.diff, note=fmt.signed(d.diff)) for d in report.actions]
     body = [
+        legend,
         _warnings(report.warnings),
-        _table(tables.run_refs(report)),
-        _table(tables.pairing(report)),
+        _comparison_headline(report),
+        _section("Plots", _comparison_plots(report, a, b)),
         _section(
-            "pass^k",
-            _charts(
-                [
-                    line_chart("pass^k vs k", "k", curves),
-                    line_chart(f"B − A with {level:.0%} paired interval", "k", [diff], lo=-1.0),
-                ]
-            ),
-            _table(tables.paired_pass_hat_k(report.pass_hat_k, level)),
+            "pass^k and what it costs",
+            _table(tables.paired_pass_hat_k(report.pass_hat_k, level, a, b)),
+            _table(tables.effort(report.effort, level, a, b)),
+            _table(tables.paired_terminations(report.terminations, level, a, b)),
         ),
-        _section("Tasks that flip", _table(tables.flips(report.flips))),
         _section(
             "Breakdowns",
-            _charts(breakdown_charts),
             *(_table(tables.paired_breakdown(name, groups)) for name, groups in report.breakdowns.items()),
         ),
-        _section(
-            "Reference actions",
-            bar_chart("Δ performed rate (B − A)", action_bars, lo=-1.0),
-            _table(tables.action_diffs(report.actions)),
+        _section("Reference actions", _table(tables.action_diffs(report.actions, level))),
+        _folded("Tasks that flip", _table(tables.flips(report.flips, listed=True))),
+        _folded("Runs and pairing", _table(tables.run_refs(report)), _table(tables.pairing(report))),
+    ]
+    return _page(f"tau2 compare: {report.title}", body, viewer=False)
+
+
+def _run_headline(report: RunReport) -> str:
+    stats = [
+        _stat(f"pass^{k}", fmt.rate(e.value), fmt.interval(e.ci_low, e.ci_high), f"{e.tasks:,} tasks")
+        for k, e in report.pass_hat_k.items()
+    ]
+    failed = report.totals.valid - report.totals.successes
+    link = (
+        f'<a href="#simulations" data-outcome="fail">{failed:,} failed simulations: '
+        "open their transcripts</a>"
+        if failed
+        else "no failed simulations"
+    )
+    return f'<div class="headline">{"".join(stats)}</div><p>{link}</p>'
+
+
+def _comparison_headline(report: ComparisonReport) -> str:
+    first = report.pass_hat_k.get("1")
+    stats = []
+    if first is not None:
+        stats.append(
+            _stat(
+                "Δ pass^1",
+                fmt.signed(first.diff),
+                fmt.interval(first.ci_low, first.ci_high, True),
+                f"{fmt.rate(first.a)} → {fmt.rate(first.b)}",
+            )
+        )
+    for m in report.effort:
+        if m.measure in ("turns", "tokens", "cost") and m.tasks and (m.a or m.b) and m.seat == BOTH:
+            stats.append(_stat(f"Δ {m.measure}", fmt.amount(m.diff, m.measure, True), "", "per simulation"))
+    for m in report.effort:
+        if m.seat != BOTH and m.measure in ("tokens", "cost") and m.tasks and (m.a or m.b):
+            label = f"Δ {m.seat} {m.measure}"
+            stats.append(_stat(label, fmt.amount(m.diff, m.measure, True), "", "per simulation"))
+    return f'<div class="headline">{"".join(stats)}</div>'
+
+
+def _stat(label: str, value: str, ci: str, note: str) -> str:
+    return (
+        f'<div class="stat"><div class="label">{escape(label)}</div><div class="value">{escape(value)}</div>'
+        f'<div class="ci">{escape(ci)}</div><div class="label">{escape(note)}</div></div>'
+    )
+
+
+def _run_plots(report: RunReport) -> str:
+    if not plots.available():
+        return plots.fallback()
+    level = report.bootstrap.level
+    ks = [int(k) for k in report.pass_hat_k]
+    values = list(report.pass_hat_k.values())
+    curve = plots.Line(
+        report.manifest.run_id,
+        ks,
+        [e.value for e in values],
+        [e.ci_low for e in values],
+        [e.ci_high for e in values],
+        plots.SIDE_COLORS[0],
+    )
+    charts = [plots.lines(f"pass^k with {level:.0%} intervals", [curve], axis="pass^k")]
+    charts += [
+        plots.bars(
+            f"pass^1 by {name}", [_group_bar(g) for g in groups], axis=f"pass^1 ({level:.0%} interval)"
+        )
+        for name, groups in report.breakdowns.items()
+        if name in PLOTTED_BREAKDOWNS and len(groups) > 1
+    ]
+    charts.append(
+        plots.stacked(
+            "Terminations × outcome",
+            [(reason, [c["pass"], c["fail"]]) for reason, c in report.termination_outcomes.items()],
+            [("pass", plots.PASS_FAIL[0]), ("fail", plots.PASS_FAIL[1])],
+        )
+    )
+    actions = sorted(report.actions, key=lambda s: (s.side.value, s.name))
+    charts.append(
+        plots.bars(
+            "Reference actions performed, by seat",
+            [
+                plots.Bar(
+                    s.name,
+                    s.performed_rate,
+                    color=plots.SEAT_COLORS[s.side.value],
+                    note=f"{s.performed:,}/{s.expected:,}",
+                )
+                for s in actions
+            ],
+            axis="share of expected occurrences performed",
+            legend=_seat_legend({s.side.value for s in actions}),
+        )
+    )
+    priced = [u for u in report.usage if u.calls and u.cost is not None]
+    charts.append(
+        plots.bars(
+            "Cost per simulation by seat (USD)",
+            [
+                plots.Bar(
+                    u.seat.value,
+                    u.cost / u.simulations,
+                    color=plots.SEAT_COLORS[u.seat.value],
+                    note=fmt.usd(u.cost / u.simulations),
+                )
+                for u in priced
+                if u.cost is not None
+            ],
+            axis="USD per simulation",
+            usd=True,
+        )
+        if any(u.cost for u in priced)
+        else ""
+    )
+    return _plots(charts)
+
+
+def _comparison_plots(report: ComparisonReport, a: str, b: str) -> str:
+    if not plots.available():
+        return plots.fallback()
+    level = report.bootstrap.level
+    ks = [int(k) for k in report.pass_hat_k]
+    e = list(report.pass_hat_k.values())
+    curves = [
+        plots.Line(
+            f"A: {a}", ks, [x.a for x in e], [x.a_low for x in e], [x.a_high for x in e], plots.SIDE_COLORS[0]
+        ),
+        plots.Line(
+            f"B: {b}", ks, [x.b for x in e], [x.b_low for x in e], [x.b_high for x in e], plots.SIDE_COLORS[1]
         ),
     ]
-    return _page(f"tau2 compare: {report.title}", body)
-
-
-def _pass_hat_k_chart(report: RunReport) -> str:
-    points = [Point(int(k), e.value, e.ci_low, e.ci_high) for k, e in report.pass_hat_k.items()]
-    title = f"pass^k vs k with {report.bootstrap.level:.0%} intervals"
-    return line_chart(title, "k", [Series(report.manifest.run_id, points)])
-
-
-def _group_bar(group: GroupStat) -> Bar:
-    e = group.pass_hat_k["1"]
-    return Bar(group.key, e.value, e.ci_low, e.ci_high, f"{fmt.rate(e.value)} ({e.tasks} tasks)")
-
-
-def _diff_bar(group: PairedGroup) -> Bar:
-    e = group.pass_hat_k["1"]
-    return Bar(group.key, e.diff, e.ci_low, e.ci_high, f"{fmt.signed(e.diff)} ({e.tasks} tasks)")
-
-
-def _actions_chart(report: RunReport) -> str:
-    bars = [
-        Bar(
-            s.name,
-            s.performed_rate,
-            note=f"{s.performed}/{s.expected}, right seat {fmt.rate(s.right_seat_rate)}",
-        )
-        for s in report.actions
+    diff = plots.Line(
+        f"{b} − {a}", ks, [x.diff for x in e], [x.ci_low for x in e], [x.ci_high for x in e], "#444444"
+    )
+    diff_bars = [
+        plots.Bar(f"pass^{k}", x.diff, x.ci_low, x.ci_high, color="#444444", note=fmt.signed(x.diff))
+        for k, x in zip(ks, e, strict=True)
     ]
-    return bar_chart("Reference actions performed", bars)
+    counts = [m for m in report.effort if m.measure in ("turns", "messages", "tool calls", "tool errors")]
+    effort = [
+        plots.Bar(
+            f"{m.seat} {m.measure}",
+            m.diff,
+            m.ci_low,
+            m.ci_high,
+            color=plots.SEAT_COLORS[m.seat],
+            note=fmt.amount(m.diff, m.measure, True),
+        )
+        for m in counts
+        if m.tasks and (m.a or m.b)
+    ]
+    actions = [
+        plots.Bar(
+            d.name,
+            d.diff,
+            d.ci_low,
+            d.ci_high,
+            color=plots.SEAT_COLORS[d.side.value],
+            note=fmt.signed(d.diff),
+        )
+        for d in report.actions
+    ]
+    charts = [
+        plots.lines(f"pass^k of {a} and {b} ({level:.0%} intervals)", curves, axis="pass^k"),
+        plots.lines(
+            f"pass^k: {b} − {a} ({level:.0%} paired interval)", [diff], axis="difference", centred=True
+        )
+        or plots.bars(
+            f"pass^k: {b} − {a} ({level:.0%} paired interval)", diff_bars, axis="difference", centred=True
+        ),
+        plots.bars(
+            f"Turns, messages, tool calls and errors per simulation: {b} − {a}",
+            effort,
+            axis="difference per simulation",
+            centred=True,
+            legend=_seat_legend({m.seat for m in counts}),
+        ),
+        plots.bars(
+            f"Reference actions performed: {b} − {a}, by seat",
+            actions,
+            axis=f"difference in share performed ({level:.0%} paired interval)",
+            centred=True,
+            legend=_seat_legend({d.side.value for d in report.actions}),
+        ),
+    ]
+    charts += [
+        plots.bars(
+            f"Δ pass^1 by {name}: {b} − {a}", [_diff_bar(g) for g in groups], axis="difference", centred=True
+        )
+        for name, groups in report.breakdowns.items()
+        if name in PLOTTED_BREAKDOWNS and len(groups) > 1
+    ]
+    return _plots(charts)
 
 
-def _cost_chart(usage: Sequence[SeatUsage]) -> str:
-    costs = [u.cost for u in usage if u.cost is not None]
-    bars = [Bar(u.seat.value, u.cost, note=fmt.cost(u.cost, u.unpriced, u.simulations)) for u in usage]
-    return bar_chart("Cost per seat (USD)", bars, hi=max(costs, default=0.0) or 1.0)
+def _seat_legend(seats: set[str]) -> list[tuple[str, str]]:
+    names = {"agent": "agent seat (CRM tools)", "user": "user seat (phone tools)", BOTH: "whole episode"}
+    return [(names[seat], color) for seat, color in plots.SEAT_COLORS.items() if seat in seats]
 
 
-def _page(title: str, body: Sequence[str]) -> str:
+def _group_bar(group: GroupStat) -> plots.Bar:
+    e = group.pass_hat_k["1"]
+    return plots.Bar(group.key, e.value, e.ci_low, e.ci_high, note=f"{fmt.rate(e.value)} ({e.tasks:,} tasks)")
+
+
+def _diff_bar(group: PairedGroup) -> plots.Bar:
+    e = group.pass_hat_k["1"]
+    color = plots.SIDE_COLORS[1] if (e.diff or 0) < 0 else plots.SIDE_COLORS[0]
+    return plots.Bar(
+        group.key, e.diff, e.ci_low, e.ci_high, color=color, note=f"{fmt.signed(e.diff)} ({e.tasks:,} tasks)"
+    )
+
+
+def _viewer(records: Sequence[SimulationRecord], open_index: int | None = None) -> str:
+    """The simulations table and transcript panel, with the rows inline and the transcripts compressed."""
+    data = {"fields": list(ROW_FIELDS), "rows": table_rows(records), "chunk": CHUNK, "open": open_index}
+    blocks = "".join(
+        f'<script type="application/gzip-base64" id="tau2-t-{number}">{block}</script>'
+        for number, block in enumerate(chunks(records))
+    )
+    columns = [
+        ("#", "index"),
+        ("outcome", "outcome"),
+        ("task (intent, faults)", "task"),
+        ("persona", "persona"),
+        ("trial", "trial"),
+        ("termination", "termination"),
+        ("turns", "steps"),
+        ("tool errors", "tool_errors"),
+        ("tokens", "tokens"),
+        ("cost", "cost"),
+    ]
+    head = "".join(f'<th data-sort="{key}">{escape(name)}</th>' for name, key in columns)
+    return (
+        '<section id="simulations"><h2>Simulations</h2>'
+        '<p class="note">Click a row to read its transcript; hover a row for the full task id.</p>'
+        '<div class="controls"><input id="sim-filter" type="search" placeholder="filter: task, fault, '
+        'persona, termination" aria-label="filter simulations">'
+        '<select id="sim-outcome" aria-label="outcome"><option value="all">all outcomes</option>'
+        '<option value="fail">failed</option><option value="pass">passed</option>'
+        '<option value="excluded">excluded</option></select>'
+        '<select id="sim-termination" aria-label="termination"><option value="all">all terminations</option>'
+        '</select><span id="sim-count" class="note"></span></div>'
+        '<div id="transcript" hidden></div>'
+        f'<table id="sim-table"><thead><tr>{head}</tr></thead><tbody id="sim-body"></tbody></table>'
+        '<button id="sim-more" type="button" hidden>show more</button></section>'
+        f'<script type="application/json" id="tau2-rows">{script_json(data)}</script>{blocks}'
+    )
+
+
+@cache
+def _asset(name: str) -> str:
+    return files("tau2.report").joinpath("assets", name).read_text(encoding="utf-8")
+
+
+def _page(title: str, body: Sequence[str], viewer: bool) -> str:
+    script = f"<script>{_asset('viewer.js')}</script>" if viewer else ""
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
-        f"<title>{escape(title)}</title><style>{_CSS}</style></head>"
-        f"<body><h1>{escape(title)}</h1>{''.join(body)}</body></html>\n"
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f"<title>{escape(title)}</title><style>{_asset('report.css')}</style></head>"
+        f"<body><h1>{escape(title)}</h1>{''.join(body)}{script}</body></html>\n"
     )
 
 
 def _section(heading: str, *parts: str) -> str:
-    return f"<section><h2>{escape(heading)}</h2>{''.join(parts)}</section>"
+    content = "".join(parts)
+    return f"<section><h2>{escape(heading)}</h2>{content}</section>" if content else ""
 
 
-def _charts(svgs: Sequence[str]) -> str:
-    return f'<div class="charts">{"".join(svgs)}</div>'
+def _folded(heading: str, *parts: str) -> str:
+    content = "".join(parts)
+    return f"<details><summary><b>{escape(heading)}</b></summary>{content}</details>" if content else ""
+
+
+def _plots(svgs: Sequence[str]) -> str:
+    return f'<div class="plots">{"".join(svgs)}</div>'
 
 
 def _warnings(warnings: Sequence[str]) -> str:
@@ -161,6 +365,8 @@ def _warnings(warnings: Sequence[str]) -> str:
 
 
 def _table(data: TableData) -> str:
+    if data.empty:
+        return ""
     head = "".join(f"<th>{escape(column)}</th>" for column in data.columns)
     rows = "".join(
         "<tr>"

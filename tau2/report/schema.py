@@ -19,12 +19,13 @@ from tau2.metrics import (
     PairBy,
     PairedEstimate,
     PairedGroup,
+    PairedMean,
     SeatUsage,
     TaskOutcome,
 )
 from tau2.runs import RunManifest
 
-SCHEMA_VERSION: Final = 1
+SCHEMA_VERSION: Final = 2
 
 
 class _Document(BaseModel):
@@ -52,18 +53,25 @@ class SimulationRow(_Document):
     task_id: str
     trial: int
     seed: int
+    intent: str | None = None
+    subtasks: list[str] = []
+    persona: str | None = None
+    expects_transfer: bool = False
     reward: float
     termination: TerminationReason
     excluded: bool
     steps: int
     tool_errors: int
     duration_s: float
+    tokens: int = 0
+    cost: float | None = 0.0
+    """USD of both seats; None when a seat was unpriced."""
 
 
 class RunReport(_Document):
     """Everything `tau2 report` shows about one run."""
 
-    schema_version: Literal[1] = SCHEMA_VERSION
+    schema_version: Literal[2] = SCHEMA_VERSION
     kind: Literal["run"] = "run"
     path: str
     manifest: RunManifest
@@ -73,10 +81,12 @@ class RunReport(_Document):
     """k (as a string) → pass^k over the tasks with at least k valid trials."""
     flips: FlipSummary
     breakdowns: dict[str, list[GroupStat]]
-    """`intent`, `subtasks`, `persona`, `mode` → one row per group."""
+    """`intent`, `fault`, `subtasks`, `resolution`, `persona`, `mode` → one row per group."""
     actions: list[ActionStat]
     usage: list[SeatUsage]
     terminations: dict[str, int]
+    termination_outcomes: dict[str, dict[str, int]]
+    """Termination reason → valid simulations that ended so, split into `pass` and `fail`."""
     tasks: list[TaskOutcome]
     simulations: list[SimulationRow]
     warnings: list[str]
@@ -105,7 +115,7 @@ class RunRef(_Document):
 class ComparisonReport(_Document):
     """Everything `tau2 compare` shows: run B against run A on the tasks both share (differences B − A)."""
 
-    schema_version: Literal[1] = SCHEMA_VERSION
+    schema_version: Literal[2] = SCHEMA_VERSION
     kind: Literal["comparison"] = "comparison"
     title: str
     factors: list[Factor]
@@ -120,5 +130,10 @@ class ComparisonReport(_Document):
     flips: dict[str, FlipSets]
     """`majority` and `all_trials` → the keys solved only in B (`gained`) and only in A (`lost`)."""
     breakdowns: dict[str, list[PairedGroup]]
+    effort: list[PairedMean]
+    """Per seat (`agent`, `user`, `both`): turns, messages, tool calls, tool errors, tokens, cost per
+    simulation in A and B over the shared tasks, and B − A with a paired interval."""
+    terminations: list[PairedMean]
+    """Per termination reason: the share of simulations ending so, A, B and B − A."""
     actions: list[ActionDiff]
     warnings: list[str]

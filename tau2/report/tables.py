@@ -1,4 +1,5 @@
-"""The tables of reports as plain rows of text, rendered by both the terminal and the HTML page."""
+"""The tables of reports as plain rows of text, rendered by both the terminal and the HTML page. A table
+with no rows is never shown (`TableData.empty`)."""
 
 from __future__ import annotations
 
@@ -13,11 +14,12 @@ from tau2.metrics import (
     GroupStat,
     PairedEstimate,
     PairedGroup,
+    PairedMean,
     SeatUsage,
     TaskOutcome,
 )
 from tau2.report import fmt
-from tau2.report.schema import ComparisonReport, RunReport, SimulationRow
+from tau2.report.schema import ComparisonReport, RunReport
 
 
 @dataclass(frozen=True)
@@ -28,6 +30,11 @@ class TableData:
     columns: list[str]
     rows: list[list[str]]
     text_columns: int = 1
+
+    @property
+    def empty(self) -> bool:
+        """No rows: the section is left out rather than printed as an empty frame."""
+        return not self.rows
 
 
 def configuration(report: RunReport) -> TableData:
@@ -44,48 +51,97 @@ def configuration(report: RunReport) -> TableData:
         ["user", "none" if m.user is None else m.user.label()],
         ["persona override", m.persona_override or "none (per-task personas)"],
         ["policy variant", m.episode.policy_variant],
-        ["trials", str(m.trials)],
+        ["trials", fmt.count(m.trials)],
         ["seed", str(m.seed)],
         ["max steps / errors", f"{m.episode.max_steps} / {m.episode.max_errors}"],
-        ["tasks planned", str(len(m.task_ids))],
+        ["tasks planned", fmt.count(len(m.task_ids))],
         *([f"version {key}", value] for key, value in sorted(m.versions.items())),
         *([f"hash {key}", value] for key, value in sorted(m.hashes.items())),
     ]
     return TableData("Run configuration", ["field", "value"], rows, text_columns=2)
 
 
+def config_line(report: RunReport) -> str:
+    """The configuration that matters for reading the numbers, in one line."""
+    m = report.manifest
+    user = "" if m.user is None else f" · user {m.user.label()}"
+    persona = f" · persona {m.persona_override}" if m.persona_override else ""
+    return (
+        f"{m.run_id} · {m.domain} {m.mode_label()} · agent {m.agent.label()}{user}{persona} · "
+        f"{fmt.count(len(m.task_ids))} tasks × {fmt.count(m.trials)} trials · seed {m.seed}"
+    )
+
+
+def totals_line(report: RunReport) -> str:
+    """Counts, flips and cost in one line."""
+    t, flips = report.totals, report.flips
+    parts = [
+        f"{fmt.count(t.simulations)}/{fmt.count(t.expected)} simulations",
+        f"{fmt.count(t.successes)} passed",
+        f"{fmt.count(t.valid - t.successes)} failed",
+    ]
+    if t.excluded:
+        parts.append(f"{fmt.count(t.excluded)} excluded")
+    if flips.rate is not None:
+        parts.append(f"flip rate {fmt.rate(flips.rate)}")
+    parts.append(f"{fmt.count(t.tool_errors)} tool errors")
+    tokens = sum(u.prompt_tokens + u.completion_tokens for u in report.usage)
+    if tokens:
+        parts.append(f"{fmt.count(tokens)} tokens")
+    priced = [u.cost for u in report.usage if u.calls]
+    if priced:
+        known = None not in priced
+        parts.append(f"cost {fmt.usd(sum(c or 0.0 for c in priced))}" if known else "cost unpriced")
+    return " · ".join(parts)
+
+
 def summary(report: RunReport) -> TableData:
     """Counts, flips and effort."""
     t, flips = report.totals, report.flips
     rows = [
-        ["simulations", f"{t.simulations} of {t.expected} planned"],
-        ["excluded (infrastructure errors)", str(t.excluded)],
-        ["valid simulations", str(t.valid)],
-        ["successes", str(t.successes)],
-        ["tasks", str(t.tasks)],
+        ["simulations", f"{fmt.count(t.simulations)} of {fmt.count(t.expected)} planned"],
+        ["excluded (infrastructure errors)", fmt.count(t.excluded)],
+        ["valid simulations", fmt.count(t.valid)],
+        ["successes", fmt.count(t.successes)],
+        ["tasks", fmt.count(t.tasks)],
         ["flip rate", f"{fmt.rate(flips.rate)} ({flips.flipping} of {flips.tasks} tasks with 2+ trials)"],
         ["mean steps", fmt.NA if t.mean_steps is None else f"{t.mean_steps:.1f}"],
-        ["tool errors", str(t.tool_errors)],
-        ["simulation time (sum)", f"{t.duration_s:.1f} s"],
+        ["tool errors", fmt.count(t.tool_errors)],
+        ["simulation time (sum)", f"{t.duration_s:,.1f} s"],
     ]
     return TableData("Summary", ["", "value"], rows, text_columns=2)
 
 
-def pass_hat_k(curve: dict[str, Estimate], level: float) -> TableData:
-    """pass^k per k with its interval and how many tasks estimated it."""
-    rows = [[k, fmt.rate(e.value), fmt.interval(e.ci_low, e.ci_high), str(e.tasks)] for k, e in curve.items()]
+def headline_ks(ks: list[str]) -> list[str]:
+    """The k a one-screen headline shows: every k up to 5 trials, else 1, 2, 4, 8, … and the largest."""
+    if len(ks) <= 5:
+        return ks
+    return [k for k in ks if int(k) & (int(k) - 1) == 0 or k == ks[-1]]
+
+
+def pass_hat_k(curve: dict[str, Estimate], level: float, ks: list[str] | None = None) -> TableData:
+    """pass^k per k (all, or those in `ks`) with its interval and how many tasks estimated it."""
+    rows = [
+        [k, fmt.rate(e.value), fmt.interval(e.ci_low, e.ci_high), fmt.count(e.tasks)]
+        for k, e in curve.items()
+        if ks is None or k in ks
+    ]
     return TableData("pass^k", ["k", "pass^k", f"{level:.0%} CI", "tasks"], rows)
 
 
-def breakdown(name: str, groups: list[GroupStat]) -> TableData:
-    """pass^k with intervals per group."""
-    ks = list(groups[0].pass_hat_k) if groups else []
+def breakdown(name: str, groups: list[GroupStat], ks: list[str] | None = None) -> TableData:
+    """pass^k (every k, or those in `ks`) with intervals per group, one line per group."""
+    ks = ks if ks is not None else list(groups[0].pass_hat_k) if groups else []
     rows = [
         [
             g.key,
-            str(g.tasks),
-            str(g.trials),
-            *(f"{fmt.rate(e.value)}\n{fmt.interval(e.ci_low, e.ci_high)}" for e in g.pass_hat_k.values()),
+            fmt.count(g.tasks),
+            fmt.count(g.trials),
+            *(
+                f"{fmt.rate(e.value)} {fmt.interval(e.ci_low, e.ci_high)}"
+                for k in ks
+                for e in [g.pass_hat_k[k]]
+            ),
         ]
         for g in groups
     ]
@@ -98,11 +154,11 @@ def actions(stats: list[ActionStat]) -> TableData:
         [
             s.name,
             s.side.value,
-            str(s.expected),
-            f"{s.performed} ({fmt.rate(s.performed_rate)})",
-            f"{s.by_right_seat} ({fmt.rate(s.right_seat_rate)})",
+            fmt.count(s.expected),
+            f"{fmt.count(s.performed)} ({fmt.rate(s.performed_rate)})",
+            f"{fmt.count(s.by_right_seat)} ({fmt.rate(s.right_seat_rate)})",
         ]
-        for s in stats
+        for s in sorted(stats, key=lambda s: (s.side.value, s.name))
     ]
     return TableData(
         "Reference actions",
@@ -113,64 +169,51 @@ def actions(stats: list[ActionStat]) -> TableData:
 
 
 def usage(ledger: list[SeatUsage]) -> TableData:
-    """Tokens and cost per seat."""
+    """Tokens and cost per seat; empty when no seat called a model (offline actors)."""
     rows = [
         [
             u.seat.value,
-            str(u.simulations),
-            str(u.calls),
-            str(u.prompt_tokens),
-            str(u.completion_tokens),
+            fmt.count(u.simulations),
+            fmt.count(u.calls),
+            fmt.count(u.prompt_tokens),
+            fmt.count(u.completion_tokens),
             fmt.cost(u.cost, u.unpriced, u.simulations),
             fmt.per(u.cost, u.simulations),
         ]
         for u in ledger
+        if u.calls
     ]
     columns = ["seat", "sims", "calls", "prompt tokens", "completion tokens", "cost", "per sim"]
     return TableData("Cost and tokens", columns, rows)
 
 
-def terminations(counts: dict[str, int]) -> TableData:
-    """How simulations ended."""
+def terminations(counts: dict[str, dict[str, int]], excluded: int) -> TableData:
+    """How simulations ended, and how many of each ending passed."""
     rows = [
-        [reason + (" (excluded)" if TerminationReason(reason).is_infrastructure else ""), str(n)]
-        for reason, n in counts.items()
+        [reason, fmt.count(c["pass"] + c["fail"]), fmt.count(c["pass"]), fmt.count(c["fail"])]
+        for reason, c in counts.items()
     ]
-    return TableData("Terminations", ["reason", "simulations"], rows)
+    if excluded:
+        rows.append(
+            [f"{TerminationReason.INFRASTRUCTURE_ERROR.value} (excluded)", fmt.count(excluded), "", ""]
+        )
+    return TableData("Terminations × outcome", ["reason", "simulations", "pass", "fail"], rows)
 
 
 def tasks(outcomes: list[TaskOutcome]) -> TableData:
     """Every task with its trials, successes, pass^1 and flip rate."""
     rows = [
         [
-            o.task_id,
-            str(o.trials),
-            str(o.excluded),
-            str(o.successes),
+            fmt.short_id(o.task_id),
+            fmt.count(o.trials),
+            fmt.count(o.excluded),
+            fmt.count(o.successes),
             fmt.rate(o.pass_1),
             fmt.rate(o.flip_rate),
         ]
         for o in outcomes
     ]
     return TableData("Tasks", ["task", "valid trials", "excluded", "successes", "pass^1", "flip rate"], rows)
-
-
-def simulations(rows: list[SimulationRow]) -> TableData:
-    """Every simulation with its reward and termination."""
-    body = [
-        [
-            r.task_id,
-            str(r.trial),
-            f"{r.reward:g}",
-            r.termination.value + (" (excluded)" if r.excluded else ""),
-            str(r.steps),
-            str(r.tool_errors),
-            f"{r.duration_s:.1f}",
-        ]
-        for r in rows
-    ]
-    columns = ["task", "trial", "reward", "termination", "steps", "tool errors", "seconds"]
-    return TableData("Simulations", columns, body)
 
 
 def run_refs(report: ComparisonReport) -> TableData:
@@ -193,15 +236,17 @@ def pairing(report: ComparisonReport) -> TableData:
     """How tasks were paired and how many."""
     rows = [
         ["paired by", report.pair_by.value],
-        ["shared", str(report.shared)],
-        ["only in A", str(report.only_a)],
-        ["only in B", str(report.only_b)],
+        ["shared", fmt.count(report.shared)],
+        ["only in A", fmt.count(report.only_a)],
+        ["only in B", fmt.count(report.only_b)],
     ]
     return TableData("Pairing", ["", "value"], rows, text_columns=2)
 
 
-def paired_pass_hat_k(curve: dict[str, PairedEstimate], level: float) -> TableData:
-    """pass^k of A and B and the paired difference B − A."""
+def paired_pass_hat_k(
+    curve: dict[str, PairedEstimate], level: float, a: str, b: str, ks: list[str] | None = None
+) -> TableData:
+    """pass^k of A and B (every k, or those in `ks`) and the paired difference B − A."""
     rows = [
         [
             k,
@@ -209,24 +254,67 @@ def paired_pass_hat_k(curve: dict[str, PairedEstimate], level: float) -> TableDa
             fmt.rate(e.b),
             fmt.signed(e.diff),
             fmt.interval(e.ci_low, e.ci_high, True),
-            str(e.tasks),
+            fmt.count(e.tasks),
         ]
         for k, e in curve.items()
+        if ks is None or k in ks
     ]
-    return TableData("pass^k (B − A)", ["k", "A", "B", "B − A", f"{level:.0%} CI", "tasks"], rows)
+    return TableData(
+        f"pass^k ({b} − {a})", ["k", f"A: {a}", f"B: {b}", "B − A", f"{level:.0%} CI", "tasks"], rows
+    )
+
+
+def effort(means: list[PairedMean], level: float, a: str, b: str) -> TableData:
+    """Per seat and measure: the mean per simulation in A and B, and B − A with its interval."""
+    rows = [
+        [
+            m.seat,
+            m.measure,
+            fmt.amount(m.a, m.measure),
+            fmt.amount(m.b, m.measure),
+            fmt.amount(m.diff, m.measure, signed=True),
+            fmt.span(m.ci_low, m.ci_high, m.measure),
+        ]
+        for m in means
+        if m.tasks and (m.a or m.b)
+    ]
+    return TableData(
+        f"What it costs, per simulation ({b} − {a})",
+        ["seat", "measure", f"A: {a}", f"B: {b}", "B − A", f"{level:.0%} CI"],
+        rows,
+        text_columns=2,
+    )
+
+
+def paired_terminations(means: list[PairedMean], level: float, a: str, b: str) -> TableData:
+    """Share of simulations ending for each reason in A and B, and B − A."""
+    rows = [
+        [
+            m.measure,
+            fmt.rate(m.a),
+            fmt.rate(m.b),
+            fmt.signed(m.diff),
+            fmt.interval(m.ci_low, m.ci_high, True),
+        ]
+        for m in means
+        if m.tasks
+    ]
+    return TableData(
+        f"How simulations end ({b} − {a})", ["reason", f"A: {a}", f"B: {b}", "B − A", f"{level:.0%} CI"], rows
+    )
 
 
 def paired_breakdown(name: str, groups: list[PairedGroup]) -> TableData:
-    """pass^1 of A and B per group, and the difference in pass^k for every k."""
+    """pass^1 of A and B per group, and the difference in pass^k for every k, one line per group."""
     ks = list(groups[0].pass_hat_k) if groups else []
     rows = [
         [
             g.key,
-            str(g.tasks),
+            fmt.count(g.tasks),
             fmt.rate(g.pass_hat_k["1"].a),
             fmt.rate(g.pass_hat_k["1"].b),
             *(
-                f"{fmt.signed(e.diff)}\n{fmt.interval(e.ci_low, e.ci_high, True)}"
+                f"{fmt.signed(e.diff)} {fmt.interval(e.ci_low, e.ci_high, True)}"
                 for e in g.pass_hat_k.values()
             ),
         ]
@@ -236,19 +324,37 @@ def paired_breakdown(name: str, groups: list[PairedGroup]) -> TableData:
     return TableData(f"By {name} (B − A)", columns, rows)
 
 
-def flips(sets: dict[str, FlipSets]) -> TableData:
-    """Tasks solved in only one run, under each definition of solved."""
-    rows = [[name, _listing(s.gained), _listing(s.lost)] for name, s in sets.items()]
+def flips(sets: dict[str, FlipSets], listed: bool) -> TableData:
+    """How many tasks flip each way; with `listed`, one row per flipping task."""
+    if not listed:
+        rows = [
+            [name, fmt.count(len(s.gained)), fmt.count(len(s.lost))]
+            for name, s in sets.items()
+            if s.gained or s.lost
+        ]
+        return TableData("Tasks that flip", ["solved by", "gained (B only)", "lost (A only)"], rows)
+    rows = [
+        [name, direction, fmt.short_id(key)]
+        for name, s in sets.items()
+        for direction, keys in (("gained", s.gained), ("lost", s.lost))
+        for key in keys
+    ]
+    return TableData("Tasks that flip", ["solved by", "direction", "task"], rows, text_columns=3)
+
+
+def action_diffs(diffs: list[ActionDiff], level: float) -> TableData:
+    """Performed rate per expected action in A and B, grouped by seat, with the paired difference."""
+    rows = [
+        [
+            d.name,
+            d.side.value,
+            fmt.rate(d.a),
+            fmt.rate(d.b),
+            fmt.signed(d.diff),
+            fmt.interval(d.ci_low, d.ci_high, True),
+        ]
+        for d in diffs
+    ]
     return TableData(
-        "Tasks that flip", ["solved by", "gained (B only)", "lost (A only)"], rows, text_columns=3
+        "Reference actions performed", ["action", "seat", "A", "B", "B − A", f"{level:.0%} CI"], rows, 2
     )
-
-
-def _listing(keys: list[str]) -> str:
-    return "\n".join([str(len(keys)), *keys])
-
-
-def action_diffs(diffs: list[ActionDiff]) -> TableData:
-    """Performed rate per expected action in A and B."""
-    rows = [[d.name, fmt.rate(d.a), fmt.rate(d.b), fmt.signed(d.diff)] for d in diffs]
-    return TableData("Reference actions performed", ["action", "A", "B", "B − A"], rows)

@@ -1,53 +1,141 @@
-"""Terminal rendering of reports with rich tables."""
+"""Terminal rendering of reports with rich: by default a headline that fits a 120×40 screen (pass^k with
+intervals, the configuration in two lines, the main breakdown, how simulations ended); `full` for every
+table. Sections without data are left out."""
 
 from __future__ import annotations
 
+from typing import Final
+
+from rich import box
 from rich.console import RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from tau2.report import tables
+from tau2.metrics import BOTH
+from tau2.report import fmt, tables
+from tau2.report.factors import side_labels
 from tau2.report.schema import ComparisonReport, RunReport
 from tau2.report.tables import TableData
 
+HEADLINE_GROUPS: Final = 8
+"""Rows of the main breakdown shown by default (the weakest groups); `--full` shows them all."""
+HEADLINE_MEASURES: Final = ("turns", "messages", "tool calls", "tool errors", "tokens", "cost")
+
+
+def line(text: str, style: str = "") -> Table:
+    """One line that is cut with an ellipsis rather than wrapped when the terminal is narrower."""
+    grid = Table.grid()
+    grid.add_column(no_wrap=True, overflow="ellipsis")
+    grid.add_row(Text(text, style=style))
+    return grid
+
 
 def rich_table(data: TableData) -> Table:
-    """A rich table of `data`; cells are plain text, never markup."""
-    table = Table(title=Text(data.title, style="bold"), title_justify="left")
+    """A compact rich table of `data`; cells are plain text, never markup, and never wrap mid-token."""
+    table = Table(
+        title=Text(data.title, style="bold"),
+        title_justify="left",
+        box=box.SIMPLE_HEAD,
+        show_edge=False,
+        padding=(0, 1),
+    )
     for index, column in enumerate(data.columns):
+        text = index < data.text_columns
         table.add_column(
-            Text(column), justify="left" if index < data.text_columns else "right", overflow="fold"
+            Text(column),
+            justify="left" if text else "right",
+            overflow="ellipsis" if text else "fold",
+            no_wrap=text,
         )
     for row in data.rows:
         table.add_row(*(Text(cell) for cell in row))
     return table
 
 
-def run_tables(report: RunReport) -> list[RenderableType]:
-    """What `tau2 report` prints."""
-    sections = [
-        tables.configuration(report),
-        tables.summary(report),
-        tables.pass_hat_k(report.pass_hat_k, report.bootstrap.level),
-        *(tables.breakdown(name, groups) for name, groups in report.breakdowns.items()),
-        tables.actions(report.actions),
-        tables.usage(report.usage),
-        tables.terminations(report.terminations),
-    ]
-    return [rich_table(section) for section in sections]
+def _rendered(sections: list[TableData]) -> list[RenderableType]:
+    return [rich_table(section) for section in sections if not section.empty]
 
 
-def comparison_tables(report: ComparisonReport) -> list[RenderableType]:
-    """What `tau2 compare` prints."""
-    sections = [
-        tables.run_refs(report),
-        tables.pairing(report),
-        tables.paired_pass_hat_k(report.pass_hat_k, report.bootstrap.level),
-        tables.flips(report.flips),
-        *(tables.paired_breakdown(name, groups) for name, groups in report.breakdowns.items()),
-        tables.action_diffs(report.actions),
+def run_tables(report: RunReport, full: bool = False) -> list[RenderableType]:
+    """What `tau2 report` prints: the headline, or with `full` every table."""
+    head: list[RenderableType] = [
+        line(tables.config_line(report), "bold"),
+        line(tables.totals_line(report)),
     ]
-    heading = Text(
-        f"Comparison: {report.title}  (A = {report.a.run_id}, B = {report.b.run_id})", style="bold"
+    level = report.bootstrap.level
+    if not full:
+        ks = list(report.pass_hat_k)
+        main = _weakest(report, "intent", sorted({ks[0], ks[-1]}, key=int) if ks else [])
+        hint = "--full: every breakdown, actions, cost, tasks; --html FILE: plots and transcripts; tau2 view"
+        return [
+            *head,
+            *_rendered(
+                [
+                    tables.pass_hat_k(report.pass_hat_k, level, tables.headline_ks(list(report.pass_hat_k))),
+                    main,
+                    tables.terminations(report.termination_outcomes, report.totals.excluded),
+                ]
+            ),
+            line(hint, "dim"),
+        ]
+    return [
+        *head,
+        *_rendered(
+            [
+                tables.pass_hat_k(report.pass_hat_k, level),
+                *(tables.breakdown(name, groups) for name, groups in report.breakdowns.items()),
+                tables.terminations(report.termination_outcomes, report.totals.excluded),
+                tables.actions(report.actions),
+                tables.usage(report.usage),
+                tables.tasks(report.tasks),
+                tables.summary(report),
+                tables.configuration(report),
+            ]
+        ),
+    ]
+
+
+def _weakest(report: RunReport, name: str, ks: list[str]) -> TableData:
+    """The breakdown `name` at pass^1 and the largest k, limited to its weakest groups when it has many."""
+    groups = report.breakdowns.get(name, [])
+    if len(groups) <= HEADLINE_GROUPS:
+        return tables.breakdown(name, groups, ks)
+    weakest = sorted(groups, key=lambda g: g.pass_hat_k["1"].value or 0.0)[:HEADLINE_GROUPS]
+    data = tables.breakdown(name, weakest, ks)
+    return TableData(
+        f"By {name}: the {HEADLINE_GROUPS} weakest of {len(groups)} groups", data.columns, data.rows
     )
-    return [heading, *(rich_table(section) for section in sections)]
+
+
+def comparison_tables(report: ComparisonReport, full: bool = False) -> list[RenderableType]:
+    """What `tau2 compare` prints: the paired headline and what guiding costs, or with `full` everything."""
+    a, b = side_labels(report.factors, report.a.run_id, report.b.run_id)
+    level = report.bootstrap.level
+    heading = line(f"Comparison: {report.title}", "bold")
+    legend = line(
+        f"A = {a} ({report.a.run_id}) · B = {b} ({report.b.run_id}) · paired by {report.pair_by.value} on "
+        f"{fmt.count(report.shared)} shared tasks (only A {report.only_a:,}, only B {report.only_b:,})"
+    )
+    effort = [m for m in report.effort if full or m.seat == BOTH or m.measure in HEADLINE_MEASURES]
+    sections = [
+        tables.paired_pass_hat_k(
+            report.pass_hat_k, level, a, b, None if full else tables.headline_ks(list(report.pass_hat_k))
+        ),
+        tables.effort(effort, level, a, b),
+        tables.paired_terminations(report.terminations, level, a, b),
+        tables.flips(report.flips, listed=False),
+    ]
+    if full:
+        sections += [
+            *(tables.paired_breakdown(name, groups) for name, groups in report.breakdowns.items()),
+            tables.action_diffs(report.actions, level),
+            tables.flips(report.flips, listed=True),
+            tables.run_refs(report),
+            tables.pairing(report),
+        ]
+    rendered = [heading, legend, *_rendered(sections)]
+    if not full:
+        rendered.append(
+            line("--full: breakdowns, per-action differences, flipping tasks; --html FILE: plots", "dim")
+        )
+    return rendered

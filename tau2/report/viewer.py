@@ -1,19 +1,20 @@
-"""The trajectory viewer: one simulation in the terminal, each seat's turns in its own column."""
+"""The trajectory viewer: one simulation in the terminal, each seat's turns in its own column, with a
+header that never wraps, the failed assertions, what changed in the world and the reference actions."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Sequence
 
+from rich import box
 from rich.console import RenderableType
 from rich.table import Table
 from rich.text import Text
 
 from tau2.episode import AssertionRecord, Entry, EntryKind, Mode, mode_label
 from tau2.errors import UserInputError
-from tau2.report import fmt
 from tau2.runs import Run, SimulationRecord
-from tau2.world import Side
+from tau2.world import ChangeKind, Side, StateChange
 
 
 def select_simulations(run: Run, task: str | None, trial: int | None, failed: bool) -> list[SimulationRecord]:
@@ -37,44 +38,55 @@ def select_simulations(run: Run, task: str | None, trial: int | None, failed: bo
 
 
 def simulation_view(record: SimulationRecord) -> list[RenderableType]:
-    """Header, the trajectory by seat, the failed assertions and the reference actions of one record."""
+    """Header, the trajectory by seat, the failed assertions, the world's changes and the reference
+    actions of one record."""
     parts: list[RenderableType] = [_header(record)]
     if record.trajectory is None:
         parts.append(Text("no trajectory recorded", style="italic"))
     else:
         parts.append(_trajectory(record.trajectory.entries, record.mode))
     parts.append(_failed_assertions(record.assertions))
+    if record.state_changes:
+        parts.append(_changes(record.state_changes))
     if record.actions:
         parts.append(_actions(record))
     return parts
 
 
 def _header(record: SimulationRecord) -> Table:
+    """Title and facts, each on one line cut with an ellipsis rather than wrapped."""
     outcome = "success" if record.success else "failure"
     termination = record.termination.value + (" (excluded: infrastructure)" if record.excluded else "")
     if record.termination_detail:
         termination += f": {record.termination_detail}"
-    usage = "; ".join(
-        f"{seat.value} {u.calls} calls, {u.prompt_tokens + u.completion_tokens} tokens, "
-        + ("unpriced" if u.cost is None else f"${u.cost:.4f}")
+    usage = " · ".join(
+        f"{seat.value} {u.calls:,} calls, {u.prompt_tokens + u.completion_tokens:,} tokens, "
+        + ("unpriced" if u.cost is None else f"${u.cost:,.4f}")
         for seat, u in record.usage.items()
     )
     rows = [
-        ("mode", mode_label(record.mode, record.oracle_plan)),
-        ("persona", record.persona or "none"),
-        ("seed", str(record.seed)),
-        ("reward", f"{record.reward:g} ({outcome})"),
-        ("termination", termination),
-        ("expects transfer", "yes" if record.expects_transfer else "no"),
-        ("steps / tool errors", f"{record.steps} / {record.tool_errors}"),
-        ("duration", f"{record.duration_s:.1f} s"),
-        ("usage", usage or fmt.NA),
+        f"{record.task_id} · trial {record.trial}",
+        f"reward {record.reward:g} ({outcome}) · termination {termination}",
+        f"{mode_label(record.mode, record.oracle_plan)} · persona {record.persona or 'none'} · seed "
+        f"{record.seed} · expects transfer {'yes' if record.expects_transfer else 'no'}",
+        f"{record.steps:,} turns · {record.tool_errors:,} tool errors · {record.duration_s:.1f} s · "
+        + (usage or "no model calls"),
     ]
-    table = Table.grid(padding=(0, 2))
-    table.title = Text(f"{record.task_id} · trial {record.trial}", style="bold")
-    table.title_justify = "left"
-    for name, value in rows:
-        table.add_row(Text(name, style="dim"), Text(value))
+    table = Table.grid()
+    table.add_column(no_wrap=True, overflow="ellipsis")
+    for number, row in enumerate(rows):
+        table.add_row(Text(row, style="bold" if number == 0 else ""))
+    return table
+
+
+def _changes(changes: Sequence[StateChange]) -> Table:
+    table = Table(title=Text("World state changes (start → end)", style="bold"), title_justify="left")
+    for column in ("place", "change", "before", "after"):
+        table.add_column(column, overflow="fold")
+    for change in changes:
+        before = "" if change.kind is ChangeKind.ADDED else json.dumps(change.before, ensure_ascii=False)
+        after = "" if change.kind is ChangeKind.REMOVED else json.dumps(change.after, ensure_ascii=False)
+        table.add_row(*(Text(cell) for cell in (change.path, change.kind.value, before, after)))
     return table
 
 
@@ -87,7 +99,8 @@ def _trajectory(entries: Sequence[Entry], mode: Mode) -> Table:
         if mode is Mode.SOLO
         else "Messages reach both seats; tool calls and results only their own.",
         caption_justify="left",
-        show_lines=True,
+        box=box.SIMPLE_HEAD,
+        show_edge=False,
     )
     table.add_column("#", justify="right")
     for seat in seats:

@@ -25,6 +25,7 @@ def episode_record(task: Task, trial: int, result: EpisodeResult) -> SimulationR
         steps=evaluation.steps,
         usage=trajectory.usage,
         duration_s=result.timing.setup_s + result.timing.conversation_s + result.timing.evaluation_s,
+        state_changes=result.state_changes,
         trajectory=trajectory,
     )
 

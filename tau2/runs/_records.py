@@ -6,7 +6,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from tau2.episode import ActionRecord, AssertionRecord, Mode, TerminationReason, Trajectory
 from tau2.llm import Usage
-from tau2.world import Side
+from tau2.world import Side, StateChange
 
 
 class SimulationRecord(BaseModel):
@@ -32,6 +32,8 @@ class SimulationRecord(BaseModel):
     steps: int = 0
     usage: dict[Side, Usage] = Field(default_factory=dict)
     duration_s: float = 0.0
+    state_changes: list[StateChange] = Field(default_factory=list)
+    """What the episode changed in the world, start to end (empty for records written before this field)."""
     trajectory: Trajectory | None = None
 
     @property

@@ -1,15 +1,18 @@
-"""The world contract: tools and their results, the shared world state of one episode, domain packs and
-their registry, and the conformance checker for packs."""
+"""The world contract: tools and their results, the shared world state of one episode, the difference
+between two of its states, domain packs and their registry, and the conformance checker for packs."""
 
 from tau2.world._checks import check_domain
 from tau2.world._domain import Domain, available_domains, get_domain, register_domain
 from tau2.world._results import ToolFailure, ToolResult
+from tau2.world._state_diff import ChangeKind, StateChange, state_changes
 from tau2.world._tools import Side, Tool, ToolKind, ToolSet, ToolTable
 from tau2.world._world import World
 
 __all__ = [
+    "ChangeKind",
     "Domain",
     "Side",
+    "StateChange",
     "Tool",
     "ToolFailure",
     "ToolKind",
@@ -21,4 +24,5 @@ __all__ = [
     "check_domain",
     "get_domain",
     "register_domain",
+    "state_changes",
 ]

@@ -10,7 +10,7 @@ from tau2.generator.options import GeneratorOptions
 from tau2.generator.pipeline import generate
 from tau2.tasks._catalog import Catalog
 from tau2.tasks._task import UserInstructions
-from tau2.world._world import World
+from tau2.world import World
 
 
 def arguments(catalog: Catalog, subtask: str, call: int = 0) -> dict[str, object]:

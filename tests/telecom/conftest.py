@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from telecom_support import OWN_DATA_DIR, REFERENCE_DIR, make_world
 
-from tau2.world._world import World
+from tau2.world import World
 
 
 @pytest.fixture(scope="session")

@@ -7,7 +7,7 @@ from telecom_support import C1001_L1002, fails, ok, state
 
 from tau2.domains.telecom import BillStatus, LineStatus
 from tau2.errors import ErrorCode
-from tau2.world._world import World
+from tau2.world import World
 
 
 def test_get_customer_by_phone_matches_primary_number_or_line(world: World) -> None:

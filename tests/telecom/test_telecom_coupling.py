@@ -14,7 +14,7 @@ from tau2.domains.telecom import ConnectionStatus, NetworkTechnology, SignalStre
 from tau2.domains.telecom.binding import line_active, payment_request, roaming_allowed, usage_exceeded
 from tau2.domains.telecom.network import speed_test
 from tau2.errors import ErrorCode
-from tau2.world._world import World
+from tau2.world import World
 
 SIDES = {"assistant": "agent", "user": "user"}
 

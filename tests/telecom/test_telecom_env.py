@@ -7,7 +7,7 @@ from telecom_support import C1001_L1002, fails, ok, state
 
 from tau2.domains.telecom import BillStatus, ConnectionStatus, LineStatus, NetworkTechnology, SimCardStatus
 from tau2.errors import ErrorCode
-from tau2.world._world import World
+from tau2.world import World
 
 OVERDUE = {**C1001_L1002, "new_bill_id": "B1234321", "contract_ended": False}
 

@@ -25,7 +25,7 @@ from tau2.domains.telecom import (
 from tau2.domains.telecom.binding import line_active, payment_request
 from tau2.domains.telecom.loader import parse_user_db
 from tau2.errors import UserInputError
-from tau2.world._world import World
+from tau2.world import World
 
 
 @pytest.fixture

@@ -18,8 +18,7 @@ from tau2.domains.telecom.binding import line_active, surroundings_view
 from tau2.domains.telecom.patches import merge
 from tau2.errors import UserInputError
 from tau2.tasks import EnvCall, Evaluation, InitialData, Task, TaskSetupError, UserScenario, initialize_world
-from tau2.world import Side
-from tau2.world._world import World
+from tau2.world import Side, World
 
 
 def test_merge_recurses_into_dicts_and_replaces_everything_else() -> None:

@@ -13,8 +13,8 @@ from telecom_support import C1001_L1002, make_world
 
 from tau2.domains.telecom import DOMAIN
 from tau2.errors import ErrorCode
+from tau2.world import World
 from tau2.world._tools import Side, Tool
-from tau2.world._world import World
 
 PROPERTY_SETTINGS = settings(
     max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]

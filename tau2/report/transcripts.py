@@ -1,0 +1,112 @@
+"""The data behind the HTML transcript viewer: one small row per simulation for the table, and each
+simulation's transcript, compacted and gzip-compressed in chunks the page decodes only when opened."""
+
+from __future__ import annotations
+
+import base64
+import gzip
+import json
+from collections.abc import Sequence
+from typing import Any, Final
+
+from tau2.episode import Entry, EntryKind, mode_label
+from tau2.runs import SimulationRecord
+
+CHUNK: Final = 50
+"""Simulations per compressed block: large enough to compress well, small enough to open at once."""
+
+ROW_FIELDS: Final = (
+    "task",
+    "intent",
+    "subtasks",
+    "persona",
+    "trial",
+    "reward",
+    "termination",
+    "excluded",
+    "steps",
+    "tool_errors",
+    "tokens",
+    "cost",
+)
+"""The order of the values of each table row (the page reads them by position)."""
+
+_KIND: Final = {
+    EntryKind.MESSAGE: "message",
+    EntryKind.TOOL_CALL: "call",
+    EntryKind.TOOL_RESULT: "result",
+    EntryKind.ACTOR_ERROR: "error",
+}
+
+
+def table_rows(records: Sequence[SimulationRecord]) -> list[list[Any]]:
+    """One positional row per simulation, in `ROW_FIELDS` order."""
+    rows = []
+    for record in records:
+        usage = list(record.usage.values())
+        cost = None if any(u.cost is None for u in usage) else sum(u.cost or 0.0 for u in usage)
+        rows.append(
+            [
+                record.task_id,
+                record.intent,
+                record.subtasks,
+                record.persona,
+                record.trial,
+                record.reward,
+                record.termination.value,
+                record.excluded,
+                record.steps,
+                record.tool_errors,
+                sum(u.prompt_tokens + u.completion_tokens for u in usage),
+                cost,
+            ]
+        )
+    return rows
+
+
+def transcript(record: SimulationRecord) -> dict[str, Any]:
+    """Everything the viewer shows about one simulation, with short keys."""
+    entries = record.trajectory.entries if record.trajectory is not None else []
+    return {
+        "mode": mode_label(record.mode, record.oracle_plan),
+        "seed": record.seed,
+        "detail": record.termination_detail,
+        "transfer": record.expects_transfer,
+        "duration": round(record.duration_s, 3),
+        "usage": {
+            seat.value: [u.calls, u.prompt_tokens, u.completion_tokens, u.cost]
+            for seat, u in record.usage.items()
+        },
+        "entries": [_entry(entry) for entry in entries],
+        "assertions": [
+            [a.side.value, a.name, a.arguments, a.expected, a.passed, a.error] for a in record.assertions
+        ],
+        "actions": [[a.name, a.side.value, a.performed, a.by_right_seat] for a in record.actions],
+        "changes": [[c.path, c.kind.value, c.before, c.after] for c in record.state_changes],
+    }
+
+
+def _entry(entry: Entry) -> list[Any]:
+    """[seat, kind, text or tool name, call arguments or result text, ok]."""
+    seat, kind = entry.seat.value, _KIND[entry.kind]
+    call = entry.tool_call
+    if entry.kind is EntryKind.TOOL_CALL and call is not None:
+        return [seat, kind, call.name, call.arguments, True]
+    if entry.kind is EntryKind.TOOL_RESULT and entry.result is not None:
+        return [seat, kind, call.name if call else "", entry.result.render(), entry.result.ok]
+    return [seat, kind, entry.text or "", None, entry.kind is not EntryKind.ACTOR_ERROR]
+
+
+def chunks(records: Sequence[SimulationRecord]) -> list[str]:
+    """The transcripts in blocks of `CHUNK`, each gzip-compressed JSON in base64."""
+    blocks = []
+    for start in range(0, len(records), CHUNK):
+        data = json.dumps([transcript(r) for r in records[start : start + CHUNK]], separators=(",", ":"))
+        blocks.append(base64.b64encode(gzip.compress(data.encode(), mtime=0)).decode("ascii"))
+    return blocks
+
+
+def script_json(value: Any) -> str:
+    """JSON safe inside a `<script>` element (no `</script>` or comment openers can appear)."""
+    text = json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")

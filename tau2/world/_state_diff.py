@@ -1,0 +1,71 @@
+"""What an episode changed in the world: the difference between two state snapshots as a short list of
+leaf changes, computed once when the episode ends so records stay small and reports need no world."""
+
+from __future__ import annotations
+
+import json
+from enum import StrEnum
+
+from pydantic import BaseModel, ConfigDict, JsonValue
+
+
+class ChangeKind(StrEnum):
+    """A value that appeared, disappeared, or was replaced."""
+
+    ADDED = "added"
+    REMOVED = "removed"
+    CHANGED = "changed"
+
+
+class StateChange(BaseModel):
+    """One changed place in the state, e.g. `lines[0].roaming_enabled`; `before`/`after` are JSON values."""
+
+    model_config = ConfigDict(frozen=True)
+
+    path: str
+    kind: ChangeKind
+    before: JsonValue = None
+    after: JsonValue = None
+
+
+def state_changes(start: bytes, end: bytes) -> list[StateChange]:
+    """The leaf differences from snapshot `start` to snapshot `end` (JSON bytes), in document order."""
+    if start == end:
+        return []
+    changes: list[StateChange] = []
+    _walk("", json.loads(start), json.loads(end), changes)
+    return changes
+
+
+def _walk(path: str, before: JsonValue, after: JsonValue, out: list[StateChange]) -> None:
+    if before == after:
+        return
+    if isinstance(before, dict) and isinstance(after, dict):
+        for key in [*before, *(key for key in after if key not in before)]:
+            child = f"{path}.{key}" if path else str(key)
+            _pair(child, key in before, before.get(key), key in after, after.get(key), out)
+    elif isinstance(before, list) and isinstance(after, list):
+        for index in range(max(len(before), len(after))):
+            child = f"{path}[{index}]"
+            has_before, has_after = index < len(before), index < len(after)
+            _pair(
+                child,
+                has_before,
+                before[index] if has_before else None,
+                has_after,
+                after[index] if has_after else None,
+                out,
+            )
+    else:
+        out.append(StateChange(path=path, kind=ChangeKind.CHANGED, before=before, after=after))
+
+
+def _pair(
+    path: str, has_before: bool, before: JsonValue, has_after: bool, after: JsonValue, out: list[StateChange]
+) -> None:
+    if not has_before:
+        out.append(StateChange(path=path, kind=ChangeKind.ADDED, after=after))
+    elif not has_after:
+        out.append(StateChange(path=path, kind=ChangeKind.REMOVED, before=before))
+    else:
+        _walk(path, before, after, out)

@@ -1,0 +1,122 @@
+"""The HTML report in a real browser: the system's headless Chromium, driven through chromedriver.
+
+Skipped with a reason where selenium, Chromium or chromedriver is missing (CI installs them)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fixtures.make_runs import RUNS_DIR
+from typer.testing import CliRunner
+
+from tau2.cli import app
+
+CHROMIUM_FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--window-size=1400,1000",
+]
+
+
+def _missing() -> str | None:
+    """Why no browser test can run here, or None."""
+    try:
+        import selenium  # noqa: F401
+    except ImportError:
+        return "selenium is not installed (pip install -e '.[dev]')"
+    for program in ("chromium", "chromedriver"):
+        if shutil.which(program) is None:
+            return f"{program} is not installed (apt-get install chromium chromium-driver)"
+    return None
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """A headless Chromium with a fresh profile, closed after the module's tests."""
+    reason = _missing()
+    if reason is not None:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"CI must run the browser test: {reason}")
+        pytest.skip(reason)
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = str(shutil.which("chromium"))
+    for flag in [*CHROMIUM_FLAGS, f"--user-data-dir={tmp_path_factory.mktemp('chromium-profile')}"]:
+        options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(service=Service(str(shutil.which("chromedriver"))), options=options)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+def write_page(tmp_path: Path, *arguments: str) -> Path:
+    """Run a report command with `--html` and return the page."""
+    page = tmp_path / "page.html"
+    result = CliRunner().invoke(app, [*arguments, "--html", str(page)])
+    assert result.exit_code == 0, result.output
+    return page
+
+
+def script_errors(driver: Any) -> list[str]:
+    """Errors the page logged (uncaught exceptions and console errors)."""
+    return [entry["message"] for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
+
+
+def test_report_lists_every_simulation_and_opens_a_failed_transcript(browser: Any, tmp_path: Path) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    page = write_page(tmp_path, "report", str(RUNS_DIR / "interactive"))
+    browser.get(page.as_uri())
+    rows = browser.find_elements(By.CSS_SELECTOR, "#sim-body tr")
+    assert len(rows) == 16, "every simulation is listed"
+    assert browser.find_element(By.ID, "sim-count").text == "16 shown of 16 matching (16 simulations)"
+
+    browser.find_element(By.CSS_SELECTOR, "a[data-outcome='fail']").click()
+    failed = browser.find_elements(By.CSS_SELECTOR, "#sim-body tr")
+    assert len(failed) == 6 and all("fail" in row.get_attribute("class") for row in failed)
+    index = int(failed[0].get_attribute("data-index"))
+    failed[0].click()
+    panel = browser.find_element(By.ID, "transcript")
+    WebDriverWait(browser, 10).until(lambda _: panel.is_displayed() and "Transcript" in panel.text)
+    text = panel.text
+    assert "Simulation" in text and "fail" in text
+    assert "FAIL" in text and "assert_mobile_data_working" in text, "assertions with pass/fail"
+    errors = panel.find_elements(By.CSS_SELECTOR, ".turn.result.error")
+    assert errors and "The phone refused: the SIM is locked." in errors[0].text, "errors are highlighted"
+    assert panel.find_elements(By.CSS_SELECTOR, ".turn.call.agent") and panel.find_elements(
+        By.CSS_SELECTOR, ".turn.call.user"
+    ), "both seats' tool calls"
+    assert "Tokens and cost per seat" in text and "unpriced" in text
+    assert browser.current_url.endswith(f"#sim-{index + 1}"), "the open simulation has its own link"
+
+    header = browser.find_element(By.CSS_SELECTOR, "#sim-table th[data-sort='tool_errors']")
+    header.click()
+    header.click()
+    first = browser.find_elements(By.CSS_SELECTOR, "#sim-body tr")[0]
+    assert first.find_elements(By.TAG_NAME, "td")[7].text == "1", "sorted by tool errors, most first"
+    assert script_errors(browser) == []
+
+
+def test_comparison_page_renders_without_script_errors(browser: Any, tmp_path: Path) -> None:
+    from selenium.webdriver.common.by import By
+
+    page = write_page(tmp_path, "compare", str(RUNS_DIR / "interactive"), str(RUNS_DIR / "solo"))
+    browser.get(page.as_uri())
+    assert browser.find_element(By.TAG_NAME, "h1").text == "tau2 compare: interactive vs solo"
+    assert "What it costs, per simulation" in browser.find_element(By.TAG_NAME, "body").text
+    assert script_errors(browser) == []
