@@ -37,6 +37,11 @@ class Domain:
     """Agent policy text for (solo, variant)."""
     transfer_tool: str | None = None
     """The agent tool whose successful call hands the conversation to a human."""
+    fresh_state: Callable[[Any], Any] | None = None
+    """Copies a loaded base state into a new world's state cheaply (e.g. by sharing immutable records);
+    None = every world re-validates the base state's JSON snapshot."""
+    single_control: bool = False
+    """The customer holds no tools and only talks (τ-bench's airline and retail)."""
     extras: dict[str, Any] = field(default_factory=dict)
     """Optional pieces other packages look up by name (e.g. "catalog", "default_suite")."""
 

@@ -1,0 +1,64 @@
+"""τ²-bench's data directory layout for the single-control domains: `db.json`, `policy.md`, `tasks.json`
+(or `tasks_v1.json`) and `split_tasks.json`. Every failure is one line naming the file and the field."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import TypeVar
+
+from pydantic import BaseModel, TypeAdapter, ValidationError
+
+from tau2 import UserInputError
+from tau2.compat.jsonfile import read_json, validation_error
+
+M = TypeVar("M", bound=BaseModel)
+
+DB_FILE = "db.json"
+POLICY_FILE = "policy.md"
+SPLITS_FILE = "split_tasks.json"
+
+_SPLITS = TypeAdapter(dict[str, list[str]])
+
+
+def read_db(directory: Path, model: type[M]) -> M:
+    """The database `directory/db.json` validated as `model`."""
+    path = directory / DB_FILE
+    data = read_json(path)
+    if not isinstance(data, dict):
+        raise UserInputError(f"{path}: the top level must be a JSON object")
+    try:
+        return model.model_validate(data)
+    except ValidationError as error:
+        raise validation_error(path, error) from None
+
+
+def read_policy(directory: Path) -> str:
+    """The agent policy text `directory/policy.md`; it must not be empty."""
+    path = directory / POLICY_FILE
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise UserInputError(f"{path}: no such file") from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise UserInputError(f"{path}: cannot read: {error}") from None
+    if not text.strip():
+        raise UserInputError(f"{path}: the policy is empty")
+    return text
+
+
+def read_splits(directory: Path) -> dict[str, list[str]]:
+    """Named task-id lists from `directory/split_tasks.json` (e.g. `base`, `train`, `test`)."""
+    path = directory / SPLITS_FILE
+    try:
+        return _SPLITS.validate_python(read_json(path))
+    except ValidationError as error:
+        raise validation_error(path, error) from None
+
+
+def canonical_hash(state: BaseModel) -> str:
+    """sha256 of the state as sorted-key JSON with every field, nulls included: the hash τ²-bench's
+    conformance data gives for a database, so states can be compared bit for bit with the reference."""
+    text = json.dumps(state.model_dump(), sort_keys=True, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()
