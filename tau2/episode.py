@@ -27,6 +27,7 @@ from tau2.errors import ErrorCode
 from tau2.evaluation import EvaluationResult, evaluate
 from tau2.initialize import initialize_world
 from tau2.modes import EpisodeConfig, Mode
+from tau2.nl_judge import NLJudge, judge_episode
 from tau2.results import ToolResult
 from tau2.task import Task
 from tau2.tools import Side
@@ -87,10 +88,12 @@ async def run_episode(
     persona_text: str | None = None,
     agent_label: str | None = None,
     user_label: str | None = None,
+    judge: NLJudge | None = None,
 ) -> EpisodeResult:
     """Run `task` once and evaluate it. The user actor is required in interactive mode, unused in solo.
 
-    `persona_text` overrides the task's persona. A task whose initialisation fails raises `TaskSetupError`.
+    `persona_text` overrides the task's persona; `judge` grades the task's natural-language assertions.
+    A task whose initialisation fails raises `TaskSetupError`.
     """
     solo = config.mode is Mode.SOLO
     actors = {Side.AGENT: agent}
@@ -105,7 +108,15 @@ async def run_episode(
     conversation = _Conversation(world, task, config, actors)
     trajectory = await conversation.run(contexts)
     conversed = time.perf_counter()
-    evaluation = evaluate(task, world, trajectory)
+    judgement = await judge_episode(judge, task, trajectory, config.seed)
+    evaluation = evaluate(
+        task,
+        world,
+        trajectory,
+        data_dir=data_dir,
+        nl_verdicts=judgement.verdicts,
+        judge_usage=judgement.usage,
+    )
     finished = time.perf_counter()
     assert trajectory.termination is not None  # _Conversation.run always ends with a reason
     return EpisodeResult(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field, JsonValue
 
+from tau2.basis_evaluation import CheckRecord
 from tau2.modes import Mode
 from tau2.tools import Side
 from tau2.trajectory import TerminationReason, Trajectory, Usage
@@ -58,6 +59,10 @@ class SimulationRecord(BaseModel):
     tool_errors: int = 0
     steps: int = 0
     usage: dict[Side, Usage] = Field(default_factory=dict)
+    checks: list[CheckRecord] = Field(default_factory=list)
+    """Reward-basis components of tasks judged by one (database, information, actions, statements)."""
+    judge_usage: Usage | None = None
+    """What the natural-language judge cost for this simulation."""
     duration_s: float = 0.0
     trajectory: Trajectory | None = None
 

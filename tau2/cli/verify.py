@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 from typing import Annotated
 
@@ -25,11 +26,17 @@ def command(
 
     loaded = load_task_file(tasks, domain)
     invalid = 0
+    noted: Counter[str] = Counter()
     for task in loaded:
         verification = verify_task(task, data_dir)
         if not verification.valid:
             invalid += 1
             typer.echo(f"{verification.task_id}: {verification.reason}")
+        for note in verification.notes:
+            typer.echo(f"{verification.task_id}: note: {note}")
+        noted.update(verification.notes)
     typer.echo(f"{len(loaded)} tasks: {len(loaded) - invalid} valid, {invalid} invalid")
+    for note, count in noted.items():
+        typer.echo(f"{count} of them noted: {note}")
     if invalid:
         raise typer.Exit(1)
