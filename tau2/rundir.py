@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from datetime import datetime
 from pathlib import Path
-from typing import Final
+from typing import Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -48,6 +48,12 @@ class RunManifest(BaseModel):
     hashes: dict[str, str] = Field(default_factory=dict)
     """Prompt and policy hashes, by name."""
     task_ids: list[str]
+    judge: ActorSpec | None = None
+    """The model judging natural-language assertions; None = they are not judged."""
+    reward_basis_source: Literal["implied", "explicit"] | None = None
+    """For τ²-bench task files: whether the reward basis was implied (the older `tasks.json`, judged on
+    database × communicated information) or written in the file (`tasks_v1.json`); None = our suites'
+    assertion-judged tasks."""
 
     def mode_label(self) -> str:
         """Short printable mode, e.g. `solo+oracle_plan`."""

@@ -18,6 +18,7 @@ from tau2.compat.tau2bench import load_task_file
 from tau2.episode import EpisodeResult, run_episode
 from tau2.errors import UserInputError
 from tau2.modes import EpisodeConfig, Mode
+from tau2.solo import require_tickets
 from tau2.task import Task
 from tau2.tools import Side
 from tau2.trajectory import Entry, EntryKind
@@ -56,6 +57,8 @@ def command(
 ) -> None:
     """Run one episode and print the conversation, the termination, each assertion and the reward."""
     task = _find_task(load_task_file(suite), task_id, suite)
+    if mode is Mode.SOLO:
+        require_tickets([task])
     settings: dict[str, object] = {"mode": mode, "oracle_plan": oracle_plan, "seed": seed}
     if max_steps is not None:
         settings["max_steps"] = max_steps

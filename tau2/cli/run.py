@@ -85,6 +85,19 @@ def command(
     data_dir: Annotated[
         Path | None, typer.Option("--data-dir", help="Domain data directory (default: the domain's own).")
     ] = None,
+    judge_model: Annotated[
+        str | None,
+        typer.Option("--judge-model", help="Model judging natural-language assertions (default: none)."),
+    ] = None,
+    judge_api_base: Annotated[
+        str | None, typer.Option("--judge-api-base", help="API base of the judge model's server.")
+    ] = None,
+    judge_arg: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--judge-arg", help="KEY=VALUE provider argument of the judge (JSON value; repeatable)."
+        ),
+    ] = None,
     concurrency: Annotated[
         int, typer.Option("--concurrency", min=1, help="Simulations in flight at once.")
     ] = 32,
@@ -154,6 +167,9 @@ def command(
         max_errors=max_errors,
         policy_variant=policy_variant,
         data_dir=data_dir,
+        judge_model=judge_model,
+        judge_api_base=judge_api_base,
+        judge_args=parse_assignments("--judge-arg", judge_arg or []),
     )
     with RunDirectoryLock(out) as lock:
         if out.is_dir():

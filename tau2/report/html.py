@@ -136,7 +136,7 @@ def _actions_chart(report: RunReport) -> str:
 
 def _cost_chart(usage: Sequence[SeatUsage]) -> str:
     costs = [u.cost for u in usage if u.cost is not None]
-    bars = [Bar(u.seat.value, u.cost, note=fmt.cost(u.cost, u.unpriced, u.simulations)) for u in usage]
+    bars = [Bar(str(u.seat), u.cost, note=fmt.cost(u.cost, u.unpriced, u.simulations)) for u in usage]
     return bar_chart("Cost per seat (USD)", bars, hi=max(costs, default=0.0) or 1.0)
 
 

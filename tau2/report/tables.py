@@ -116,7 +116,7 @@ def usage(ledger: list[SeatUsage]) -> TableData:
     """Tokens and cost per seat."""
     rows = [
         [
-            u.seat.value,
+            str(u.seat),
             str(u.simulations),
             str(u.calls),
             str(u.prompt_tokens),

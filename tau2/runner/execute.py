@@ -10,6 +10,7 @@ from tau2.actors.base import Actor, ActorTurn, SeatContext
 from tau2.actors.registry import make_actor
 from tau2.episode import run_episode
 from tau2.modes import EpisodeConfig
+from tau2.nl_judge import NLJudge
 from tau2.records import SimulationRecord
 from tau2.rundir import MANIFEST_FILE, RESULTS_FILE, RunManifest
 from tau2.runner.convert import crash_record, episode_record
@@ -36,13 +37,14 @@ async def execute_run(
         write_manifest(run_dir, prepared.manifest)
     pending = deque(prepared.units)
     written: list[SimulationRecord] = []
+    judge = None if prepared.manifest.judge is None else NLJudge(prepared.manifest.judge)
     async with RecordWriter(run_dir / RESULTS_FILE) as writer:
 
         async def worker() -> None:
             while pending:
                 unit = pending.popleft()
                 progress.unit_started()
-                record = await simulate(prepared, unit, turn_delay_s)
+                record = await simulate(prepared, unit, turn_delay_s, judge)
                 writer.write(record)
                 written.append(record)
                 progress.unit_finished(record)
@@ -65,8 +67,11 @@ def episode_config(manifest: RunManifest, seed: int) -> EpisodeConfig:
     )
 
 
-async def simulate(prepared: PreparedRun, unit: Unit, turn_delay_s: float = 0.0) -> SimulationRecord:
-    """Run one unit with fresh actors; a failure of the framework itself becomes an infrastructure record."""
+async def simulate(
+    prepared: PreparedRun, unit: Unit, turn_delay_s: float = 0.0, judge: NLJudge | None = None
+) -> SimulationRecord:
+    """Run one unit with fresh actors (and the run's judge, shared so its verdict cache spans the run); a
+    failure of the framework itself becomes an infrastructure record."""
     manifest = prepared.manifest
     task = prepared.tasks[unit.task_id]
     config = episode_config(manifest, unit.seed)
@@ -84,6 +89,7 @@ async def simulate(prepared: PreparedRun, unit: Unit, turn_delay_s: float = 0.0)
             data_dir=prepared.data_dir,
             agent_label=manifest.agent.label(),
             user_label=None if manifest.user is None else manifest.user.label(),
+            judge=judge,
         )
     except Exception as error:
         return crash_record(task, unit.trial, config, error)

@@ -4,14 +4,14 @@ checked against the stored one on resume), the results file repaired and the pen
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
 from personas import PersonaError, load_persona
 from tau2.actors.base import ActorSpec
 from tau2.actors.registry import make_actor
-from tau2.compat.tau2bench import load_task_file
+from tau2.compat.tau2bench import BASIS_IMPLIED_KEY, METADATA_KEY, load_task_file
 from tau2.domain import Domain, get_domain
 from tau2.errors import UserInputError
 from tau2.initialize import initialize_world
@@ -30,6 +30,7 @@ from tau2.runner.manifest import (
 from tau2.runner.plan import Unit, pending_units
 from tau2.runner.request import RunRequest
 from tau2.runner.store import repair_tail
+from tau2.solo import require_tickets
 from tau2.task import Task
 from tau2.tools import Side
 
@@ -84,6 +85,8 @@ def prepare_run(request: RunRequest, run_dir: Path, *, resume: bool) -> Prepared
             )
         manifest = stored
     data_dir = Path(manifest.data_dir) if manifest.data_dir is not None else None
+    if manifest.mode is Mode.SOLO:
+        require_tickets(list(tasks.values()))
     for task in tasks.values():
         initialize_world(task, data_dir)
     _check_actors(manifest)
@@ -167,8 +170,23 @@ def _resolve(request: RunRequest, base: RunManifest | None) -> tuple[RunManifest
         versions=package_versions(),
         hashes=hashes,
         task_ids=[task.id for task in tasks],
+        judge=request.judge(base.judge if base else None),
+        reward_basis_source=reward_basis_source(tasks),
     )
     return manifest, {task.id: task for task in tasks}
+
+
+def reward_basis_source(tasks: list[Task]) -> Literal["implied", "explicit"] | None:
+    """How the tasks' reward basis was given: implied by an older τ²-bench file, written out, or neither."""
+    if any(_as_dict(task.metadata.get(METADATA_KEY)).get(BASIS_IMPLIED_KEY) for task in tasks):
+        return "implied"
+    if any(task.evaluation.reward_basis is not None for task in tasks):
+        return "explicit"
+    return None
+
+
+def _as_dict(value: object) -> dict[str, object]:
+    return value if isinstance(value, dict) else {}
 
 
 def _suite_path(request: RunRequest, base: RunManifest | None) -> Path:

@@ -74,6 +74,21 @@ class RunRequest(BaseModel):
     max_errors: int | None = None
     policy_variant: str | None = None
     data_dir: Path | None = None
+    judge_model: str | None = None
+    judge_api_base: str | None = None
+    judge_args: dict[str, JsonValue] | None = None
+
+    def judge(self, base: ActorSpec | None) -> ActorSpec | None:
+        """The natural-language judge: `base` (a resumed run's) with the given options applied; None when
+        neither names a model."""
+        given = {"model": self.judge_model, "api_base": self.judge_api_base, "model_args": self.judge_args}
+        if base is None:
+            if self.judge_model is None:
+                if self.judge_api_base is not None or self.judge_args is not None:
+                    raise UserInputError("--judge-api-base and --judge-arg need --judge-model")
+                return None
+            base = ActorSpec(kind=LLM_KIND)
+        return base.model_copy(update={key: value for key, value in given.items() if value is not None})
 
 
 def parse_assignments(option: str, items: Iterable[str]) -> dict[str, JsonValue] | None:
