@@ -46,6 +46,7 @@ def run_page(report: RunReport) -> str:
             *(_table(tables.breakdown(name, groups)) for name, groups in report.breakdowns.items()),
         ),
         _section("Reference actions", _actions_chart(report), _table(tables.actions(report.actions))),
+        *([_section("Evaluation kinds", _table(tables.checks(report.checks)))] if report.checks else []),
         _section("Cost and tokens", _cost_chart(report.usage), _table(tables.usage(report.usage))),
         _section("Terminations", _table(tables.terminations(report.terminations))),
         _section("Tasks", _table(tables.tasks(report.tasks))),

@@ -11,6 +11,7 @@ from tau2.metrics import (
     ActionDiff,
     ActionStat,
     Bootstrap,
+    CheckStat,
     Estimate,
     FlipSets,
     FlipSummary,
@@ -75,6 +76,8 @@ class RunReport(_Document):
     breakdowns: dict[str, list[GroupStat]]
     """`intent`, `subtasks`, `persona`, `mode` → one row per group."""
     actions: list[ActionStat]
+    checks: list[CheckStat] = []
+    """Reward-basis checks per kind and role (tasks judged by a basis only)."""
     usage: list[SeatUsage]
     terminations: dict[str, int]
     tasks: list[TaskOutcome]

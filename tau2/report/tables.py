@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from tau2.metrics import (
     ActionDiff,
     ActionStat,
+    CheckStat,
     Estimate,
     FlipSets,
     GroupStat,
@@ -47,11 +48,21 @@ def configuration(report: RunReport) -> TableData:
         ["trials", str(m.trials)],
         ["seed", str(m.seed)],
         ["max steps / errors", f"{m.max_steps} / {m.max_errors}"],
+        ["reward basis", _basis_source(m.reward_basis_source)],
+        ["judge", "none" if m.judge is None else m.judge.label()],
         ["tasks planned", str(len(m.task_ids))],
         *([f"version {key}", value] for key, value in sorted(m.versions.items())),
         *([f"hash {key}", value] for key, value in sorted(m.hashes.items())),
     ]
     return TableData("Run configuration", ["field", "value"], rows, text_columns=2)
+
+
+def _basis_source(source: str | None) -> str:
+    if source == "implied":
+        return "implied by the task file (older τ²-bench tasks.json: database × communicated information)"
+    if source == "explicit":
+        return "written in the task file (τ²-bench tasks_v1.json)"
+    return "none (assertion-judged tasks)"
 
 
 def summary(report: RunReport) -> TableData:
@@ -110,6 +121,24 @@ def actions(stats: list[ActionStat]) -> TableData:
         rows,
         text_columns=2,
     )
+
+
+def checks(stats: list[CheckStat]) -> TableData:
+    """Reward-basis checks per kind: gating ones decide the reward, diagnostic ones are only reported."""
+    rows = [
+        [
+            s.kind.value,
+            "gating" if s.gating else "diagnostic",
+            str(s.simulations),
+            str(s.checks),
+            f"{s.passed} ({fmt.rate(s.passed / s.checks)})",
+            str(s.failed),
+            str(s.not_judged),
+        ]
+        for s in stats
+    ]
+    columns = ["kind", "role", "sims", "checks", "passed", "failed", "not judged"]
+    return TableData("Evaluation kinds", columns, rows, text_columns=2)
 
 
 def usage(ledger: list[SeatUsage]) -> TableData:

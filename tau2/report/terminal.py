@@ -31,6 +31,7 @@ def run_tables(report: RunReport) -> list[RenderableType]:
         tables.pass_hat_k(report.pass_hat_k, report.bootstrap.level),
         *(tables.breakdown(name, groups) for name, groups in report.breakdowns.items()),
         tables.actions(report.actions),
+        *([tables.checks(report.checks)] if report.checks else []),
         tables.usage(report.usage),
         tables.terminations(report.terminations),
     ]
