@@ -61,8 +61,11 @@ def package_versions(packages: Iterable[str] = PACKAGES) -> dict[str, str]:
     return versions
 
 
-def prompt_hashes(agent: ActorSpec, user: ActorSpec | None, mode: Mode) -> dict[str, str]:
-    """Hashes of the system-prompt templates the run's LLM seats use (offline actors have none)."""
+def prompt_hashes(
+    agent: ActorSpec, user: ActorSpec | None, mode: Mode, *, talk_only: bool = False
+) -> dict[str, str]:
+    """Hashes of the system-prompt templates the run's LLM seats use (offline actors have none);
+    `talk_only`: the domain's customer holds no tools."""
     plan, policy = "{plan}", "{policy}"
     hashes: dict[str, str] = {}
     if agent.kind == LLM_KIND:
@@ -78,7 +81,7 @@ def prompt_hashes(agent: ActorSpec, user: ActorSpec | None, mode: Mode) -> dict[
             unknown_info="{unknown}",
             task_instructions="{instructions}",
         )
-        hashes["user_prompt"] = sha256_text(user_system_prompt(scenario, "{persona}"))
+        hashes["user_prompt"] = sha256_text(user_system_prompt(scenario, "{persona}", talk_only=talk_only))
     return hashes
 
 

@@ -142,7 +142,7 @@ def _resolve(request: RunRequest, base: RunManifest | None) -> tuple[RunManifest
     domain = get_domain(tasks[0].domain)
     persona: str | None = pick("persona_override", request.persona)
     policy_variant: str = pick("policy_variant", request.policy_variant)
-    hashes = prompt_hashes(agent, user, mode)
+    hashes = prompt_hashes(agent, user, mode, talk_only=domain.single_control)
     if persona is not None:
         tasks, hashes["persona"] = _with_persona(tasks, persona)
     policy = _policy(domain, mode, policy_variant)
