@@ -1,5 +1,6 @@
-"""τ²-bench's data directory layout for the single-control domains: `db.json`, `policy.md`, `tasks.json`
-(or `tasks_v1.json`) and `split_tasks.json`. Every failure is one line naming the file and the field."""
+"""τ²-bench's data directory layout for the single-control domains: `db.json` and `policy.md` (task files
+and `split_tasks.json` are read by `tau2.compat.tau2bench`). Every failure is one line naming the file and
+the field."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import json
 from pathlib import Path
 from typing import TypeVar
 
-from pydantic import BaseModel, TypeAdapter, ValidationError
+from pydantic import BaseModel, ValidationError
 
 from tau2 import UserInputError
 from tau2.compat.jsonfile import read_json, validation_error
@@ -17,9 +18,6 @@ M = TypeVar("M", bound=BaseModel)
 
 DB_FILE = "db.json"
 POLICY_FILE = "policy.md"
-SPLITS_FILE = "split_tasks.json"
-
-_SPLITS = TypeAdapter(dict[str, list[str]])
 
 
 def read_db(directory: Path, model: type[M]) -> M:
@@ -46,15 +44,6 @@ def read_policy(directory: Path) -> str:
     if not text.strip():
         raise UserInputError(f"{path}: the policy is empty")
     return text
-
-
-def read_splits(directory: Path) -> dict[str, list[str]]:
-    """Named task-id lists from `directory/split_tasks.json` (e.g. `base`, `train`, `test`)."""
-    path = directory / SPLITS_FILE
-    try:
-        return _SPLITS.validate_python(read_json(path))
-    except ValidationError as error:
-        raise validation_error(path, error) from None
 
 
 def canonical_hash(state: BaseModel) -> str:

@@ -26,6 +26,10 @@ def command(
         list[str] | None,
         typer.Option("--task-ids", help="Run only these tasks (comma-separated, repeatable)."),
     ] = None,
+    split: Annotated[
+        str | None,
+        typer.Option("--split", help="Run a split of the split_tasks.json beside a τ²-bench task file."),
+    ] = None,
     mode: Annotated[Mode | None, typer.Option("--mode", help="interactive (default) or solo.")] = None,
     oracle_plan: Annotated[
         bool | None, typer.Option("--oracle-plan/--no-oracle-plan", help="Show the agent the reference plan.")
@@ -146,6 +150,7 @@ def command(
         suite=suite,
         domain=domain,
         task_ids=parse_task_ids(task_ids or []),
+        split=split,
         mode=mode,
         oracle_plan=oracle_plan,
         agent=SeatRequest(

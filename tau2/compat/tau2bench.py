@@ -327,6 +327,23 @@ def load_task_file(path: Path, domain: str | None = None) -> list[ours.Task]:
     )
 
 
+SPLITS_FILE = "split_tasks.json"
+"""The file beside a τ²-bench task file that names task-id lists (`base`, `train`, `test`)."""
+_SPLITS = TypeAdapter(dict[str, list[str]])
+
+
+def load_split(task_file: Path, name: str) -> list[str]:
+    """The task ids of split `name` in the `split_tasks.json` beside `task_file`."""
+    path = task_file.parent / SPLITS_FILE
+    try:
+        splits = _SPLITS.validate_python(read_json(path))
+    except ValidationError as error:
+        raise validation_error(path, error) from None
+    if name not in splits:
+        raise UserInputError(f"{path}: no split {name!r} (available: {', '.join(splits) or 'none'})")
+    return splits[name]
+
+
 def _tasks_from_tau2(path: Path, items: Any, prefix: tuple[str, ...], domain: str | None) -> list[ours.Task]:
     """Validate and convert a τ²-bench task list found at `prefix` in the file."""
     try:

@@ -3,6 +3,7 @@ checked against the stored one on resume), the results file repaired and the pen
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Literal
 
@@ -11,7 +12,7 @@ from pydantic import BaseModel, ConfigDict
 from personas import PersonaError, load_persona
 from tau2.actors.base import ActorSpec
 from tau2.actors.registry import make_actor
-from tau2.compat.tau2bench import BASIS_IMPLIED_KEY, METADATA_KEY, load_task_file
+from tau2.compat.tau2bench import BASIS_IMPLIED_KEY, METADATA_KEY, load_split, load_task_file
 from tau2.domain import Domain, get_domain
 from tau2.errors import UserInputError
 from tau2.initialize import initialize_world
@@ -137,7 +138,7 @@ def _resolve(request: RunRequest, base: RunManifest | None) -> tuple[RunManifest
     suite_path = _suite_path(request, base)
     suite_bytes = _read_suite(suite_path)
     tasks = _select(
-        load_task_file(suite_path, pick("domain", request.domain)), pick("task_ids", request.task_ids)
+        load_task_file(suite_path, pick("domain", request.domain)), _task_ids(request, suite_path, pick)
     )
     domain = get_domain(tasks[0].domain)
     persona: str | None = pick("persona_override", request.persona)
@@ -174,6 +175,16 @@ def _resolve(request: RunRequest, base: RunManifest | None) -> tuple[RunManifest
         reward_basis_source=reward_basis_source(tasks),
     )
     return manifest, {task.id: task for task in tasks}
+
+
+def _task_ids(request: RunRequest, suite_path: Path, pick: Callable[[str, Any], Any]) -> list[str] | None:
+    """The tasks asked for: `--task-ids`, or a τ²-bench split of the task file, or (None) all of them."""
+    if request.split is None:
+        ids: list[str] | None = pick("task_ids", request.task_ids)
+        return ids
+    if request.task_ids is not None:
+        raise UserInputError("--split and --task-ids each choose tasks: give one of them")
+    return load_split(suite_path, request.split)
 
 
 def reward_basis_source(tasks: list[Task]) -> Literal["implied", "explicit"] | None:

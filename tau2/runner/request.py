@@ -63,6 +63,8 @@ class RunRequest(BaseModel):
     suite: Path | None = None
     domain: str | None = None
     task_ids: list[str] | None = None
+    split: str | None = None
+    """A split of `split_tasks.json` beside the task file, instead of `task_ids`."""
     mode: Mode | None = None
     oracle_plan: bool | None = None
     agent: SeatRequest = SeatRequest()

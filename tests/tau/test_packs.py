@@ -7,9 +7,12 @@ import json
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
-from domains.tau_common.files import canonical_hash, read_policy, read_splits
+from domains.tau_common.files import canonical_hash, read_policy
 from tau2 import Side, UserInputError, World, available_domains, check_domain, get_domain
+from tau2.cli import app
+from tau2.compat.tau2bench import load_split
 
 AIRLINE_TOOLS = {
     "book_reservation": "write",
@@ -152,6 +155,20 @@ def test_policy_and_split_files_are_checked(tmp_path: Path) -> None:
         read_policy(tmp_path)
     (tmp_path / "split_tasks.json").write_text(json.dumps({"base": ["0", 1]}))
     with pytest.raises(UserInputError, match=r"split_tasks\.json: base\[1\]: Input should be a valid string"):
-        read_splits(tmp_path)
-    own = get_domain("airline").extras["default_suite"].parent
-    assert read_splits(own)["base"] == [task["id"] for task in json.loads((own / "tasks.json").read_text())]
+        load_split(tmp_path / "tasks.json", "base")
+    own = get_domain("airline").extras["default_suite"]
+    assert load_split(own, "base") == [task["id"] for task in json.loads(own.read_text())]
+    with pytest.raises(UserInputError, match=r"no split 'dev' \(available: base, train, test\)"):
+        load_split(own, "dev")
+
+
+def test_run_takes_a_split_of_the_task_file(tmp_path: Path) -> None:
+    suite = get_domain("retail").extras["default_suite"]
+    runner = CliRunner()
+    args = ["run", "--suite", str(suite), "--agent", "oracle", "--user", "scripted", "-q"]
+    outcome = runner.invoke(app, [*args, "--split", "test", "--out", str(tmp_path / "a")])
+    assert outcome.exit_code == 0, outcome.output
+    manifest = json.loads((tmp_path / "a" / "manifest.json").read_text())
+    assert manifest["task_ids"] == load_split(suite, "test")
+    outcome = runner.invoke(app, [*args, "--split", "test", "--task-ids", "x", "--out", str(tmp_path / "b")])
+    assert outcome.exit_code == 2 and "give one of them" in outcome.output
