@@ -127,6 +127,11 @@ def show_episode(console: Console, result: EpisodeResult) -> None:
             "" if not action.performed else (" by its seat" if action.by_right_seat else " by the wrong seat")
         )
         console.print(f"action {escape(action.action_id)} ({action.side.value}): {performed}{seat}")
+    for check in evaluation.checks:
+        outcome = {True: "[green]pass[/]", False: "[red]FAIL[/]", None: "[yellow]not judged[/]"}[check.passed]
+        role = "gating" if check.gating else "diagnostic"
+        item = f" {escape(check.item)}" if check.item else ""
+        console.print(f"{check.kind.value.lower()} ({role}) {outcome}{item}")
     console.print(f"steps: {evaluation.steps}  tool errors: {evaluation.tool_errors}")
     console.print(f"[bold]reward: {result.reward}[/]")
 
