@@ -187,23 +187,23 @@ def book_reservation(
     nonfree_baggages: int,
     insurance: Insurance,
 ) -> Reservation:
-    """Book a reservation.
+    """Create a new reservation for a user, charging the listed payment methods.
 
     Args:
-        user_id: The ID of the user to book the reservation such as 'sara_doe_496'.
-        origin: The IATA code for the origin city such as 'SFO'.
-        destination: The IATA code for the destination city such as 'JFK'.
-        flight_type: The type of flight such as 'one_way' or 'round_trip'.
-        cabin: The cabin class such as 'basic_economy', 'economy', or 'business'.
-        flights: An array of objects containing details about each piece of flight, in order
-            (flight_number such as 'HAT001', date in 'YYYY-MM-DD' format).
-        passengers: An array of objects containing details about each passenger
-            (first_name, last_name, dob in 'YYYY-MM-DD' format).
-        payment_methods: An array of objects containing details about each payment method
-            (payment_id such as 'credit_card_7815826', 'gift_card_7815826' or 'certificate_7815826', amount).
-        total_baggages: The total number of baggage items to book the reservation.
-        nonfree_baggages: The number of non-free baggage items to book the reservation.
-        insurance: Whether the reservation has insurance: 'yes' or 'no'.
+        user_id: Whose reservation it is, e.g. 'sara_doe_496'.
+        origin: Airport code where the trip starts, e.g. 'SFO'.
+        destination: Airport code where the trip ends, e.g. 'JFK'.
+        flight_type: 'one_way' or 'round_trip'.
+        cabin: 'basic_economy', 'economy' or 'business'; the same for every flight.
+        flights: Every flight of the trip in travel order, each {flight_number, date}, e.g.
+            {"flight_number": "HAT001", "date": "2024-05-20"}.
+        passengers: Every traveller, each {first_name, last_name, dob} with dob as 'YYYY-MM-DD'.
+        payment_methods: How the total is paid, each {payment_id, amount}; the payment_id is a method
+            stored in the user's profile, e.g. 'credit_card_7815826', 'gift_card_7815826' or
+            'certificate_7815826'. The amounts must add up to the total price.
+        total_baggages: Checked bags for the whole reservation.
+        nonfree_baggages: How many of those bags are paid for (beyond the free allowance).
+        insurance: 'yes' or 'no' for travel insurance.
     """
     user = _user(state, user_id)
     reservation_id = next((rid for rid in RESERVATION_IDS if rid not in state.reservations), None)
@@ -286,21 +286,20 @@ def book_reservation(
 
 @AGENT_TOOLS.tool(ToolKind.GENERIC)
 def calculate(state: FlightDB, expression: str) -> str:
-    """Calculate the result of a mathematical expression.
+    """Evaluate an arithmetic expression and return the value rounded to two decimals.
 
     Args:
-        expression: The mathematical expression to calculate, such as '2 + 2'. The expression can contain
-            numbers, operators (+, -, *, /), parentheses, and spaces.
+        expression: Numbers combined with + - * / and parentheses (spaces allowed), e.g. '(120 + 80) * 2'.
     """
     return evaluate_expression(expression)
 
 
 @AGENT_TOOLS.tool(ToolKind.WRITE)
 def cancel_reservation(state: FlightDB, reservation_id: str) -> Reservation:
-    """Cancel the whole reservation.
+    """Cancel a reservation entirely; every payment made on it is refunded.
 
     Args:
-        reservation_id: The reservation ID, such as 'ZFA04Y'.
+        reservation_id: Six-character reservation code, e.g. 'ZFA04Y'.
     """
     reservation = _reservation(state, reservation_id)
     refunds = [Payment(payment_id=p.payment_id, amount=-p.amount) for p in reservation.payment_history]
@@ -313,38 +312,39 @@ def cancel_reservation(state: FlightDB, reservation_id: str) -> Reservation:
 
 @AGENT_TOOLS.tool(ToolKind.READ)
 def get_reservation_details(state: FlightDB, reservation_id: str) -> Reservation:
-    """Get the details of a reservation.
+    """Look up a reservation: its flights, passengers, cabin, bags, insurance and payments.
 
     Args:
-        reservation_id: The reservation ID, such as '8JX2WO'.
+        reservation_id: Six-character reservation code, e.g. '8JX2WO'.
     """
     return _reservation(state, reservation_id)
 
 
 @AGENT_TOOLS.tool(ToolKind.READ)
 def get_user_details(state: FlightDB, user_id: str) -> User:
-    """Get the details of a user, including their reservations.
+    """Look up a user profile: contact details, membership, payment methods, saved passengers and
+    reservation codes.
 
     Args:
-        user_id: The user ID, such as 'sara_doe_496'.
+        user_id: The user's id, e.g. 'sara_doe_496'.
     """
     return _user(state, user_id)
 
 
 @AGENT_TOOLS.tool(ToolKind.READ)
 def list_all_airports(state: FlightDB) -> list[Airport]:
-    """Return a list of all available airports."""
+    """List the airports the airline serves, each with its code and city."""
     return [Airport(iata=iata, city=city) for iata, city in AIRPORTS]
 
 
 @AGENT_TOOLS.tool(ToolKind.READ)
 def search_direct_flight(state: FlightDB, origin: str, destination: str, date: str) -> list[DirectFlight]:
-    """Search for direct flights between two cities on a specific date.
+    """Find nonstop flights from one airport to another that can still be booked on a date.
 
     Args:
-        origin: The origin city airport in three letters, such as 'JFK'.
-        destination: The destination city airport in three letters, such as 'LAX'.
-        date: The date of the flight in the format 'YYYY-MM-DD', such as '2024-01-01'.
+        origin: Three-letter code of the departure airport, e.g. 'JFK'.
+        destination: Three-letter code of the arrival airport, e.g. 'LAX'.
+        date: Departure date as 'YYYY-MM-DD', e.g. '2024-05-20'.
     """
     return _search(state, origin, destination, date)
 
@@ -353,12 +353,13 @@ def search_direct_flight(state: FlightDB, origin: str, destination: str, date: s
 def search_onestop_flight(
     state: FlightDB, origin: str, destination: str, date: str
 ) -> list[list[DirectFlight]]:
-    """Search for one-stop flights between two cities on a specific date.
+    """Find itineraries with exactly one connection between two airports, departing on a date; each
+    result is a pair of flights.
 
     Args:
-        origin: The origin city airport in three letters, such as 'JFK'.
-        destination: The destination city airport in three letters, such as 'LAX'.
-        date: The date of the flight in the format 'YYYY-MM-DD', such as '2024-05-01'.
+        origin: Three-letter code of the departure airport, e.g. 'JFK'.
+        destination: Three-letter code of the final arrival airport, e.g. 'LAX'.
+        date: Departure date of the first flight as 'YYYY-MM-DD', e.g. '2024-05-20'.
     """
     results = []
     for first in _search(state, origin, None, date):
@@ -374,11 +375,12 @@ def search_onestop_flight(
 
 @AGENT_TOOLS.tool(ToolKind.WRITE)
 def send_certificate(state: FlightDB, user_id: str, amount: int) -> str:
-    """Send a certificate to a user. Be careful!
+    """Add a travel certificate to a user's payment methods as compensation. Use it only when the policy
+    allows compensation, and double-check the amount.
 
     Args:
-        user_id: The ID of the user to send the certificate to, such as 'sara_doe_496'.
-        amount: The amount of the certificate to send.
+        user_id: Who receives the certificate, e.g. 'sara_doe_496'.
+        amount: Value of the certificate in dollars.
     """
     user = _user(state, user_id)
     certificate_id = next((cid for cid in CERTIFICATE_IDS if cid not in user.payment_methods), None)
@@ -393,12 +395,11 @@ def send_certificate(state: FlightDB, user_id: str, amount: int) -> str:
 
 @AGENT_TOOLS.tool(ToolKind.GENERIC)
 def transfer_to_human_agents(state: FlightDB, summary: str) -> str:
-    """Transfer the user to a human agent, with a summary of the user's issue. Only transfer if the user
-    explicitly asks for a human agent, or if the user's issue cannot be resolved by the agent with the
-    available tools under the policy.
+    """Hand the customer over to a human agent. Use it only when the customer asks for a person, or when
+    the request cannot be handled with your tools within the policy.
 
     Args:
-        summary: A summary of the user's issue.
+        summary: A short account of what the customer needs, for the human agent.
     """
     return "Transfer successful"
 
@@ -407,14 +408,14 @@ def transfer_to_human_agents(state: FlightDB, summary: str) -> str:
 def update_reservation_baggages(
     state: FlightDB, reservation_id: str, total_baggages: int, nonfree_baggages: int, payment_id: str
 ) -> Reservation:
-    """Update the baggage information of a reservation.
+    """Set the number of checked bags of a reservation; extra paid bags are charged at $50 each.
 
     Args:
-        reservation_id: The reservation ID, such as 'ZFA04Y'.
-        total_baggages: The updated total number of baggage items included in the reservation.
-        nonfree_baggages: The updated number of non-free baggage items included in the reservation.
-        payment_id: The payment id stored in user profile, such as 'credit_card_7815826',
-            'gift_card_7815826' or 'certificate_7815826'.
+        reservation_id: Six-character reservation code, e.g. 'ZFA04Y'.
+        total_baggages: The new number of checked bags for the whole reservation.
+        nonfree_baggages: The new number of those bags that are paid for.
+        payment_id: A payment method from the user's profile that pays for added bags, e.g.
+            'credit_card_7815826' or 'gift_card_7815826'.
     """
     reservation = _reservation(state, reservation_id)
     user = _user(state, reservation.user_id)
@@ -436,16 +437,16 @@ def update_reservation_baggages(
 def update_reservation_flights(
     state: FlightDB, reservation_id: str, cabin: Cabin, flights: list[FlightInfo], payment_id: str
 ) -> Reservation:
-    """Update the flight information of a reservation.
+    """Replace the flights and/or the cabin of a reservation; the price difference is charged or refunded.
 
     Args:
-        reservation_id: The reservation ID, such as 'ZFA04Y'.
-        cabin: The cabin class of the reservation: 'basic_economy', 'economy' or 'business'.
-        flights: An array of objects containing details about each piece of flight in the ENTIRE new
-            reservation (flight_number such as 'HAT001', date in 'YYYY-MM-DD' format). Even if a flight
-            segment is not changed, it should still be included in the array.
-        payment_id: The payment id stored in user profile, such as 'credit_card_7815826',
-            'gift_card_7815826' or 'certificate_7815826'.
+        reservation_id: Six-character reservation code, e.g. 'ZFA04Y'.
+        cabin: The cabin for the whole reservation after the change: 'basic_economy', 'economy' or
+            'business'.
+        flights: The complete new itinerary, each {flight_number, date} with date as 'YYYY-MM-DD'. List
+            the flights that stay the same too, not only the changed ones.
+        payment_id: A payment method from the user's profile for the difference, e.g.
+            'credit_card_7815826' or 'gift_card_7815826'.
     """
     reservation = _reservation(state, reservation_id)
     user = _user(state, reservation.user_id)
@@ -493,12 +494,12 @@ def update_reservation_flights(
 def update_reservation_passengers(
     state: FlightDB, reservation_id: str, passengers: list[PassengerInfo]
 ) -> Reservation:
-    """Update the passenger information of a reservation.
+    """Correct the names and dates of birth of a reservation's passengers (their number cannot change).
 
     Args:
-        reservation_id: The reservation ID, such as 'ZFA04Y'.
-        passengers: An array of objects containing details about each passenger
-            (first_name, last_name, dob in 'YYYY-MM-DD' format).
+        reservation_id: Six-character reservation code, e.g. 'ZFA04Y'.
+        passengers: Every passenger after the correction, in order, each {first_name, last_name, dob}
+            with dob as 'YYYY-MM-DD'.
     """
     reservation = _reservation(state, reservation_id)
     if len(passengers) != len(reservation.passengers):
@@ -512,11 +513,11 @@ def update_reservation_passengers(
 
 @AGENT_TOOLS.tool(ToolKind.READ)
 def get_flight_status(state: FlightDB, flight_number: str, date: str) -> str:
-    """Get the status of a flight.
+    """Tell whether a flight on a date is available, on time, delayed, flying, landed or cancelled.
 
     Args:
-        flight_number: The flight number, such as 'HAT001'.
-        date: The date of the flight in the format 'YYYY-MM-DD', such as '2024-05-01'.
+        flight_number: The flight's number, e.g. 'HAT001'.
+        date: The date as 'YYYY-MM-DD', e.g. '2024-05-15'.
     """
     flight = state.flights.get(flight_number)
     if flight is None:

@@ -84,28 +84,22 @@ def _new_variant(db: RetailDB, item: OrderItem, new_item_id: str) -> Variant:
 
 @AGENT_TOOLS.tool(ToolKind.GENERIC)
 def calculate(db: RetailDB, expression: str) -> str:
-    """Calculate the result of a mathematical expression.
+    """Evaluate an arithmetic expression and return the value rounded to two decimals.
 
     Args:
-        expression: The mathematical expression to calculate, such as '2 + 2'. The expression can contain
-            numbers, operators (+, -, *, /), parentheses, and spaces.
+        expression: Numbers combined with + - * / and parentheses (spaces allowed), e.g. '(59.9 - 12.5) * 2'.
     """
     return evaluate_expression(expression)
 
 
 @AGENT_TOOLS.tool(ToolKind.WRITE)
 def cancel_pending_order(db: RetailDB, order_id: str, reason: str) -> Order:
-    """Cancel a pending order. If the order is already processed or delivered, it cannot be cancelled.
-    The agent needs to explain the cancellation detail and ask for explicit user confirmation (yes/no) to
-    proceed. If the user confirms, the order status will be changed to 'cancelled' and the payment will be
-    refunded. The refund will be added to the user's gift card balance immediately if the payment was made
-    using a gift card, otherwise the refund would take 5-7 business days to process.
+    """Cancel an order that is still pending and refund it. Gift-card payments return to the card at
+    once; other refunds take 5-7 business days. Describe the cancellation and get the customer's "yes" first.
 
     Args:
-        order_id: The order id, such as '#W0000000'. Be careful there is a '#' symbol at the beginning of
-            the order id.
-        reason: The reason for cancellation, which should be either 'no longer needed' or
-            'ordered by mistake'.
+        order_id: Order id including its leading '#', e.g. '#W0000000'.
+        reason: Exactly 'no longer needed' or 'ordered by mistake'.
     """
     order = _order(db, order_id)
     if order.status != "pending":
@@ -139,21 +133,17 @@ def cancel_pending_order(db: RetailDB, order_id: str, reason: str) -> Order:
 def exchange_delivered_order_items(
     db: RetailDB, order_id: str, item_ids: list[str], new_item_ids: list[str], payment_method_id: str
 ) -> Order:
-    """Exchange items in a delivered order to new items of the same product type. For a delivered order,
-    return or exchange can be only done once by the agent. The agent needs to explain the exchange detail
-    and ask for explicit user confirmation (yes/no) to proceed.
+    """Request an exchange of delivered items for other available items of the same product. Each
+    delivered order allows one exchange or return, so collect every item first; describe the exchange and
+    get the customer's "yes" first.
 
     Args:
-        order_id: The order id, such as '#W0000000'. Be careful there is a '#' symbol at the beginning of
-            the order id.
-        item_ids: The item ids to be exchanged, each such as '1008292230'. There could be duplicate items
-            in the list.
-        new_item_ids: The item ids to be exchanged for, each such as '1008292230'. There could be
-            duplicate items in the list. Each new item id should match the item id in the same position
-            and be of the same product.
-        payment_method_id: The payment method id to pay or receive refund for the item price difference,
-            such as 'gift_card_0000000' or 'credit_card_0000000'. These can be looked up from the user or
-            order details.
+        order_id: Order id including its leading '#', e.g. '#W0000000'.
+        item_ids: Items to send back, each an item id such as '1008292230'; an id may appear more than once.
+        new_item_ids: Replacement items, position by position: each of the same product as the item it
+            replaces, each an item id such as '1008292230'; an id may appear more than once.
+        payment_method_id: A payment method id from the user's profile, e.g. 'gift_card_0000000' or
+            'credit_card_0000000'. It pays or receives the price difference.
     """
     order = _order(db, order_id)
     if order.status != "delivered":
@@ -188,14 +178,13 @@ def exchange_delivered_order_items(
 
 @AGENT_TOOLS.tool(ToolKind.READ)
 def find_user_id_by_name_zip(db: RetailDB, first_name: str, last_name: str, zip: str) -> str:
-    """Find user id by first name, last name, and zip code. If the user is not found, the function will
-    return an error message. By default, find user id by email, and only call this function if the user
-    is not found by email or cannot remember email.
+    """Find a user's id from their first name, last name and zip code. Try the email lookup first; use
+    this one when that fails or the customer does not remember their email.
 
     Args:
-        first_name: The first name of the customer, such as 'John'.
-        last_name: The last name of the customer, such as 'Doe'.
-        zip: The zip code of the customer, such as '12345'.
+        first_name: First name, e.g. 'John'.
+        last_name: Last name, e.g. 'Doe'.
+        zip: Zip code of the user's default address, e.g. '12345'.
     """
     for user in db.users.values():
         if (
@@ -209,10 +198,10 @@ def find_user_id_by_name_zip(db: RetailDB, first_name: str, last_name: str, zip:
 
 @AGENT_TOOLS.tool(ToolKind.READ)
 def find_user_id_by_email(db: RetailDB, email: str) -> str:
-    """Find user id by email. If the user is not found, the function will return an error message.
+    """Find a user's id from their email address.
 
     Args:
-        email: The email of the user, such as 'something@example.com'.
+        email: The email address, e.g. 'someone@example.com'.
     """
     for user in db.users.values():
         if user.email.lower() == email.lower():
@@ -222,22 +211,20 @@ def find_user_id_by_email(db: RetailDB, email: str) -> str:
 
 @AGENT_TOOLS.tool(ToolKind.READ)
 def get_order_details(db: RetailDB, order_id: str) -> Order:
-    """Get the status and details of an order.
+    """Look up an order: status, items, address, fulfilments and payments.
 
     Args:
-        order_id: The order id, such as '#W0000000'. Be careful there is a '#' symbol at the beginning of
-            the order id.
+        order_id: Order id including its leading '#', e.g. '#W0000000'.
     """
     return _order(db, order_id)
 
 
 @AGENT_TOOLS.tool(ToolKind.READ)
 def get_product_details(db: RetailDB, product_id: str) -> Product:
-    """Get the inventory details of a product.
+    """Look up a product type and all of its items (options, price, availability).
 
     Args:
-        product_id: The product id, such as '6086499569'. Be careful the product id is different from the
-            item id.
+        product_id: The product's id, e.g. '6086499569' (not an item id).
     """
     product = db.products.get(product_id)
     if product is None:
@@ -247,11 +234,10 @@ def get_product_details(db: RetailDB, product_id: str) -> Product:
 
 @AGENT_TOOLS.tool(ToolKind.READ)
 def get_item_details(db: RetailDB, item_id: str) -> Variant:
-    """Get the details of one item (a variant of a product): its options, availability and price.
+    """Look up one item (a variant of a product): its options, availability and price.
 
     Args:
-        item_id: The item id, such as '1008292230'. Be careful the item id is different from the
-            product id.
+        item_id: The item's id, e.g. '1008292230' (not a product id).
     """
     for product in db.products.values():
         variant = product.variants.get(item_id)
@@ -262,18 +248,18 @@ def get_item_details(db: RetailDB, item_id: str) -> Variant:
 
 @AGENT_TOOLS.tool(ToolKind.READ)
 def get_user_details(db: RetailDB, user_id: str) -> User:
-    """Get the details of a user, including their orders.
+    """Look up a user profile: name, address, email, payment methods and order ids.
 
     Args:
-        user_id: The user id, such as 'sara_doe_496'.
+        user_id: The user's id, e.g. 'sara_doe_496'.
     """
     return _user(db, user_id)
 
 
 @AGENT_TOOLS.tool(ToolKind.READ)
 def list_all_product_types(db: RetailDB) -> str:
-    """List the name and product id of all product types. Each product type has a variety of different
-    items with unique item ids and options. There are only 50 product types in the store."""
+    """List every product type of the shop (50 of them) with its product id; each type has several
+    items with their own ids and options."""
     return json.dumps({product.name: product.product_id for product in db.products.values()}, sort_keys=True)
 
 
@@ -292,18 +278,17 @@ def modify_pending_order_address(
     country: str,
     zip: str,
 ) -> Order:
-    """Modify the shipping address of a pending order. The agent needs to explain the modification detail
-    and ask for explicit user confirmation (yes/no) to proceed.
+    """Change the shipping address of a pending order. Describe the change and get the customer's "yes"
+    first.
 
     Args:
-        order_id: The order id, such as '#W0000000'. Be careful there is a '#' symbol at the beginning of
-            the order id.
-        address1: The first line of the address, such as '123 Main St'.
-        address2: The second line of the address, such as 'Apt 1' or ''.
-        city: The city, such as 'San Francisco'.
-        state: The state, such as 'CA'.
-        country: The country, such as 'USA'.
-        zip: The zip code, such as '12345'.
+        order_id: Order id including its leading '#', e.g. '#W0000000'.
+        address1: Street line, e.g. '123 Main St'.
+        address2: Second line (apartment, suite), or '' when there is none.
+        city: City, e.g. 'San Francisco'.
+        state: State code, e.g. 'CA'.
+        country: Country, e.g. 'USA'.
+        zip: Postal code, e.g. '12345'.
     """
     order = _order(db, order_id)
     if "pending" not in order.status:
@@ -317,21 +302,16 @@ def modify_pending_order_address(
 def modify_pending_order_items(
     db: RetailDB, order_id: str, item_ids: list[str], new_item_ids: list[str], payment_method_id: str
 ) -> Order:
-    """Modify items in a pending order to new items of the same product type. For a pending order, this
-    function can only be called once. The agent needs to explain the exchange detail and ask for explicit
-    user confirmation (yes/no) to proceed.
+    """Swap items of a pending order for other available items of the same product. Possible only once
+    per order, so collect every item first; describe the change and get the customer's "yes" first.
 
     Args:
-        order_id: The order id, such as '#W0000000'. Be careful there is a '#' symbol at the beginning of
-            the order id.
-        item_ids: The item ids to be modified, each such as '1008292230'. There could be duplicate items
-            in the list.
-        new_item_ids: The item ids to be modified for, each such as '1008292230'. There could be duplicate
-            items in the list. Each new item id should match the item id in the same position and be of
-            the same product.
-        payment_method_id: The payment method id to pay or receive refund for the item price difference,
-            such as 'gift_card_0000000' or 'credit_card_0000000'. These can be looked up from the user or
-            order details.
+        order_id: Order id including its leading '#', e.g. '#W0000000'.
+        item_ids: Items to replace, each an item id such as '1008292230'; an id may appear more than once.
+        new_item_ids: Replacement items, position by position: each of the same product as the item it
+            replaces, each an item id such as '1008292230'; an id may appear more than once.
+        payment_method_id: A payment method id from the user's profile, e.g. 'gift_card_0000000' or
+            'credit_card_0000000'. It pays or receives the price difference.
     """
     order = _order(db, order_id)
     if order.status != "pending":
@@ -384,15 +364,13 @@ def modify_pending_order_items(
 
 @AGENT_TOOLS.tool(ToolKind.WRITE)
 def modify_pending_order_payment(db: RetailDB, order_id: str, payment_method_id: str) -> Order:
-    """Modify the payment method of a pending order. The agent needs to explain the modification detail
-    and ask for explicit user confirmation (yes/no) to proceed.
+    """Pay a pending order with a different payment method; the old one is refunded. Describe the change
+    and get the customer's "yes" first.
 
     Args:
-        order_id: The order id, such as '#W0000000'. Be careful there is a '#' symbol at the beginning of
-            the order id.
-        payment_method_id: The payment method id to pay or receive refund for the item price difference,
-            such as 'gift_card_0000000' or 'credit_card_0000000'. These can be looked up from the user or
-            order details.
+        order_id: Order id including its leading '#', e.g. '#W0000000'.
+        payment_method_id: A payment method id from the user's profile, e.g. 'gift_card_0000000' or
+            'credit_card_0000000'. It must differ from the current one.
     """
     order = _order(db, order_id)
     if "pending" not in order.status:
@@ -436,17 +414,17 @@ def modify_user_address(
     country: str,
     zip: str,
 ) -> User:
-    """Modify the default address of a user. The agent needs to explain the modification detail and ask
-    for explicit user confirmation (yes/no) to proceed.
+    """Change a user's default address (existing orders keep theirs). Describe the change and get the
+    customer's "yes" first.
 
     Args:
-        user_id: The user id, such as 'sara_doe_496'.
-        address1: The first line of the address, such as '123 Main St'.
-        address2: The second line of the address, such as 'Apt 1' or ''.
-        city: The city, such as 'San Francisco'.
-        state: The state, such as 'CA'.
-        country: The country, such as 'USA'.
-        zip: The zip code, such as '12345'.
+        user_id: The user's id, e.g. 'sara_doe_496'.
+        address1: Street line, e.g. '123 Main St'.
+        address2: Second line (apartment, suite), or '' when there is none.
+        city: City, e.g. 'San Francisco'.
+        state: State code, e.g. 'CA'.
+        country: Country, e.g. 'USA'.
+        zip: Postal code, e.g. '12345'.
     """
     user = _user(db, user_id)
     updated = user.model_copy(update={"address": _address(address1, address2, city, state, country, zip)})
@@ -458,18 +436,15 @@ def modify_user_address(
 def return_delivered_order_items(
     db: RetailDB, order_id: str, item_ids: list[str], payment_method_id: str
 ) -> Order:
-    """Return some items of a delivered order. The order status will be changed to 'return requested'.
-    The agent needs to explain the return detail and ask for explicit user confirmation (yes/no) to
-    proceed. The user will receive follow-up email for how and where to return the item.
+    """Request a return of delivered items; the order becomes 'return requested' and the customer gets
+    an email with instructions. Each delivered order allows one exchange or return; describe the return and
+    get the customer's "yes" first.
 
     Args:
-        order_id: The order id, such as '#W0000000'. Be careful there is a '#' symbol at the beginning of
-            the order id.
-        item_ids: The item ids to be returned, each such as '1008292230'. There could be duplicate items
-            in the list.
-        payment_method_id: The payment method id to pay or receive refund for the item price difference,
-            such as 'gift_card_0000000' or 'credit_card_0000000'. These can be looked up from the user or
-            order details.
+        order_id: Order id including its leading '#', e.g. '#W0000000'.
+        item_ids: Items to return, each an item id such as '1008292230'; an id may appear more than once.
+        payment_method_id: A payment method id from the user's profile, e.g. 'gift_card_0000000' or
+            'credit_card_0000000'. It receives the refund: the original method or a gift card.
     """
     order = _order(db, order_id)
     if order.status != "delivered":
@@ -492,11 +467,10 @@ def return_delivered_order_items(
 
 @AGENT_TOOLS.tool(ToolKind.GENERIC)
 def transfer_to_human_agents(db: RetailDB, summary: str) -> str:
-    """Transfer the user to a human agent, with a summary of the user's issue. Only transfer if the user
-    explicitly asks for a human agent, or if the user's issue cannot be resolved by the agent with the
-    available tools under the policy.
+    """Hand the customer over to a human agent. Use it only when the customer asks for a person, or when
+    the request cannot be handled with your tools within the policy.
 
     Args:
-        summary: A summary of the user's issue.
+        summary: A short account of what the customer needs, for the human agent.
     """
     return "Transfer successful"
