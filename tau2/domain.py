@@ -35,6 +35,9 @@ class Domain:
     """Applies a task's recursive data patches (agent side, user side) and returns the revalidated state."""
     policy: Callable[[bool, str], str] | None = None
     """Agent policy text for (solo, variant)."""
+    data_policy: Callable[[Path], str | None] | None = None
+    """The policy a data directory ships (e.g. τ²-bench's `policy.md`), which the agent reads instead of
+    `policy` when running on that directory; None from the callable = the directory has none."""
     transfer_tool: str | None = None
     """The agent tool whose successful call hands the conversation to a human."""
     fresh_state: Callable[[Any], Any] | None = None

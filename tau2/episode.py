@@ -103,7 +103,7 @@ async def run_episode(
         actors[Side.USER] = user
     started = time.perf_counter()
     world = initialize_world(task, data_dir)
-    contexts = seat_contexts(task, world.domain, config, persona_text)
+    contexts = seat_contexts(task, world.domain, config, persona_text, data_dir=data_dir)
     ready = time.perf_counter()
     conversation = _Conversation(world, task, config, actors)
     trajectory = await conversation.run(contexts)
@@ -136,12 +136,17 @@ async def run_episode(
 
 
 def seat_contexts(
-    task: Task, domain: Domain, config: EpisodeConfig, persona_text: str | None = None
+    task: Task,
+    domain: Domain,
+    config: EpisodeConfig,
+    persona_text: str | None = None,
+    *,
+    data_dir: Path | None = None,
 ) -> dict[Side, SeatContext]:
     """What each seat is given at the start: its toolsets and schemas, policy (agent), persona (user)."""
     solo = config.mode is Mode.SOLO
     whitelist = _whitelist(task)
-    policy = domain.policy(solo, config.policy_variant) if domain.policy is not None else None
+    policy = agent_policy(domain, solo, config.policy_variant, data_dir)
     if solo:
         schemas = [*_schemas(domain, Side.AGENT, None), *_schemas(domain, Side.USER, whitelist), DONE_SCHEMA]
         return {
@@ -173,6 +178,22 @@ def seat_contexts(
             persona_text=persona,
         ),
     }
+
+
+def agent_policy(domain: Domain, solo: bool, variant: str, data_dir: Path | None) -> str | None:
+    """The policy the agent reads: the data directory's own when the domain finds one there, else the
+    domain's policy for the mode and variant."""
+    shipped = shipped_policy(domain, data_dir)
+    if shipped is not None:
+        return shipped
+    return domain.policy(solo, variant) if domain.policy is not None else None
+
+
+def shipped_policy(domain: Domain, data_dir: Path | None) -> str | None:
+    """The policy text the data directory ships for this domain, if any."""
+    if data_dir is None or domain.data_policy is None:
+        return None
+    return domain.data_policy(data_dir)
 
 
 def _whitelist(task: Task) -> frozenset[str] | None:

@@ -3,6 +3,7 @@ the customer has no tools and only talks."""
 
 from tau2 import Domain, ToolTable
 
+from ..tau_common.files import shipped_policy
 from .loader import DATA_DIR, DEFAULT_TASKS, load_state, policy
 from .state import RetailDB, fresh_copy
 from .tools import AGENT_TOOLS
@@ -16,6 +17,7 @@ DOMAIN = Domain(
     tools=ToolTable(AGENT_TOOLS),
     load_state=load_state,
     policy=policy,
+    data_policy=shipped_policy,
     transfer_tool="transfer_to_human_agents",
     fresh_state=fresh_copy,
     single_control=True,

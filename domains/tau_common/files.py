@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from functools import cache
 from pathlib import Path
 from typing import TypeVar
 
@@ -44,6 +45,13 @@ def read_policy(directory: Path) -> str:
     if not text.strip():
         raise UserInputError(f"{path}: the policy is empty")
     return text
+
+
+@cache
+def shipped_policy(directory: Path) -> str | None:
+    """The `policy.md` of a data directory (τ²-bench ships one beside every database), None without one;
+    read once per directory."""
+    return read_policy(directory) if (directory / POLICY_FILE).is_file() else None
 
 
 def canonical_hash(state: BaseModel) -> str:

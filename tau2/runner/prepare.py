@@ -14,6 +14,7 @@ from tau2.actors.base import ActorSpec
 from tau2.actors.registry import make_actor
 from tau2.compat.tau2bench import BASIS_IMPLIED_KEY, METADATA_KEY, load_split, load_task_file
 from tau2.domain import Domain, get_domain
+from tau2.episode import shipped_policy
 from tau2.errors import UserInputError
 from tau2.initialize import initialize_world
 from tau2.modes import EpisodeConfig, Mode
@@ -146,12 +147,12 @@ def _resolve(request: RunRequest, base: RunManifest | None) -> tuple[RunManifest
     hashes = prompt_hashes(agent, user, mode, talk_only=domain.single_control)
     if persona is not None:
         tasks, hashes["persona"] = _with_persona(tasks, persona)
-    policy = _policy(domain, mode, policy_variant)
-    if policy is not None:
-        hashes["policy"] = sha256_text(policy)
     data_dir = request.data_dir or (Path(base.data_dir) if base and base.data_dir else None)
     if data_dir is not None:
         hashes["data_dir"] = _data_hash(data_dir)
+    policy = shipped_policy(domain, data_dir) or _policy(domain, mode, policy_variant)
+    if policy is not None:
+        hashes["policy"] = sha256_text(policy)
     manifest = RunManifest(
         **(new_run_identity() if base is None else base.model_dump(include={"run_id", "created_at"})),
         suite_path=str(suite_path.resolve()),

@@ -10,9 +10,20 @@ import pytest
 from typer.testing import CliRunner
 
 from domains.tau_common.files import canonical_hash, read_policy
-from tau2 import Side, UserInputError, World, available_domains, check_domain, get_domain
+from tau2 import (
+    EpisodeConfig,
+    Side,
+    UserInputError,
+    World,
+    available_domains,
+    check_domain,
+    get_domain,
+    load_task_file,
+)
 from tau2.cli import app
 from tau2.compat.tau2bench import load_split
+from tau2.episode import seat_contexts
+from tau2.runner.manifest import sha256_text
 
 AIRLINE_TOOLS = {
     "book_reservation": "write",
@@ -172,3 +183,28 @@ def test_run_takes_a_split_of_the_task_file(tmp_path: Path) -> None:
     assert manifest["task_ids"] == load_split(suite, "test")
     outcome = runner.invoke(app, [*args, "--split", "test", "--task-ids", "x", "--out", str(tmp_path / "b")])
     assert outcome.exit_code == 2 and "give one of them" in outcome.output
+
+
+def test_agent_reads_the_policy_the_data_directory_ships(tmp_path: Path) -> None:
+    domain = get_domain("airline")
+    own = domain.extras["default_suite"].parent
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "db.json").write_bytes((own / "db.json").read_bytes())
+    (data / "policy.md").write_text("Shipped rules.\n")
+    task = load_task_file(domain.extras["default_suite"])[0]
+    assert (
+        seat_contexts(task, domain, EpisodeConfig(), data_dir=data)[Side.AGENT].policy == "Shipped rules.\n"
+    )
+    assert seat_contexts(task, domain, EpisodeConfig())[Side.AGENT].policy == (own / "policy.md").read_text()
+    runner = CliRunner()
+    args = ["run", "--domain", "airline", "--agent", "oracle", "--user", "scripted", "-q"]
+    assert runner.invoke(app, [*args, "--data-dir", str(data), "--out", str(tmp_path / "a")]).exit_code == 0
+    hashes = json.loads((tmp_path / "a" / "manifest.json").read_text())["hashes"]
+    assert hashes["policy"] == sha256_text("Shipped rules.\n")
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    (empty / "db.json").write_bytes((own / "db.json").read_bytes())
+    (empty / "policy.md").write_text("\n")
+    outcome = runner.invoke(app, [*args, "--data-dir", str(empty), "--out", str(tmp_path / "b")])
+    assert outcome.exit_code == 2 and "policy.md: the policy is empty" in outcome.output
