@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict
 
-from tau2 import Side, ToolError, ToolKind, ToolSet
-from tau2.errors import ErrorCode
+from tau2 import ErrorCode, Side, ToolError, ToolKind, ToolSet
 
 from ..tau_common.arithmetic import calculate as evaluate_expression
 from .state import (

@@ -6,8 +6,7 @@ import ast
 import operator
 from collections.abc import Callable
 
-from tau2 import ToolError
-from tau2.errors import ErrorCode
+from tau2 import ErrorCode, ToolError
 
 _ALLOWED = frozenset("0123456789+-*/(). ")
 _MAX_EXPONENT = 10_000
