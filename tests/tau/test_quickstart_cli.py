@@ -28,6 +28,8 @@ def test_oracle_quickstart_passes_and_reports_kinds(domain: str, tmp_path: Path)
     assert kinds["DB", True]["passed"] == kinds["DB", True]["checks"] == 5
     assert kinds["ACTION", False]["failed"] == 0
     assert "Evaluation kinds" in runner.invoke(app, ["report", str(out)]).output
+    view = runner.invoke(app, ["view", str(out)]).output
+    assert "Evaluation checks" in view and "gating" in view and "diagnostic" in view
 
 
 @pytest.mark.parametrize("domain", ["airline", "retail"])
