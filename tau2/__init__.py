@@ -12,6 +12,7 @@ from tau2.actors.base import (
     SeatContext,
 )
 from tau2.actors.registry import actor_kinds, make_actor, register_actor
+from tau2.basis_evaluation import CheckRecord
 from tau2.checks import check_domain
 from tau2.compat.tau2bench import load_task_file, write_tau2_file
 from tau2.domain import Domain, available_domains, get_domain, register_domain
@@ -20,8 +21,10 @@ from tau2.errors import ErrorCode, ToolError, UnknownDomainError, UserInputError
 from tau2.evaluation import EvaluationResult, evaluate
 from tau2.initialize import TaskSetupError, initialize_world
 from tau2.modes import EpisodeConfig, Mode
+from tau2.nl_judge import NLJudge
 from tau2.records import SimulationRecord
 from tau2.results import ToolFailure, ToolResult
+from tau2.reward_basis import RewardType
 from tau2.suite import Suite
 from tau2.task import (
     AssertionCall,
@@ -43,6 +46,7 @@ __all__ = [
     "ActorSpec",
     "ActorTurn",
     "AssertionCall",
+    "CheckRecord",
     "ContextOverflowError",
     "Domain",
     "Entry",
@@ -56,6 +60,8 @@ __all__ = [
     "InfrastructureError",
     "InitialData",
     "Mode",
+    "NLJudge",
+    "RewardType",
     "SeatContext",
     "Side",
     "SimulationRecord",
