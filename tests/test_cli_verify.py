@@ -200,7 +200,7 @@ def test_unexpected_errors_exit_one_with_traceback_only_in_debug(
     def explode(*_: object) -> None:
         raise RuntimeError("boom")
 
-    monkeypatch.setattr("tau2.tasks.verify_task", explode)
+    monkeypatch.setattr("tau2.episode.verify_task", explode)
     path = str(tau2_file(tmp_path, [GOOD]))
     monkeypatch.delenv("TAU2_DEBUG", raising=False)
     assert main(["verify", path]) == 1

@@ -26,6 +26,7 @@ from tau2.tasks._task import (
 )
 from tau2.tasks._task import UserScenario as OurScenario
 from tau2.tasks._tau2bench import (
+    BASIS_IMPLIED_KEY,
     METADATA_KEY,
     RewardType,
     TaskIssue,
@@ -151,7 +152,8 @@ def test_foreign_fields_are_preserved_in_metadata() -> None:
     task = task_from_tau2(Tau2Task.model_validate(record), "mock")
     kept = task.metadata[METADATA_KEY]
     assert isinstance(kept, dict)
-    assert kept["reward_basis"] == ["ENV_ASSERTION", "ACTION"]
+    assert task.evaluation.reward_basis == [RewardType.ENV_ASSERTION, RewardType.ACTION]
+    assert task.evaluation.communicate_info == ["say hi"]
     assert kept["required_documents"] == ["manual.md"]
     assert task.user_tools == ["plug_in"]
     written = task_to_tau2(task)
@@ -164,7 +166,8 @@ def test_absent_reward_basis_means_db_and_communicate() -> None:
     record = mock_record()
     del record["evaluation_criteria"]["reward_basis"]
     task = task_from_tau2(Tau2Task.model_validate(record), "mock")
-    assert task.metadata == {METADATA_KEY: {"reward_basis": ["DB", "COMMUNICATE"]}}
+    assert task.evaluation.reward_basis == [RewardType.DB, RewardType.COMMUNICATE]
+    assert task.metadata == {METADATA_KEY: {BASIS_IMPLIED_KEY: True}}
     assert task_to_tau2(task)["evaluation_criteria"]["reward_basis"] == ["DB", "COMMUNICATE"]
 
 
@@ -268,7 +271,7 @@ def _ids(draw: st.DrawFn) -> tuple[str, str | None, list[str], str | None]:
 
 
 @st.composite
-def _metadata(draw: st.DrawFn, expects_transfer: bool) -> dict[str, Any]:
+def _metadata(draw: st.DrawFn) -> dict[str, Any]:
     issue = st.builds(
         TaskIssue, id=_text, title=_text, description=st.none() | _text, resolution=st.none() | _text
     ).map(lambda item: item.model_dump(mode="json"))
@@ -278,17 +281,19 @@ def _metadata(draw: st.DrawFn, expects_transfer: bool) -> dict[str, Any]:
             optional={
                 "relevant_policies": _text,
                 "notes": _text,
-                "communicate_info": st.lists(_text, max_size=2),
-                "nl_assertions": st.lists(_text, max_size=2),
                 "issues": st.lists(issue, max_size=2),
                 "required_documents": st.lists(_text, max_size=2),
-                "reward_basis": st.lists(st.sampled_from([kind.value for kind in RewardType]), max_size=3),
             },
         )
     )
-    if kept.get("reward_basis") == [kind.value for kind in default_reward_basis(expects_transfer)]:
-        del kept["reward_basis"]
     return {METADATA_KEY: kept} if kept else {}
+
+
+@st.composite
+def _basis(draw: st.DrawFn, expects_transfer: bool) -> list[RewardType] | None:
+    """A reward basis as the converter stores it: None when it is the one our assertions imply."""
+    basis = draw(st.lists(st.sampled_from(list(RewardType)), max_size=3))
+    return None if basis == default_reward_basis(expects_transfer) else basis
 
 
 @st.composite
@@ -355,9 +360,12 @@ def tasks(draw: st.DrawFn) -> Task:
             ),
             solution=solution,
             expects_transfer=expects_transfer,
+            reward_basis=draw(_basis(expects_transfer)),
+            communicate_info=draw(st.none() | st.lists(_text, max_size=2)),
+            nl_assertions=draw(st.none() | st.lists(_text, max_size=2)),
         ),
         user_tools=draw(st.none() | st.lists(_names, max_size=3)),
-        metadata=draw(_metadata(expects_transfer)),
+        metadata=draw(_metadata()),
     )
 
 

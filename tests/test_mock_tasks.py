@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from tau2.domains.mock.tasks import MOCK_TASKS
+from tau2.episode._verify import verify_task
 from tau2.tasks._task import Task
-from tau2.tasks._verify import verify_task
 
 
 @pytest.mark.parametrize("task", MOCK_TASKS, ids=lambda task: task.id)

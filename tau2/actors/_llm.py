@@ -205,7 +205,9 @@ class LLMUser(LLMActor):
     """The simulated customer: device tools, its scenario and persona; hangs up by calling `end_call`."""
 
     def _system_prompt(self, context: SeatContext) -> str:
-        return user_system_prompt(context.task.user_scenario.instructions, context.persona_text)
+        return user_system_prompt(
+            context.task.user_scenario.instructions, context.persona_text, talk_only=not context.tool_schemas
+        )
 
     def _tool_schemas(self, context: SeatContext) -> list[dict[str, Any]]:
         names = {schema["function"]["name"] for schema in context.tool_schemas}

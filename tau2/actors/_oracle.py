@@ -12,8 +12,16 @@ from tau2.world import Side
 CLOSING = f"{RESOLVED_PHRASE} Thank you for contacting us!"
 
 
+def closing(info: list[str]) -> str:
+    """The oracle's last message: the information the task requires the agent to state, then `CLOSING`."""
+    if not info:
+        return CLOSING
+    return f"Here is the information you asked for: {'; '.join(info)}. {CLOSING}"
+
+
 class OracleAgent:
-    """Performs its own reference steps, asks the user for phone steps, then closes (or calls `done`).
+    """Performs its own reference steps, asks the user for phone steps, then states the information the
+    task requires and closes (or calls `done`).
 
     Interactive: one agent step per turn; a user step becomes a structured request, and the user's next
     message is taken as its report. Solo: every step is performed directly, then `done`.
@@ -22,6 +30,7 @@ class OracleAgent:
     def __init__(self, spec: ActorSpec | None = None) -> None:
         self.spec = spec
         self._steps: list[SolutionStep] = []
+        self._info: list[str] = []
         self._next = 0
         self._waiting = False
         self._solo = False
@@ -30,6 +39,7 @@ class OracleAgent:
     async def start(self, context: SeatContext) -> None:
         """Take the plan from the task's reference solution."""
         self._steps = list(context.task.evaluation.solution)
+        self._info = list(context.task.evaluation.communicate_info or [])
         self._next = 0
         self._waiting = False
         self._solo = context.config.mode is Mode.SOLO
@@ -49,7 +59,7 @@ class OracleAgent:
             return ActorTurn(text=format_request(step.name, step.arguments))
         if self._solo:
             return self._call(DONE_TOOL, {})
-        return ActorTurn(text=CLOSING)
+        return ActorTurn(text=closing(self._info))
 
     def _call(self, name: str, arguments: dict[str, JsonValue]) -> ActorTurn:
         self._calls += 1

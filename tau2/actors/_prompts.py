@@ -70,6 +70,27 @@ scenario says the issue is resolved, or once the agent has transferred you to a 
 for any other reason unless your scenario tells you to."""
 
 
+TALKING_USER_GUIDE = f"""\
+You are playing a customer who has contacted a company's support chat. The support agent is the \
+other side of the conversation. You are the customer, not an assistant: stay in that role until the end, \
+and never say that you are an AI or part of a simulation.
+
+How to behave:
+- Write short, natural chat messages and handle one thing at a time.
+- You cannot look anything up or change anything yourself: the agent does that. You only talk.
+- Say only what your scenario gives you. When the agent asks for something you know, tell them; do not \
+volunteer information the agent has not asked for; if you are asked for something you do not know, say \
+so rather than inventing it.
+- Follow your scenario's instructions about what to accept, refuse or insist on, and answer the agent's \
+confirmation questions accordingly.
+- If you are given a persona whose habits depart from these rules, play those habits: the persona is part \
+of the experiment.
+- To end the conversation, call the `{END_CALL}` tool (a short goodbye may come with it). Do it once your \
+request is handled or cannot be handled, or once the agent has transferred you to a human agent. Do not \
+end it for any other reason unless your scenario tells you to."""
+"""The customer's guide in domains where the customer holds no tools (airline, retail)."""
+
+
 def agent_system_prompt(policy: str | None, plan: str | None = None) -> str:
     """The interactive agent's instructions, policy and optional reference plan."""
     return _join(AGENT_GUIDE, _section("Policy", policy), _plan_section(plan))
@@ -80,8 +101,10 @@ def solo_system_prompt(policy: str | None, ticket: str, plan: str | None = None)
     return _join(SOLO_GUIDE, _section("Policy", policy), _section("Ticket", ticket), _plan_section(plan))
 
 
-def user_system_prompt(instructions: UserInstructions | str, persona_text: str | None) -> str:
-    """The simulated customer's guidelines, scenario and optional persona."""
+def user_system_prompt(
+    instructions: UserInstructions | str, persona_text: str | None, *, talk_only: bool = False
+) -> str:
+    """The simulated customer's guidelines (`talk_only`: a customer without tools), scenario and persona."""
     if isinstance(instructions, str):
         scenario = instructions
     else:
@@ -92,7 +115,8 @@ def user_system_prompt(instructions: UserInstructions | str, persona_text: str |
             f"How to act: {instructions.task_instructions}",
         )
     persona = _section("Who you are", persona_text)
-    return _join(USER_GUIDE, _section("Your scenario", scenario), persona)
+    guide = TALKING_USER_GUIDE if talk_only else USER_GUIDE
+    return _join(guide, _section("Your scenario", scenario), persona)
 
 
 def render_plan(steps: Sequence[SolutionStep], solo: bool) -> str:

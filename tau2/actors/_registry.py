@@ -31,8 +31,9 @@ ENTRY_POINT_GROUP = "tau2.actors"
 ActorFactory = Callable[[ActorSpec, Mode], Actor]
 """Builds an actor for one seat from its spec and the episode mode."""
 
-PromptTemplate = Callable[[Side, Mode], str]
-"""The system-prompt template a kind uses for a seat and mode; runs store its hash to notice changes."""
+PromptTemplate = Callable[[Side, Mode, bool], str]
+"""The system-prompt template a kind uses for a seat, a mode, and whether the customer only talks (holds no
+tools); runs store its hash to notice a changed prompt on resume."""
 
 
 class ModelUse(StrEnum):
@@ -213,7 +214,7 @@ def _model_of(spec: ActorSpec) -> ModelSpec:
     return spec.model
 
 
-def llm_prompt_template(seat: Side, mode: Mode) -> str:
+def llm_prompt_template(seat: Side, mode: Mode, talk_only: bool) -> str:
     """The LLM seats' system prompt with placeholders where task and policy text go."""
     if seat is Side.USER:
         scenario = UserInstructions(
@@ -222,7 +223,7 @@ def llm_prompt_template(seat: Side, mode: Mode) -> str:
             unknown_info="{unknown}",
             task_instructions="{instructions}",
         )
-        return user_system_prompt(scenario, "{persona}")
+        return user_system_prompt(scenario, "{persona}", talk_only=talk_only)
     if mode is Mode.SOLO:
         return solo_system_prompt("{policy}", "{ticket}", "{plan}") + "\n\n" + SOLO_OPENING
     return agent_system_prompt("{policy}", "{plan}")

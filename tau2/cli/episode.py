@@ -18,6 +18,10 @@ from tau2.cli.options import (
     AgentTimeout,
     DataDir,
     DomainOption,
+    JudgeApiBase,
+    JudgeArg,
+    JudgeModel,
+    JudgeTimeout,
     MaxActorRetries,
     MaxErrors,
     MaxSteps,
@@ -32,6 +36,7 @@ from tau2.cli.options import (
     UserModel,
     UserTimeout,
     episode_options,
+    model_request,
     seat_request,
 )
 from tau2.episode import Entry, EntryKind, EpisodeResult, Mode
@@ -61,6 +66,10 @@ def command(
     persona: PersonaOption = None,
     seed: Annotated[int | None, typer.Option("--seed", help="Seed passed to the actors.")] = None,
     data_dir: DataDir = None,
+    judge_model: JudgeModel = None,
+    judge_api_base: JudgeApiBase = None,
+    judge_arg: JudgeArg = None,
+    judge_timeout: JudgeTimeout = None,
     json_output: Annotated[bool, typer.Option("--json", help="Print the episode result as JSON.")] = False,
 ) -> None:
     """Run one episode and print the conversation, the termination, each assertion and the reward.
@@ -70,7 +79,7 @@ def command(
     import sys
 
     from tau2.actors import make_actor
-    from tau2.episode import run_episode
+    from tau2.episode import NLJudge, run_episode
     from tau2.runner import RunRequest, prepare_episode
 
     request = RunRequest(
@@ -82,6 +91,7 @@ def command(
         persona=persona,
         seed=seed,
         data_dir=data_dir,
+        judge=model_request(judge_model, judge_api_base, judge_arg, judge_timeout, option="judge"),
     )
     setup = prepare_episode(request, task_id)
     for warning in setup.warnings:
@@ -96,6 +106,7 @@ def command(
             user_actor,
             setup.config,
             data_dir=setup.data_dir,
+            judge=None if setup.judge is None else NLJudge(setup.judge),
             agent_label=setup.agent.label(),
             user_label=None if setup.user is None else setup.user.label(),
         )
@@ -138,6 +149,11 @@ def show_episode(console: Console, result: EpisodeResult) -> None:
             "" if not action.performed else (" by its seat" if action.by_right_seat else " by the wrong seat")
         )
         console.print(f"action {escape(action.action_id)} ({action.side.value}): {performed}{seat}")
+    for check in evaluation.checks:
+        outcome = {True: "[green]pass[/]", False: "[red]FAIL[/]", None: "[yellow]not judged[/]"}[check.passed]
+        role = "gating" if check.gating else "diagnostic"
+        item = f" {escape(check.item)}" if check.item else ""
+        console.print(f"{check.kind.value.lower()} ({role}) {outcome}{item}")
     console.print(f"steps: {evaluation.steps}  tool errors: {evaluation.tool_errors}")
     console.print(f"[bold]reward: {result.reward}[/]")
 

@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from pydantic import BaseModel
     from rich.console import RenderableType
 
-    from tau2.runner import SeatRequest
+    from tau2.runner import ModelRequest, SeatRequest
 
 RunDir = Annotated[Path, typer.Argument(help="A run directory (written by `tau2 run`).", show_default=False)]
 DataDir = Annotated[
@@ -67,6 +67,16 @@ UserApiBase = Annotated[str | None, _seat_option("user", "-api-base", _API_BASE)
 UserArg = Annotated[list[str] | None, _seat_option("user", "-arg", _ARG)]
 UserTimeout = Annotated[float | None, _seat_option("user", "-timeout", _TIMEOUT, min=0.001)]
 
+_JUDGE_MODEL = "Model judging natural-language assertions (default: none; such assertions then fail)."
+_JUDGE_API_BASE = "API base of the judge model's server."
+_JUDGE_ARG = "KEY=VALUE provider argument of the judge model (JSON value; repeatable)."
+_JUDGE_TIMEOUT = "Seconds one request of the judge may take (default 120)."
+
+JudgeModel = Annotated[str | None, _seat_option("judge", "-model", _JUDGE_MODEL)]
+JudgeApiBase = Annotated[str | None, _seat_option("judge", "-api-base", _JUDGE_API_BASE)]
+JudgeArg = Annotated[list[str] | None, _seat_option("judge", "-arg", _JUDGE_ARG)]
+JudgeTimeout = Annotated[float | None, _seat_option("judge", "-timeout", _JUDGE_TIMEOUT, min=0.001)]
+
 # The episode options (every `EpisodeConfig` field but the seed), shared by `run` and `episode`.
 
 ModeOption = Annotated[
@@ -112,10 +122,28 @@ PersonaOption = Annotated[
 SuiteOption = Annotated[
     Path | None, typer.Option("--suite", help="A tau2 suite file or a τ²-bench task file.")
 ]
+SplitOption = Annotated[
+    str | None,
+    typer.Option("--split", help="Only the tasks of this split of the split_tasks.json beside a task file."),
+]
 DomainOption = Annotated[
     str | None,
     typer.Option("--domain", help="Use the domain's default suite; with --suite, the tasks' domain."),
 ]
+
+
+def model_request(
+    model: str | None, api_base: str | None, args: list[str] | None, timeout: float | None, *, option: str
+) -> ModelRequest:
+    """A model's options as a request (None = not given); `option` prefixes the option names."""
+    from tau2.runner import ModelRequest, parse_assignments
+
+    return ModelRequest(
+        model=model,
+        api_base=api_base,
+        args=parse_assignments(f"--{option}-arg", args or []),
+        timeout_s=timeout,
+    )
 
 
 def seat_request(
@@ -128,15 +156,10 @@ def seat_request(
     seat: str,
 ) -> SeatRequest:
     """One seat's options as a request (None = not given)."""
-    from tau2.runner import SeatRequest, parse_assignments
+    from tau2.runner import SeatRequest
 
-    return SeatRequest(
-        kind=kind,
-        model=model,
-        api_base=api_base,
-        args=parse_assignments(f"--{seat}-arg", args or []),
-        timeout_s=timeout,
-    )
+    settings = model_request(model, api_base, args, timeout, option=seat)
+    return SeatRequest(kind=kind, **settings.model_dump())
 
 
 def episode_options(

@@ -14,6 +14,10 @@ from tau2.cli.options import (
     AgentModel,
     AgentTimeout,
     DomainOption,
+    JudgeApiBase,
+    JudgeArg,
+    JudgeModel,
+    JudgeTimeout,
     MaxActorRetries,
     MaxErrors,
     MaxSteps,
@@ -21,6 +25,7 @@ from tau2.cli.options import (
     OraclePlan,
     PersonaOption,
     PolicyVariant,
+    SplitOption,
     SuiteOption,
     UserApiBase,
     UserArg,
@@ -28,6 +33,7 @@ from tau2.cli.options import (
     UserModel,
     UserTimeout,
     episode_options,
+    model_request,
     seat_request,
 )
 
@@ -40,6 +46,7 @@ def command(
         list[str] | None,
         typer.Option("--task-ids", help="Run only these tasks (comma-separated, repeatable)."),
     ] = None,
+    split: SplitOption = None,
     agent: AgentKind = None,
     agent_model: AgentModel = None,
     agent_api_base: AgentApiBase = None,
@@ -64,6 +71,10 @@ def command(
     data_dir: Annotated[
         Path | None, typer.Option("--data-dir", help="Domain data directory (default: the domain's own).")
     ] = None,
+    judge_model: JudgeModel = None,
+    judge_api_base: JudgeApiBase = None,
+    judge_arg: JudgeArg = None,
+    judge_timeout: JudgeTimeout = None,
     concurrency: Annotated[
         int | None,
         typer.Option(
@@ -112,6 +123,7 @@ def command(
         suite=suite,
         domain=domain,
         task_ids=parse_task_ids(task_ids or []),
+        split=split,
         agent=seat_request(agent, agent_model, agent_api_base, agent_arg, agent_timeout, seat="agent"),
         user=seat_request(user, user_model, user_api_base, user_arg, user_timeout, seat="user"),
         episode=episode_options(mode, oracle_plan, max_steps, max_errors, max_actor_retries, policy_variant),
@@ -121,6 +133,7 @@ def command(
         data_dir=data_dir,
         concurrency=concurrency,
         rate_limits=limits,
+        judge=model_request(judge_model, judge_api_base, judge_arg, judge_timeout, option="judge"),
     )
     with RunDirectoryLock(out) as lock:
         if out.is_dir():

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 from typing import Annotated
 
@@ -20,15 +21,22 @@ def command(
     ] = None,
 ) -> None:
     """Verify tasks: print each invalid task with the reason, then a summary. Exit 0 when all are valid."""
-    from tau2.tasks import load_task_file, verify_task
+    from tau2.episode import verify_task
+    from tau2.tasks import load_task_file
 
     loaded = load_task_file(tasks, domain)
     invalid = 0
+    noted: Counter[str] = Counter()
     for task in loaded:
         verification = verify_task(task, data_dir)
         if not verification.valid:
             invalid += 1
             typer.echo(f"{verification.task_id}: {verification.reason}")
+        for note in verification.notes:
+            typer.echo(f"{verification.task_id}: note: {note}")
+        noted.update(verification.notes)
     typer.echo(f"{len(loaded)} tasks: {len(loaded) - invalid} valid, {invalid} invalid")
+    for note, count in noted.items():
+        typer.echo(f"{count} of them noted: {note}")
     if invalid:
         raise typer.Exit(1)

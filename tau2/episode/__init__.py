@@ -2,21 +2,34 @@
 it, the trajectory it records, and the evaluation that judges it."""
 
 from tau2.episode._actor import Actor, ActorSpec, ActorTurn, SeatContext
+from tau2.episode._basis import FINISHED, CheckRecord, evaluate_basis, replay_reference
 from tau2.episode._config import EpisodeConfig, Mode, mode_label
 from tau2.episode._evaluation import ActionRecord, AssertionRecord, EvaluationResult, evaluate
-from tau2.episode._orchestrator import EpisodeResult, EpisodeTiming, run_episode, seat_contexts
+from tau2.episode._judge import NOT_JUDGED, NLJudge, Verdict
+from tau2.episode._orchestrator import (
+    EpisodeResult,
+    EpisodeTiming,
+    agent_policy,
+    run_episode,
+    seat_contexts,
+    shipped_policy,
+)
 from tau2.episode._protocol import DONE_SCHEMA, DONE_TOOL, GREETING
 from tau2.episode._trajectory import Entry, EntryKind, TerminationReason, ToolCall, Trajectory
+from tau2.episode._verify import TaskVerification, verify_task
 
 __all__ = [
     "DONE_SCHEMA",
     "DONE_TOOL",
+    "FINISHED",
     "GREETING",
+    "NOT_JUDGED",
     "ActionRecord",
     "Actor",
     "ActorSpec",
     "ActorTurn",
     "AssertionRecord",
+    "CheckRecord",
     "Entry",
     "EntryKind",
     "EpisodeConfig",
@@ -24,12 +37,20 @@ __all__ = [
     "EpisodeTiming",
     "EvaluationResult",
     "Mode",
+    "NLJudge",
     "SeatContext",
+    "TaskVerification",
     "TerminationReason",
     "ToolCall",
     "Trajectory",
+    "Verdict",
+    "agent_policy",
     "evaluate",
+    "evaluate_basis",
     "mode_label",
+    "replay_reference",
     "run_episode",
     "seat_contexts",
+    "shipped_policy",
+    "verify_task",
 ]

@@ -6,8 +6,13 @@ Diagnostics: reference-action matching (name, compared arguments, seat), tool er
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from pathlib import Path
+
 from pydantic import BaseModel, ConfigDict, Field, JsonValue
 
+from tau2.episode._basis import CheckRecord, evaluate_basis
+from tau2.episode._judge import Verdict
 from tau2.episode._trajectory import EntryKind, ToolCall, Trajectory
 from tau2.llm import Usage
 from tau2.tasks import SolutionStep, Task, run_assertions
@@ -59,10 +64,23 @@ class EvaluationResult(BaseModel):
     """Model usage of both seats together; its `cost` is None when a model was unpriced."""
     excluded: bool = False
     """The episode ended on an infrastructure error: scored, but left out of metrics."""
+    checks: list[CheckRecord] = Field(default_factory=list)
+    """Reward-basis components (tasks with a `reward_basis`), gating and diagnostic ones."""
+    judge_usage: Usage | None = None
+    """What the natural-language judge cost; None when it was not asked."""
 
 
-def evaluate(task: Task, world: World, trajectory: Trajectory) -> EvaluationResult:
-    """Run the task's assertions on the final `world` and compare `trajectory` with the reference."""
+def evaluate(
+    task: Task,
+    world: World,
+    trajectory: Trajectory,
+    *,
+    data_dir: Path | None = None,
+    nl_verdicts: Mapping[str, Verdict] | None = None,
+    judge_usage: Usage | None = None,
+) -> EvaluationResult:
+    """Run the task's assertions on the final `world` and compare `trajectory` with the reference; a task
+    with a reward basis is scored by it instead (`data_dir` rebuilds its reference end state)."""
     assertions = [
         AssertionRecord(
             side=outcome.call.side,
@@ -78,10 +96,16 @@ def evaluate(task: Task, world: World, trajectory: Trajectory) -> EvaluationResu
     transferred = _transferred(trajectory, world.domain.transfer_tool)
     expects_transfer = task.evaluation.expects_transfer
     success = assertions_passed and (transferred or not expects_transfer)
+    checks: list[CheckRecord] = []
+    if task.evaluation.reward_basis is not None:
+        verdict = evaluate_basis(task, world, trajectory, data_dir=data_dir, nl_verdicts=nl_verdicts)
+        success, checks = verdict.reward >= 1.0, verdict.checks
     usage = sum(trajectory.usage.values(), Usage())
     termination = trajectory.termination
     return EvaluationResult(
         reward=1.0 if success else 0.0,
+        checks=checks,
+        judge_usage=judge_usage,
         assertions=assertions,
         assertions_passed=assertions_passed,
         expects_transfer=expects_transfer,

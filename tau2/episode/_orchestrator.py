@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict
 from tau2.episode._actor import Actor, ActorTurn, SeatContext
 from tau2.episode._config import EpisodeConfig, Mode
 from tau2.episode._evaluation import EvaluationResult, evaluate
+from tau2.episode._judge import NLJudge, judge_episode
 from tau2.episode._protocol import DONE_RESULT, DONE_SCHEMA, DONE_TOOL, GREETING
 from tau2.episode._trajectory import Entry, EntryKind, TerminationReason, ToolCall, Trajectory
 from tau2.errors import ErrorCode
@@ -65,10 +66,12 @@ async def run_episode(
     persona_text: str | None = None,
     agent_label: str | None = None,
     user_label: str | None = None,
+    judge: NLJudge | None = None,
 ) -> EpisodeResult:
     """Run `task` once and evaluate it. The user actor is required in interactive mode, unused in solo.
 
-    `persona_text` overrides the task's persona. A task whose initialisation fails raises `TaskSetupError`.
+    `persona_text` overrides the task's persona; `judge` grades the task's natural-language assertions.
+    A task whose initialisation fails raises `TaskSetupError`.
     """
     solo = config.mode is Mode.SOLO
     actors = {Side.AGENT: agent}
@@ -79,12 +82,20 @@ async def run_episode(
     started = time.perf_counter()
     world = initialize_world(task, data_dir)
     start = world.snapshot()
-    contexts = seat_contexts(task, world.domain, config, persona_text)
+    contexts = seat_contexts(task, world.domain, config, persona_text, data_dir=data_dir)
     ready = time.perf_counter()
     conversation = _Conversation(world, task, config, actors)
     trajectory = await conversation.run(contexts)
     conversed = time.perf_counter()
-    evaluation = evaluate(task, world, trajectory)
+    judgement = await judge_episode(judge, task, trajectory, config.seed)
+    evaluation = evaluate(
+        task,
+        world,
+        trajectory,
+        data_dir=data_dir,
+        nl_verdicts=judgement.verdicts,
+        judge_usage=judgement.usage,
+    )
     finished = time.perf_counter()
     assert trajectory.termination is not None  # _Conversation.run always ends with a reason
     return EpisodeResult(
@@ -105,12 +116,17 @@ async def run_episode(
 
 
 def seat_contexts(
-    task: Task, domain: Domain[Any], config: EpisodeConfig, persona_text: str | None = None
+    task: Task,
+    domain: Domain[Any],
+    config: EpisodeConfig,
+    persona_text: str | None = None,
+    *,
+    data_dir: Path | None = None,
 ) -> dict[Side, SeatContext]:
     """What each seat is given at the start: its toolsets and schemas, policy (agent), persona (user)."""
     solo = config.mode is Mode.SOLO
     whitelist = _whitelist(task)
-    policy = domain.policy(solo, config.policy_variant) if domain.policy is not None else None
+    policy = agent_policy(domain, solo, config.policy_variant, data_dir)
     if solo:
         schemas = [*_schemas(domain, Side.AGENT, None), *_schemas(domain, Side.USER, whitelist), DONE_SCHEMA]
         return {
@@ -144,6 +160,22 @@ def seat_contexts(
             persona_text=persona,
         ),
     }
+
+
+def agent_policy(domain: Domain[Any], solo: bool, variant: str, data_dir: Path | None) -> str | None:
+    """The policy the agent reads: the data directory's own when the domain finds one there, else the
+    domain's policy for the mode and variant."""
+    shipped = shipped_policy(domain, data_dir)
+    if shipped is not None:
+        return shipped
+    return domain.policy(solo, variant) if domain.policy is not None else None
+
+
+def shipped_policy(domain: Domain[Any], data_dir: Path | None) -> str | None:
+    """The policy text the data directory ships for this domain, if any."""
+    if data_dir is None or domain.data_policy is None:
+        return None
+    return domain.data_policy(data_dir)
 
 
 def _whitelist(task: Task) -> frozenset[str] | None:

@@ -4,6 +4,7 @@ diagnostics, the usage ledger, and paired comparisons of two runs."""
 from tau2.metrics.actions import ActionStat, action_stats
 from tau2.metrics.bootstrap import Bootstrap, Estimate, estimate, rate_estimate, wilson
 from tau2.metrics.breakdown import GROUPINGS, GroupStat, breakdown, breakdowns
+from tau2.metrics.checks import CheckStat, check_stats
 from tau2.metrics.effort import BOTH, PairedMean, RecordPair, paired_effort, paired_terminations
 from tau2.metrics.flips import FlipSummary, flip_summary
 from tau2.metrics.outcomes import TaskOutcome, task_outcomes, termination_counts, termination_outcomes
@@ -30,6 +31,7 @@ __all__ = [
     "ActionDiff",
     "ActionStat",
     "Bootstrap",
+    "CheckStat",
     "Estimate",
     "FlipSets",
     "FlipSummary",
@@ -46,6 +48,7 @@ __all__ = [
     "action_stats",
     "breakdown",
     "breakdowns",
+    "check_stats",
     "estimate",
     "flip_sets",
     "flip_summary",

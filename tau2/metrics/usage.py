@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final, Literal
 
 from pydantic import BaseModel, ConfigDict
 
@@ -10,13 +11,16 @@ from tau2.llm import Usage
 from tau2.runs import SimulationRecord
 from tau2.world import Side
 
+JUDGE: Final = "judge"
+"""The ledger line of the natural-language judge, beside the two seats."""
+
 
 class SeatUsage(BaseModel):
-    """One seat's model usage summed over simulations; `cost` is None when `unpriced` > 0."""
+    """One seat's (or the judge's) model usage summed over simulations; `cost` is None when `unpriced` > 0."""
 
     model_config = ConfigDict(frozen=True)
 
-    seat: Side
+    seat: Side | Literal["judge"]
     simulations: int
     calls: int
     prompt_tokens: int
@@ -27,10 +31,14 @@ class SeatUsage(BaseModel):
 
 
 def seat_usage(records: Sequence[SimulationRecord]) -> list[SeatUsage]:
-    """Usage of each seat that appears in any record (excluded simulations too: they were paid for)."""
+    """Usage of each seat, then of the judge, that appears in any record (excluded simulations too: they
+    were paid for)."""
     ledger: list[SeatUsage] = []
-    for seat in Side:
-        usages = [record.usage[seat] for record in records if seat in record.usage]
+    columns: list[tuple[Side | Literal["judge"], list[Usage]]] = [
+        (seat, [record.usage[seat] for record in records if seat in record.usage]) for seat in Side
+    ]
+    columns.append((JUDGE, [record.judge_usage for record in records if record.judge_usage is not None]))
+    for seat, usages in columns:
         if not usages:
             continue
         total = sum(usages, Usage())

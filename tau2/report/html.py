@@ -40,6 +40,7 @@ def run_page(report: RunReport, records: Sequence[SimulationRecord]) -> str:
             "Actions, endings and cost",
             _table(tables.terminations(report.termination_outcomes, report.totals.excluded)),
             _table(tables.actions(report.actions)),
+            _table(tables.checks(report.checks)),
             _table(tables.usage(report.usage)),
         ),
         _folded("Tasks", _table(tables.tasks(report.tasks))),
@@ -181,9 +182,9 @@ def _run_plots(report: RunReport) -> str:
             "Cost per simulation by seat (USD)",
             [
                 plots.Bar(
-                    u.seat.value,
+                    str(u.seat),
                     u.cost / u.simulations,
-                    color=plots.SEAT_COLORS[u.seat.value],
+                    color=plots.SEAT_COLORS.get(str(u.seat), plots.SEAT_COLORS[BOTH]),
                     note=fmt.usd(u.cost / u.simulations),
                 )
                 for u in priced

@@ -12,6 +12,7 @@ from tau2.metrics import (
     ActionDiff,
     ActionStat,
     Bootstrap,
+    CheckStat,
     Estimate,
     FlipSets,
     FlipSummary,
@@ -83,6 +84,8 @@ class RunReport(_Document):
     breakdowns: dict[str, list[GroupStat]]
     """`intent`, `fault`, `subtasks`, `resolution`, `persona`, `mode` → one row per group."""
     actions: list[ActionStat]
+    checks: list[CheckStat] = []
+    """Reward-basis checks per kind and role (tasks judged by a basis only)."""
     usage: list[SeatUsage]
     terminations: dict[str, int]
     termination_outcomes: dict[str, dict[str, int]]

@@ -9,6 +9,7 @@ from tau2.episode import TerminationReason
 from tau2.metrics import (
     ActionDiff,
     ActionStat,
+    CheckStat,
     Estimate,
     FlipSets,
     GroupStat,
@@ -54,6 +55,8 @@ def configuration(report: RunReport) -> TableData:
         ["trials", fmt.count(m.trials)],
         ["seed", str(m.seed)],
         ["max steps / errors", f"{m.episode.max_steps} / {m.episode.max_errors}"],
+        ["reward basis", _basis_source(m.reward_basis_source)],
+        ["judge", "none" if m.judge is None else m.judge.name],
         ["tasks planned", fmt.count(len(m.task_ids))],
         *([f"version {key}", value] for key, value in sorted(m.versions.items())),
         *([f"hash {key}", value] for key, value in sorted(m.hashes.items())),
@@ -93,6 +96,14 @@ def totals_line(report: RunReport) -> str:
         known = None not in priced
         parts.append(f"cost {fmt.usd(sum(c or 0.0 for c in priced))}" if known else "cost unpriced")
     return " · ".join(parts)
+
+
+def _basis_source(source: str | None) -> str:
+    if source == "implied":
+        return "implied by the task file (older τ²-bench tasks.json: database × communicated information)"
+    if source == "explicit":
+        return "written in the task file (τ²-bench tasks_v1.json)"
+    return "none (assertion-judged tasks)"
 
 
 def summary(report: RunReport) -> TableData:
@@ -168,11 +179,29 @@ def actions(stats: list[ActionStat]) -> TableData:
     )
 
 
+def checks(stats: list[CheckStat]) -> TableData:
+    """Reward-basis checks per kind: gating ones decide the reward, diagnostic ones are only reported."""
+    rows = [
+        [
+            s.kind.value,
+            "gating" if s.gating else "diagnostic",
+            str(s.simulations),
+            str(s.checks),
+            f"{s.passed} ({fmt.rate(s.passed / s.checks)})",
+            str(s.failed),
+            str(s.not_judged),
+        ]
+        for s in stats
+    ]
+    columns = ["kind", "role", "sims", "checks", "passed", "failed", "not judged"]
+    return TableData("Evaluation kinds", columns, rows, text_columns=2)
+
+
 def usage(ledger: list[SeatUsage]) -> TableData:
     """Tokens and cost per seat; empty when no seat called a model (offline actors)."""
     rows = [
         [
-            u.seat.value,
+            str(u.seat),
             fmt.count(u.simulations),
             fmt.count(u.calls),
             fmt.count(u.prompt_tokens),

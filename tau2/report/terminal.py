@@ -73,6 +73,7 @@ def run_tables(report: RunReport, full: bool = False) -> list[RenderableType]:
                 [
                     tables.pass_hat_k(report.pass_hat_k, level, tables.headline_ks(list(report.pass_hat_k))),
                     main,
+                    tables.checks(report.checks),
                     tables.terminations(report.termination_outcomes, report.totals.excluded),
                 ]
             ),
@@ -86,6 +87,7 @@ def run_tables(report: RunReport, full: bool = False) -> list[RenderableType]:
                 *(tables.breakdown(name, groups) for name, groups in report.breakdowns.items()),
                 tables.terminations(report.termination_outcomes, report.totals.excluded),
                 tables.actions(report.actions),
+                tables.checks(report.checks),
                 tables.usage(report.usage),
                 tables.tasks(report.tasks),
                 tables.summary(report),

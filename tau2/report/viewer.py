@@ -45,12 +45,24 @@ def simulation_view(record: SimulationRecord) -> list[RenderableType]:
         parts.append(Text("no trajectory recorded", style="italic"))
     else:
         parts.append(_trajectory(record.trajectory.entries, record.mode))
-    parts.append(_failed_assertions(record.assertions))
+    parts.append(_checks(record) if record.checks else _failed_assertions(record.assertions))
     if record.state_changes:
         parts.append(_changes(record.state_changes))
     if record.actions:
         parts.append(_actions(record))
     return parts
+
+
+def _checks(record: SimulationRecord) -> Table:
+    """Reward-basis checks: gating ones first, each with its outcome and what it checked."""
+    table = Table(title=Text("Evaluation checks", style="bold"), title_justify="left")
+    for column in ("kind", "role", "outcome", "item", "detail"):
+        table.add_column(column, overflow="fold")
+    for check in sorted(record.checks, key=lambda check: not check.gating):
+        outcome = {True: "pass", False: "FAIL", None: "not judged"}[check.passed]
+        cells = (check.kind.value, "gating" if check.gating else "diagnostic", outcome)
+        table.add_row(*(Text(cell) for cell in (*cells, check.item or "", check.detail or "")))
+    return table
 
 
 def _header(record: SimulationRecord) -> Table:

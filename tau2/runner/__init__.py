@@ -7,13 +7,21 @@ from tau2.runner._manifest import differences, write_manifest
 from tau2.runner._plan import Unit, pending_units
 from tau2.runner._prepare import EpisodeSetup, PreparedRun, prepare_episode, prepare_run
 from tau2.runner._progress import ProgressBar, Tally
-from tau2.runner._request import RunRequest, SeatRequest, parse_assignments, parse_rate_limit, parse_task_ids
+from tau2.runner._request import (
+    ModelRequest,
+    RunRequest,
+    SeatRequest,
+    parse_assignments,
+    parse_rate_limit,
+    parse_task_ids,
+)
 from tau2.runner._seeds import derive_seed
 from tau2.runner._summary import run_summary
 from tau2.runs import RecordWriter, repair_tail
 
 __all__ = [
     "EpisodeSetup",
+    "ModelRequest",
     "PreparedRun",
     "ProgressBar",
     "RecordWriter",

@@ -24,6 +24,8 @@ def episode_record(task: Task, trial: int, result: EpisodeResult) -> SimulationR
         tool_errors=evaluation.tool_errors,
         steps=evaluation.steps,
         usage=trajectory.usage,
+        checks=evaluation.checks,
+        judge_usage=evaluation.judge_usage,
         duration_s=result.timing.setup_s + result.timing.conversation_s + result.timing.evaluation_s,
         state_changes=result.state_changes,
         trajectory=trajectory,

@@ -7,7 +7,7 @@ import asyncio
 from collections import deque
 
 from tau2.actors import make_actor
-from tau2.episode import Actor, ActorTurn, Entry, EpisodeConfig, SeatContext, run_episode
+from tau2.episode import Actor, ActorTurn, Entry, EpisodeConfig, NLJudge, SeatContext, run_episode
 from tau2.runner._convert import crash_record, episode_record
 from tau2.runner._manifest import write_manifest
 from tau2.runner._plan import Unit
@@ -31,13 +31,14 @@ async def execute_run(
         write_manifest(run_dir, prepared.manifest)
     pending = deque(prepared.units)
     written: list[SimulationRecord] = []
+    judge = None if prepared.manifest.judge is None else NLJudge(prepared.manifest.judge)
     async with RecordWriter(run_dir / RESULTS_FILE) as writer:
 
         async def worker() -> None:
             while pending:
                 unit = pending.popleft()
                 progress.unit_started()
-                record = await simulate(prepared, unit, turn_delay_s)
+                record = await simulate(prepared, unit, turn_delay_s, judge)
                 writer.write(record)
                 written.append(record)
                 progress.unit_finished(record)
@@ -53,8 +54,11 @@ def episode_config(manifest: RunManifest, seed: int) -> EpisodeConfig:
     return manifest.episode.model_copy(update={"seed": seed})
 
 
-async def simulate(prepared: PreparedRun, unit: Unit, turn_delay_s: float = 0.0) -> SimulationRecord:
-    """Run one unit with fresh actors; a failure of the framework itself becomes an infrastructure record."""
+async def simulate(
+    prepared: PreparedRun, unit: Unit, turn_delay_s: float = 0.0, judge: NLJudge | None = None
+) -> SimulationRecord:
+    """Run one unit with fresh actors (and the run's judge, shared so its verdict cache spans the run); a
+    failure of the framework itself becomes an infrastructure record."""
     manifest = prepared.manifest
     task = prepared.tasks[unit.task_id]
     config = episode_config(manifest, unit.seed)
@@ -72,6 +76,7 @@ async def simulate(prepared: PreparedRun, unit: Unit, turn_delay_s: float = 0.0)
             data_dir=prepared.data_dir,
             agent_label=manifest.agent.label(),
             user_label=None if manifest.user is None else manifest.user.label(),
+            judge=judge,
         )
     except Exception as error:
         return crash_record(task, unit.trial, config, error)

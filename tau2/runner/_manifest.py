@@ -62,13 +62,16 @@ def package_versions(packages: Iterable[str] = PACKAGES) -> dict[str, str]:
     return versions
 
 
-def prompt_hashes(agent: ActorSpec, user: ActorSpec | None, mode: Mode) -> dict[str, str]:
-    """Hashes of the system-prompt templates the run's seats use (kinds without prompts have none)."""
+def prompt_hashes(
+    agent: ActorSpec, user: ActorSpec | None, mode: Mode, *, talk_only: bool = False
+) -> dict[str, str]:
+    """Hashes of the system-prompt templates the run's seats use (kinds without prompts have none);
+    `talk_only`: the domain's customer holds no tools."""
     hashes: dict[str, str] = {}
     for seat, spec in ((Side.AGENT, agent), (Side.USER, user)):
         template = None if spec is None else actor_kind(spec.kind).prompt_template
         if template is not None:
-            hashes[f"{seat.value}_prompt"] = sha256_text(template(seat, mode))
+            hashes[f"{seat.value}_prompt"] = sha256_text(template(seat, mode, talk_only))
     return hashes
 
 

@@ -3,14 +3,16 @@ checked against the stored one on resume), the results file repaired and the pen
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
 from tau2.actors import make_actor
-from tau2.episode import ActorSpec, EpisodeConfig, Mode
+from tau2.episode import ActorSpec, EpisodeConfig, Mode, shipped_policy
 from tau2.errors import UserInputError
+from tau2.llm import ModelSpec
 from tau2.personas import PersonaError, load_persona
 from tau2.runner._manifest import (
     differences,
@@ -33,7 +35,15 @@ from tau2.runs import (
     read_records,
     repair_tail,
 )
-from tau2.tasks import Task, initialize_world, load_task_file
+from tau2.tasks import (
+    BASIS_IMPLIED_KEY,
+    METADATA_KEY,
+    Task,
+    initialize_world,
+    load_split,
+    load_task_file,
+    require_tickets,
+)
 from tau2.world import Domain, Side, get_domain
 
 DEFAULTS: dict[str, Any] = {
@@ -87,6 +97,8 @@ def prepare_run(request: RunRequest, run_dir: Path, *, resume: bool) -> Prepared
             )
         manifest = stored
     data_dir = Path(manifest.data_dir) if manifest.data_dir is not None else None
+    if manifest.mode is Mode.SOLO:
+        require_tickets(list(tasks.values()))
     for task in tasks.values():
         initialize_world(task, data_dir)
     _check_actors(manifest)
@@ -119,6 +131,7 @@ class EpisodeSetup(BaseModel):
     agent: ActorSpec
     user: ActorSpec | None
     """None in solo mode."""
+    judge: ModelSpec | None
     data_dir: Path | None
     warnings: list[str]
 
@@ -131,12 +144,20 @@ def prepare_episode(request: RunRequest, task_id: str) -> EpisodeSetup:
     if request.persona is not None:
         (task,), _ = _with_persona([task], request.persona)
     config = request.episode_config().model_copy(update={"seed": request.seed})
+    if config.mode is Mode.SOLO:
+        require_tickets([task])
     agent = request.agent.resolve(Side.AGENT, None)
     user = None if config.mode is Mode.SOLO else request.user.resolve(Side.USER, None)
     _policy(get_domain(task.domain), config.mode, config.policy_variant)
     warnings = _solo_warnings(config.mode, request)
     return EpisodeSetup(
-        task=task, config=config, agent=agent, user=user, data_dir=request.data_dir, warnings=warnings
+        task=task,
+        config=config,
+        agent=agent,
+        user=user,
+        judge=request.judge.apply(None, "judge"),
+        data_dir=request.data_dir,
+        warnings=warnings,
     )
 
 
@@ -183,19 +204,19 @@ def _resolve(request: RunRequest, base: RunManifest | None) -> tuple[RunManifest
     suite_path = _suite_path(request, base)
     suite_bytes = _read_suite(suite_path)
     tasks = _select(
-        load_task_file(suite_path, pick("domain", request.domain)), pick("task_ids", request.task_ids)
+        load_task_file(suite_path, pick("domain", request.domain)), _task_ids(request, suite_path, pick)
     )
     domain = get_domain(tasks[0].domain)
     persona: str | None = pick("persona_override", request.persona)
-    hashes = prompt_hashes(agent, user, mode)
+    hashes = prompt_hashes(agent, user, mode, talk_only=domain.single_control)
     if persona is not None:
         tasks, hashes["persona"] = _with_persona(tasks, persona)
-    policy = _policy(domain, mode, episode.policy_variant)
-    if policy is not None:
-        hashes["policy"] = sha256_text(policy)
     data_dir = request.data_dir or (Path(base.data_dir) if base and base.data_dir else None)
     if data_dir is not None:
         hashes["data_dir"] = _data_hash(data_dir)
+    policy = shipped_policy(domain, data_dir) or _policy(domain, mode, episode.policy_variant)
+    if policy is not None:
+        hashes["policy"] = sha256_text(policy)
     manifest = RunManifest(
         **(new_run_identity() if base is None else base.model_dump(include={"run_id", "created_at"})),
         suite_path=str(suite_path.resolve()),
@@ -213,8 +234,33 @@ def _resolve(request: RunRequest, base: RunManifest | None) -> tuple[RunManifest
         versions=package_versions(),
         hashes=hashes,
         task_ids=[task.id for task in tasks],
+        judge=request.judge.apply(base.judge if base else None, "judge"),
+        reward_basis_source=reward_basis_source(tasks),
     )
     return manifest, {task.id: task for task in tasks}
+
+
+def _task_ids(request: RunRequest, suite_path: Path, pick: Callable[[str, Any], Any]) -> list[str] | None:
+    """The tasks asked for: `--task-ids`, or a τ²-bench split of the task file, or (None) all of them."""
+    if request.split is None:
+        ids: list[str] | None = pick("task_ids", request.task_ids)
+        return ids
+    if request.task_ids is not None:
+        raise UserInputError("--split and --task-ids each choose tasks: give one of them")
+    return load_split(suite_path, request.split)
+
+
+def reward_basis_source(tasks: list[Task]) -> Literal["implied", "explicit"] | None:
+    """How the tasks' reward basis was given: implied by an older τ²-bench file, written out, or neither."""
+    if any(_as_dict(task.metadata.get(METADATA_KEY)).get(BASIS_IMPLIED_KEY) for task in tasks):
+        return "implied"
+    if any(task.evaluation.reward_basis is not None for task in tasks):
+        return "explicit"
+    return None
+
+
+def _as_dict(value: object) -> dict[str, object]:
+    return value if isinstance(value, dict) else {}
 
 
 def _suite_path(request: RunRequest, base: RunManifest | None) -> Path:

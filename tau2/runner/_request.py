@@ -24,12 +24,11 @@ _MODEL_OPTIONS: Final = {"api_base": "api-base", "args": "arg", "timeout_s": "ti
 """Command-line names of the model settings besides the model itself."""
 
 
-class SeatRequest(BaseModel):
-    """How one seat was asked for: its kind and, for kinds that take a model, the model's settings."""
+class ModelRequest(BaseModel):
+    """A model's options as given on the command line; None means "not given"."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    kind: str | None = None
     model: str | None = None
     api_base: str | None = None
     args: dict[str, JsonValue] | None = None
@@ -37,28 +36,32 @@ class SeatRequest(BaseModel):
 
     @property
     def given(self) -> bool:
-        """Whether any option of this seat was given."""
+        """Whether any option was given."""
         return any(value is not None for value in self.model_dump().values())
+
+    def apply(self, base: ModelSpec | None, option: str) -> ModelSpec | None:
+        """`base` with the given settings applied (`option` prefixes the command-line names in errors)."""
+        given = {"name": self.model, **self.model_dump(exclude={"model", "kind"})}
+        updates = {key: value for key, value in given.items() if value is not None}
+        if not updates:
+            return base
+        if base is None and self.model is None:
+            options = ", ".join(f"--{option}-{_MODEL_OPTIONS[key]}" for key in updates)
+            raise UserInputError(f"{options}: no model to apply them to (give --{option}-model)")
+        return ModelSpec(**updates) if base is None else base.model_copy(update=updates)
+
+
+class SeatRequest(ModelRequest):
+    """How one seat was asked for: its kind and, for kinds that take a model, the model's settings."""
+
+    kind: str | None = None
 
     def resolve(self, seat: Side, base: ActorSpec | None) -> ActorSpec:
         """The seat's spec: `base` with the given options applied (a new kind starts afresh), checked
         against what its kind accepts."""
         if base is None or (self.kind is not None and self.kind != base.kind):
             base = ActorSpec(kind=self.kind or DEFAULT_KIND)
-        given = {
-            "name": self.model,
-            "api_base": self.api_base,
-            "args": self.args,
-            "timeout_s": self.timeout_s,
-        }
-        updates = {key: value for key, value in given.items() if value is not None}
-        model = base.model
-        if updates:
-            if model is None and self.model is None:
-                options = ", ".join(f"--{seat.value}-{_MODEL_OPTIONS[key]}" for key in updates)
-                raise UserInputError(f"{options}: no model to apply them to (give --{seat.value}-model)")
-            model = ModelSpec(**updates) if model is None else model.model_copy(update=updates)
-        spec = base.model_copy(update={"model": model})
+        spec = base.model_copy(update={"model": self.apply(base.model, seat.value)})
         checked_kind(spec, seat)
         return spec
 
@@ -72,6 +75,8 @@ class RunRequest(BaseModel):
     suite: Path | None = None
     domain: str | None = None
     task_ids: list[str] | None = None
+    split: str | None = None
+    """A split of `split_tasks.json` beside the task file, instead of `task_ids`."""
     agent: SeatRequest = SeatRequest()
     user: SeatRequest = SeatRequest()
     episode: dict[str, JsonValue] = Field(default_factory=dict)
@@ -82,6 +87,8 @@ class RunRequest(BaseModel):
     data_dir: Path | None = None
     concurrency: int | None = None
     rate_limits: dict[str, ProviderLimit] | None = None
+    judge: ModelRequest = ModelRequest()
+    """The model judging natural-language assertions (none unless named)."""
 
     def episode_config(self, base: EpisodeConfig | None = None) -> EpisodeConfig:
         """`base` (or the defaults) with the given episode options applied; a bad value is one line."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from tau2.episode import ActionRecord, AssertionRecord, Mode, TerminationReason, Trajectory
+from tau2.episode import ActionRecord, AssertionRecord, CheckRecord, Mode, TerminationReason, Trajectory
 from tau2.llm import Usage
 from tau2.world import Side, StateChange
 
@@ -31,6 +31,10 @@ class SimulationRecord(BaseModel):
     tool_errors: int = 0
     steps: int = 0
     usage: dict[Side, Usage] = Field(default_factory=dict)
+    checks: list[CheckRecord] = Field(default_factory=list)
+    """Reward-basis components of tasks judged by one (database, information, actions, statements)."""
+    judge_usage: Usage | None = None
+    """What the natural-language judge cost for this simulation."""
     duration_s: float = 0.0
     state_changes: list[StateChange] = Field(default_factory=list)
     """What the episode changed in the world, start to end (empty for records written before this field)."""

@@ -6,14 +6,14 @@ from __future__ import annotations
 import json
 from datetime import datetime
 from pathlib import Path
-from typing import Final
+from typing import Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from tau2._jsonfile import read_json, validation_error, write_json
 from tau2.episode import ActorSpec, EpisodeConfig, Mode
 from tau2.errors import UserInputError
-from tau2.llm import ProviderLimit
+from tau2.llm import ModelSpec, ProviderLimit
 from tau2.runs._records import SimulationRecord
 
 MANIFEST_FILE: Final = "manifest.json"
@@ -49,6 +49,12 @@ class RunManifest(BaseModel):
     hashes: dict[str, str] = Field(default_factory=dict)
     """Prompt and policy hashes, by name."""
     task_ids: list[str]
+    judge: ModelSpec | None = None
+    """The model judging natural-language assertions; None = they are not judged."""
+    reward_basis_source: Literal["implied", "explicit"] | None = None
+    """For τ²-bench task files: whether the reward basis was implied (the older `tasks.json`, judged on
+    database × communicated information) or written in the file (`tasks_v1.json`); None = our suites'
+    assertion-judged tasks."""
 
     @property
     def mode(self) -> Mode:

@@ -15,6 +15,8 @@ from tau2.tasks._catalog import (
     Texts,
 )
 from tau2.tasks._initialize import TaskSetupError, initialize_world
+from tau2.tasks._reward_basis import IMPLIED_BASIS, RewardType
+from tau2.tasks._solo import require_tickets
 from tau2.tasks._suite import Suite, load_suite
 from tau2.tasks._task import (
     AssertionCall,
@@ -26,10 +28,19 @@ from tau2.tasks._task import (
     UserInstructions,
     UserScenario,
 )
-from tau2.tasks._tau2bench import load_task_file, task_to_tau2, write_tau2_file
-from tau2.tasks._verify import TaskVerification, verify_task
+from tau2.tasks._tau2bench import (
+    BASIS_IMPLIED_KEY,
+    METADATA_KEY,
+    load_split,
+    load_task_file,
+    task_to_tau2,
+    write_tau2_file,
+)
 
 __all__ = [
+    "BASIS_IMPLIED_KEY",
+    "IMPLIED_BASIS",
+    "METADATA_KEY",
     "AssertionCall",
     "Catalog",
     "CatalogSource",
@@ -40,6 +51,7 @@ __all__ = [
     "InitialData",
     "Intent",
     "Precedence",
+    "RewardType",
     "SolutionStep",
     "Step",
     "Subtask",
@@ -47,17 +59,17 @@ __all__ = [
     "Target",
     "Task",
     "TaskSetupError",
-    "TaskVerification",
     "Texts",
     "UserInstructions",
     "UserScenario",
     "all_passed",
     "first_failure",
     "initialize_world",
+    "load_split",
     "load_suite",
     "load_task_file",
+    "require_tickets",
     "run_assertions",
     "task_to_tau2",
-    "verify_task",
     "write_tau2_file",
 ]

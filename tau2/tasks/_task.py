@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, JsonValue
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, SerializerFunctionWrapHandler, model_serializer
 
+from tau2.tasks._reward_basis import RewardType
 from tau2.world import Side
 
 
@@ -43,12 +44,31 @@ class SolutionStep(EnvCall):
 
 
 class Evaluation(_Frozen):
-    """How a finished episode is judged: gating assertions plus diagnostics-only reference actions."""
+    """How a finished episode is judged: gating assertions plus diagnostics-only reference actions, or,
+    when `reward_basis` is set, the τ²-bench components it names (see `tau2.episode._basis`)."""
 
     assertions: list[AssertionCall]
     solution: list[SolutionStep] = Field(default_factory=list)
     expects_transfer: bool = False
     """The correct outcome is a hand-off to a human; a transfer must have happened."""
+    reward_basis: list[RewardType] | None = None
+    """The components whose product is the reward; None = the assertions (and transfer) decide."""
+    communicate_info: list[str] | None = None
+    """Items the agent must tell the customer (each must appear in one of its messages)."""
+    nl_assertions: list[str] | None = None
+    """Statements about the conversation an LLM judge checks."""
+
+    @model_serializer(mode="wrap")
+    def _omit_unset_basis(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        """Leave the τ²-bench fields out while unset, so files of assertion-judged tasks stay as they were."""
+        data: dict[str, Any] = handler(self)
+        for name in _BASIS_FIELDS:
+            if data.get(name) is None:
+                data.pop(name, None)
+        return data
+
+
+_BASIS_FIELDS = ("reward_basis", "communicate_info", "nl_assertions")
 
 
 class UserInstructions(_Frozen):

@@ -1,8 +1,8 @@
 """The τ²-bench task file format: models mirroring it, conversion to and from our `Task`, and loading.
 
 τ²-bench spells the agent side `"assistant"`; we read it as `Side.AGENT` and write it back. Fields our
-`Task` has no place for (description policies and notes, issues, required documents, a reward basis other
-than the one our evaluation implies) are kept under `Task.metadata["tau2bench"]` so they round-trip.
+`Task` has no place for (description policies and notes, issues, required documents) are kept under
+`Task.metadata["tau2bench"]` so they round-trip; so is whether the file left the reward basis implied.
 """
 
 from __future__ import annotations
@@ -12,16 +12,20 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, JsonValue, TypeAdapter, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, JsonValue, TypeAdapter, ValidationError, field_validator
 
 from tau2._jsonfile import field_path, read_json, validation_error, write_json
 from tau2.errors import UnknownDomainError, UserInputError
 from tau2.tasks import _task as ours
+from tau2.tasks._reward_basis import IMPLIED_BASIS, RewardType
 from tau2.tasks._suite import SUITE_FORMAT, find_duplicate, is_suite_document, parse_suite
 from tau2.world import Side, get_domain
 
 METADATA_KEY = "tau2bench"
 """Key of `Task.metadata` holding τ²-bench fields that `Task` does not model."""
+
+BASIS_IMPLIED_KEY = "reward_basis_implied"
+"""Metadata flag: the task file gave no reward basis (τ²-bench's older files), so `IMPLIED_BASIS` applies."""
 
 ToolRequestor = Literal["user", "assistant"]
 
@@ -105,16 +109,6 @@ class Action(_Record):
     compare_args: list[str] | None = None
 
 
-class RewardType(StrEnum):
-    """Components that can gate a τ²-bench reward."""
-
-    DB = "DB"
-    ENV_ASSERTION = "ENV_ASSERTION"
-    NL_ASSERTION = "NL_ASSERTION"
-    ACTION = "ACTION"
-    COMMUNICATE = "COMMUNICATE"
-
-
 class EvaluationCriteria(_Record):
     """Gold actions, stored assertions and which components gate the reward."""
 
@@ -122,7 +116,8 @@ class EvaluationCriteria(_Record):
     env_assertions: list[EnvAssertion] | None = None
     communicate_info: list[str] | None = None
     nl_assertions: list[str] | None = None
-    reward_basis: list[RewardType] = Field(default_factory=lambda: [RewardType.DB, RewardType.COMMUNICATE])
+    reward_basis: list[RewardType] | None = None
+    """None (absent, as in the older task files) means `IMPLIED_BASIS`."""
 
 
 class TaskIssueStatus(StrEnum):
@@ -198,6 +193,7 @@ def task_from_tau2(task: Tau2Task, domain_name: str) -> ours.Task:
         for action in criteria.actions or []
     ]
     expects_transfer = transfer_tool is not None and any(step.name == transfer_tool for step in solution)
+    basis = list(IMPLIED_BASIS) if criteria.reward_basis is None else criteria.reward_basis
     intent, subtasks, persona = parse_task_id(task.id)
     data = state.initialization_data
     return ours.Task(
@@ -230,9 +226,12 @@ def task_from_tau2(task: Tau2Task, domain_name: str) -> ours.Task:
             ],
             solution=solution,
             expects_transfer=expects_transfer,
+            reward_basis=None if basis == default_reward_basis(expects_transfer) else basis,
+            communicate_info=criteria.communicate_info,
+            nl_assertions=criteria.nl_assertions,
         ),
         user_tools=task.user_tools,
-        metadata=_preserved_fields(task, criteria, expects_transfer),
+        metadata=_preserved_fields(task, criteria.reward_basis is None),
     )
 
 
@@ -285,9 +284,13 @@ def task_to_tau2(task: ours.Task) -> dict[str, Any]:
                 for check in evaluation.assertions
             ]
             or None,
-            communicate_info=kept.get("communicate_info"),
-            nl_assertions=kept.get("nl_assertions"),
-            reward_basis=kept.get("reward_basis", default_reward_basis(evaluation.expects_transfer)),
+            communicate_info=evaluation.communicate_info,
+            nl_assertions=evaluation.nl_assertions,
+            reward_basis=(
+                default_reward_basis(evaluation.expects_transfer)
+                if evaluation.reward_basis is None
+                else evaluation.reward_basis
+            ),
         ),
         issues=kept.get("issues"),
         required_documents=kept.get("required_documents"),
@@ -323,6 +326,23 @@ def load_task_file(path: Path, domain: str | None = None) -> list[ours.Task]:
     )
 
 
+SPLITS_FILE = "split_tasks.json"
+"""The file beside a τ²-bench task file that names task-id lists (`base`, `train`, `test`)."""
+_SPLITS = TypeAdapter(dict[str, list[str]])
+
+
+def load_split(task_file: Path, name: str) -> list[str]:
+    """The task ids of split `name` in the `split_tasks.json` beside `task_file`."""
+    path = task_file.parent / SPLITS_FILE
+    try:
+        splits = _SPLITS.validate_python(read_json(path))
+    except ValidationError as error:
+        raise validation_error(path, error) from None
+    if name not in splits:
+        raise UserInputError(f"{path}: no split {name!r} (available: {', '.join(splits) or 'none'})")
+    return splits[name]
+
+
 def _tasks_from_tau2(path: Path, items: Any, prefix: tuple[str, ...], domain: str | None) -> list[ours.Task]:
     """Validate and convert a τ²-bench task list found at `prefix` in the file."""
     try:
@@ -356,23 +376,19 @@ def _tasks_from_tau2(path: Path, items: Any, prefix: tuple[str, ...], domain: st
     return tasks
 
 
-def _preserved_fields(
-    task: Tau2Task, criteria: EvaluationCriteria, expects_transfer: bool
-) -> dict[str, JsonValue]:
-    """The τ²-bench fields `Task` does not model, under `METADATA_KEY` (nothing when all are unset)."""
+def _preserved_fields(task: Tau2Task, basis_implied: bool) -> dict[str, JsonValue]:
+    """The τ²-bench fields `Task` does not model, under `METADATA_KEY` (nothing when all are unset), and
+    whether the reward basis was implied (an older task file) rather than written out."""
     description = task.description or Description()
     kept: dict[str, Any] = {
         "relevant_policies": description.relevant_policies,
         "notes": description.notes,
-        "communicate_info": criteria.communicate_info,
-        "nl_assertions": criteria.nl_assertions,
         "issues": [issue.model_dump(mode="json") for issue in task.issues]
         if task.issues is not None
         else None,
         "required_documents": task.required_documents,
+        BASIS_IMPLIED_KEY: True if basis_implied else None,
     }
-    if criteria.reward_basis != default_reward_basis(expects_transfer):
-        kept["reward_basis"] = [kind.value for kind in criteria.reward_basis]
     present = {key: value for key, value in kept.items() if value is not None}
     return {METADATA_KEY: present} if present else {}
 

@@ -24,6 +24,8 @@ def check_domain(domain: Domain[Any], data_dir: Path | None = None) -> list[str]
 def _tool_problems(domain: Domain[Any]) -> list[str]:
     problems: list[str] = []
     for side in Side:
+        if side is Side.USER and domain.single_control:
+            continue  # the customer only talks
         if not domain.tools.tools(side):
             problems.append(f"the {side.value} side has no tools")
     for tool in domain.tools.tools():

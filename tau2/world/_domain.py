@@ -42,12 +42,20 @@ class Domain(Generic[State]):
     """Applies a task's recursive data patches (agent side, user side) and returns the revalidated state."""
     policy: Callable[[bool, str], str] | None = None
     """Agent policy text for (solo, variant)."""
+    data_policy: Callable[[Path], str | None] | None = None
+    """The policy a data directory ships (e.g. τ²-bench's `policy.md`), which the agent reads instead of
+    `policy` when running on that directory; None from the callable = the directory has none."""
     transfer_tool: str | None = None
     """The agent tool whose successful call hands the conversation to a human."""
     catalog: CatalogSource | None = None
     """The subtask catalog the task generator composes tasks from; None when the pack has none."""
     default_suite: Path | None = None
     """The suite `tau2 run --domain NAME` runs when no suite is given."""
+    fresh_state: Callable[[State], State] | None = None
+    """Copies a loaded base state into a new world's state cheaply (e.g. by sharing immutable records);
+    None = every world re-validates the base state's JSON snapshot."""
+    single_control: bool = False
+    """The customer holds no tools and only talks (τ-bench's airline and retail)."""
 
 
 _registered: dict[str, Domain[Any]] = {}

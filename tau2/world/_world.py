@@ -35,6 +35,8 @@ class World:
     @classmethod
     def create(cls, domain: Domain[Any], data_dir: Path | None = None) -> World:
         """A fresh world on the domain's own data, or on the data directory given."""
+        if domain.fresh_state is not None:
+            return cls(domain, domain.fresh_state(_base_state(domain, data_dir)))
         state_type, snapshot = _base_snapshot(domain, data_dir)
         return cls(domain, state_type.model_validate_json(snapshot))
 
@@ -95,6 +97,15 @@ class World:
     def invariant_violations(self) -> list[str]:
         """Invariants of the domain that the current state breaks (empty when sound)."""
         return self.domain.invariants(self.state) if self.domain.invariants else []
+
+
+@lru_cache(maxsize=32)
+def _base_state(domain: Domain[Any], data_dir: Path | None) -> BaseModel:
+    """A domain's data loaded once per directory, for domains that copy it themselves (`fresh_state`)."""
+    state: BaseModel = domain.load_state(data_dir)
+    if domain.couple is not None:
+        domain.couple(state)
+    return state
 
 
 @lru_cache(maxsize=32)

@@ -9,11 +9,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
-from tau2.tasks._assertions import all_passed, first_failure
-from tau2.tasks._initialize import TaskSetupError, initialize_world
-from tau2.tasks._task import Task
+from tau2.episode._verify_basis import basis_problems
+from tau2.tasks import Task, TaskSetupError, all_passed, first_failure, initialize_world
 from tau2.world import World
 
 
@@ -25,10 +24,15 @@ class TaskVerification(BaseModel):
     task_id: str
     valid: bool
     reason: str | None = None
+    notes: list[str] = Field(default_factory=list)
+    """Facts worth reporting about a valid task (e.g. doing nothing passes it)."""
 
 
 def verify_task(task: Task, data_dir: Path | None = None) -> TaskVerification:
     """Check a task on one fresh world. Unknown domains and bad data files raise `UserInputError`."""
+    if task.evaluation.reward_basis is not None:
+        reason, notes = basis_problems(task, data_dir)
+        return TaskVerification(task_id=task.id, valid=reason is None, reason=reason, notes=notes)
     try:
         world = initialize_world(task, data_dir)
     except TaskSetupError as error:

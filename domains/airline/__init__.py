@@ -1,0 +1,27 @@
+"""The airline domain of τ-bench: flights, users and reservations, all held by the agent; the customer
+has no tools and only talks."""
+
+from tau2 import Domain, ToolTable
+
+from ..tau_common.files import shipped_policy
+from .loader import DATA_DIR, DEFAULT_TASKS, load_state, policy
+from .state import FlightDB, fresh_copy
+from .tools import AGENT_TOOLS
+
+DOMAIN: Domain[FlightDB] = Domain(
+    name="airline",
+    description=(
+        "Airline reservations desk: the agent books, changes and cancels flights and issues certificates; "
+        "the customer only talks."
+    ),
+    tools=ToolTable(AGENT_TOOLS),
+    load_state=load_state,
+    policy=policy,
+    data_policy=shipped_policy,
+    transfer_tool="transfer_to_human_agents",
+    fresh_state=fresh_copy,
+    single_control=True,
+    default_suite=DEFAULT_TASKS,
+)
+
+__all__ = ["DATA_DIR", "DOMAIN", "FlightDB", "load_state", "policy"]

@@ -1,0 +1,27 @@
+"""The retail domain of τ-bench: an online shop's catalog, customers and orders, all held by the agent;
+the customer has no tools and only talks."""
+
+from tau2 import Domain, ToolTable
+
+from ..tau_common.files import shipped_policy
+from .loader import DATA_DIR, DEFAULT_TASKS, load_state, policy
+from .state import RetailDB, fresh_copy
+from .tools import AGENT_TOOLS
+
+DOMAIN: Domain[RetailDB] = Domain(
+    name="retail",
+    description=(
+        "Online shop support: the agent cancels and modifies pending orders, returns and exchanges "
+        "delivered ones, and updates addresses; the customer only talks."
+    ),
+    tools=ToolTable(AGENT_TOOLS),
+    load_state=load_state,
+    policy=policy,
+    data_policy=shipped_policy,
+    transfer_tool="transfer_to_human_agents",
+    fresh_state=fresh_copy,
+    single_control=True,
+    default_suite=DEFAULT_TASKS,
+)
+
+__all__ = ["DATA_DIR", "DOMAIN", "RetailDB", "load_state", "policy"]

@@ -1,0 +1,61 @@
+"""τ²-bench's data directory layout for the single-control domains: `db.json` and `policy.md` (task files
+and `split_tasks.json` are read by `tau2.tasks._tau2bench`). Every failure is one line naming the file and
+the field."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from functools import cache
+from pathlib import Path
+from typing import TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+from tau2 import UserInputError
+from tau2._jsonfile import read_json, validation_error
+
+M = TypeVar("M", bound=BaseModel)
+
+DB_FILE = "db.json"
+POLICY_FILE = "policy.md"
+
+
+def read_db(directory: Path, model: type[M]) -> M:
+    """The database `directory/db.json` validated as `model`."""
+    path = directory / DB_FILE
+    data = read_json(path)
+    if not isinstance(data, dict):
+        raise UserInputError(f"{path}: the top level must be a JSON object")
+    try:
+        return model.model_validate(data)
+    except ValidationError as error:
+        raise validation_error(path, error) from None
+
+
+def read_policy(directory: Path) -> str:
+    """The agent policy text `directory/policy.md`; it must not be empty."""
+    path = directory / POLICY_FILE
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise UserInputError(f"{path}: no such file") from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise UserInputError(f"{path}: cannot read: {error}") from None
+    if not text.strip():
+        raise UserInputError(f"{path}: the policy is empty")
+    return text
+
+
+@cache
+def shipped_policy(directory: Path) -> str | None:
+    """The `policy.md` of a data directory (τ²-bench ships one beside every database), None without one;
+    read once per directory."""
+    return read_policy(directory) if (directory / POLICY_FILE).is_file() else None
+
+
+def canonical_hash(state: BaseModel) -> str:
+    """sha256 of the state as sorted-key JSON with every field, nulls included: the hash τ²-bench's
+    conformance data gives for a database, so states can be compared bit for bit with the reference."""
+    text = json.dumps(state.model_dump(), sort_keys=True, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()

@@ -1,0 +1,186 @@
+"""Judging a task by its τ²-bench reward basis: the reward is the product of the gating components
+(database match, stored assertions, judged statements, reference actions, communicated information),
+gated by how the episode ended. Components outside the basis are still computed, as diagnostics.
+
+- Database match: the final state equals the state the reference actions produce on a fresh world
+  (failing reference calls are no-ops, as in τ²-bench). States compare as models: maps by content, lists
+  in order, every field counted.
+- Communicated information: each item, lower-cased, occurs in some agent message with its commas removed.
+- Actions: each reference action was called with equal values on the compared keys (`compare_args`, or
+  when unset the keys the call itself gave, so extra keys fail and missing ones are not compared).
+- Natural-language assertions: the verdicts of an LLM judge (`tau2.episode._judge`); without a judge they are
+  "not judged", which never passes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, JsonValue
+
+from tau2.episode._judge import NOT_JUDGED, Verdict
+from tau2.episode._trajectory import EntryKind, TerminationReason, ToolCall, Trajectory
+from tau2.tasks import RewardType, SolutionStep, Task, initialize_world, run_assertions
+from tau2.world import Side, World
+
+FINISHED = frozenset({TerminationReason.USER_STOP, TerminationReason.AGENT_STOP, TerminationReason.TRANSFER})
+"""Endings that let a reward count; any other (step or error limits, failures) scores 0."""
+
+
+class CheckRecord(BaseModel):
+    """One evaluated component: its kind, whether it gates the reward, and its outcome."""
+
+    model_config = ConfigDict(frozen=True)
+
+    kind: RewardType
+    gating: bool
+    passed: bool | None
+    """None: not evaluated (a statement no judge has seen)."""
+    item: str | None = None
+    """What was checked: an information item, an action id, a statement; None for whole-world checks."""
+    detail: str | None = None
+
+
+class BasisVerdict(BaseModel):
+    """The reward a basis gives an episode, and every component check behind it."""
+
+    model_config = ConfigDict(frozen=True)
+
+    reward: float
+    checks: list[CheckRecord]
+
+
+def evaluate_basis(
+    task: Task,
+    world: World,
+    trajectory: Trajectory,
+    *,
+    data_dir: Path | None = None,
+    nl_verdicts: Mapping[str, Verdict] | None = None,
+) -> BasisVerdict:
+    """Score `trajectory` (ending in `world`) by the task's reward basis; `nl_verdicts` maps
+    natural-language assertions to the judge's verdicts (absent: not judged)."""
+    basis = set(task.evaluation.reward_basis or [])
+    checks: list[CheckRecord] = []
+    checks.append(database_check(task, world, data_dir, gating=RewardType.DB in basis))
+    checks.extend(assertion_checks(task, world, gating=RewardType.ENV_ASSERTION in basis))
+    checks.extend(communicate_checks(task, trajectory, gating=RewardType.COMMUNICATE in basis))
+    checks.extend(action_checks(task, trajectory.tool_calls(), gating=RewardType.ACTION in basis))
+    checks.extend(nl_checks(task, nl_verdicts or {}, gating=RewardType.NL_ASSERTION in basis))
+    finished = trajectory.termination in FINISHED
+    success = finished and bool(basis) and all(check.passed is True for check in checks if check.gating)
+    return BasisVerdict(reward=1.0 if success else 0.0, checks=checks)
+
+
+def database_check(task: Task, world: World, data_dir: Path | None, *, gating: bool) -> CheckRecord:
+    """Whether the final state equals the reference end state."""
+    passed = world.state == reference_state(task, data_dir)
+    detail = None if passed else "the final database differs from the one the reference actions produce"
+    return CheckRecord(kind=RewardType.DB, gating=gating, passed=passed, detail=detail)
+
+
+_REFERENCE_STATES: dict[tuple[str, Path | None, str], BaseModel] = {}
+_CACHED_STATES = 1024
+
+
+def reference_state(task: Task, data_dir: Path | None) -> BaseModel:
+    """The state after the task's reference actions on a fresh world, computed once per task content and
+    data directory (every trial of a task compares with the same state)."""
+    key = (
+        task.domain,
+        data_dir,
+        task.model_dump_json(include={"initial_data", "initialization", "evaluation"}),
+    )
+    state = _REFERENCE_STATES.get(key)
+    if state is None:
+        if len(_REFERENCE_STATES) >= _CACHED_STATES:
+            _REFERENCE_STATES.clear()
+        state = _REFERENCE_STATES[key] = replay_reference(task, data_dir).state
+    return state
+
+
+def replay_reference(task: Task, data_dir: Path | None) -> World:
+    """A fresh world of the task with every reference action applied by its side; a failing action is
+    a no-op (τ²-bench logs and skips it)."""
+    world = initialize_world(task, data_dir)
+    for step in task.evaluation.solution:
+        world.call(step.side, step.name, step.arguments)
+    return world
+
+
+def assertion_checks(task: Task, world: World, *, gating: bool) -> list[CheckRecord]:
+    """The task's stored assertions on the final world."""
+    return [
+        CheckRecord(
+            kind=RewardType.ENV_ASSERTION,
+            gating=gating,
+            passed=outcome.passed,
+            item=outcome.call.describe(),
+            detail=None if outcome.passed else outcome.describe(),
+        )
+        for outcome in run_assertions(world, task.evaluation.assertions)
+    ]
+
+
+def communicate_checks(task: Task, trajectory: Trajectory, *, gating: bool) -> list[CheckRecord]:
+    """One check per information item the agent had to tell the customer."""
+    messages = [
+        entry.text.lower().replace(",", "")
+        for entry in trajectory.entries
+        if entry.kind is EntryKind.MESSAGE and entry.seat is Side.AGENT and entry.text and entry.text.strip()
+    ]
+    return [
+        CheckRecord(
+            kind=RewardType.COMMUNICATE,
+            gating=gating,
+            passed=any(item.lower() in message for message in messages),
+            item=item,
+        )
+        for item in task.evaluation.communicate_info or []
+    ]
+
+
+def action_checks(task: Task, calls: Sequence[ToolCall], *, gating: bool) -> list[CheckRecord]:
+    """One check per reference action: was it called, by τ²-bench's matching rule."""
+    return [
+        CheckRecord(
+            kind=RewardType.ACTION,
+            gating=gating,
+            passed=any(action_matches(step, call) for call in calls),
+            item=step.action_id,
+        )
+        for step in task.evaluation.solution
+    ]
+
+
+def action_matches(step: SolutionStep, call: ToolCall) -> bool:
+    """Same name, and equal values on `compare_args` (None: every key the call gave)."""
+    if call.name != step.name:
+        return False
+    keys = call.arguments.keys() if step.compare_args is None else step.compare_args
+    return all(_json_equal(call.arguments.get(key), step.arguments.get(key)) for key in keys)
+
+
+def _json_equal(actual: JsonValue | None, expected: JsonValue | None) -> bool:
+    """Equality of parsed JSON values as Python sees it (1 equals 1.0; list order matters)."""
+    result: Any = actual == expected
+    return bool(result)
+
+
+def nl_checks(task: Task, verdicts: Mapping[str, Verdict], *, gating: bool) -> list[CheckRecord]:
+    """One check per natural-language assertion, from the judge's verdicts."""
+    checks = []
+    for statement in task.evaluation.nl_assertions or []:
+        verdict = verdicts.get(statement, NOT_JUDGED)
+        checks.append(
+            CheckRecord(
+                kind=RewardType.NL_ASSERTION,
+                gating=gating,
+                passed=verdict.passed,
+                item=statement,
+                detail=verdict.problem or verdict.reasoning,
+            )
+        )
+    return checks

@@ -1,0 +1,145 @@
+"""The LLM judge of natural-language assertions: one model call grades every statement of a task against
+the finished conversation.
+
+Rules: the reply must be a JSON object whose `results` list holds exactly one entry per statement, in
+order, each with a boolean `metExpectation`. An empty reply, text that is not such JSON, a missing or
+extra entry, or a non-boolean verdict fails every statement of the call (it never passes). Verdicts are
+cached per (simulation, statement), so the same simulation is never paid for twice.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from tau2.episode._trajectory import EntryKind, Trajectory
+from tau2.llm import ModelSpec, Usage, complete
+from tau2.tasks import Task
+
+SYSTEM_PROMPT = """You review a finished conversation between a customer-service agent and a customer.
+You are given a list of expected outcomes. Decide for each expected outcome, on its own, whether the
+conversation shows that it was met. Judge only from the conversation.
+
+Answer with one JSON object and nothing else:
+{"results": [{"expectedOutcome": "<the outcome, verbatim>", "reasoning": "<one or two sentences>",
+"metExpectation": true or false}]}
+Give exactly one result per expected outcome, in the order given."""
+
+
+class Verdict(BaseModel):
+    """The judge's decision on one statement; `passed` None = not judged."""
+
+    model_config = ConfigDict(frozen=True)
+
+    passed: bool | None
+    reasoning: str | None = None
+    problem: str | None = None
+    """Why the reply could not be used (malformed or empty); the statement then fails."""
+
+
+NOT_JUDGED = Verdict(passed=None, problem="not judged (no judge model)")
+
+
+class Judgement(BaseModel):
+    """Verdicts by statement, and what the judge's calls cost (None when nothing was asked)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    verdicts: dict[str, Verdict] = Field(default_factory=dict)
+    usage: Usage | None = None
+
+
+class NLJudge:
+    """Judges statements with the model of `spec`, remembering every verdict per (simulation, statement)."""
+
+    def __init__(self, spec: ModelSpec) -> None:
+        self.spec = spec
+        self._cache: dict[tuple[str, str], Verdict] = {}
+
+    async def judge(self, simulation: str, trajectory: Trajectory, statements: Sequence[str]) -> Judgement:
+        """Verdicts on `statements` for the simulation keyed `simulation`; asks the model only about
+        statements it has not judged for that simulation yet."""
+        unseen = list(dict.fromkeys(s for s in statements if (simulation, s) not in self._cache))
+        usage: Usage | None = None
+        if unseen:
+            completion = await complete(
+                self.spec,
+                [
+                    {"role": "system", "content": SYSTEM_PROMPT},
+                    {"role": "user", "content": user_prompt(trajectory, unseen)},
+                ],
+                seed=None,
+            )
+            usage = completion.usage
+            for statement, verdict in zip(unseen, parse_verdicts(completion.text, unseen), strict=True):
+                self._cache[(simulation, statement)] = verdict
+        return Judgement(
+            verdicts={statement: self._cache[(simulation, statement)] for statement in statements},
+            usage=usage,
+        )
+
+
+async def judge_episode(
+    judge: NLJudge | None, task: Task, trajectory: Trajectory, seed: int | None
+) -> Judgement:
+    """The verdicts on a finished episode's natural-language assertions (none without a judge or
+    statements); the simulation is keyed by task and seed, which the runner makes unique per trial."""
+    statements = task.evaluation.nl_assertions or []
+    if judge is None or not statements:
+        return Judgement()
+    return await judge.judge(f"{task.id}\x00{seed}", trajectory, statements)
+
+
+def user_prompt(trajectory: Trajectory, statements: Sequence[str]) -> str:
+    """The conversation (messages of both seats, the agent's tool calls and results) and the outcomes."""
+    lines = []
+    for entry in trajectory.entries:
+        role = "agent" if entry.seat.value == "agent" else "customer"
+        if entry.kind is EntryKind.MESSAGE and entry.text:
+            lines.append(f"{role}: {entry.text}")
+        elif entry.kind is EntryKind.TOOL_CALL and entry.tool_call is not None:
+            call = entry.tool_call
+            lines.append(f"{role} calls {call.name}({json.dumps(call.arguments, sort_keys=True)})")
+        elif entry.kind is EntryKind.TOOL_RESULT and entry.result is not None:
+            lines.append(f"tool result: {entry.result.render()}")
+    outcomes = "\n".join(f"{number}. {statement}" for number, statement in enumerate(statements, start=1))
+    return f"Conversation:\n{chr(10).join(lines)}\n\nExpected outcomes:\n{outcomes}"
+
+
+def parse_verdicts(reply: str | None, statements: Sequence[str]) -> list[Verdict]:
+    """One verdict per statement from the judge's reply; any malformation fails them all."""
+    problem, results = _results(reply, len(statements))
+    if problem is not None:
+        return [Verdict(passed=False, problem=problem) for _ in statements]
+    return [
+        Verdict(passed=result["metExpectation"], reasoning=_text(result.get("reasoning")))
+        for result in results
+    ]
+
+
+def _results(reply: str | None, expected: int) -> tuple[str | None, list[dict[str, Any]]]:
+    """(problem, results): the reply's result entries when well formed, else why not."""
+    if reply is None or not reply.strip():
+        return "empty judge reply", []
+    text = reply.strip().removeprefix("```json").removeprefix("```").removesuffix("```").strip()
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return "judge reply is not JSON", []
+    results = data.get("results") if isinstance(data, dict) else None
+    if not isinstance(results, list):
+        return "judge reply has no `results` list", []
+    if len(results) != expected:
+        return f"judge gave {len(results)} results for {expected} statements", []
+    if not all(
+        isinstance(result, dict) and isinstance(result.get("metExpectation"), bool) for result in results
+    ):
+        return "a judge result has no boolean `metExpectation`", []
+    return None, results
+
+
+def _text(value: Any) -> str | None:
+    return value if isinstance(value, str) else None

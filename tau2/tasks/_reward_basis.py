@@ -1,0 +1,20 @@
+"""The components a τ²-bench-style task's reward can be composed from (its "reward basis")."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+
+class RewardType(StrEnum):
+    """A gating component: the final database, stored assertions, judged statements, reference actions,
+    or information the agent had to tell the customer."""
+
+    DB = "DB"
+    ENV_ASSERTION = "ENV_ASSERTION"
+    NL_ASSERTION = "NL_ASSERTION"
+    ACTION = "ACTION"
+    COMMUNICATE = "COMMUNICATE"
+
+
+IMPLIED_BASIS = (RewardType.DB, RewardType.COMMUNICATE)
+"""What a τ²-bench task without an explicit basis is judged on (the older task files)."""
