@@ -13,3 +13,15 @@ from tau2.verify import verify_task
 def test_mock_task_is_valid(task: Task) -> None:
     verification = verify_task(task)
     assert verification.valid, verification.reason
+
+
+def test_default_suite_file_holds_the_example_tasks() -> None:
+    """The default suite of `--domain mock` (`suites/examples.json`) is the tasks above, saved."""
+    from pathlib import Path
+
+    from tau2.domain import get_domain
+    from tau2.suite import Suite
+
+    path = Path(get_domain("mock").extras["default_suite"])
+    expected = Suite(name="mock-examples", domain="mock", tasks=MOCK_TASKS).to_json()
+    assert path.read_text(encoding="utf-8") == expected

@@ -146,4 +146,5 @@ DOMAIN = Domain(
     load_state=load_state,
     policy=policy,
     transfer_tool="transfer_to_human_agents",
+    extras={"default_suite": Path(__file__).parent / "suites" / "examples.json"},
 )
