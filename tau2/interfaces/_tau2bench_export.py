@@ -1,0 +1,231 @@
+"""`tau2 export tau2bench`: a run directory as a τ²-bench results file (readable by τ²-bench's loader and
+metrics) and, on request, a leaderboard submission (`submission.json`: model, pass^1..4 per domain,
+methodology)."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from datetime import UTC, datetime, timedelta
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+from typing import Any, Final
+
+from tau2.compat.jsonfile import write_json
+from tau2.compat.tau2bench import default_reward_basis, load_task_file, task_to_tau2
+from tau2.domain import get_domain
+from tau2.errors import UserInputError
+from tau2.interfaces._tau2bench_format import Results
+from tau2.metrics.passk import pass_hat_k
+from tau2.modes import Mode
+from tau2.records import SimulationRecord
+from tau2.rundir import Run, load_run
+from tau2.task import Task
+from tau2.tools import Side
+from tau2.trajectory import Entry, EntryKind, TerminationReason
+
+MAX_K: Final = 4
+"""The leaderboard reports pass^1 to pass^4."""
+
+_TERMINATIONS: Final = {
+    TerminationReason.USER_STOP: "user_stop",
+    TerminationReason.TRANSFER: "user_stop",
+    TerminationReason.AGENT_STOP: "agent_stop",
+    TerminationReason.MAX_STEPS: "max_steps",
+    TerminationReason.TOO_MANY_ERRORS: "too_many_errors",
+    TerminationReason.ACTOR_ERROR: "assistant_error",
+    TerminationReason.CONTEXT_OVERFLOW: "assistant_error",
+    TerminationReason.INFRASTRUCTURE_ERROR: "assistant_error",
+}
+"""Our terminations in τ²-bench's vocabulary (its orchestrator ends a transferred call as a user stop)."""
+
+
+def export_results(run_dir: Path, out: Path) -> dict[str, Any]:
+    """Write the run at `run_dir` as a τ²-bench results file at `out`; returns the written document."""
+    run = load_run(run_dir)
+    tasks = _run_tasks(run)
+    manifest = run.manifest
+    records = [record for record in run.records if record.trajectory is not None]
+    if not records:
+        raise UserInputError(f"{run_dir}: the run has no recorded simulations to export")
+    domain = get_domain(manifest.domain)
+    policy = domain.policy(manifest.mode is Mode.SOLO, manifest.policy_variant) if domain.policy else ""
+    document = {
+        "timestamp": manifest.created_at.isoformat(),
+        "info": {
+            "git_commit": f"tau2 {_version()}",
+            "num_trials": manifest.trials,
+            "max_steps": manifest.max_steps,
+            "max_errors": manifest.max_errors,
+            "user_info": _seat(
+                manifest.user.kind if manifest.user else "none",
+                manifest.user.model if manifest.user else None,
+            ),
+            "agent_info": _seat(manifest.agent.kind, manifest.agent.model),
+            "environment_info": {"domain_name": manifest.domain, "policy": policy},
+            "seed": manifest.seed,
+        },
+        "tasks": [task_to_tau2(tasks[record_id]) for record_id in dict.fromkeys(r.task_id for r in records)],
+        "simulations": [_simulation(run, record, tasks[record.task_id]) for record in records],
+    }
+    Results.model_validate(document)  # what we write must load as τ²-bench's format
+    write_json(out, document)
+    return document
+
+
+def submission(
+    run_dirs: list[Path], model_name: str, organization: str, user_simulator: str | None
+) -> dict[str, Any]:
+    """A leaderboard submission for runs of different domains (pass^k in percent, None without k trials)."""
+    results: dict[str, dict[str, float | None]] = {}
+    for run_dir in run_dirs:
+        run = load_run(run_dir)
+        domain = run.manifest.domain
+        if domain in results:
+            raise UserInputError(f"{run_dir}: a second run of domain {domain!r}; give one run per domain")
+        results[domain] = pass_k_percent(run.records)
+    today = datetime.now(UTC).date().isoformat()
+    return {
+        "model_name": model_name,
+        "model_organization": organization,
+        "submitting_organization": organization,
+        "submission_date": today,
+        "submission_type": "standard",
+        "is_new": True,
+        "trajectories_available": True,
+        "results": results,
+        "methodology": {
+            "evaluation_date": today,
+            "user_simulator": user_simulator,
+            "notes": f"Simulated and evaluated with tau2 {_version()}; trajectories in τ²-bench's format.",
+        },
+    }
+
+
+def pass_k_percent(records: list[SimulationRecord]) -> dict[str, float | None]:
+    """pass^1..pass^4 in percent, as τ²-bench computes it: the mean over tasks of C(c, k) / C(n, k); a k
+    larger than some task's number of valid trials is None. Infrastructure failures are left out."""
+    trials: dict[str, list[bool]] = defaultdict(list)
+    for record in records:
+        if not record.excluded:
+            trials[record.task_id].append(record.success)
+    values: dict[str, float | None] = {}
+    for k in range(1, MAX_K + 1):
+        if not trials or any(len(outcomes) < k for outcomes in trials.values()):
+            values[f"pass_{k}"] = None
+            continue
+        per_task = [pass_hat_k(len(outcomes), sum(outcomes), k) for outcomes in trials.values()]
+        values[f"pass_{k}"] = round(100 * sum(per_task) / len(per_task), 2)
+    return values
+
+
+def _run_tasks(run: Run) -> dict[str, Task]:
+    """The run's tasks, read from its suite file."""
+    path = Path(run.manifest.suite_path)
+    if not path.is_file():
+        raise UserInputError(f"{run.path}: the run's suite file {path} is missing")
+    return {task.id: task for task in load_task_file(path)}
+
+
+def _seat(kind: str, model: str | None) -> dict[str, Any]:
+    return {"implementation": kind, "llm": model, "llm_args": None}
+
+
+def _simulation(run: Run, record: SimulationRecord, task: Task) -> dict[str, Any]:
+    """One simulation in τ²-bench's shape; times are laid out from the run's creation time."""
+    assert record.trajectory is not None
+    start = run.manifest.created_at
+    usage = record.usage
+    return {
+        "id": f"{run.manifest.run_id}-{record.task_id}-{record.trial}",
+        "task_id": record.task_id,
+        "timestamp": start.isoformat(),
+        "start_time": start.isoformat(),
+        "end_time": (start + timedelta(seconds=record.duration_s)).isoformat(),
+        "duration": record.duration_s,
+        "termination_reason": _TERMINATIONS[record.termination],
+        "agent_cost": usage[Side.AGENT].cost if Side.AGENT in usage else None,
+        "user_cost": usage[Side.USER].cost if Side.USER in usage else None,
+        "reward_info": _reward_info(record, task),
+        "messages": messages(record.trajectory.entries),
+        "trial": record.trial,
+        "seed": record.seed,
+    }
+
+
+def _reward_info(record: SimulationRecord, task: Task) -> dict[str, Any]:
+    """The reward and the checks behind it, in τ²-bench's terms."""
+    exported = task_to_tau2(task)
+    criteria = exported.get("evaluation_criteria") or {}
+    assertions = criteria.get("env_assertions") or []
+    actions = {action["action_id"]: action for action in criteria.get("actions") or []}
+    return {
+        "reward": record.reward,
+        "env_assertions": [
+            {"env_assertion": assertion, "met": outcome.passed, "reward": 1.0 if outcome.passed else 0.0}
+            for assertion, outcome in zip(assertions, record.assertions, strict=False)
+        ],
+        "action_checks": [
+            {
+                "action": actions[check.action_id],
+                "action_match": check.performed,
+                "action_reward": float(check.performed),
+            }
+            for check in record.actions
+            if check.action_id in actions
+        ],
+        "reward_basis": criteria.get("reward_basis")
+        or [kind.value for kind in default_reward_basis(record.expects_transfer)],
+        "info": {"evaluated_by": "tau2"},
+    }
+
+
+def messages(entries: list[Entry]) -> list[dict[str, Any]]:
+    """A trajectory as τ²-bench messages: each run of one seat's tool calls becomes one message with those
+    calls, followed by one tool message per result; actor errors (τ²-bench records none) are left out."""
+    out: list[dict[str, Any]] = []
+    pending: list[dict[str, Any]] = []
+    results: list[dict[str, Any]] = []
+
+    def flush() -> None:
+        if pending:
+            out.append({"role": pending[0]["requestor"], "content": None, "tool_calls": list(pending)})
+            out.extend(results)
+        pending.clear()
+        results.clear()
+
+    for entry in entries:
+        if entry.kind is EntryKind.MESSAGE:
+            flush()
+            out.append({"role": _requestor(entry.seat), "content": entry.text})
+        elif entry.kind is EntryKind.TOOL_CALL and entry.tool_call is not None:
+            requestor = _requestor(entry.seat)
+            if pending and pending[0]["requestor"] != requestor:
+                flush()
+            call = entry.tool_call
+            pending.append(
+                {"id": call.call_id, "name": call.name, "arguments": call.arguments, "requestor": requestor}
+            )
+        elif entry.kind is EntryKind.TOOL_RESULT and entry.tool_call is not None and entry.result is not None:
+            results.append(
+                {
+                    "id": entry.tool_call.call_id,
+                    "role": "tool",
+                    "content": entry.result.render(),
+                    "requestor": _requestor(entry.seat),
+                    "error": not entry.result.ok,
+                }
+            )
+    flush()
+    return out
+
+
+def _requestor(seat: Side) -> str:
+    """τ²-bench's name of a seat, as message role and tool-call requestor."""
+    return "assistant" if seat is Side.AGENT else "user"
+
+
+def _version() -> str:
+    try:
+        return version("tau2")
+    except PackageNotFoundError:
+        return "unknown"
