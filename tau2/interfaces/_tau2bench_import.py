@@ -244,7 +244,8 @@ def _same_result(ours: ToolResult, recorded: ToolMessage | None) -> bool:
         return False
     if not ours.ok or recorded.error:
         return not ours.ok and bool(recorded.error)
-    return _parsed(ours.render()) == _parsed(recorded.content or "")
+    same: bool = _parsed(ours.render()) == _parsed(recorded.content or "")
+    return same
 
 
 def _parsed(text: str) -> Any:
