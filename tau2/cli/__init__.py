@@ -20,7 +20,7 @@ from typer.core import TyperGroup
 from personas import PersonaError
 from tau2.errors import UserInputError
 
-COMMANDS = ("generate", "verify", "episode", "run", "report", "compare", "view")
+COMMANDS = ("generate", "verify", "episode", "run", "report", "compare", "view", "play")
 """Subcommand modules of `tau2.cli`, in the order `--help` lists them."""
 GROUPS = {"export": "exports", "import": "imports"}
 """Subcommand groups (name → module defining a Typer `app` with one command per format)."""

@@ -19,11 +19,10 @@ SUITE_FILE: Final = "suite.json"
 """The tasks of the run, saved inside the run directory so it stands on its own."""
 
 
-def create_run_dir(run_dir: Path) -> None:
-    """Create `run_dir`, refusing one that already holds anything (nothing recorded is ever overwritten)."""
+def check_new_run_dir(run_dir: Path) -> None:
+    """Refuse a `run_dir` that already holds anything: nothing recorded is ever overwritten."""
     if run_dir.exists() and (not run_dir.is_dir() or any(run_dir.iterdir())):
         raise UserInputError(f"{run_dir}: not empty; choose another output directory")
-    run_dir.mkdir(parents=True, exist_ok=True)
 
 
 def write_run(
@@ -39,7 +38,8 @@ def write_run(
     records: list[SimulationRecord],
 ) -> RunManifest:
     """Save the suite, the manifest and the records into the (new, empty) `run_dir`; returns the manifest."""
-    create_run_dir(run_dir)
+    check_new_run_dir(run_dir)
+    run_dir.mkdir(parents=True, exist_ok=True)
     suite_path = run_dir / SUITE_FILE
     Suite(name=run_dir.name or "run", domain=tasks[0].domain, tasks=tasks).save(suite_path)
     manifest = RunManifest(
