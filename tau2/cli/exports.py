@@ -14,6 +14,19 @@ app = typer.Typer(no_args_is_help=True, help="Write a run in another tool's form
 OutPath = Annotated[Path, typer.Option("-o", "--out", help="Where to write.", show_default=False)]
 
 
+@app.command("potato")
+def potato(
+    run_dir: RunDir,
+    out: OutPath,
+    port: Annotated[int, typer.Option("--port", help="Port the Potato server will listen on.")] = 8000,
+) -> None:
+    """Write a Potato annotation project for the simulations of RUN_DIR (serve: potato start config.yaml)."""
+    from tau2.interfaces._potato_export import CONFIG_FILE, export_project
+
+    count = export_project(run_dir, out, port=port)
+    typer.echo(f"wrote {out} ({count} simulations); serve it with: cd {out} && potato start {CONFIG_FILE}")
+
+
 @app.command("tau2bench")
 def tau2bench(
     run_dir: RunDir,

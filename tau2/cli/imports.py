@@ -7,9 +7,25 @@ from typing import Annotated
 
 import typer
 
-from tau2.cli.options import DataDir
+from tau2.cli.options import DataDir, RunDir
 
 app = typer.Typer(no_args_is_help=True, help="Read another tool's output into a run directory.")
+
+
+@app.command("potato")
+def potato(
+    annotation_dir: Annotated[
+        Path, typer.Argument(help="The Potato project (or its annotation output folder).", show_default=False)
+    ],
+    run_dir: RunDir,
+    replace: Annotated[bool, typer.Option("--replace", help="Replace labels imported before.")] = False,
+) -> None:
+    """Read the annotations of an exported run back into RUN_DIR; `tau2 report` then compares them."""
+    from tau2.interfaces._potato_import import import_annotations
+
+    imported = import_annotations(annotation_dir, run_dir, replace=replace)
+    annotators = sorted({label.annotator for label in imported.labels})
+    typer.echo(f"imported {len(imported.labels)} labels by {len(annotators)} annotators into {run_dir}")
 
 
 @app.command("tau2bench")
