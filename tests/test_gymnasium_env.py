@@ -134,3 +134,30 @@ def test_user_seat_has_no_solo_mode() -> None:
 
     with pytest.raises(UserInputError, match="solo mode has no user seat"):
         Tau2SeatEnv("mock", "user", mode="solo")
+
+
+def test_an_llm_other_seat_works_from_synchronous_code() -> None:
+    """The other seat is an asynchronous LLM actor (served by the scripted OpenAI-compatible server); the
+    training loop below stays plain synchronous code."""
+    from tau2.actors.base import ActorSpec
+    from tau2.testing import Reply, ScriptedOpenAIServer
+
+    script = [
+        Reply.text("Hi, my lamp is dark."),
+        Reply.tool_call("plug_in", {}),
+        Reply.text("It is lit now."),
+        Reply.tool_call("end_call", {}, content="Thanks, bye!"),
+    ]
+    with ScriptedOpenAIServer(script) as server:
+        spec = ActorSpec(
+            kind="llm", model="openai/test-user", api_base=server.base_url, model_args={"api_key": "k"}
+        )
+        env = Tau2SeatEnv("mock", "agent", task_id="unplugged", other=spec)
+        observation, _ = env.reset(seed=0)
+        assert "Hi, my lamp is dark." in observation
+        observation, *_ = env.step("Please plug the lamp in.")
+        assert "It is lit now." in observation and "plug_in" not in observation  # the user's call is hidden
+        _, reward, terminated, _, info = env.step("Glad it works!")
+        env.close()
+    assert (reward, terminated, info["termination"]) == (1.0, True, "user_stop")
+    assert server.request_count == 4

@@ -165,3 +165,45 @@ def test_bad_input_fails_on_one_line_and_never_overwrites(tmp_path: Path) -> Non
 def test_group_help_lists_its_formats(group: str) -> None:
     output = cli(group, "--help")
     assert "tau2bench" in output
+
+
+@pytest.mark.parametrize(
+    ("termination", "detail", "expected"),
+    [
+        ("actor_error", "user actor: bad JSON", "user_error"),
+        ("actor_error", "agent actor: bad JSON", "agent_error"),
+        ("transfer", None, "user_stop"),
+        ("context_overflow", None, "context_window_exceeded"),
+    ],
+)
+def test_terminations_use_tau2bench_words(termination: str, detail: str | None, expected: str) -> None:
+    from tau2.interfaces._tau2bench_export import _termination
+    from tau2.records import SimulationRecord
+
+    record = SimulationRecord(
+        task_id="t", trial=0, seed=0, mode="interactive", reward=0.0, termination=termination,
+        termination_detail=detail,
+    )  # fmt: skip
+    assert _termination(record) == expected
+
+
+def test_an_imported_run_compares_with_ours(tmp_path: Path) -> None:
+    cli(
+        "run",
+        "--domain",
+        "mock",
+        "--agent",
+        "oracle",
+        "--user",
+        "scripted",
+        "-q",
+        "--out",
+        str(tmp_path / "a"),
+    )
+    cli(
+        "run", "--domain", "mock", "--agent", "null", "--user", "scripted", "-q", "--out", str(tmp_path / "b")
+    )
+    cli("export", "tau2bench", str(tmp_path / "b"), "-o", str(tmp_path / "b.json"))
+    cli("import", "tau2bench", str(tmp_path / "b.json"), "--out", str(tmp_path / "imported"))
+    output = cli("compare", str(tmp_path / "a"), str(tmp_path / "imported"))
+    assert "tau2bench" in output

@@ -32,11 +32,11 @@ _TERMINATIONS: Final = {
     TerminationReason.AGENT_STOP: "agent_stop",
     TerminationReason.MAX_STEPS: "max_steps",
     TerminationReason.TOO_MANY_ERRORS: "too_many_errors",
-    TerminationReason.ACTOR_ERROR: "assistant_error",
-    TerminationReason.CONTEXT_OVERFLOW: "assistant_error",
-    TerminationReason.INFRASTRUCTURE_ERROR: "assistant_error",
+    TerminationReason.CONTEXT_OVERFLOW: "context_window_exceeded",
+    TerminationReason.INFRASTRUCTURE_ERROR: "infrastructure_error",
 }
-"""Our terminations in τ²-bench's vocabulary (its orchestrator ends a transferred call as a user stop)."""
+"""Our terminations in τ²-bench's vocabulary (its orchestrator ends a transferred call as a user stop; an
+actor error becomes `agent_error` or `user_error` by the seat that failed)."""
 
 
 def export_results(run_dir: Path, out: Path) -> dict[str, Any]:
@@ -142,7 +142,7 @@ def _simulation(run: Run, record: SimulationRecord, task: Task) -> dict[str, Any
         "start_time": start.isoformat(),
         "end_time": (start + timedelta(seconds=record.duration_s)).isoformat(),
         "duration": record.duration_s,
-        "termination_reason": _TERMINATIONS[record.termination],
+        "termination_reason": _termination(record),
         "agent_cost": usage[Side.AGENT].cost if Side.AGENT in usage else None,
         "user_cost": usage[Side.USER].cost if Side.USER in usage else None,
         "reward_info": _reward_info(record, task),
@@ -150,6 +150,13 @@ def _simulation(run: Run, record: SimulationRecord, task: Task) -> dict[str, Any
         "trial": record.trial,
         "seed": record.seed,
     }
+
+
+def _termination(record: SimulationRecord) -> str:
+    if record.termination is TerminationReason.ACTOR_ERROR:
+        detail = record.termination_detail or ""
+        return "user_error" if detail.startswith(f"{Side.USER.value} actor") else "agent_error"
+    return _TERMINATIONS[record.termination]
 
 
 def _reward_info(record: SimulationRecord, task: Task) -> dict[str, Any]:

@@ -45,8 +45,11 @@ _TERMINATIONS: Final = {
     "agent_error": TerminationReason.ACTOR_ERROR,
     "user_error": TerminationReason.ACTOR_ERROR,
     "infrastructure_error": TerminationReason.INFRASTRUCTURE_ERROR,
+    "context_window_exceeded": TerminationReason.CONTEXT_OVERFLOW,
+    "timeout": TerminationReason.MAX_STEPS,
 }
-"""τ²-bench termination reasons and ours (a successful transfer makes a stop a `transfer`)."""
+"""τ²-bench termination reasons (older and current releases) and ours: a successful transfer makes a stop a
+`transfer`, and its wall-clock timeout is a limit like our step limit."""
 
 
 class ImportedSimulation(BaseModel):
