@@ -72,10 +72,10 @@ def choose_setup(
     other_model: str | None = None,
 ) -> PlaySetup:
     """Ask for whatever was not given: domain → suite → task → seat → the other seat's actor (`other` is
-    its kind, `other_model` the model of an `llm`)."""
+    its kind, `other_model` the model of an `llm`). A task named without a suite is in the default one."""
     if domain is None:
         domain = term.choose("Domain", [(name, name) for name in available_domains()])
-    if suite is None:
+    if suite is None and task_id is None:
         suites = domain_suites(domain)
         if not suites:
             raise UserInputError(f"domain {domain!r} ships no suite; give --suite FILE")
