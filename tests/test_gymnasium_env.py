@@ -161,3 +161,23 @@ def test_an_llm_other_seat_works_from_synchronous_code() -> None:
         env.close()
     assert (reward, terminated, info["termination"]) == (1.0, True, "user_stop")
     assert server.request_count == 4
+
+
+def test_an_episode_the_other_seat_ends_at_once_is_over_after_reset() -> None:
+    """A customer who hangs up before the agent's first turn: reset reports the outcome, step refuses."""
+    from tau2.actors.base import ActorTurn, SeatContext
+    from tau2.trajectory import Entry
+
+    class HangsUp:
+        async def start(self, context: SeatContext) -> None:
+            return None
+
+        async def act(self, observation: list[Entry]) -> ActorTurn:
+            return ActorTurn(text="Never mind.", stop=True)
+
+    env = Tau2SeatEnv("mock", "agent", task_id="unplugged", other=HangsUp())
+    observation, info = env.reset(seed=0)
+    assert info["termination"] == "user_stop" and "Never mind." in observation
+    with pytest.raises(RuntimeError, match="reset"):
+        env.step("Hello?")
+    env.close()

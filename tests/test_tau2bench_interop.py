@@ -207,3 +207,23 @@ def test_an_imported_run_compares_with_ours(tmp_path: Path) -> None:
     cli("import", "tau2bench", str(tmp_path / "b.json"), "--out", str(tmp_path / "imported"))
     output = cli("compare", str(tmp_path / "a"), str(tmp_path / "imported"))
     assert "tau2bench" in output
+
+
+def test_export_never_replaces_a_file(tmp_path: Path) -> None:
+    cli(
+        "run",
+        "--domain",
+        "mock",
+        "--agent",
+        "oracle",
+        "--user",
+        "scripted",
+        "-q",
+        "--out",
+        str(tmp_path / "r"),
+    )
+    existing = tmp_path / "results.json"
+    existing.write_text("mine", encoding="utf-8")
+    result = runner.invoke(app, ["export", "tau2bench", str(tmp_path / "r"), "-o", str(existing)])
+    assert result.exit_code == 2 and "already exists" in result.stderr
+    assert existing.read_text(encoding="utf-8") == "mine"

@@ -49,10 +49,12 @@ def tau2bench(
     """Write RUN_DIR as a τ²-bench results file (and, with --submission, a leaderboard submission)."""
     from tau2.compat.jsonfile import write_json
     from tau2.errors import UserInputError
-    from tau2.interfaces._tau2bench_export import export_results
+    from tau2.interfaces._tau2bench_export import export_results, refuse_existing
     from tau2.interfaces._tau2bench_export import submission as build_submission
     from tau2.rundir import load_run
 
+    if submission is not None:
+        refuse_existing(submission)
     document = export_results(run_dir, out)
     typer.echo(f"wrote {out} ({len(document['simulations'])} simulations)")
     if submission is None:

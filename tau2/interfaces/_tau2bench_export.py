@@ -41,6 +41,7 @@ actor error becomes `agent_error` or `user_error` by the seat that failed)."""
 
 def export_results(run_dir: Path, out: Path) -> dict[str, Any]:
     """Write the run at `run_dir` as a τ²-bench results file at `out`; returns the written document."""
+    refuse_existing(out)
     run = load_run(run_dir)
     tasks = _run_tasks(run)
     manifest = run.manifest
@@ -99,6 +100,12 @@ def submission(
             "notes": f"Simulated and evaluated with tau2 {_version()}; trajectories in τ²-bench's format.",
         },
     }
+
+
+def refuse_existing(path: Path) -> None:
+    """Exports never replace a file: an existing one is a `UserInputError`."""
+    if path.exists():
+        raise UserInputError(f"{path}: already exists; choose another output path")
 
 
 def pass_k_percent(records: list[SimulationRecord]) -> dict[str, float | None]:

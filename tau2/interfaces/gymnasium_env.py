@@ -114,7 +114,10 @@ class Tau2SeatEnv(gymnasium.Env[str, str]):
             actors[self.seat.other], labels[self.seat.other] = self._other_actor()
         self._view, self._result, self._turns = SeatView(self.seat), None, 0
         event = self._driver.start(self._task, actors, config, data_dir=self._data_dir, labels=labels)
-        return self._observation(event), self._brief()
+        observation, info = self._observation(event), self._brief()
+        if self._result is not None:  # the other seat ended the episode before the learner's first turn
+            info.update(outcome_info(self._result))
+        return observation, info
 
     def step(self, action: str) -> tuple[str, float, bool, bool, dict[str, Any]]:
         """Play one turn of the seat; returns its next observation, or the end with the episode's reward."""

@@ -134,6 +134,7 @@ class Tau2AECEnv(AECEnv[str, str, str | None]):  # type: ignore[misc]  # Petting
         self._views = {name: SeatView(Side(name)) for name in self.agents}
         self._observations = {name: TextObservation("[]") for name in self.agents}
         self._result, self._turns = None, 0
+        self.agent_selection = self.agents[0]  # until the orchestrator asks a seat (it may end first)
         seats: dict[Side, None] = {Side(name): None for name in self.agents}
         labels = {seat: "learner" for seat in seats}
         event = self._driver.start(self._task, dict(seats), config, data_dir=self._data_dir, labels=labels)
