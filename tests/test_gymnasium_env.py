@@ -7,6 +7,8 @@ import json
 import warnings
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 gymnasium = pytest.importorskip("gymnasium", reason="the `gym` extra (gymnasium) is not installed")
 
@@ -181,3 +183,43 @@ def test_an_episode_the_other_seat_ends_at_once_is_over_after_reset() -> None:
     with pytest.raises(RuntimeError, match="reset"):
         env.step("Hello?")
     env.close()
+
+
+ACTIONS = [
+    "Hello, how can I help?",
+    tool_call_action("get_account", {"customer": "Ada"}),
+    tool_call_action("enable_power", {"customer": "Ada"}),
+    tool_call_action("plug_in"),
+    tool_call_action("look_at_lamp"),
+    message_action(format_request("plug_in", {})),
+    message_action(RESOLVED_PHRASE),
+    stop_action("Bye"),
+    '{"tool_calls": "nope"}',
+    "{not json",
+]
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    seat=st.sampled_from(list(Side)),
+    task_id=st.sampled_from(["unplugged", "power_cut", "both", "whitelisted", "needs_human"]),
+    actions=st.lists(st.sampled_from(ACTIONS), min_size=12, max_size=12),
+)
+def test_observations_add_up_to_exactly_the_seats_view(seat: Side, task_id: str, actions: list[str]) -> None:
+    """Whatever the learner does, the observations it receives (reset, every step, the end) are the
+    entries its seat may see, each once and in order: the orchestrator's partial observability, intact."""
+    from tau2.interfaces._actions import entry_view
+
+    env = Tau2SeatEnv("mock", seat, task_id=task_id, max_steps=12)  # every learner action is a step
+    observation, _ = env.reset(seed=1)
+    seen = json.loads(observation)
+    for action in actions:
+        if env.result is not None:
+            break
+        observation, *_ = env.step(action)
+        seen += json.loads(observation)
+    result = env.result
+    env.close()
+    assert result is not None
+    assert seen == [entry_view(entry) for entry in result.trajectory.view(seat)]
+    assert all(entry["seat"] == seat.value for entry in seen if entry["kind"] != "message")

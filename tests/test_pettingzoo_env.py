@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 pytest.importorskip("pettingzoo", reason="the `pettingzoo` extra is not installed")
 
@@ -83,3 +85,42 @@ def test_solo_mode_is_a_one_agent_game() -> None:
     env.step(tool_call_action("done"))
     assert env.terminations == {"agent": True} and env.rewards == {"agent": 1.0}
     env.close()
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    task_id=st.sampled_from(["unplugged", "power_cut", "both", "needs_human"]),
+    actions=st.lists(
+        st.sampled_from(
+            [
+                "Hello",
+                tool_call_action("plug_in"),
+                tool_call_action("enable_power", {"customer": "Ada"}),
+                message_action(format_request("plug_in", {})),
+                message_action(RESOLVED_PHRASE),
+                stop_action(),
+                "{bad",
+            ]
+        ),
+        min_size=12,
+        max_size=12,
+    ),
+)
+def test_each_seat_observes_exactly_its_view(task_id: str, actions: list[str]) -> None:
+    """Whatever both seats do, each seat's observations add up to its view of the trajectory."""
+    from tau2.interfaces._actions import entry_view
+    from tau2.tools import Side
+
+    env = pettingzoo_env.raw_env(domain="mock", task_id=task_id, max_steps=12)
+    env.reset(seed=0)
+    seen: dict[str, list[object]] = {"agent": [], "user": []}
+    pending = iter(actions)
+    for agent in env.agent_iter():
+        observation, _, terminated, truncated, _ = env.last()
+        seen[agent] += json.loads(observation)
+        env.step(None if terminated or truncated else next(pending))
+    result = env.result
+    env.close()
+    assert result is not None
+    for seat in Side:
+        assert seen[seat.value] == [entry_view(entry) for entry in result.trajectory.view(seat)]
