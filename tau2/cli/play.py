@@ -8,8 +8,8 @@ from typing import Annotated
 
 import typer
 
+from tau2 import Mode
 from tau2.cli.options import DataDir
-from tau2.modes import Mode
 
 
 def command(

@@ -13,9 +13,7 @@ from typing import Any
 
 from pydantic import JsonValue
 
-from tau2.actors.base import ActorTurn
-from tau2.tools import Side
-from tau2.trajectory import Entry, EntryKind, ToolCall, Trajectory
+from tau2 import ActorTurn, Entry, EntryKind, Side, ToolCall, Trajectory
 
 CHARSET = "".join(character for character in string.printable if character.isprintable())
 """Characters of observations and actions: printable ASCII (JSON escapes everything else)."""

@@ -17,12 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tau2.actors.base import Actor, ActorTurn, SeatContext
-from tau2.episode import EpisodeResult, run_episode
-from tau2.modes import EpisodeConfig
-from tau2.task import Task
-from tau2.tools import Side
-from tau2.trajectory import Entry
+from tau2 import Actor, ActorTurn, Entry, EpisodeConfig, EpisodeResult, SeatContext, Side, Task, run_episode
 
 
 @dataclass(frozen=True)

@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-from tau2.actors.base import SeatContext
-from tau2.modes import Mode
+from tau2 import Mode, SeatContext, Side, UserInstructions
 from tau2.prompts import render_plan
-from tau2.task import UserInstructions
-from tau2.tools import Side
 
 
 def seat_brief(context: SeatContext) -> str:

@@ -16,22 +16,33 @@ from typing import Any, Final
 from pydantic import JsonValue
 from rich.markup import escape
 
-from tau2.actors.base import ActorSpec, ActorTurn, SeatContext
-from tau2.actors.registry import actor_kinds, make_actor
-from tau2.domain import available_domains, get_domain
-from tau2.episode import DONE_TOOL, EpisodeResult
-from tau2.errors import ToolError, UserInputError
+from tau2 import (
+    ActorSpec,
+    ActorTurn,
+    Entry,
+    EntryKind,
+    EpisodeConfig,
+    EpisodeResult,
+    Mode,
+    SeatContext,
+    Side,
+    Task,
+    ToolCall,
+    ToolError,
+    UserInputError,
+    actor_kinds,
+    available_domains,
+    get_domain,
+    make_actor,
+)
+from tau2.episode import DONE_TOOL
 from tau2.interfaces._bridge import EpisodeDriver, EpisodeFailed, SeatTurn
 from tau2.interfaces._brief import seat_brief
 from tau2.interfaces._runs import write_run
 from tau2.interfaces._tasks import default_suite_name, domain_suites, find_task, load_tasks
 from tau2.interfaces._terminal import SessionEnded, Terminal
-from tau2.modes import EpisodeConfig, Mode
 from tau2.runner.convert import episode_record
 from tau2.runner.request import check_spec
-from tau2.task import Task
-from tau2.tools import Side
-from tau2.trajectory import Entry, EntryKind, ToolCall
 
 HUMAN: Final = ActorSpec(kind="human")
 """The spec recorded for the person's seat."""

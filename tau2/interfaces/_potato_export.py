@@ -8,12 +8,8 @@ import json
 from pathlib import Path
 from typing import Any, Final
 
-from tau2.errors import UserInputError
-from tau2.records import SimulationRecord
+from tau2 import Entry, EntryKind, Side, SimulationRecord, Task, UserInputError, UserInstructions
 from tau2.rundir import load_run
-from tau2.task import Task, UserInstructions
-from tau2.tools import Side
-from tau2.trajectory import Entry, EntryKind
 
 CONFIG_FILE: Final = "config.yaml"
 DATA_FILE: Final = "data/simulations.jsonl"

@@ -8,8 +8,8 @@ from typing import Any, Final
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from tau2 import UserInputError
 from tau2.compat.jsonfile import read_json, validation_error, write_json
-from tau2.errors import UserInputError
 from tau2.interfaces._potato_export import (
     ANNOTATION_DIR,
     QUALITY,

@@ -6,14 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Final
 
-from tau2.actors.base import ActorSpec
-from tau2.errors import UserInputError
-from tau2.modes import EpisodeConfig, Mode
-from tau2.records import SimulationRecord
+from tau2 import ActorSpec, EpisodeConfig, Mode, SimulationRecord, Suite, Task, UserInputError
 from tau2.rundir import RESULTS_FILE, RunManifest
 from tau2.runner.manifest import new_run_identity, package_versions, sha256_bytes, write_manifest
-from tau2.suite import Suite
-from tau2.task import Task
 
 SUITE_FILE: Final = "suite.json"
 """The tasks of the run, saved inside the run directory so it stands on its own."""

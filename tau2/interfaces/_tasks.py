@@ -7,10 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from personas import PersonaError, load_persona
-from tau2.compat.tau2bench import load_task_file
-from tau2.domain import get_domain
-from tau2.errors import UserInputError
-from tau2.task import Task
+from tau2 import Task, UserInputError, get_domain, load_task_file
 
 if TYPE_CHECKING:
     import numpy as np

@@ -10,18 +10,23 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any, Final
 
+from tau2 import (
+    Entry,
+    EntryKind,
+    Mode,
+    Side,
+    SimulationRecord,
+    Task,
+    TerminationReason,
+    UserInputError,
+    get_domain,
+    load_task_file,
+)
 from tau2.compat.jsonfile import write_json
-from tau2.compat.tau2bench import default_reward_basis, load_task_file, task_to_tau2
-from tau2.domain import get_domain
-from tau2.errors import UserInputError
+from tau2.compat.tau2bench import default_reward_basis, task_to_tau2
 from tau2.interfaces._tau2bench_format import Results
 from tau2.metrics.passk import pass_hat_k
-from tau2.modes import Mode
-from tau2.records import SimulationRecord
 from tau2.rundir import Run, load_run
-from tau2.task import Task
-from tau2.tools import Side
-from tau2.trajectory import Entry, EntryKind, TerminationReason
 
 MAX_K: Final = 4
 """The leaderboard reports pass^1 to pass^4."""

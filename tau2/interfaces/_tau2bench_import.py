@@ -11,24 +11,34 @@ from typing import Any, Final
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from tau2.actors.base import ActorSpec
+from tau2 import (
+    ActorSpec,
+    Entry,
+    EntryKind,
+    EpisodeConfig,
+    EpisodeResult,
+    Mode,
+    Side,
+    SimulationRecord,
+    Task,
+    TerminationReason,
+    ToolCall,
+    ToolResult,
+    Trajectory,
+    UnknownDomainError,
+    Usage,
+    UserInputError,
+    World,
+    evaluate,
+    get_domain,
+    initialize_world,
+)
 from tau2.compat.jsonfile import read_json, validation_error, write_json
 from tau2.compat.tau2bench import task_from_tau2
-from tau2.domain import get_domain
-from tau2.episode import DONE_TOOL, EpisodeResult, EpisodeTiming
-from tau2.errors import UnknownDomainError, UserInputError
-from tau2.evaluation import evaluate
-from tau2.initialize import initialize_world
+from tau2.episode import DONE_TOOL, EpisodeTiming
 from tau2.interfaces._runs import write_run
 from tau2.interfaces._tau2bench_format import ParticipantMessage, Results, SimulationRun, ToolMessage
-from tau2.modes import EpisodeConfig, Mode
-from tau2.records import SimulationRecord
-from tau2.results import ToolResult
 from tau2.runner.convert import episode_record
-from tau2.task import Task
-from tau2.tools import Side
-from tau2.trajectory import Entry, EntryKind, TerminationReason, ToolCall, Trajectory, Usage
-from tau2.world import World
 
 SIDECAR: Final = "tau2bench.json"
 """File in an imported run directory with the rewards τ²-bench recorded beside ours."""

@@ -17,19 +17,23 @@ from typing import Any, Final
 import gymnasium
 from gymnasium import spaces
 
-from tau2.actors.base import Actor, ActorSpec
-from tau2.actors.registry import make_actor
-from tau2.domain import available_domains
-from tau2.episode import EpisodeResult
-from tau2.errors import UserInputError
+from tau2 import (
+    Actor,
+    ActorSpec,
+    EpisodeConfig,
+    EpisodeResult,
+    Mode,
+    Side,
+    Task,
+    UserInputError,
+    available_domains,
+    make_actor,
+)
 from tau2.interfaces._actions import CHARSET, MAX_ACTION_CHARS, MAX_OBSERVATION_CHARS, SeatView, parse_action
 from tau2.interfaces._bridge import EpisodeDriver, EpisodeFailed, Event
 from tau2.interfaces._brief import seat_brief
 from tau2.interfaces._outcome import is_truncated, outcome_info
 from tau2.interfaces._tasks import TaskChooser
-from tau2.modes import EpisodeConfig, Mode
-from tau2.task import Task
-from tau2.tools import Side
 
 OPTIONS: Final = TaskChooser.OPTIONS | {"mode"}
 """Keys `reset(options=…)` understands; a given option stays in force for later resets."""

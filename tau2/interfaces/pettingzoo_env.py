@@ -19,15 +19,12 @@ from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from tau2.episode import EpisodeResult
+from tau2 import EpisodeConfig, EpisodeResult, Mode, Side, Task
 from tau2.interfaces._actions import CHARSET, MAX_ACTION_CHARS, MAX_OBSERVATION_CHARS, SeatView, parse_action
 from tau2.interfaces._bridge import EpisodeDriver, EpisodeFailed, Event
 from tau2.interfaces._brief import seat_brief
 from tau2.interfaces._outcome import is_truncated, outcome_info
 from tau2.interfaces._tasks import TaskChooser
-from tau2.modes import EpisodeConfig, Mode
-from tau2.task import Task
-from tau2.tools import Side
 
 
 class TextObservation(str):
