@@ -61,3 +61,37 @@ def test_tau2bench_loads_our_export_and_agrees_on_pass_k(options: list[str], tmp
     ours = pass_k_percent(records)
     for k, value in theirs["pass_hat_ks"].items():
         assert ours[f"pass_{k}"] == pytest.approx(100 * value, abs=0.01)
+
+
+CONFORMANCE = Path(__file__).resolve().parents[1].parent / "shared" / "conformance" / "tau2-telecom"
+GOLD_SCRIPT = Path(__file__).parent / "fixtures" / "tau2bench_gold_results.py"
+BROKEN = ["[mobile_data_issue]data_mode_off[PERSONA:None]", "[service_issue]airplane_mode_on[PERSONA:None]"]
+
+
+@pytest.mark.skipif(TAU2BENCH_PYTHON is None, reason="TAU2BENCH_PYTHON (a Python with τ²-bench) is not set")
+@pytest.mark.skipif(not CONFORMANCE.is_dir(), reason=f"τ²-bench telecom data not found in {CONFORMANCE}")
+def test_trajectories_tau2bench_produced_import_with_its_rewards(tmp_path: Path) -> None:
+    """τ²-bench runs the gold actions of its telecom tasks (two of them cut short) and scores them; the
+    import replays them in our world with the same outcome for every call and the same reward."""
+    assert TAU2BENCH_PYTHON is not None
+    results = tmp_path / "gold.json"
+    environment = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1", "LITELLM_LOCAL_MODEL_COST_MAP": "True"}
+    subprocess.run(
+        [TAU2BENCH_PYTHON, str(GOLD_SCRIPT), str(results), "--drop-last-user-action", *BROKEN],
+        capture_output=True,
+        cwd=tmp_path,
+        env=environment,
+        timeout=600,
+        check=True,
+    )
+    runner = CliRunner()
+    out = tmp_path / "imported"
+    command = ["import", "tau2bench", str(results), "--out", str(out), "--data-dir", str(CONFORMANCE)]
+    imported = runner.invoke(app, command)
+    assert imported.exit_code == 0, imported.output
+    assert "20 agree with the recorded reward, 0 disagree" in imported.stdout
+    records = {record.task_id: record for record in load_run(out).records}
+    assert {task for task, record in records.items() if record.reward == 0.0} == set(BROKEN)
+    assert imported.stdout.rstrip().endswith("replayed tool calls had the recorded outcome")
+    calls = imported.stdout.split("; ")[-1].split()
+    assert calls[0] == calls[2]  # "N of N replayed tool calls …"

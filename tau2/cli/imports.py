@@ -39,12 +39,14 @@ def tau2bench(
 
     imported = import_results(results, out, data_dir)
     total = len(imported.simulations)
-    mismatches = sum(simulation.tool_result_mismatches for simulation in imported.simulations)
-    calls = sum(simulation.tool_calls for simulation in imported.simulations)
+    simulations = imported.simulations
+    calls = sum(simulation.tool_calls for simulation in simulations)
+    mismatches = sum(simulation.tool_result_mismatches for simulation in simulations)
     disagreements = imported.disagreements()
     typer.echo(
         f"imported {total} simulations into {out}: {total - len(disagreements)} agree with the recorded "
-        f"reward, {len(disagreements)} disagree; {calls - mismatches} of {calls} tool results agree"
+        f"reward, {len(disagreements)} disagree; {calls - mismatches} of {calls} replayed tool calls had "
+        "the recorded outcome"
     )
     for simulation in disagreements:
         typer.echo(

@@ -4,7 +4,6 @@ evaluated by our evaluator; the reward τ²-bench recorded is kept beside ours i
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from pathlib import Path
 from typing import Any, Final
@@ -74,7 +73,8 @@ class ImportedSimulation(BaseModel):
     reward: float
     tool_calls: int
     tool_result_mismatches: int
-    """Replayed calls whose result differs from the recorded one (JSON compared; errors by their flag)."""
+    """Replayed calls whose outcome differs from the recorded one (one succeeded, the other failed, or no
+    result was recorded); the wording of results is each implementation's own and is not compared."""
 
     @property
     def agrees(self) -> bool:
@@ -120,7 +120,7 @@ def import_results(path: Path, run_dir: Path, data_dir: Path | None = None) -> T
         Side.USER: ActorSpec(kind=IMPORTED_KIND, model=info.user_info.llm or info.user_info.implementation),
     }
     records: list[SimulationRecord] = []
-    compared: list[ImportedSimulation] = []
+    comparisons: list[ImportedSimulation] = []
     trials: Counter[str] = Counter()
     for index, simulation in enumerate(results.simulations):
         task = tasks.get(simulation.task_id)
@@ -142,7 +142,7 @@ def import_results(path: Path, run_dir: Path, data_dir: Path | None = None) -> T
         )
         records.append(episode_record(task, trial, result))
         recorded = simulation.reward_info.reward if simulation.reward_info is not None else None
-        compared.append(
+        comparisons.append(
             ImportedSimulation(
                 simulation_id=simulation.id,
                 task_id=task.id,
@@ -165,7 +165,7 @@ def import_results(path: Path, run_dir: Path, data_dir: Path | None = None) -> T
         seed=info.seed or 0,
         records=records,
     )
-    imported = Tau2BenchImport(source=str(path), domain=domain, simulations=compared)
+    imported = Tau2BenchImport(source=str(path), domain=domain, simulations=comparisons)
     write_json(run_dir / SIDECAR, imported.model_dump(mode="json"))
     return imported
 
@@ -193,7 +193,8 @@ def _has_user(simulations: list[SimulationRun]) -> bool:
 def _replay(
     task: Task, simulation: SimulationRun, config: EpisodeConfig, data_dir: Path | None
 ) -> tuple[EpisodeResult, int, int]:
-    """The episode a recorded simulation amounts to in our world, its tool calls and mismatching results."""
+    """The episode a recorded simulation amounts to in our world, its tool calls, and how many of those
+    had a different outcome."""
     world = initialize_world(task, data_dir)
     recorded = {message.id: message for message in simulation.messages if isinstance(message, ToolMessage)}
     entries: list[Entry] = []
@@ -211,7 +212,7 @@ def _replay(
             ours = ToolCall(call_id=call.id, name=call.name, arguments=call.arguments, side=side)
             entries.append(_entry(entries, seat, EntryKind.TOOL_CALL, tool_call=ours))
             entries.append(_entry(entries, seat, EntryKind.TOOL_RESULT, tool_call=ours, result=outcome))
-            mismatches += not _same_result(outcome, recorded.get(call.id))
+            mismatches += not _same_outcome(outcome, recorded.get(call.id))
     participants = [m for m in simulation.messages if isinstance(m, ParticipantMessage)]
     usage = _usage(participants, simulation)
     trajectory = Trajectory(
@@ -251,21 +252,10 @@ def _run_call(
     return (side if tool is not None else None), outcome
 
 
-def _same_result(ours: ToolResult, recorded: ToolMessage | None) -> bool:
-    """Whether our result says what the recorded one said: failures by their flag, content as JSON."""
-    if recorded is None:
-        return False
-    if not ours.ok or recorded.error:
-        return not ours.ok and bool(recorded.error)
-    same: bool = _parsed(ours.render()) == _parsed(recorded.content or "")
-    return same
-
-
-def _parsed(text: str) -> Any:
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError:
-        return text
+def _same_outcome(ours: ToolResult, recorded: ToolMessage | None) -> bool:
+    """Whether our result has the recorded outcome: both succeeded or both failed (a missing recorded
+    result differs). The wording of results is each domain's own, so content is not compared."""
+    return recorded is not None and ours.ok == (not recorded.error)
 
 
 def _termination(reason: str, world: World, entries: list[Entry]) -> TerminationReason:
