@@ -95,3 +95,14 @@ def test_trajectories_tau2bench_produced_import_with_its_rewards(tmp_path: Path)
     assert imported.stdout.rstrip().endswith("replayed tool calls had the recorded outcome")
     calls = imported.stdout.split("; ")[-1].split()
     assert calls[0] == calls[2]  # "N of N replayed tool calls …"
+    scored = subprocess.run(
+        [TAU2BENCH_PYTHON, "-c", LOAD_AND_SCORE, str(results)],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=environment,
+        timeout=300,
+        check=True,
+    )
+    theirs = json.loads(scored.stdout.strip().splitlines()[-1])["pass_hat_ks"]
+    assert pass_k_percent(list(records.values()))["pass_1"] == pytest.approx(100 * theirs["1"], abs=0.01)
