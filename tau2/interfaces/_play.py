@@ -17,6 +17,7 @@ from pydantic import JsonValue
 from rich.markup import escape
 
 from tau2 import (
+    Actor,
     ActorSpec,
     ActorTurn,
     Entry,
@@ -128,7 +129,7 @@ def play(
     """Play the episode; returns its result, or None when the person quit before the end."""
     seat = setup.seat
     config = EpisodeConfig(mode=setup.mode, seed=seed)
-    actors: dict[Side, Any] = {seat: None}
+    actors: dict[Side, Actor | None] = {seat: None}
     labels = {seat: HUMAN.label()}
     if setup.other is not None:
         actors[seat.other] = make_actor(setup.other, seat.other, setup.mode)
