@@ -31,10 +31,10 @@ class Terminal:
             self.console.print(renderable)
 
     def ask(self, prompt: str) -> str:
-        """The next line typed, stripped; the end of the input ends the session."""
+        """The next line typed, stripped; the end of the input (or Ctrl-C) ends the session."""
         try:
             return self._read(prompt).strip()
-        except EOFError:
+        except (EOFError, KeyboardInterrupt):
             raise SessionEnded("end of input") from None
 
     def choose(self, title: str, options: Sequence[tuple[str, T]], default: int = 0) -> T:
