@@ -146,7 +146,7 @@ def play(
             _show(term, event.observation, seat)
             seen = max([seen, *(entry.index for entry in event.observation)])
             event = driver.send(_read_turn(term, context))
-    except SessionEnded:
+    except (SessionEnded, KeyboardInterrupt):
         term.say("[yellow]Left the session; nothing was recorded.[/]")
         return None
     finally:
