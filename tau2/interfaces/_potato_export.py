@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from tau2 import Entry, EntryKind, Side, SimulationRecord, Task, UserInputError, UserInstructions
+from tau2.interfaces._runs import check_new_run_dir
 from tau2.rundir import load_run
 
 CONFIG_FILE: Final = "config.yaml"
@@ -39,8 +40,7 @@ def export_project(run_dir: Path, out: Path, *, port: int = 8000) -> int:
     records = [record for record in run.records if record.trajectory is not None]
     if not records:
         raise UserInputError(f"{run_dir}: the run has no recorded simulations to annotate")
-    if out.exists() and any(out.iterdir()):
-        raise UserInputError(f"{out}: not empty; choose another output directory")
+    check_new_run_dir(out)
     tasks = _tasks(run.manifest.suite_path)
     (out / "data").mkdir(parents=True, exist_ok=True)
     (out / ANNOTATION_DIR).mkdir()

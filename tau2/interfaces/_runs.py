@@ -15,7 +15,7 @@ SUITE_FILE: Final = "suite.json"
 
 
 def check_new_run_dir(run_dir: Path) -> None:
-    """Refuse a `run_dir` that already holds anything: nothing recorded is ever overwritten."""
+    """Refuse an output directory that already holds anything (or is a file): nothing is overwritten."""
     if run_dir.exists() and (not run_dir.is_dir() or any(run_dir.iterdir())):
         raise UserInputError(f"{run_dir}: not empty; choose another output directory")
 
