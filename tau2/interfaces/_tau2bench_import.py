@@ -20,6 +20,7 @@ from tau2 import (
     Side,
     SimulationRecord,
     Task,
+    TaskSetupError,
     TerminationReason,
     ToolCall,
     ToolResult,
@@ -35,7 +36,7 @@ from tau2 import (
 from tau2.compat.jsonfile import read_json, validation_error, write_json
 from tau2.compat.tau2bench import task_from_tau2
 from tau2.episode import DONE_TOOL, EpisodeTiming
-from tau2.interfaces._runs import write_run
+from tau2.interfaces._runs import check_new_run_dir, write_run
 from tau2.interfaces._tau2bench_format import ParticipantMessage, Results, SimulationRun, ToolMessage
 from tau2.runner.convert import episode_record
 
@@ -98,6 +99,7 @@ class Tau2BenchImport(BaseModel):
 
 def import_results(path: Path, run_dir: Path, data_dir: Path | None = None) -> Tau2BenchImport:
     """Import the results file at `path` into the new run directory `run_dir`; returns the comparison."""
+    check_new_run_dir(run_dir)
     try:
         results = Results.model_validate(read_json(path))
     except ValidationError as error:
@@ -131,9 +133,13 @@ def import_results(path: Path, run_dir: Path, data_dir: Path | None = None) -> T
         trial = simulation.trial if simulation.trial is not None else trials[simulation.task_id]
         trials[simulation.task_id] = trial + 1
         seed = simulation.seed if simulation.seed is not None else (info.seed or 0)
-        result, calls, mismatches = _replay(
-            task, simulation, config.model_copy(update={"seed": seed}), data_dir
-        )
+        try:
+            result, calls, mismatches = _replay(
+                task, simulation, config.model_copy(update={"seed": seed}), data_dir
+            )
+        except TaskSetupError as error:
+            hint = "" if data_dir else " (τ²-bench's tasks need τ²-bench's data files: give --data-dir)"
+            raise UserInputError(f"{path}: simulations[{index}]: {error}{hint}") from None
         result = result.model_copy(
             update={
                 "agent": labels[Side.AGENT].label(),
