@@ -15,6 +15,7 @@ from tau2.interfaces._tasks import domain_suites
 from tau2.interfaces._tau2bench_format import Results
 from tau2.interfaces._tau2bench_import import load_import
 from tau2.rundir import load_run
+from tau2.tools import Side
 
 runner = CliRunner()
 
@@ -227,3 +228,45 @@ def test_export_never_replaces_a_file(tmp_path: Path) -> None:
     result = runner.invoke(app, ["export", "tau2bench", str(tmp_path / "r"), "-o", str(existing)])
     assert result.exit_code == 2 and "already exists" in result.stderr
     assert existing.read_text(encoding="utf-8") == "mine"
+
+
+def test_a_model_run_keeps_its_token_usage_through_the_round_trip(tmp_path: Path) -> None:
+    """LLM seats (the scripted OpenAI-compatible server): every model turn becomes one τ²-bench message
+    carrying its usage, so the import sums the same calls and tokens per seat."""
+    from tau2.testing import ChatRequest, Reply, ScriptedOpenAIServer, ScriptedToolCall
+
+    agent = [
+        Reply.tool_call("get_account", {"customer": "Ada"}),
+        Reply.parallel_tool_calls(
+            [
+                ScriptedToolCall(name="enable_power", arguments={"customer": "Ada"}),
+                ScriptedToolCall(name="get_account", arguments={"customer": "Ada"}),
+            ]
+        ),
+        Reply.text("Power is back on. Please plug your lamp in."),
+        Reply.text("Your issue is resolved."),
+    ]
+    user = [
+        Reply.text("My lamp is dark."),
+        Reply.tool_call("plug_in"),
+        Reply.text("It is lit."),
+        Reply.tool_call("end_call"),
+    ]
+
+    def reply(request: ChatRequest) -> Reply:
+        turns = sum(message["role"] == "assistant" for message in request.messages)
+        return user[turns] if "end_call" in request.tool_names else agent[turns - 1]
+
+    with ScriptedOpenAIServer(reply) as server:
+        seats = []
+        for seat in ("agent", "user"):
+            seats += [f"--{seat}", "llm", f"--{seat}-model", "openai/tau2-test-model"]
+            seats += [f"--{seat}-api-base", server.base_url, f"--{seat}-arg", "api_key=sk-test"]
+        cli("run", "--domain", "mock", "--task-ids", "both", *seats, "-q", "--out", str(tmp_path / "r"))
+    cli("export", "tau2bench", str(tmp_path / "r"), "-o", str(tmp_path / "results.json"))
+    cli("import", "tau2bench", str(tmp_path / "results.json"), "--out", str(tmp_path / "back"))
+    (ours,) = load_run(tmp_path / "r").records
+    (back,) = load_run(tmp_path / "back").records
+    assert ours.reward == back.reward == 1.0
+    assert ours.usage[Side.AGENT].calls == 4 and ours.usage[Side.AGENT].prompt_tokens > 0
+    assert back.usage == ours.usage

@@ -18,6 +18,7 @@ from tau2 import (
     SimulationRecord,
     Task,
     TerminationReason,
+    Usage,
     UserInputError,
     get_domain,
     load_task_file,
@@ -158,7 +159,7 @@ def _simulation(run: Run, record: SimulationRecord, task: Task) -> dict[str, Any
         "agent_cost": usage[Side.AGENT].cost if Side.AGENT in usage else None,
         "user_cost": usage[Side.USER].cost if Side.USER in usage else None,
         "reward_info": _reward_info(record, task),
-        "messages": messages(record.trajectory.entries),
+        "messages": [*messages(record.trajectory.entries), *_closing(record)],
         "trial": record.trial,
         "seed": record.seed,
     }
@@ -199,29 +200,32 @@ def _reward_info(record: SimulationRecord, task: Task) -> dict[str, Any]:
 
 
 def messages(entries: list[Entry]) -> list[dict[str, Any]]:
-    """A trajectory as τ²-bench messages: each run of one seat's tool calls becomes one message with those
-    calls, followed by one tool message per result; actor errors (τ²-bench records none) are left out."""
+    """A trajectory as τ²-bench messages: the tool calls of one model turn (or a run of one offline seat's
+    calls) become one message, followed by one tool message per result; a turn's token usage and cost
+    go on its message; actor errors (τ²-bench records none) are left out."""
     out: list[dict[str, Any]] = []
-    pending: list[dict[str, Any]] = []
+    calls: dict[str, Any] | None = None
     results: list[dict[str, Any]] = []
 
     def flush() -> None:
-        if pending:
-            out.append({"role": pending[0]["requestor"], "content": None, "tool_calls": list(pending)})
+        nonlocal calls
+        if calls is not None:
+            out.append(calls)
             out.extend(results)
-        pending.clear()
+        calls = None
         results.clear()
 
     for entry in entries:
         if entry.kind is EntryKind.MESSAGE:
             flush()
-            out.append({"role": _requestor(entry.seat), "content": entry.text})
+            out.append(_with_usage({"role": _requestor(entry.seat), "content": entry.text}, entry))
         elif entry.kind is EntryKind.TOOL_CALL and entry.tool_call is not None:
             requestor = _requestor(entry.seat)
-            if pending and pending[0]["requestor"] != requestor:
+            if calls is None or calls["role"] != requestor or entry.usage is not None:
                 flush()
+                calls = _with_usage({"role": requestor, "content": None, "tool_calls": []}, entry)
             call = entry.tool_call
-            pending.append(
+            calls["tool_calls"].append(
                 {"id": call.call_id, "name": call.name, "arguments": call.arguments, "requestor": requestor}
             )
         elif entry.kind is EntryKind.TOOL_RESULT and entry.tool_call is not None and entry.result is not None:
@@ -236,6 +240,44 @@ def messages(entries: list[Entry]) -> list[dict[str, Any]]:
             )
     flush()
     return out
+
+
+STOP_TOKEN: Final = "###STOP###"
+"""The message with which τ²-bench's simulated user ends a conversation."""
+
+
+def _closing(record: SimulationRecord) -> list[dict[str, Any]]:
+    """The user's hang-up as τ²-bench writes it, when it was a model call that said nothing (our
+    trajectory then records no entry for it): a stop message carrying that call's usage."""
+    assert record.trajectory is not None
+    total = record.usage.get(Side.USER)
+    if record.termination is not TerminationReason.USER_STOP or total is None:
+        return []
+    seen = [entry.usage for entry in record.trajectory.entries if entry.seat is Side.USER and entry.usage]
+    calls = total.calls - sum(usage.calls for usage in seen)
+    if calls <= 0:
+        return []
+    cost = None if total.cost is None else total.cost - sum(usage.cost or 0.0 for usage in seen)
+    remainder = Usage(
+        calls=calls,
+        prompt_tokens=total.prompt_tokens - sum(usage.prompt_tokens for usage in seen),
+        completion_tokens=total.completion_tokens - sum(usage.completion_tokens for usage in seen),
+        cost=cost,
+    )
+    stop = Entry(index=-1, seat=Side.USER, kind=EntryKind.MESSAGE, text=STOP_TOKEN, usage=remainder)
+    return [_with_usage({"role": "user", "content": STOP_TOKEN}, stop)]
+
+
+def _with_usage(message: dict[str, Any], entry: Entry) -> dict[str, Any]:
+    """`message` with the token usage and cost of the model call that produced `entry`, if any."""
+    if entry.usage is not None:
+        usage = entry.usage
+        message["usage"] = {
+            "prompt_tokens": usage.prompt_tokens,
+            "completion_tokens": usage.completion_tokens,
+        }
+        message["cost"] = usage.cost
+    return message
 
 
 def _requestor(seat: Side) -> str:

@@ -283,15 +283,19 @@ def _termination(reason: str, world: World, entries: list[Entry]) -> Termination
 
 
 def _usage(participants: list[ParticipantMessage], simulation: SimulationRun) -> dict[Side, Usage]:
-    """Cost per seat as τ²-bench recorded it (calls counted as that seat's messages)."""
+    """Per seat: its model calls (its messages that carry usage), their tokens, and the cost τ²-bench
+    recorded for the seat."""
     usage: dict[Side, Usage] = {}
-    for seat, role, cost in (
-        (Side.AGENT, "assistant", simulation.agent_cost),
-        (Side.USER, "user", simulation.user_cost),
-    ):
-        count = sum(message.role == role for message in participants)
-        if count and cost is not None:
-            usage[seat] = Usage(calls=count, cost=cost)
+    costs = {Side.AGENT: simulation.agent_cost, Side.USER: simulation.user_cost}
+    for seat, role in ((Side.AGENT, "assistant"), (Side.USER, "user")):
+        calls = [message.usage or {} for message in participants if message.role == role and message.usage]
+        if calls or costs[seat]:
+            usage[seat] = Usage(
+                calls=len(calls),
+                prompt_tokens=sum(int(call.get("prompt_tokens") or 0) for call in calls),
+                completion_tokens=sum(int(call.get("completion_tokens") or 0) for call in calls),
+                cost=costs[seat],
+            )
     return usage
 
 
