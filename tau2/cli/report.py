@@ -13,7 +13,7 @@ def command(
     bootstrap_seed: BootstrapSeed = 0,
 ) -> None:
     """Report one run: terminal tables, or JSON with --json; --html FILE also writes an HTML page."""
-    from tau2.interfaces.report_sections import extra_sections
+    from tau2.interfaces._report_sections import extra_sections
     from tau2.metrics import Bootstrap
     from tau2.report import build_report, run_page, run_tables
     from tau2.rundir import load_run
