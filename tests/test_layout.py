@@ -1,5 +1,6 @@
 """The package layout's rules: one namespace that user folders cannot shadow, and imports that only
-flow down the layers (world → tasks → llm → episode → actors → runs → runner → metrics → report → cli)."""
+flow down the layers (world → tasks → llm → episode → actors → runs → runner → metrics → report → interfaces →
+cli)."""
 
 from __future__ import annotations
 
@@ -31,7 +32,8 @@ LAYERS: dict[str, int] = {
     "report": 9,
     "generator": 9,
     "domains": 9,
-    "cli": 10,
+    "interfaces": 10,
+    "cli": 11,
 }
 """Rank of each top-level part of `tau2`: a module may import parts of its own rank or lower."""
 

@@ -13,3 +13,15 @@ from tau2.tasks._task import Task
 def test_mock_task_is_valid(task: Task) -> None:
     verification = verify_task(task)
     assert verification.valid, verification.reason
+
+
+def test_default_suite_file_holds_the_example_tasks() -> None:
+    """The default suite of `--domain mock` (`suites/examples.json`) is the tasks above, saved."""
+    from pathlib import Path
+
+    from tau2.tasks._suite import Suite
+    from tau2.world._domain import get_domain
+
+    path = Path(get_domain("mock").default_suite)
+    expected = Suite(name="mock-examples", domain="mock", tasks=MOCK_TASKS).to_json()
+    assert path.read_text(encoding="utf-8") == expected

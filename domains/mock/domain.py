@@ -145,4 +145,5 @@ DOMAIN: Domain[MockState] = Domain(
     load_state=load_state,
     policy=policy,
     transfer_tool="transfer_to_human_agents",
+    default_suite=Path(__file__).parent / "suites" / "examples.json",
 )

@@ -2,6 +2,7 @@
 human) and the one registry of actor kinds, which also finds kinds other packages install under the
 `tau2.actors` entry-point group. The actor contract itself is part of the episode and re-exported here."""
 
+from tau2.actors._prompts import render_plan
 from tau2.actors._registry import (
     ENTRY_POINT_GROUP,
     ActorFactory,
@@ -31,4 +32,5 @@ __all__ = [
     "checked_kind",
     "make_actor",
     "register_actor",
+    "render_plan",
 ]

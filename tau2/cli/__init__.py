@@ -20,8 +20,10 @@ from typer.core import TyperGroup
 from tau2.errors import UserInputError
 from tau2.personas import PersonaError
 
-COMMANDS = ("generate", "verify", "episode", "run", "report", "compare", "view")
+COMMANDS = ("generate", "verify", "episode", "run", "report", "compare", "view", "play")
 """Subcommand modules of `tau2.cli`, in the order `--help` lists them."""
+GROUPS = {"export": "exports", "import": "imports"}
+"""Subcommand groups (name → module defining a Typer `app` with one command per format)."""
 
 
 class _Tau2Group(TyperGroup):
@@ -60,6 +62,8 @@ def _root() -> None:
 for _name in COMMANDS:
     _module = import_module(f"{__name__}.{_name}")
     app.command(name=_name.replace("_", "-"))(_module.command)
+for _group, _name in GROUPS.items():
+    app.add_typer(import_module(f"{__name__}.{_name}").app, name=_group)
 
 
 def run_reporting_errors(run: Callable[[], Any]) -> int:

@@ -3,7 +3,13 @@ append-only, resumable results store (`manifest.json` + `results.jsonl`)."""
 
 from tau2.runner._convert import crash_record, episode_record
 from tau2.runner._execute import episode_config, execute_run, simulate
-from tau2.runner._manifest import differences, write_manifest
+from tau2.runner._manifest import (
+    differences,
+    new_run_identity,
+    package_versions,
+    sha256_bytes,
+    write_manifest,
+)
 from tau2.runner._plan import Unit, pending_units
 from tau2.runner._prepare import EpisodeSetup, PreparedRun, prepare_episode, prepare_run
 from tau2.runner._progress import ProgressBar, Tally
@@ -35,6 +41,8 @@ __all__ = [
     "episode_config",
     "episode_record",
     "execute_run",
+    "new_run_identity",
+    "package_versions",
     "parse_assignments",
     "parse_rate_limit",
     "parse_task_ids",
@@ -43,6 +51,7 @@ __all__ = [
     "prepare_run",
     "repair_tail",
     "run_summary",
+    "sha256_bytes",
     "simulate",
     "write_manifest",
 ]

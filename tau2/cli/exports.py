@@ -1,0 +1,71 @@
+"""`tau2 export`: write a run in another tool's format (a Potato project, a τ²-bench results file)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from tau2.cli.options import RunDir
+
+app = typer.Typer(no_args_is_help=True, help="Write a run in another tool's format.")
+
+OutPath = Annotated[Path, typer.Option("-o", "--out", help="Where to write.", show_default=False)]
+
+
+@app.command("potato")
+def potato(
+    run_dir: RunDir,
+    out: OutPath,
+    port: Annotated[int, typer.Option("--port", help="Port the Potato server will listen on.")] = 8000,
+) -> None:
+    """Write a Potato annotation project for the simulations of RUN_DIR (serve: potato start config.yaml)."""
+    from tau2.interfaces import POTATO_CONFIG_FILE as CONFIG_FILE
+    from tau2.interfaces import export_potato_project as export_project
+
+    count = export_project(run_dir, out, port=port)
+    typer.echo(f"wrote {out} ({count} simulations); serve it with: cd {out} && potato start {CONFIG_FILE}")
+
+
+@app.command("tau2bench")
+def tau2bench(
+    run_dir: RunDir,
+    out: OutPath,
+    submission: Annotated[
+        Path | None,
+        typer.Option("--submission", metavar="FILE", help="Also write a leaderboard submission.json."),
+    ] = None,
+    model_name: Annotated[
+        str | None, typer.Option("--model-name", help="Model name for the submission.")
+    ] = None,
+    organization: Annotated[
+        str | None, typer.Option("--organization", help="Organisation for the submission.")
+    ] = None,
+    also: Annotated[
+        list[Path] | None,
+        typer.Option("--also", metavar="RUN_DIR", help="Runs of other domains to add to the submission."),
+    ] = None,
+) -> None:
+    """Write RUN_DIR as a τ²-bench results file (and, with --submission, a leaderboard submission)."""
+    from tau2._jsonfile import write_json
+    from tau2.errors import UserInputError
+    from tau2.interfaces import export_tau2bench_results as export_results
+    from tau2.interfaces import refuse_existing
+    from tau2.interfaces import tau2bench_submission as build_submission
+    from tau2.runs import load_run
+
+    if submission is not None:
+        refuse_existing(submission)
+    document = export_results(run_dir, out)
+    typer.echo(f"wrote {out} ({len(document['simulations'])} simulations)")
+    if submission is None:
+        return
+    run = load_run(run_dir)
+    agent_model = run.manifest.agent.model
+    name = model_name or (agent_model.name if agent_model is not None else run.manifest.agent.kind)
+    if organization is None:
+        raise UserInputError("--submission needs --organization (the model's organisation)")
+    user = run.manifest.user.label() if run.manifest.user is not None else None
+    write_json(submission, build_submission([run_dir, *(also or [])], name, organization, user))
+    typer.echo(f"wrote {submission}")

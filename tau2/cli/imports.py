@@ -1,0 +1,55 @@
+"""`tau2 import`: read another tool's output into a run directory (τ²-bench results, Potato annotations)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from tau2.cli.options import DataDir, RunDir
+
+app = typer.Typer(no_args_is_help=True, help="Read another tool's output into a run directory.")
+
+
+@app.command("potato")
+def potato(
+    annotation_dir: Annotated[
+        Path, typer.Argument(help="The Potato project (or its annotation output folder).", show_default=False)
+    ],
+    run_dir: RunDir,
+    replace: Annotated[bool, typer.Option("--replace", help="Replace labels imported before.")] = False,
+) -> None:
+    """Read the annotations of an exported run back into RUN_DIR; `tau2 report` then compares them."""
+    from tau2.interfaces import import_potato_annotations as import_annotations
+
+    imported = import_annotations(annotation_dir, run_dir, replace=replace)
+    annotators = sorted({label.annotator for label in imported.labels})
+    typer.echo(f"imported {len(imported.labels)} labels by {len(annotators)} annotators into {run_dir}")
+
+
+@app.command("tau2bench")
+def tau2bench(
+    results: Annotated[Path, typer.Argument(help="A τ²-bench results JSON file.", show_default=False)],
+    out: Annotated[Path, typer.Option("--out", help="The new run directory.", show_default=False)],
+    data_dir: DataDir = None,
+) -> None:
+    """Replay and re-evaluate every simulation of RESULTS in our world into the run directory --out."""
+    from tau2.interfaces import import_tau2bench_results as import_results
+
+    imported = import_results(results, out, data_dir)
+    total = len(imported.simulations)
+    simulations = imported.simulations
+    calls = sum(simulation.tool_calls for simulation in simulations)
+    mismatches = sum(simulation.tool_result_mismatches for simulation in simulations)
+    disagreements = imported.disagreements()
+    typer.echo(
+        f"imported {total} simulations into {out}: {total - len(disagreements)} agree with the recorded "
+        f"reward, {len(disagreements)} disagree; {calls - mismatches} of {calls} replayed tool calls had "
+        "the recorded outcome"
+    )
+    for simulation in disagreements:
+        typer.echo(
+            f"  {simulation.task_id} trial {simulation.trial}: recorded {simulation.recorded_reward}, "
+            f"ours {simulation.reward}"
+        )

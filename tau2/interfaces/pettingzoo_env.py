@@ -1,0 +1,187 @@
+"""A PettingZoo AEC environment of a task with both seats as agents, `agent` and `user`, taking turns under
+the half-duplex protocol: the dual-control game as a decentralised POMDP.
+
+Each agent observes exactly what the orchestrator shows its seat (JSON text of the entries since its
+previous turn) and acts with a message or a JSON action, as in `tau2.interfaces.gymnasium_env`. The game is
+cooperative: at the end both seats receive the episode's reward. Solo mode is a one-agent game (`agent`).
+"""
+
+from __future__ import annotations
+
+import copy
+import warnings
+from pathlib import Path
+from typing import Any, ClassVar
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import seeding
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from tau2 import EpisodeConfig, EpisodeResult, Mode, Side, Task
+from tau2.interfaces._actions import CHARSET, MAX_ACTION_CHARS, MAX_OBSERVATION_CHARS, SeatView, parse_action
+from tau2.interfaces._bridge import EpisodeDriver, EpisodeFailed, Event
+from tau2.interfaces._brief import seat_brief
+from tau2.interfaces._outcome import is_truncated, outcome_info
+from tau2.interfaces._tasks import TaskChooser
+
+
+class TextObservation(str):
+    """Observation text that also states its dtype, as PettingZoo's API test asks of every observation."""
+
+    __slots__ = ()
+    dtype: ClassVar[np.dtype[Any]] = np.dtype(str)
+
+
+def env(**kwargs: Any) -> AECEnv[str, str, str | None]:
+    """The environment wrapped in PettingZoo's checks (order of calls, bounds); see `raw_env`."""
+    wrapped: AECEnv[str, str, str | None] = wrappers.OrderEnforcingWrapper(raw_env(**kwargs))
+    return wrapped
+
+
+def raw_env(**kwargs: Any) -> Tau2AECEnv:
+    """The unwrapped environment: `domain` (default telecom), `suite`, `task_id`, `mode`, `persona`,
+    `max_steps`, `data_dir`; with no arguments it runs the telecom default suite offline."""
+    return Tau2AECEnv(**kwargs)
+
+
+class Tau2AECEnv(AECEnv[str, str, str | None]):  # type: ignore[misc]  # PettingZoo is untyped
+    """Both seats of a tau2 task as PettingZoo agents (see the module docstring)."""
+
+    metadata: dict[str, Any] = {  # noqa: RUF012 (PettingZoo's class attribute)
+        "name": "tau2_v0",
+        "render_modes": [],
+        "is_parallelizable": False,
+    }
+
+    def __init__(
+        self,
+        domain: str = "telecom",
+        *,
+        suite: str | Path | None = None,
+        task_id: str | None = None,
+        mode: Mode | str = Mode.INTERACTIVE,
+        persona: str | None = None,
+        max_steps: int | None = None,
+        data_dir: Path | None = None,
+    ) -> None:
+        super().__init__()
+        self.domain = domain
+        self.mode = Mode(mode)
+        seats = [Side.AGENT] if self.mode is Mode.SOLO else [Side.AGENT, Side.USER]
+        self.possible_agents = [seat.value for seat in seats]
+        self.agents: list[str] = []
+        self._chooser = TaskChooser(domain, suite, task_id, persona)
+        self._config = EpisodeConfig(mode=self.mode)
+        if max_steps is not None:
+            self._config = self._config.model_copy(update={"max_steps": max_steps})
+        self._data_dir = data_dir
+        self._driver = EpisodeDriver()
+        self._rng: np.random.Generator | None = None
+        self._observation_spaces = {
+            name: spaces.Text(MAX_OBSERVATION_CHARS, min_length=0, charset=CHARSET)
+            for name in self.possible_agents
+        }
+        self._action_spaces = {
+            name: spaces.Text(MAX_ACTION_CHARS, min_length=1, charset=CHARSET)
+            for name in self.possible_agents
+        }
+        self._views: dict[str, SeatView] = {}
+        self._observations: dict[str, TextObservation] = {}
+        self._task: Task | None = None
+        self._result: EpisodeResult | None = None
+        self._turns = 0
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        """The text space of the agent's observations."""
+        return self._observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        """The text space of the agent's actions."""
+        return self._action_spaces[agent]
+
+    @property
+    def task(self) -> Task:
+        """The task of the current episode."""
+        if self._task is None:
+            raise RuntimeError("call reset() first")
+        return self._task
+
+    @property
+    def result(self) -> EpisodeResult | None:
+        """The finished episode's full result; None while it runs."""
+        return self._result
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Choose a task (the `task_id` option, or one drawn with the seeded generator) and start it."""
+        if seed is not None or self._rng is None:
+            self._rng, _ = seeding.np_random(seed)
+        options = options or {}
+        unknown = sorted(set(options) - TaskChooser.OPTIONS)
+        if unknown:
+            warnings.warn(f"tau2 ignores unknown reset options: {', '.join(unknown)}", stacklevel=2)
+        self._task = self._chooser.choose(self._rng, options)
+        config = self._config.model_copy(update={"seed": int(self._rng.integers(2**31))})
+        self.agents = list(self.possible_agents)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self._views = {name: SeatView(Side(name)) for name in self.agents}
+        self._observations = {name: TextObservation("[]") for name in self.agents}
+        self._result, self._turns = None, 0
+        self.agent_selection = self.agents[0]  # until the orchestrator asks a seat (it may end first)
+        seats: dict[Side, None] = {Side(name): None for name in self.agents}
+        labels = {seat: "learner" for seat in seats}
+        event = self._driver.start(self._task, dict(seats), config, data_dir=self._data_dir, labels=labels)
+        self.infos = {name: self._brief(Side(name)) for name in self.agents}
+        self._take(event)
+
+    def observe(self, agent: str) -> TextObservation:
+        """What the agent saw at (or since) its latest turn."""
+        return self._observations[agent]
+
+    def step(self, action: str | None) -> None:
+        """Play the selected agent's turn; at the end every seat is terminated (or truncated), rewarded."""
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if action is None:
+            raise ValueError(f"{agent} is live: its action must be text, not None")
+        self._turns += 1
+        self._cumulative_rewards[agent] = 0.0
+        self._clear_rewards()
+        self._take(self._driver.send(parse_action(action, f"{agent}-{self._turns}-")))
+        self._accumulate_rewards()
+
+    def close(self) -> None:
+        """Stop the episode thread."""
+        self._driver.close()
+
+    def _take(self, event: Event) -> None:
+        """Hand the turn to the seat the event names, or end the game for every seat."""
+        if isinstance(event, EpisodeFailed):
+            raise event.error
+        if not isinstance(event, EpisodeResult):
+            name = event.seat.value
+            self._observations[name] = TextObservation(self._views[name].observe(event.observation))
+            self.agent_selection = name
+            return
+        self._result = event
+        truncated = is_truncated(event)
+        for name in self.agents:
+            self._observations[name] = TextObservation(self._views[name].final(event.trajectory))
+            self.rewards[name] = event.reward
+            self.terminations[name] = not truncated
+            self.truncations[name] = truncated
+            self.infos[name] = outcome_info(event)
+
+    def _brief(self, seat: Side) -> dict[str, Any]:
+        """An agent's info after reset: the task, its brief and its tool schemas."""
+        info: dict[str, Any] = {"task_id": self.task.id, "domain": self.domain, "seat": seat.value}
+        context = self._driver.context(seat)
+        if context is not None:
+            info.update(brief=seat_brief(context), tool_schemas=copy.deepcopy(context.tool_schemas))
+        return info

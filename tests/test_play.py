@@ -1,0 +1,124 @@
+"""`tau2 play` end to end, fed through stdin: the guided menu, help and validation that send nothing,
+full telecom tasks played from either seat, and the recorded run read by `tau2 report` and `tau2 view`."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from tau2.actors._requests import RESOLVED_PHRASE, format_request
+from tau2.cli import app
+from tau2.interfaces._tasks import load_tasks
+from tau2.runs._rundir import load_run
+from tau2.tasks._task import Task
+from tau2.world._tools import Side
+
+runner = CliRunner()
+
+
+def play(stdin: list[str], *options: str) -> tuple[int, str]:
+    result = runner.invoke(app, ["play", *options], input="\n".join(stdin) + "\n")
+    return result.exit_code, result.output
+
+
+def telecom_task() -> Task:
+    """A telecom task whose reference solution needs both seats."""
+    return next(
+        task
+        for task in load_tasks("telecom", "small")
+        if {step.side for step in task.evaluation.solution} == {Side.AGENT, Side.USER}
+    )
+
+
+def test_guided_menu_help_and_validation_then_a_recorded_win(tmp_path: Path) -> None:
+    out = tmp_path / "played"
+    stdin = [
+        "2",  # domain: mock (after airline)
+        "",  # suite: the default
+        "3",  # task: both
+        "1",  # seat: agent
+        "",  # customer: scripted (the default)
+        "/help",
+        '/call enable_power {"customer": 3}',  # invalid: refused before sending
+        "/call",
+        "2",  # enable_power
+        "",  # required: asked again
+        "Ada",
+        format_request("plug_in", {}),
+        RESOLVED_PHRASE,
+    ]
+    code, output = play(stdin, "--out", str(out))
+    assert code == 0, output
+    assert "Commands (nothing here is sent to the other seat)" in output
+    assert "enable_power(customer: string) — Turn power on" in output
+    assert "Not sent: invalid arguments for enable_power" in output
+    assert "customer is required." in output
+    assert "reward: 1.0" in output
+    run = load_run(out)
+    (record,) = run.records
+    assert (record.task_id, record.reward, run.manifest.agent.kind, run.manifest.user.kind) == (
+        "both",
+        1.0,
+        "human",
+        "scripted",
+    )
+    texts = [entry.text for entry in record.trajectory.entries if entry.text]  # type: ignore[union-attr]
+    assert "/help" not in texts and not any('customer": 3' in text for text in texts)
+    report = runner.invoke(app, ["report", str(out)])
+    assert report.exit_code == 0 and "human" in report.output
+    view = runner.invoke(app, ["view", str(out)])
+    assert view.exit_code == 0 and "enable_power" in view.output
+
+
+def test_a_full_telecom_task_played_as_the_agent(tmp_path: Path) -> None:
+    task = telecom_task()
+    stdin = []
+    for step in task.evaluation.solution:
+        if step.side is Side.AGENT:
+            stdin.append(f"/call {step.name} {json.dumps(step.arguments)}")
+        else:
+            stdin.append(format_request(step.name, step.arguments))
+    stdin.append(RESOLVED_PHRASE)
+    options = ["--domain", "telecom", "--suite", "small", "--task-id", task.id, "--seat", "agent"]
+    code, output = play(stdin, *options, "--other", "scripted", "--out", str(tmp_path / "r"))
+    assert code == 0, output
+    assert "Your brief" in output and "Your tools" in output
+    assert load_run(tmp_path / "r").records[0].reward == 1.0
+
+
+def test_a_full_telecom_task_played_as_the_customer(tmp_path: Path) -> None:
+    task = telecom_task()
+    stdin = ["My phone is not working properly."]
+    for step in task.evaluation.solution:
+        if step.side is Side.USER:
+            stdin += [f"/call {step.name} {json.dumps(step.arguments)}", "Done, what next?"]
+    stdin.append("/stop Thanks, bye!")
+    options = ["--domain", "telecom", "--suite", "small", "--task-id", task.id, "--seat", "user"]
+    code, output = play(stdin, *options, "--other", "oracle", "--out", str(tmp_path / "r"))
+    assert code == 0, output
+    assert "You are the customer." in output and "Why you are calling:" in output
+    run = load_run(tmp_path / "r")
+    assert run.records[0].reward == 1.0
+    assert (run.manifest.agent.kind, run.manifest.user.kind) == ("oracle", "human")
+
+
+def test_leaving_records_nothing(tmp_path: Path) -> None:
+    code, output = play(["/quit"], "--domain", "mock", "--task-id", "unplugged", "--seat", "agent",
+                        "--other", "scripted", "--out", str(tmp_path / "r"))  # fmt: skip
+    assert code == 1 and "nothing was recorded" in output
+    assert not (tmp_path / "r").exists()
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        (["--seat", "boss"], "--seat 'boss': expected agent or user"),
+        (["--domain", "nowhere", "--task-id", "x", "--seat", "agent"], "unknown domain 'nowhere'"),
+    ],
+)
+def test_bad_options_fail_on_one_line(options: list[str], message: str, tmp_path: Path) -> None:
+    result = runner.invoke(app, ["play", *options, "--out", str(tmp_path / "r")], input="")
+    assert result.exit_code == 2 and message in result.stderr

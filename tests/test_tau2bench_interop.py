@@ -1,0 +1,272 @@
+"""τ²-bench interoperability: runs exported as results files and imported back keep every reward, pass^k
+follows τ²-bench's formula, and bad inputs fail on one line without touching existing directories."""
+
+from __future__ import annotations
+
+import json
+from math import comb
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from tau2.cli import GROUPS, app
+from tau2.interfaces._tasks import domain_suites
+from tau2.interfaces._tau2bench_format import Results
+from tau2.interfaces._tau2bench_import import load_import
+from tau2.runs._rundir import load_run
+from tau2.world._tools import Side
+
+runner = CliRunner()
+
+
+def cli(*arguments: str) -> str:
+    result = runner.invoke(app, list(arguments))
+    assert result.exit_code == 0, result.output
+    return result.stdout
+
+
+def rewards(run_dir: Path) -> dict[tuple[str, int], tuple[float, str]]:
+    return {(r.task_id, r.trial): (r.reward, r.termination.value) for r in load_run(run_dir).records}
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        ["--domain", "mock", "--agent", "oracle", "--user", "scripted", "--trials", "2"],
+        ["--domain", "mock", "--agent", "null", "--user", "scripted"],
+        ["--domain", "mock", "--agent", "transfer", "--user", "scripted"],
+        ["--domain", "mock", "--mode", "solo", "--agent", "oracle"],
+        ["--suite", str(domain_suites("telecom")["small"]), "--agent", "oracle", "--user", "scripted"],
+    ],
+    ids=["oracle", "null", "transfer", "solo", "telecom"],
+)
+def test_export_then_import_keeps_every_reward(options: list[str], tmp_path: Path) -> None:
+    cli("run", *options, "--quiet", "--out", str(tmp_path / "ours"))
+    cli("export", "tau2bench", str(tmp_path / "ours"), "-o", str(tmp_path / "results.json"))
+    Results.model_validate_json((tmp_path / "results.json").read_text(encoding="utf-8"))
+    output = cli("import", "tau2bench", str(tmp_path / "results.json"), "--out", str(tmp_path / "back"))
+    assert "0 disagree" in output
+    assert rewards(tmp_path / "back") == rewards(tmp_path / "ours")
+    imported = load_import(tmp_path / "back")
+    assert imported is not None and not imported.disagreements()
+    assert all(simulation.tool_result_mismatches == 0 for simulation in imported.simulations)
+    cli("report", str(tmp_path / "back"))
+
+
+def test_exported_messages_pair_each_tool_call_with_its_result(tmp_path: Path) -> None:
+    cli(
+        "run",
+        "--domain",
+        "mock",
+        "--agent",
+        "oracle",
+        "--user",
+        "scripted",
+        "-q",
+        "--out",
+        str(tmp_path / "r"),
+    )
+    cli("export", "tau2bench", str(tmp_path / "r"), "-o", str(tmp_path / "results.json"))
+    document = json.loads((tmp_path / "results.json").read_text(encoding="utf-8"))
+    assert document["info"]["environment_info"]["domain_name"] == "mock"
+    for simulation in document["simulations"]:
+        messages = simulation["messages"]
+        assert messages[0] == {"role": "assistant", "content": "Hi! How can I help you today?"}
+        for index, message in enumerate(messages):
+            calls = message.get("tool_calls") or []
+            following = messages[index + 1 : index + 1 + len(calls)]
+            assert [m.get("id") for m in following] == [call["id"] for call in calls]
+            assert all(m["role"] == "tool" and m["requestor"] == message["role"] for m in following)
+
+
+def test_submission_reports_pass_k_as_tau2bench_computes_it(tmp_path: Path) -> None:
+    cli(
+        "run",
+        "--domain",
+        "mock",
+        "--agent",
+        "transfer",
+        "--user",
+        "scripted",
+        "--trials",
+        "3",
+        "-q",
+        "--out",
+        str(tmp_path / "r"),
+    )
+    cli(
+        "export", "tau2bench", str(tmp_path / "r"), "-o", str(tmp_path / "results.json"),
+        "--submission", str(tmp_path / "submission.json"), "--organization", "Acme", "--model-name", "m",
+    )  # fmt: skip
+    document = json.loads((tmp_path / "results.json").read_text(encoding="utf-8"))
+    submission = json.loads((tmp_path / "submission.json").read_text(encoding="utf-8"))
+    by_task: dict[str, list[float]] = {}
+    for simulation in document["simulations"]:
+        by_task.setdefault(simulation["task_id"], []).append(simulation["reward_info"]["reward"])
+    for k in (1, 2, 3):
+        expected = sum(comb(sum(r == 1.0 for r in rs), k) / comb(len(rs), k) for rs in by_task.values())
+        assert submission["results"]["mock"][f"pass_{k}"] == round(100 * expected / len(by_task), 2)
+    assert submission["results"]["mock"]["pass_4"] is None
+    assert (submission["model_name"], submission["model_organization"]) == ("m", "Acme")
+
+
+def test_a_recorded_reward_that_differs_is_listed(tmp_path: Path) -> None:
+    cli(
+        "run",
+        "--domain",
+        "mock",
+        "--agent",
+        "oracle",
+        "--user",
+        "scripted",
+        "-q",
+        "--out",
+        str(tmp_path / "r"),
+    )
+    cli("export", "tau2bench", str(tmp_path / "r"), "-o", str(tmp_path / "results.json"))
+    document = json.loads((tmp_path / "results.json").read_text(encoding="utf-8"))
+    document["simulations"][0]["reward_info"]["reward"] = 0.0
+    (tmp_path / "results.json").write_text(json.dumps(document), encoding="utf-8")
+    output = cli("import", "tau2bench", str(tmp_path / "results.json"), "--out", str(tmp_path / "back"))
+    task_id = document["simulations"][0]["task_id"]
+    assert "4 agree with the recorded reward, 1 disagree" in output
+    assert f"{task_id} trial 0: recorded 0.0, ours 1.0" in output
+
+
+def test_bad_input_fails_on_one_line_and_never_overwrites(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"info": {}, "tasks": []}', encoding="utf-8")
+    result = runner.invoke(app, ["import", "tau2bench", str(bad), "--out", str(tmp_path / "x")])
+    assert result.exit_code == 2 and result.stderr.startswith(f"error: {bad}: info.git_commit")
+    occupied = tmp_path / "occupied"
+    occupied.mkdir()
+    (occupied / "keep.txt").write_text("mine", encoding="utf-8")
+    cli(
+        "run",
+        "--domain",
+        "mock",
+        "--agent",
+        "oracle",
+        "--user",
+        "scripted",
+        "-q",
+        "--out",
+        str(tmp_path / "r"),
+    )
+    cli("export", "tau2bench", str(tmp_path / "r"), "-o", str(tmp_path / "results.json"))
+    result = runner.invoke(
+        app, ["import", "tau2bench", str(tmp_path / "results.json"), "--out", str(occupied)]
+    )
+    assert result.exit_code == 2 and "not empty" in result.stderr
+    assert [path.name for path in occupied.iterdir()] == ["keep.txt"]
+
+
+@pytest.mark.parametrize("group", GROUPS)
+def test_group_help_lists_its_formats(group: str) -> None:
+    output = cli(group, "--help")
+    assert "tau2bench" in output
+
+
+@pytest.mark.parametrize(
+    ("termination", "detail", "expected"),
+    [
+        ("actor_error", "user actor: bad JSON", "user_error"),
+        ("actor_error", "agent actor: bad JSON", "agent_error"),
+        ("transfer", None, "user_stop"),
+        ("context_overflow", None, "context_window_exceeded"),
+    ],
+)
+def test_terminations_use_tau2bench_words(termination: str, detail: str | None, expected: str) -> None:
+    from tau2.interfaces._tau2bench_export import _termination
+    from tau2.runs._records import SimulationRecord
+
+    record = SimulationRecord(
+        task_id="t", trial=0, seed=0, mode="interactive", reward=0.0, termination=termination,
+        termination_detail=detail,
+    )  # fmt: skip
+    assert _termination(record) == expected
+
+
+def test_an_imported_run_compares_with_ours(tmp_path: Path) -> None:
+    cli(
+        "run",
+        "--domain",
+        "mock",
+        "--agent",
+        "oracle",
+        "--user",
+        "scripted",
+        "-q",
+        "--out",
+        str(tmp_path / "a"),
+    )
+    cli(
+        "run", "--domain", "mock", "--agent", "null", "--user", "scripted", "-q", "--out", str(tmp_path / "b")
+    )
+    cli("export", "tau2bench", str(tmp_path / "b"), "-o", str(tmp_path / "b.json"))
+    cli("import", "tau2bench", str(tmp_path / "b.json"), "--out", str(tmp_path / "imported"))
+    output = cli("compare", str(tmp_path / "a"), str(tmp_path / "imported"))
+    assert "tau2bench" in output
+
+
+def test_export_never_replaces_a_file(tmp_path: Path) -> None:
+    cli(
+        "run",
+        "--domain",
+        "mock",
+        "--agent",
+        "oracle",
+        "--user",
+        "scripted",
+        "-q",
+        "--out",
+        str(tmp_path / "r"),
+    )
+    existing = tmp_path / "results.json"
+    existing.write_text("mine", encoding="utf-8")
+    result = runner.invoke(app, ["export", "tau2bench", str(tmp_path / "r"), "-o", str(existing)])
+    assert result.exit_code == 2 and "already exists" in result.stderr
+    assert existing.read_text(encoding="utf-8") == "mine"
+
+
+def test_a_model_run_keeps_its_token_usage_through_the_round_trip(tmp_path: Path) -> None:
+    """LLM seats (the scripted OpenAI-compatible server): every model turn becomes one τ²-bench message
+    carrying its usage, so the import sums the same calls and tokens per seat."""
+    from tau2.testing import ChatRequest, Reply, ScriptedOpenAIServer, ScriptedToolCall
+
+    agent = [
+        Reply.tool_call("get_account", {"customer": "Ada"}),
+        Reply.parallel_tool_calls(
+            [
+                ScriptedToolCall(name="enable_power", arguments={"customer": "Ada"}),
+                ScriptedToolCall(name="get_account", arguments={"customer": "Ada"}),
+            ]
+        ),
+        Reply.text("Power is back on. Please plug your lamp in."),
+        Reply.text("Your issue is resolved."),
+    ]
+    user = [
+        Reply.text("My lamp is dark."),
+        Reply.tool_call("plug_in"),
+        Reply.text("It is lit."),
+        Reply.tool_call("end_call"),
+    ]
+
+    def reply(request: ChatRequest) -> Reply:
+        turns = sum(message["role"] == "assistant" for message in request.messages)
+        return user[turns] if "end_call" in request.tool_names else agent[turns - 1]
+
+    with ScriptedOpenAIServer(reply) as server:
+        seats = []
+        for seat in ("agent", "user"):
+            seats += [f"--{seat}", "llm", f"--{seat}-model", "openai/tau2-test-model"]
+            seats += [f"--{seat}-api-base", server.base_url, f"--{seat}-arg", "api_key=sk-test"]
+        cli("run", "--domain", "mock", "--task-ids", "both", *seats, "-q", "--out", str(tmp_path / "r"))
+    cli("export", "tau2bench", str(tmp_path / "r"), "-o", str(tmp_path / "results.json"))
+    cli("import", "tau2bench", str(tmp_path / "results.json"), "--out", str(tmp_path / "back"))
+    (ours,) = load_run(tmp_path / "r").records
+    (back,) = load_run(tmp_path / "back").records
+    assert ours.reward == back.reward == 1.0
+    assert ours.usage[Side.AGENT].calls == 4 and ours.usage[Side.AGENT].prompt_tokens > 0
+    assert back.usage == ours.usage
