@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Literal, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field, JsonValue
 
@@ -25,6 +25,9 @@ class ActorSpec(BaseModel):
     """Passed through to the provider (temperature, top_p, max_tokens, …)."""
     timeout_s: float = Field(default=120.0, gt=0)
     max_retries: int = Field(default=4, ge=0)
+    transport: Literal["auto", "native", "litellm"] = "auto"
+    """How model calls travel: litellm, tau2's own client for OpenAI-compatible servers, or `auto`
+    (native for OpenAI-style models with an API base; see `tau2.llm.transports`)."""
 
     def label(self) -> str:
         """Short printable form, e.g. `llm:gpt-4o-mini` or `oracle`."""

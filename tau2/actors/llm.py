@@ -15,7 +15,7 @@ from pydantic import JsonValue
 from tau2.actors.base import ActorSpec, ActorTurn, SeatContext
 from tau2.episode import DONE_TOOL
 from tau2.errors import UserInputError
-from tau2.llm.client import Completion, ModelToolCall, check_spec, complete
+from tau2.llm.client import Completion, ModelClient, ModelToolCall
 from tau2.llm.history import ChatHistory
 from tau2.llm.limits import RateLimits
 from tau2.llm.retries import RetryPolicy
@@ -51,12 +51,10 @@ class LLMActor(ABC):
     def __init__(
         self, spec: ActorSpec, *, retry: RetryPolicy | None = None, limits: RateLimits | None = None
     ) -> None:
-        check_spec(spec)
         self.spec = spec
+        self._client = ModelClient(spec, retry=retry, limits=limits)
         self.total_usage = Usage()
         """Every call of the current episode, summed."""
-        self._retry = retry
-        self._limits = limits
         self._seed: int | None = None
         self._tools: list[dict[str, Any]] = []
         self._tool_names: list[str] = []
@@ -77,14 +75,7 @@ class LLMActor(ABC):
         if self._history is None:
             raise RuntimeError(f"{type(self).__name__}.act called before start")
         self._history.observe(observation)
-        completion = await complete(
-            self.spec,
-            self._history.messages,
-            self._tools,
-            seed=self._seed,
-            retry=self._retry,
-            limits=self._limits,
-        )
+        completion = await self._client.complete(self._history.messages, self._tools, seed=self._seed)
         self.total_usage += completion.usage
         turn = self._interpret(completion).model_copy(update={"usage": completion.usage})
         self._history.record(turn)

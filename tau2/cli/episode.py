@@ -13,7 +13,7 @@ from rich.table import Table
 
 from tau2.actors.base import ActorSpec
 from tau2.actors.registry import make_actor
-from tau2.cli.options import AgentModel, DataDir, UserModel
+from tau2.cli.options import AgentModel, AgentTransport, DataDir, UserModel, UserTransport
 from tau2.compat.tau2bench import load_task_file
 from tau2.episode import EpisodeResult, run_episode
 from tau2.errors import UserInputError
@@ -51,6 +51,8 @@ def command(
     ] = None,
     agent_model: AgentModel = None,
     user_model: UserModel = None,
+    agent_transport: AgentTransport = None,
+    user_transport: UserTransport = None,
     seed: Annotated[int | None, typer.Option("--seed", help="Seed passed to the actors.")] = None,
     json_output: Annotated[bool, typer.Option("--json", help="Print the episode result as JSON.")] = False,
 ) -> None:
@@ -60,8 +62,8 @@ def command(
     if max_steps is not None:
         settings["max_steps"] = max_steps
     config = EpisodeConfig.model_validate(settings)
-    agent_spec = ActorSpec(kind=agent, model=agent_model)
-    user_spec = ActorSpec(kind=user, model=user_model)
+    agent_spec = ActorSpec(kind=agent, model=agent_model, transport=agent_transport or "auto")
+    user_spec = ActorSpec(kind=user, model=user_model, transport=user_transport or "auto")
     agent_actor = make_actor(agent_spec, Side.AGENT, mode)
     user_actor = None if mode is Mode.SOLO else make_actor(user_spec, Side.USER, mode)
     result = asyncio.run(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, TypeVar
+from typing import TYPE_CHECKING, Annotated, Literal, TypeVar
 
 import typer
 
@@ -24,6 +24,17 @@ DataDir = Annotated[
 ]
 AgentModel = Annotated[str | None, typer.Option("--agent-model", help="Model of an llm agent.")]
 UserModel = Annotated[str | None, typer.Option("--user-model", help="Model of an llm user.")]
+Transport = Literal["auto", "native", "litellm"]
+_TRANSPORT_HELP = (
+    "How an llm {seat}'s calls travel: native (tau2's own client for OpenAI-compatible servers), litellm "
+    "(any provider), or auto (native for openai/, hosted_vllm/, … models with an API base; docs/llm.md)."
+)
+AgentTransport = Annotated[
+    Transport | None, typer.Option("--agent-transport", help=_TRANSPORT_HELP.format(seat="agent"))
+]
+UserTransport = Annotated[
+    Transport | None, typer.Option("--user-transport", help=_TRANSPORT_HELP.format(seat="user"))
+]
 JsonOutput = Annotated[
     bool, typer.Option("--json", help="Print JSON instead of tables (schema: docs/reports.md).")
 ]

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from tau2.cli.options import AgentModel, UserModel
+from tau2.cli.options import AgentModel, AgentTransport, UserModel, UserTransport
 from tau2.modes import EpisodeConfig, Mode
 
 _DEFAULTS = EpisodeConfig()
@@ -46,6 +46,7 @@ def command(
             "--agent-arg", help="KEY=VALUE provider argument of an llm agent (JSON value; repeatable)."
         ),
     ] = None,
+    agent_transport: AgentTransport = None,
     user: Annotated[
         str | None, typer.Option("--user", help="User kind: scripted, llm (default), or any registered kind.")
     ] = None,
@@ -59,6 +60,7 @@ def command(
             "--user-arg", help="KEY=VALUE provider argument of an llm user (JSON value; repeatable)."
         ),
     ] = None,
+    user_transport: UserTransport = None,
     persona: Annotated[
         str | None,
         typer.Option(
@@ -140,12 +142,14 @@ def command(
             model=agent_model,
             api_base=agent_api_base,
             args=parse_assignments("--agent-arg", agent_arg or []),
+            transport=agent_transport,
         ),
         user=SeatRequest(
             kind=user,
             model=user_model,
             api_base=user_api_base,
             args=parse_assignments("--user-arg", user_arg or []),
+            transport=user_transport,
         ),
         persona=persona,
         trials=trials,

@@ -6,13 +6,14 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Final
+from typing import Final, Literal
 
 from pydantic import BaseModel, ConfigDict, JsonValue
 
 from tau2.actors.base import ActorSpec
 from tau2.errors import UserInputError
 from tau2.llm.limits import ProviderLimit
+from tau2.llm.transports import resolve_transport
 from tau2.modes import Mode
 from tau2.tools import Side
 
@@ -20,7 +21,8 @@ LLM_KIND: Final = "llm"
 
 
 class SeatRequest(BaseModel):
-    """How one seat was asked for: its kind and, for `llm`, model, API base and provider arguments."""
+    """How one seat was asked for: its kind and, for `llm`, model, API base, provider arguments and
+    transport."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -28,29 +30,45 @@ class SeatRequest(BaseModel):
     model: str | None = None
     api_base: str | None = None
     args: dict[str, JsonValue] | None = None
+    transport: Literal["auto", "native", "litellm"] | None = None
 
     @property
     def given(self) -> bool:
         """Whether any option of this seat was given."""
-        return any(value is not None for value in (self.kind, self.model, self.api_base, self.args))
+        options = (self.kind, self.model, self.api_base, self.args, self.transport)
+        return any(value is not None for value in options)
 
     def resolve(self, seat: Side, base: ActorSpec | None) -> ActorSpec:
-        """The seat's spec: `base` with the given options applied (a new kind starts afresh), checked."""
-        if base is None or (self.kind is not None and self.kind != base.kind):
+        """The seat's spec: `base` with the given options applied (a new kind starts afresh), checked.
+
+        A new `llm` seat records the transport `auto` resolves to, so its manifest says which one ran; a
+        resumed seat keeps its stored transport unless another is given.
+        """
+        fresh = base is None or (self.kind is not None and self.kind != base.kind)
+        if base is None or fresh:
             base = ActorSpec(kind=self.kind or LLM_KIND)
-        given = {"model": self.model, "api_base": self.api_base, "model_args": self.args}
-        spec = base.model_copy(update={key: value for key, value in given.items() if value is not None})
-        return check_spec(seat, spec)
+        given = {
+            "model": self.model,
+            "api_base": self.api_base,
+            "model_args": self.args,
+            "transport": self.transport,
+        }
+        spec = check_spec(
+            seat, base.model_copy(update={key: value for key, value in given.items() if value is not None})
+        )
+        if spec.kind == LLM_KIND and (fresh or self.transport is not None):
+            spec = spec.model_copy(update={"transport": resolve_transport(spec)})
+        return spec
 
 
 def check_spec(seat: Side, spec: ActorSpec) -> ActorSpec:
     """Refuse `llm` without a model, and model options on other kinds (the registry checks the kind)."""
     if spec.kind == LLM_KIND and not spec.model:
         raise UserInputError(f"--{seat.value} llm needs --{seat.value}-model (no model is chosen for you)")
-    if spec.kind != LLM_KIND and (spec.model or spec.api_base or spec.model_args):
+    if spec.kind != LLM_KIND and (spec.model or spec.api_base or spec.model_args or spec.transport != "auto"):
         raise UserInputError(
-            f"--{seat.value}-model, --{seat.value}-api-base and --{seat.value}-arg apply only to "
-            f"--{seat.value} llm, not {spec.kind!r}"
+            f"--{seat.value}-model, --{seat.value}-api-base, --{seat.value}-arg and --{seat.value}-transport "
+            f"apply only to --{seat.value} llm, not {spec.kind!r}"
         )
     return spec
 
