@@ -90,6 +90,23 @@ def command(
     concurrency: Annotated[
         int, typer.Option("--concurrency", min=1, help="Simulations in flight at once.")
     ] = 32,
+    workers: Annotated[
+        int,
+        typer.Option(
+            "--workers",
+            min=1,
+            help="Worker processes, each with its own event loop; --concurrency is split between them.",
+        ),
+    ] = 1,
+    ray: Annotated[
+        str | None,
+        typer.Option(
+            "--ray",
+            metavar="ADDRESS",
+            help="Run the workers as actors on this Ray cluster ('auto', 'local' or host:port; needs the "
+            "ray extra); --workers sets how many.",
+        ),
+    ] = None,
     rate_limit: Annotated[
         list[str] | None,
         typer.Option(
@@ -114,6 +131,7 @@ def command(
     import sys
 
     from tau2.errors import UserInputError
+    from tau2.llm.hooks import current_settings
     from tau2.llm.limits import default_limits
     from tau2.rundir import latest_records
     from tau2.runner import (
@@ -121,6 +139,7 @@ def command(
         RunRequest,
         SeatRequest,
         Tally,
+        execute_on_workers,
         execute_run,
         parse_assignments,
         parse_rate_limit,
@@ -175,9 +194,34 @@ def command(
         tally = Tally(len(manifest.task_ids) * manifest.trials, prepared.previous)
         try:
             with ProgressBar(tally, enabled=not quiet) as bar:
-                written = asyncio.run(
-                    execute_run(prepared, bar, concurrency=concurrency, turn_delay_s=debug_turn_delay)
-                )
+                if ray is not None:
+                    from tau2.runner.ray_workers import execute_on_ray
+
+                    execution = execute_on_ray(
+                        prepared,
+                        bar,
+                        address=ray,
+                        concurrency=concurrency,
+                        workers=workers,
+                        limits=dict(limits),
+                        retry=current_settings().retry,
+                        turn_delay_s=debug_turn_delay,
+                    )
+                elif workers > 1:
+                    execution = execute_on_workers(
+                        prepared,
+                        bar,
+                        concurrency=concurrency,
+                        workers=workers,
+                        limits=dict(limits),
+                        retry=current_settings().retry,
+                        turn_delay_s=debug_turn_delay,
+                    )
+                else:
+                    execution = execute_run(
+                        prepared, bar, concurrency=concurrency, turn_delay_s=debug_turn_delay
+                    )
+                written = asyncio.run(execution)
         except KeyboardInterrupt:
             print(
                 f"interrupted: finished simulations are saved; `tau2 run --resume --out {out}` continues",

@@ -1,5 +1,6 @@
-"""The runner: a suite × actors × mode × persona × trials, simulated concurrently on one event loop into an
-append-only, resumable results store (`manifest.json` + `results.jsonl`)."""
+"""The runner: a suite × actors × mode × persona × trials, simulated concurrently on one event loop (or on
+worker processes, or Ray actors) into an append-only, resumable results store (`manifest.json` +
+`results.jsonl`) written by the driver alone."""
 
 from tau2.runner.convert import crash_record, episode_record
 from tau2.runner.execute import episode_config, execute_run, simulate
@@ -11,6 +12,7 @@ from tau2.runner.request import RunRequest, SeatRequest, parse_assignments, pars
 from tau2.runner.seeds import derive_seed
 from tau2.runner.store import RecordWriter, repair_tail
 from tau2.runner.summary import run_summary
+from tau2.runner.workers import execute_on_workers, split_limits
 
 __all__ = [
     "PreparedRun",
@@ -25,6 +27,7 @@ __all__ = [
     "differences",
     "episode_config",
     "episode_record",
+    "execute_on_workers",
     "execute_run",
     "parse_assignments",
     "parse_rate_limit",
@@ -34,5 +37,6 @@ __all__ = [
     "repair_tail",
     "run_summary",
     "simulate",
+    "split_limits",
     "write_manifest",
 ]
