@@ -61,15 +61,30 @@ def _body(step: dict[str, Any], number: int) -> bytes:
 AGENT_BODIES = [_body(step, number) for number, step in enumerate(AGENT_SCRIPT)]
 USER_BODIES = [_body(step, 10 + number) for number, step in enumerate(USER_SCRIPT)]
 
+CHAT_TURNS = 3
+"""Telecom chat workload: the customer speaks this many times, then hangs up (7 model calls in all)."""
+CHAT_AGENT = _body({"text": "Let me look into that for you."}, 20)
+CHAT_USER = [_body({"text": f"Here is what I see on my phone, part {turn}."}, 21 + turn) for turn in range(3)]
+CHAT_END_CALL = _body({"tool": ("end_call", {})}, 30)
+CHAT_STOP = _body({"text": "###STOP###"}, 31)
+"""How a τ²-bench simulated user ends the conversation."""
+
 
 def reply_for(request: dict[str, Any]) -> bytes:
-    """The next reply of whichever seat asks: its step is the number of assistant messages in its
-    transcript (the agent's transcript also holds the fixed greeting)."""
+    """The next reply of whichever seat asks, from the seat's tools and the number of assistant messages
+    in its transcript. The mock task `both` runs its scripted 8-call solution; any telecom task (tau2's
+    or τ²-bench's runner) is a 7-call chat that the customer ends (`end_call` or τ²-bench's stop text)."""
     replies = sum(message.get("role") == "assistant" for message in request["messages"])
     names = [tool["function"]["name"] for tool in request.get("tools") or []]
-    if "end_call" in names:
+    if "plug_in" in names:
         return USER_BODIES[replies]
-    return AGENT_BODIES[replies - 1]
+    if "get_account" in names:
+        return AGENT_BODIES[replies - 1]
+    if "transfer_to_human_agents" in names:
+        return CHAT_AGENT
+    if replies < CHAT_TURNS:
+        return CHAT_USER[replies]
+    return CHAT_END_CALL if "end_call" in names else CHAT_STOP
 
 
 def make_app(latency: float) -> web.Application:

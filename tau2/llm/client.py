@@ -89,8 +89,12 @@ class ModelClient:
         attempt = 0
         while True:
             try:
-                async with table.slot(transport.limit_keys):
+                gate = table.gate(transport.limit_keys)
+                if gate is None:
                     async with asyncio.timeout(timeout_s):
+                        completion = await transport.send(messages, tools, seed)
+                else:
+                    async with gate.hold(), asyncio.timeout(timeout_s):
                         completion = await transport.send(messages, tools, seed)
                 break
             except Exception as exc:

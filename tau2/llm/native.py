@@ -35,6 +35,10 @@ MAX_CONNECTIONS = 1024
 """Open connections per event loop: enough for a thousand simulations in flight; `--rate-limit` caps a
 provider below that."""
 
+CONNECT_TIMEOUT_S = 30.0
+"""Seconds to open a connection; the whole request is bounded by the client's per-attempt timeout
+(`ActorSpec.timeout_s`, enforced around every transport)."""
+
 CLIENT_ARGS = frozenset({"api_key", "extra_headers", "extra_body", "drop_params"})
 """`model_args` the native transport consumes itself instead of sending them as request fields."""
 
@@ -66,7 +70,6 @@ class NativeTransport:
             )
         self._model = spec.model
         self._url = api_base.rstrip("/") + "/chat/completions"
-        self._timeout = aiohttp.ClientTimeout(total=spec.timeout_s)
         args = dict(spec.model_args)
         self._fields: dict[str, Any] = {key: value for key, value in args.items() if key not in CLIENT_ARGS}
         served = spec.model[len(provider) + 1 :] if provider in NATIVE_PROVIDERS else spec.model
@@ -87,7 +90,7 @@ class NativeTransport:
         self, messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None, seed: int | None
     ) -> Completion:
         """POST one request and parse the answer; HTTP errors raise `ProviderHTTPError`, network
-        failures `ConnectionError`, a request exceeding the seat's timeout `TimeoutError`."""
+        failures `ConnectionError`. The caller bounds its duration (`ModelClient` does)."""
         body = {**self._fields, "messages": messages}
         if tools:
             body["tools"] = tools
@@ -95,9 +98,7 @@ class NativeTransport:
             body["seed"] = seed
         session = await shared_session()
         try:
-            async with session.post(
-                self._url, data=orjson.dumps(body), headers=self._headers, timeout=self._timeout
-            ) as response:
+            async with session.post(self._url, data=orjson.dumps(body), headers=self._headers) as response:
                 payload = await response.read()
                 status, headers = response.status, response.headers
         except aiohttp.ClientError as error:
@@ -189,6 +190,7 @@ async def shared_session() -> aiohttp.ClientSession:
         return entry[0]
     session = aiohttp.ClientSession(
         connector=aiohttp.TCPConnector(limit=MAX_CONNECTIONS, limit_per_host=0),
+        timeout=aiohttp.ClientTimeout(total=None, sock_connect=CONNECT_TIMEOUT_S),
         json_serialize=lambda value: orjson.dumps(value).decode(),
     )
     keeper = _keep_until_loop_ends(session)
