@@ -169,20 +169,33 @@ def calibrate(suite: Path, transports: list[str]) -> None:
             print(f"{transport} memory per simulation in flight (1000 in flight): {per_sim / 1024:.0f} KiB")
 
 
+def worker_startup_s(suite: Path, base_url: str, transport: str, workers: int, latency: float) -> float:
+    """Seconds worker processes take to start (spawn, imports): a run of one simulation per worker, less
+    the simulation's own latency-bound time."""
+    wall, *_ = run_level(suite, base_url, transport, workers, workers, workers)
+    return max(0.0, wall - CALLS_PER_SIMULATION * latency)
+
+
 def levels(
-    suite: Path, transport: str, latencies: list[float], concurrency_levels: list[int], workers: list[int]
+    suite: Path,
+    transport: str,
+    latencies: list[float],
+    concurrency_levels: list[int],
+    workers: list[int],
+    waves: int,
 ) -> None:
-    """Print the throughput table."""
-    print(f"\ntransport {transport}")
+    """Print the throughput table; rows with workers have the workers' start-up time subtracted."""
+    print(f"\ntransport {transport}; {waves} simulations per slot of concurrency")
     print("| latency | workers | concurrency | sims | sims/hour | ideal | of ideal | CPU ms/call | failed |")
     print("|---|---|---|---|---|---|---|---|---|")
     for latency in latencies:
         with LeanServer(latency) as base_url:
             for count in workers:
+                startup = worker_startup_s(suite, base_url, transport, count, latency) if count > 1 else 0.0
                 for concurrency in concurrency_levels:
-                    sims = 4 * concurrency
+                    sims = waves * concurrency
                     wall, cpu, calls, failed = run_level(suite, base_url, transport, concurrency, sims, count)
-                    rate = sims / wall
+                    rate = sims / (wall - startup)
                     ideal = min(concurrency, sims) / (CALLS_PER_SIMULATION * latency)
                     print(
                         f"| {latency * 1e3:.0f} ms | {count} | {concurrency} | {sims} | {rate * 3600:,.0f} "
@@ -289,6 +302,7 @@ def main() -> None:
     parser.add_argument("--latencies", default="0.1,1", help="server latencies per call, seconds")
     parser.add_argument("--levels", default="1,16,64,256,1000", help="concurrency levels")
     parser.add_argument("--workers", default="1,2", help="worker process counts")
+    parser.add_argument("--waves", type=int, default=4, help="simulations per slot of concurrency")
     parser.add_argument("--tau2bench-python", type=Path, help="python of an environment with τ²-bench")
     parser.add_argument("--compare-level", type=int, default=64, help="concurrency of the comparison")
     parser.add_argument("--compare-trials", type=int, default=16, help="trials per task in the comparison")
@@ -308,6 +322,7 @@ def main() -> None:
                 [float(item) for item in options.latencies.split(",")],
                 [int(item) for item in options.levels.split(",")],
                 [int(item) for item in options.workers.split(",")],
+                options.waves,
             )
     if "tau2bench" in sections and options.tau2bench_python is not None:
         print(f"\nτ²-bench comparison at {options.compare_level} in flight × {options.compare_latency}s")

@@ -13,6 +13,8 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from domains.mock.tasks import MOCK_TASKS
@@ -20,7 +22,7 @@ from tau2.cli import app
 from tau2.errors import UserInputError
 from tau2.llm.limits import ProviderLimit
 from tau2.rundir import load_run, read_records
-from tau2.runner import split_limits
+from tau2.runner.workers import split_concurrency, split_limits
 
 OFFLINE = ["--agent", "oracle", "--user", "scripted", "--quiet"]
 TRIALS = 6
@@ -125,6 +127,14 @@ def test_limits_are_split_so_all_workers_together_stay_within_them() -> None:
     assert shares == {"openai": ProviderLimit(max_concurrent=4, requests_per_minute=50)}
     with pytest.raises(UserInputError, match="cannot be split over 4 workers"):
         split_limits({"local": ProviderLimit(max_concurrent=3)}, 4)
+
+
+@given(concurrency=st.integers(min_value=1, max_value=5000), workers=st.integers(min_value=1, max_value=64))
+def test_concurrency_is_split_evenly_without_idle_workers(concurrency: int, workers: int) -> None:
+    shares = split_concurrency(concurrency, workers)
+    assert sum(shares) == concurrency
+    assert len(shares) == min(concurrency, workers)
+    assert max(shares) - min(shares) <= 1
 
 
 def test_ray_runs_every_unit_once(suite_file: Path, tmp_path: Path) -> None:

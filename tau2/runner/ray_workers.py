@@ -9,7 +9,6 @@ directory at the same paths, since actors read them as the driver does. Needs th
 from __future__ import annotations
 
 import asyncio
-import math
 from collections import deque
 from collections.abc import Mapping
 from typing import Any
@@ -25,7 +24,7 @@ from tau2.runner.plan import Unit
 from tau2.runner.prepare import PreparedRun
 from tau2.runner.progress import ProgressBar
 from tau2.runner.store import RecordWriter
-from tau2.runner.workers import RESTARTS_PER_WORKER, WorkerSetup, split_limits
+from tau2.runner.workers import RESTARTS_PER_WORKER, WorkerSetup, split_concurrency, split_limits
 
 
 class SimulationActor:
@@ -76,13 +75,16 @@ async def execute_on_ray(
         retry=retry or RetryPolicy(),
         turn_delay_s=turn_delay_s,
     )
-    per_worker = max(1, math.ceil(concurrency / workers))
+    slots = split_concurrency(min(concurrency, len(prepared.units)), workers)
     if not ray.is_initialized():
         ray.init(address=None if address == "local" else address, log_to_driver=False)
-    remote = ray.remote(SimulationActor).options(
-        max_concurrency=per_worker, max_restarts=RESTARTS_PER_WORKER, max_task_retries=RESTARTS_PER_WORKER
-    )
-    actors = [remote.remote(setup) for _ in range(min(workers, len(prepared.units)))]
+    remote = ray.remote(SimulationActor)
+    actors = [
+        remote.options(
+            max_concurrency=share, max_restarts=RESTARTS_PER_WORKER, max_task_retries=RESTARTS_PER_WORKER
+        ).remote(setup)
+        for share in slots
+    ]
     pending = deque(prepared.units)
     written: list[SimulationRecord] = []
     try:
@@ -103,8 +105,8 @@ async def execute_on_ray(
                     progress.unit_finished(record)
 
             async with asyncio.TaskGroup() as group:
-                for actor in actors:
-                    for _ in range(per_worker):
+                for actor, share in zip(actors, slots, strict=True):
+                    for _ in range(share):
                         group.create_task(lane(actor))
     finally:
         for actor in actors:

@@ -1,7 +1,7 @@
 """Executing a prepared run on worker processes: each worker runs its own event loop with many simulations
 in flight, and the driver stays the run's single writer.
 
-The driver hands units to workers over pipes, at most `ceil(concurrency / workers)` per worker at a time,
+The driver hands units to workers over pipes, `concurrency` split evenly between them,
 and writes each record the moment a worker sends it back. A worker that dies (killed, crashed) loses only
 its simulations in flight: the driver hands them to a replacement worker, so nothing is lost and nothing is
 written twice. A driver that dies loses what was in flight, like a single-process run, and its workers stop
@@ -14,7 +14,6 @@ imported module) are unknown to workers.
 from __future__ import annotations
 
 import asyncio
-import math
 import multiprocessing
 from collections import deque
 from collections.abc import Mapping
@@ -75,6 +74,16 @@ def split_limits(limits: Mapping[str, ProviderLimit], workers: int) -> dict[str,
     return shares
 
 
+def split_concurrency(concurrency: int, workers: int) -> list[int]:
+    """Simulations in flight per worker, as even as possible, summing to `concurrency`; a worker with
+    nothing to do is not started."""
+    return [
+        share
+        for index in range(workers)
+        if (share := concurrency // workers + (index < concurrency % workers))
+    ]
+
+
 def worker_main(connection: Connection, setup: WorkerSetup) -> None:
     """A worker process: simulate the units the driver sends until it says it is done or goes away."""
     asyncio.run(_work(connection, setup))
@@ -116,6 +125,8 @@ class _Worker:
 
     process: BaseProcess
     connection: Connection
+    slots: int
+    """Simulations this worker keeps in flight."""
     assigned: dict[tuple[str, int], Unit] = field(default_factory=dict)
     closing: bool = False
 
@@ -142,7 +153,6 @@ async def execute_on_workers(
         turn_delay_s=turn_delay_s,
     )
     pending = deque(prepared.units)
-    per_worker = max(1, math.ceil(concurrency / workers))
     written: list[SimulationRecord] = []
     loop = asyncio.get_running_loop()
     finished = loop.create_future()
@@ -152,18 +162,18 @@ async def execute_on_workers(
 
     async with RecordWriter(prepared.run_dir / RESULTS_FILE) as writer:
 
-        def start() -> None:
+        def start(slots: int) -> None:
             ours, theirs = context.Pipe(duplex=True)
             process = context.Process(target=worker_main, args=(theirs, setup), daemon=True)
             process.start()
             theirs.close()
-            worker = _Worker(process, ours)
+            worker = _Worker(process, ours, slots)
             live.append(worker)
             loop.add_reader(ours.fileno(), receive, worker)
             feed(worker)
 
         def feed(worker: _Worker) -> None:
-            while len(worker.assigned) < per_worker and pending:
+            while len(worker.assigned) < worker.slots and pending:
                 unit = pending.popleft()
                 worker.assigned[(unit.task_id, unit.trial)] = unit
                 worker.connection.send_bytes(unit.model_dump_json().encode())
@@ -205,15 +215,15 @@ async def execute_on_workers(
                         finished.set_exception(RuntimeError("worker processes keep dying; the run stopped"))
                     return
                 restarts -= 1
-                start()
+                start(worker.slots)
                 for other in live:
                     feed(other)
             elif not live and not finished.done():
                 finished.set_result(None)
 
         try:
-            for _ in range(min(workers, len(pending))):
-                start()
+            for slots in split_concurrency(min(concurrency, len(pending)), workers):
+                start(slots)
             await finished
         finally:
             for worker in list(live):
