@@ -27,6 +27,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from collections.abc import Coroutine
 from pathlib import Path
 from typing import Any
@@ -36,6 +37,7 @@ from lean_server import CALLS_PER_SIMULATION, CHAT_TURNS, LeanServer
 from domains.mock.tasks import BOTH
 from tau2.actors.base import ActorSpec
 from tau2.llm import ModelClient
+from tau2.rundir import read_records
 from tau2.runner import (
     ProgressBar,
     RunRequest,
@@ -50,6 +52,7 @@ from tau2.suite import Suite
 MODEL = "openai/gpt-4o-mini"
 ROOT = Path(__file__).resolve().parents[1]
 TELECOM = ROOT.parent / "shared" / "conformance" / "tau2-telecom"
+"""τ²-bench's telecom small tasks and data, as the conformance data ships them (`--telecom-dir`)."""
 CHAT_CALLS = 2 * CHAT_TURNS + 1
 
 
@@ -204,22 +207,42 @@ def levels(
                     )
 
 
-def timed(command: list[str], env: dict[str, str]) -> float:
-    """Wall seconds of a command that must succeed."""
+def timed(command: list[str], env: dict[str, str], cwd: str) -> float:
+    """Wall seconds of a command that must succeed, run in `cwd` (away from this checkout, whose `tau2`
+    package would shadow τ²-bench's own)."""
     started = time.perf_counter()
-    result = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
+    result = subprocess.run(command, env=env, cwd=cwd, capture_output=True, text=True, check=False)
     if result.returncode != 0:
         raise RuntimeError(f"{command[0]} failed:\n{result.stderr[-3000:]}")
     return time.perf_counter() - started
 
 
+def outcomes(label: str, directory: Path, trials: int) -> tuple[float, dict[str, int]]:
+    """Model calls per simulation and how the simulations ended, read from a comparison run's output,
+    to check both runners did the same work."""
+    endings: Counter[str] = Counter()
+    calls = 0
+    if label == "tau2":
+        records, _ = read_records(directory / f"{label}-{trials}" / "results.jsonl")
+        for record in records:
+            endings[record.termination.value] += 1
+            calls += sum(usage.calls for usage in record.usage.values())
+        return calls / len(records), dict(endings)
+    results = json.loads((directory / f"{label}-{trials}.json").read_text())
+    for simulation in results["simulations"]:
+        endings[str(simulation.get("termination_reason"))] += 1
+        messages = simulation["messages"]
+        calls += sum(message["role"] in ("assistant", "user") for message in messages) - 1  # the greeting
+    return calls / len(results["simulations"]), dict(endings)
+
+
 def compare_with_tau2bench(
-    python: Path, latency: float, concurrency: int, trials: int, transport: str
+    python: Path, telecom: Path, latency: float, concurrency: int, trials: int, transport: str
 ) -> None:
     """τ²-bench's runner and ours, as command-line runs, on τ²-bench's telecom small tasks against the
     same server. Each runs `trials` and one trial per task; the rate is the difference in simulations
     over the difference in wall time, so start-up (imports, data loading) cancels out."""
-    tasks_file = TELECOM / "tasks_small.json"
+    tasks_file = telecom / "tasks_small.json"
     if not tasks_file.is_file():
         raise SystemExit(f"{tasks_file}: not found (the comparison runs τ²-bench's telecom small tasks)")
     task_count = len(json.loads(tasks_file.read_text()))
@@ -270,7 +293,7 @@ def compare_with_tau2bench(
                 "--suite",
                 str(tasks_file),
                 "--data-dir",
-                str(TELECOM),
+                str(telecom),
                 *seats,
                 "--trials",
                 str(count),
@@ -283,12 +306,14 @@ def compare_with_tau2bench(
 
         rates = {}
         for label, build in (("τ²-bench", theirs), ("tau2", mine)):
-            short = timed(build(1, f"{label}-1"), env)
-            wall = timed(build(trials, f"{label}-{trials}"), env)
+            short = timed(build(1, f"{label}-1"), env, directory)
+            wall = timed(build(trials, f"{label}-{trials}"), env, directory)
             rates[label] = (sims - task_count) / max(wall - short, 1e-9)
+            calls, endings = outcomes(label, Path(directory), trials)
             print(
                 f"{label}: {sims} simulations in {wall:.1f} s, {task_count} in {short:.1f} s → "
-                f"{rates[label] * 3600:,.0f} sims/hour",
+                f"{rates[label] * 3600:,.0f} sims/hour; {calls:.1f} model calls per simulation; "
+                f"endings {endings}",
                 flush=True,
             )
     ideal = min(concurrency, sims) / (CHAT_CALLS * latency)
@@ -304,6 +329,7 @@ def main() -> None:
     parser.add_argument("--workers", default="1,2", help="worker process counts")
     parser.add_argument("--waves", type=int, default=4, help="simulations per slot of concurrency")
     parser.add_argument("--tau2bench-python", type=Path, help="python of an environment with τ²-bench")
+    parser.add_argument("--telecom-dir", type=Path, default=TELECOM, help="τ²-bench telecom tasks and data")
     parser.add_argument("--compare-level", type=int, default=64, help="concurrency of the comparison")
     parser.add_argument("--compare-trials", type=int, default=16, help="trials per task in the comparison")
     parser.add_argument("--compare-latency", type=float, default=0.1)
@@ -328,6 +354,7 @@ def main() -> None:
         print(f"\nτ²-bench comparison at {options.compare_level} in flight × {options.compare_latency}s")
         compare_with_tau2bench(
             options.tau2bench_python,
+            options.telecom_dir,
             options.compare_latency,
             options.compare_level,
             options.compare_trials,
