@@ -200,9 +200,10 @@ def levels(
                     wall, cpu, calls, failed = run_level(suite, base_url, transport, concurrency, sims, count)
                     rate = sims / (wall - startup)
                     ideal = min(concurrency, sims) / (CALLS_PER_SIMULATION * latency)
+                    cpu_text = f"{cpu / calls * 1e3:.2f}" if count == 1 else "–"  # workers' includes start-up
                     print(
                         f"| {latency * 1e3:.0f} ms | {count} | {concurrency} | {sims} | {rate * 3600:,.0f} "
-                        f"| {ideal * 3600:,.0f} | {rate / ideal:.0%} | {cpu / calls * 1e3:.2f} | {failed} |",
+                        f"| {ideal * 3600:,.0f} | {rate / ideal:.0%} | {cpu_text} | {failed} |",
                         flush=True,
                     )
 

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
+import queue
+import threading
 from collections import deque
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -74,6 +76,34 @@ def split_limits(limits: Mapping[str, ProviderLimit], workers: int) -> dict[str,
     return shares
 
 
+class Outbox:
+    """Sends messages on a connection from a background thread, in order, so a full pipe never blocks the
+    event loop: the driver and a worker each writing to a full pipe the other has stopped reading would
+    otherwise deadlock."""
+
+    def __init__(self, connection: Connection) -> None:
+        self._connection = connection
+        self._queue: queue.SimpleQueue[bytes | None] = queue.SimpleQueue()
+        self._thread = threading.Thread(target=self._run, name="tau2-outbox", daemon=True)
+        self._thread.start()
+
+    def send(self, message: bytes) -> None:
+        """Queue `message`; it is sent after every message queued before it."""
+        self._queue.put(message)
+
+    def close(self) -> None:
+        """Stop after the queued messages, and wait until they are sent (or the pipe is gone)."""
+        self._queue.put(None)
+        self._thread.join()
+
+    def _run(self) -> None:
+        while (message := self._queue.get()) is not None:
+            try:
+                self._connection.send_bytes(message)
+            except OSError:  # the other side went away; what it would have read is lost with it
+                return
+
+
 def split_concurrency(concurrency: int, workers: int) -> list[int]:
     """Simulations in flight per worker, as even as possible, summing to `concurrency`; a worker with
     nothing to do is not started."""
@@ -103,9 +133,11 @@ async def _work(connection: Connection, setup: WorkerSetup) -> None:
             loop.remove_reader(connection.fileno())
             incoming.put_nowait(None)
 
+    outbox = Outbox(connection)
+
     async def run(unit: Unit) -> None:
         record = await simulate(setup.prepared, unit, setup.turn_delay_s)
-        connection.send_bytes(record.model_dump_json().encode())
+        outbox.send(record.model_dump_json().encode())
 
     loop.add_reader(connection.fileno(), readable)
     with call_settings(retry=setup.retry):
@@ -117,6 +149,7 @@ async def _work(connection: Connection, setup: WorkerSetup) -> None:
                 if message == _DONE:
                     break
                 group.create_task(run(Unit.model_validate_json(message)))
+    await asyncio.to_thread(outbox.close)
 
 
 @dataclass
@@ -125,6 +158,7 @@ class _Worker:
 
     process: BaseProcess
     connection: Connection
+    outbox: Outbox
     slots: int
     """Simulations this worker keeps in flight."""
     assigned: dict[tuple[str, int], Unit] = field(default_factory=dict)
@@ -167,7 +201,7 @@ async def execute_on_workers(
             process = context.Process(target=worker_main, args=(theirs, setup), daemon=True)
             process.start()
             theirs.close()
-            worker = _Worker(process, ours, slots)
+            worker = _Worker(process, ours, Outbox(ours), slots)
             live.append(worker)
             loop.add_reader(ours.fileno(), receive, worker)
             feed(worker)
@@ -176,11 +210,11 @@ async def execute_on_workers(
             while len(worker.assigned) < worker.slots and pending:
                 unit = pending.popleft()
                 worker.assigned[(unit.task_id, unit.trial)] = unit
-                worker.connection.send_bytes(unit.model_dump_json().encode())
+                worker.outbox.send(unit.model_dump_json().encode())
                 progress.unit_started()
             if not pending and not worker.assigned and not worker.closing:
                 worker.closing = True
-                worker.connection.send_bytes(_DONE)
+                worker.outbox.send(_DONE)
 
         def receive(worker: _Worker) -> None:
             try:
@@ -204,6 +238,7 @@ async def execute_on_workers(
             nonlocal restarts
             loop.remove_reader(worker.connection.fileno())
             worker.connection.close()
+            worker.outbox.close()
             live.remove(worker)
             lost = list(worker.assigned.values())
             for _ in lost:
@@ -228,9 +263,10 @@ async def execute_on_workers(
         finally:
             for worker in list(live):
                 loop.remove_reader(worker.connection.fileno())
-                worker.connection.close()
                 if worker.process.is_alive():
                     worker.process.terminate()
+                worker.connection.close()
+                worker.outbox.close()
             for worker in live:
                 await asyncio.to_thread(worker.process.join, 10)
     return written
