@@ -45,11 +45,15 @@ def start(suite: Path, out: Path, *extra: str) -> subprocess.Popen[bytes]:
     )
 
 
-def children(pid: int) -> list[int]:
-    """Process ids of the direct children of `pid` (Linux /proc)."""
+def worker_processes(pid: int) -> list[int]:
+    """Process ids of the worker processes `pid` spawned (Linux /proc; multiprocessing's resource
+    tracker, also a child, is left out)."""
     found: list[int] = []
     for task in Path(f"/proc/{pid}/task").iterdir():
-        found += [int(child) for child in (task / "children").read_text().split()]
+        for child in (task / "children").read_text().split():
+            command = Path(f"/proc/{child}/cmdline").read_bytes()
+            if b"spawn_main" in command:
+                found.append(int(child))
     return found
 
 
@@ -77,8 +81,8 @@ def test_a_killed_worker_loses_and_duplicates_nothing(suite_file: Path, tmp_path
     process = start(suite_file, out, "--workers", "2", "--concurrency", "8", "--debug-turn-delay", "0.05")
     try:
         wait_for_records(process, out / "results.jsonl", 4)
-        workers = children(process.pid)
-        assert len(workers) >= 2, workers
+        workers = worker_processes(process.pid)
+        assert len(workers) == 2, workers
         os.kill(workers[0], signal.SIGKILL)
         _, stderr = process.communicate(timeout=120)
         assert process.returncode == 0, stderr
@@ -95,7 +99,8 @@ def test_a_killed_driver_resumes_without_loss_or_duplicates(suite_file: Path, tm
     process = start(suite_file, out, "--workers", "2", "--concurrency", "8", "--debug-turn-delay", "0.05")
     try:
         wait_for_records(process, out / "results.jsonl", 4)
-        workers = children(process.pid)
+        workers = worker_processes(process.pid)
+        assert len(workers) == 2, workers
         os.kill(process.pid, signal.SIGKILL)
         assert process.wait(timeout=10) == -signal.SIGKILL
     finally:
