@@ -4,6 +4,7 @@ per-provider limits are split so that all workers together stay within them."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
 import subprocess
@@ -11,18 +12,21 @@ import sys
 import time
 from collections import Counter
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from domains.mock.tasks import MOCK_TASKS
+from domains.mock.tasks import BOTH, MOCK_TASKS
 from tau2.cli import app
 from tau2.errors import UserInputError
 from tau2.llm.limits import ProviderLimit
 from tau2.rundir import load_run, read_records
 from tau2.runner.workers import split_concurrency, split_limits
+from tau2.suite import Suite
+from tau2.testing import ChatRequest, Reply, ScriptedOpenAIServer
 
 OFFLINE = ["--agent", "oracle", "--user", "scripted", "--quiet"]
 TRIALS = 6
@@ -150,3 +154,59 @@ def test_ray_runs_every_unit_once(suite_file: Path, tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     found = units(out)
     assert set(found) == expected() and set(found.values()) == {1}
+
+
+class Counting:
+    """Plays both seats of the mock task `both` slowly, counting the most requests held at once."""
+
+    AGENT = (
+        Reply.tool_call("get_account", {"customer": "Ada"}),
+        Reply.tool_call("enable_power", {"customer": "Ada"}),
+        Reply.text("Power is back on. Please plug your lamp in."),
+        Reply.text("Your issue is resolved."),
+    )
+    USER = (
+        Reply.text("My lamp is dark."),
+        Reply.tool_call("plug_in"),
+        Reply.text("I plugged it in and it is lit now."),
+        Reply.tool_call("end_call"),
+    )
+
+    def __init__(self) -> None:
+        self.in_flight = 0
+        self.most = 0
+
+    async def __call__(self, request: ChatRequest) -> Reply:
+        self.in_flight += 1
+        self.most = max(self.most, self.in_flight)
+        try:
+            await asyncio.sleep(0.02)
+        finally:
+            self.in_flight -= 1
+        replies = sum(message["role"] == "assistant" for message in request.messages)
+        return self.USER[replies] if "end_call" in request.tool_names else self.AGENT[replies - 1]
+
+
+def test_a_rate_limit_holds_across_workers(tmp_path: Path) -> None:
+    suite = tmp_path / "both.json"
+    Suite(name="both", domain="mock", tasks=[BOTH]).save(suite)
+    provider = Counting()
+    out = tmp_path / "run"
+    with ScriptedOpenAIServer(provider) as server:
+        host = urlsplit(server.base_url).netloc
+        arguments = ["run", "--suite", str(suite), "--trials", "16", "--out", str(out), "--quiet"]
+        for seat in ("agent", "user"):
+            arguments += [
+                f"--{seat}",
+                "llm",
+                f"--{seat}-model",
+                "openai/m",
+                f"--{seat}-api-base",
+                server.base_url,
+            ]
+            arguments += [f"--{seat}-arg", "api_key=sk-test"]
+        arguments += ["--workers", "2", "--concurrency", "16", "--rate-limit", f"{host}=4"]
+        result = CliRunner().invoke(app, arguments)
+    assert result.exit_code == 0, result.output
+    assert all(record.success for record in load_run(out).records)
+    assert 2 <= provider.most <= 4
