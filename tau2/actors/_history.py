@@ -65,10 +65,10 @@ class ChatHistory:
             self._append({"role": "assistant", "content": text})
 
     def _add_calls(self, calls: list[ToolCall]) -> None:
+        """An assistant message of tool calls, without a `content` key (what litellm sends for it too)."""
         self._append(
             {
                 "role": "assistant",
-                "content": None,
                 "tool_calls": [
                     {
                         "id": call.call_id,

@@ -25,13 +25,12 @@ from tau2.episode import DONE_TOOL, ActorTurn, Entry, Mode, SeatContext, ToolCal
 from tau2.errors import UserInputError
 from tau2.llm import (
     Completion,
+    ModelClient,
     ModelSpec,
     ModelToolCall,
     RateLimits,
     RetryPolicy,
     Usage,
-    check_spec,
-    complete,
 )
 
 END_CALL_SCHEMA: dict[str, Any] = {
@@ -55,12 +54,10 @@ class LLMActor(ABC):
     def __init__(
         self, model: ModelSpec, *, retry: RetryPolicy | None = None, limits: RateLimits | None = None
     ) -> None:
-        check_spec(model)
         self.model = model
+        self._client = ModelClient(model, retry=retry, limits=limits)
         self.total_usage = Usage()
         """Every call of the current episode, summed."""
-        self._retry = retry
-        self._limits = limits
         self._seed: int | None = None
         self._tools: list[dict[str, Any]] = []
         self._tool_names: list[str] = []
@@ -81,14 +78,7 @@ class LLMActor(ABC):
         if self._history is None:
             raise RuntimeError(f"{type(self).__name__}.act called before start")
         self._history.observe(observation)
-        completion = await complete(
-            self.model,
-            self._history.messages,
-            self._tools,
-            seed=self._seed,
-            retry=self._retry,
-            limits=self._limits,
-        )
+        completion = await self._client.complete(self._history.messages, self._tools, seed=self._seed)
         self.total_usage += completion.usage
         turn = self._interpret(completion).model_copy(update={"usage": completion.usage})
         self._history.record(turn)

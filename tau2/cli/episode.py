@@ -16,6 +16,7 @@ from tau2.cli.options import (
     AgentKind,
     AgentModel,
     AgentTimeout,
+    AgentTransport,
     DataDir,
     DomainOption,
     JudgeApiBase,
@@ -35,6 +36,7 @@ from tau2.cli.options import (
     UserKind,
     UserModel,
     UserTimeout,
+    UserTransport,
     episode_options,
     model_request,
     seat_request,
@@ -52,11 +54,13 @@ def command(
     agent_api_base: AgentApiBase = None,
     agent_arg: AgentArg = None,
     agent_timeout: AgentTimeout = None,
+    agent_transport: AgentTransport = None,
     user: UserKind = None,
     user_model: UserModel = None,
     user_api_base: UserApiBase = None,
     user_arg: UserArg = None,
     user_timeout: UserTimeout = None,
+    user_transport: UserTransport = None,
     mode: ModeOption = None,
     oracle_plan: OraclePlan = None,
     max_steps: MaxSteps = None,
@@ -85,8 +89,12 @@ def command(
     request = RunRequest(
         suite=suite,
         domain=domain,
-        agent=seat_request(agent, agent_model, agent_api_base, agent_arg, agent_timeout, seat="agent"),
-        user=seat_request(user, user_model, user_api_base, user_arg, user_timeout, seat="user"),
+        agent=seat_request(
+            agent, agent_model, agent_api_base, agent_arg, agent_timeout, agent_transport, seat="agent"
+        ),
+        user=seat_request(
+            user, user_model, user_api_base, user_arg, user_timeout, user_transport, seat="user"
+        ),
         episode=episode_options(mode, oracle_plan, max_steps, max_errors, max_actor_retries, policy_variant),
         persona=persona,
         seed=seed,

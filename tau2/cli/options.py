@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar
 
 import typer
 
@@ -25,6 +25,17 @@ DataDir = Annotated[
         exists=True,
         file_okay=False,
     ),
+]
+Transport = Literal["auto", "native", "litellm"]
+_TRANSPORT_HELP = (
+    "How the {seat} model's calls travel: native (tau2's own client for OpenAI-compatible servers), "
+    "litellm (any provider), or auto (native for openai/, hosted_vllm/, … models with an API base)."
+)
+AgentTransport = Annotated[
+    Transport | None, typer.Option("--agent-transport", help=_TRANSPORT_HELP.format(seat="agent"))
+]
+UserTransport = Annotated[
+    Transport | None, typer.Option("--user-transport", help=_TRANSPORT_HELP.format(seat="user"))
 ]
 JsonOutput = Annotated[
     bool, typer.Option("--json", help="Print JSON instead of tables (schema: docs/reports.md).")
@@ -133,7 +144,13 @@ DomainOption = Annotated[
 
 
 def model_request(
-    model: str | None, api_base: str | None, args: list[str] | None, timeout: float | None, *, option: str
+    model: str | None,
+    api_base: str | None,
+    args: list[str] | None,
+    timeout: float | None,
+    transport: Transport | None = None,
+    *,
+    option: str,
 ) -> ModelRequest:
     """A model's options as a request (None = not given); `option` prefixes the option names."""
     from tau2.runner import ModelRequest, parse_assignments
@@ -143,6 +160,7 @@ def model_request(
         api_base=api_base,
         args=parse_assignments(f"--{option}-arg", args or []),
         timeout_s=timeout,
+        transport=transport,
     )
 
 
@@ -152,13 +170,14 @@ def seat_request(
     api_base: str | None,
     args: list[str] | None,
     timeout: float | None,
+    transport: Transport | None,
     *,
     seat: str,
 ) -> SeatRequest:
     """One seat's options as a request (None = not given)."""
     from tau2.runner import SeatRequest
 
-    settings = model_request(model, api_base, args, timeout, option=seat)
+    settings = model_request(model, api_base, args, timeout, transport, option=seat)
     return SeatRequest(kind=kind, **settings.model_dump())
 
 

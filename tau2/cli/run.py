@@ -13,6 +13,7 @@ from tau2.cli.options import (
     AgentKind,
     AgentModel,
     AgentTimeout,
+    AgentTransport,
     DomainOption,
     JudgeApiBase,
     JudgeArg,
@@ -32,6 +33,7 @@ from tau2.cli.options import (
     UserKind,
     UserModel,
     UserTimeout,
+    UserTransport,
     episode_options,
     model_request,
     seat_request,
@@ -52,11 +54,13 @@ def command(
     agent_api_base: AgentApiBase = None,
     agent_arg: AgentArg = None,
     agent_timeout: AgentTimeout = None,
+    agent_transport: AgentTransport = None,
     user: UserKind = None,
     user_model: UserModel = None,
     user_api_base: UserApiBase = None,
     user_arg: UserArg = None,
     user_timeout: UserTimeout = None,
+    user_transport: UserTransport = None,
     mode: ModeOption = None,
     oracle_plan: OraclePlan = None,
     max_steps: MaxSteps = None,
@@ -79,6 +83,23 @@ def command(
         int | None,
         typer.Option(
             "--concurrency", min=1, help="Simulations in flight at once (default 32; kept on resume)."
+        ),
+    ] = None,
+    workers: Annotated[
+        int,
+        typer.Option(
+            "--workers",
+            min=1,
+            help="Worker processes, each with its own event loop; --concurrency is split between them.",
+        ),
+    ] = 1,
+    ray: Annotated[
+        str | None,
+        typer.Option(
+            "--ray",
+            metavar="ADDRESS",
+            help="Run the workers as actors on this Ray cluster ('auto', 'local' or host:port; needs the "
+            "ray extra); --workers sets how many.",
         ),
     ] = None,
     rate_limit: Annotated[
@@ -105,11 +126,12 @@ def command(
     import sys
 
     from tau2.errors import UserInputError
-    from tau2.llm import default_limits
+    from tau2.llm import current_settings, default_limits
     from tau2.runner import (
         ProgressBar,
         RunRequest,
         Tally,
+        execute_on_workers,
         execute_run,
         parse_rate_limit,
         parse_task_ids,
@@ -124,8 +146,12 @@ def command(
         domain=domain,
         task_ids=parse_task_ids(task_ids or []),
         split=split,
-        agent=seat_request(agent, agent_model, agent_api_base, agent_arg, agent_timeout, seat="agent"),
-        user=seat_request(user, user_model, user_api_base, user_arg, user_timeout, seat="user"),
+        agent=seat_request(
+            agent, agent_model, agent_api_base, agent_arg, agent_timeout, agent_transport, seat="agent"
+        ),
+        user=seat_request(
+            user, user_model, user_api_base, user_arg, user_timeout, user_transport, seat="user"
+        ),
         episode=episode_options(mode, oracle_plan, max_steps, max_errors, max_actor_retries, policy_variant),
         persona=persona,
         trials=trials,
@@ -151,11 +177,35 @@ def command(
         tally = Tally(len(manifest.task_ids) * manifest.trials, prepared.previous)
         try:
             with ProgressBar(tally, enabled=not quiet) as bar:
-                written = asyncio.run(
-                    execute_run(
+                limits_by_key = dict(manifest.rate_limits)
+                if ray is not None:
+                    from tau2.runner import execute_on_ray
+
+                    execution = execute_on_ray(
+                        prepared,
+                        bar,
+                        address=ray,
+                        concurrency=manifest.concurrency,
+                        workers=workers,
+                        limits=limits_by_key,
+                        retry=current_settings().retry,
+                        turn_delay_s=debug_turn_delay,
+                    )
+                elif workers > 1:
+                    execution = execute_on_workers(
+                        prepared,
+                        bar,
+                        concurrency=manifest.concurrency,
+                        workers=workers,
+                        limits=limits_by_key,
+                        retry=current_settings().retry,
+                        turn_delay_s=debug_turn_delay,
+                    )
+                else:
+                    execution = execute_run(
                         prepared, bar, concurrency=manifest.concurrency, turn_delay_s=debug_turn_delay
                     )
-                )
+                written = asyncio.run(execution)
         except KeyboardInterrupt:
             print(
                 f"interrupted: finished simulations are saved; `tau2 run --resume --out {out}` continues",

@@ -1,5 +1,5 @@
-"""LLM access: the model spec, completions with our own retries and rate limits, provider failures, and
-the token and cost ledger.
+"""LLM access: completions through litellm or the native OpenAI-compatible transport, with our own
+retries, rate limits and a token/cost ledger.
 
 litellm itself is imported lazily, on the first model call, so importing this package stays cheap.
 """
@@ -9,24 +9,35 @@ import os
 # Never fetch litellm's remote cost map: prices come from the copy shipped with the installed litellm.
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
-from tau2.llm._client import Completion, ModelToolCall, check_spec, complete
+from tau2.llm._client import Completion, ModelClient, ModelToolCall, check_spec, complete
 from tau2.llm._errors import ContextOverflowError, InfrastructureError
+from tau2.llm._hooks import CallSettings, UsageCallback, call_settings, current_settings
 from tau2.llm._limits import ProviderLimit, RateLimits, default_limits
 from tau2.llm._retries import RetryPolicy
-from tau2.llm._spec import ModelSpec
+from tau2.llm._spec import ModelSpec, TransportChoice
+from tau2.llm._transports import NATIVE_PROVIDERS, TransportName, resolve_transport
 from tau2.llm._usage import Usage
 
 __all__ = [
+    "NATIVE_PROVIDERS",
+    "CallSettings",
     "Completion",
     "ContextOverflowError",
     "InfrastructureError",
+    "ModelClient",
     "ModelSpec",
     "ModelToolCall",
     "ProviderLimit",
     "RateLimits",
     "RetryPolicy",
+    "TransportChoice",
+    "TransportName",
     "Usage",
+    "UsageCallback",
+    "call_settings",
     "check_spec",
     "complete",
+    "current_settings",
     "default_limits",
+    "resolve_transport",
 ]

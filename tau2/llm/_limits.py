@@ -95,17 +95,27 @@ class RateLimits:
     @asynccontextmanager
     async def slot(self, keys: Iterable[str]) -> AsyncIterator[None]:
         """Hold a request slot of the first configured key; no limit applies when none matches."""
-        found = self.limit_for(keys)
-        if found is None:
+        gate = self.gate(keys)
+        if gate is None:
             yield
             return
+        async with gate.hold():
+            yield
+
+    def gate(self, keys: Iterable[str]) -> _Gate | None:
+        """The running loop's gate of the first configured key among `keys`, or None when none is; a
+        caller with no gate can skip `slot` altogether (the common, unlimited case stays cheap)."""
+        if not self._limits:
+            return None
+        found = self.limit_for(keys)
+        if found is None:
+            return None
         key, limit = found
         gate_key = (key, asyncio.get_running_loop())
         gate = self._gates.get(gate_key)
         if gate is None:
             gate = self._gates[gate_key] = _Gate(limit, self._clock, self._sleep)
-        async with gate.hold():
-            yield
+        return gate
 
 
 _DEFAULT = RateLimits()

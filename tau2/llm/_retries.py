@@ -48,7 +48,8 @@ def classify(exc: BaseException) -> Failure:
 def retry_after_s(exc: BaseException) -> float | None:
     """Seconds the provider asked us to wait (`Retry-After`, in seconds or as an HTTP date), if any."""
     response = getattr(exc, "response", None)
-    for headers in (getattr(exc, "litellm_response_headers", None), getattr(response, "headers", None)):
+    sources = (getattr(exc, "litellm_response_headers", None), getattr(response, "headers", None))
+    for headers in (*sources, getattr(exc, "headers", None)):
         value = _header(headers, "retry-after")
         if value is None:
             continue
@@ -80,7 +81,9 @@ def describe(exc: BaseException) -> str:
 class RetryPolicy(BaseModel):
     """Exponential backoff with jitter; a provider's `Retry-After` is honoured up to a cap.
 
-    The number of attempts comes from `ActorSpec.max_retries`.
+    Without `budget_s`, a call gives up after `ActorSpec.max_retries` retries. With it, a call keeps
+    retrying transient failures until `budget_s` seconds have passed since its first attempt (the last
+    wait is cut to what remains), so a run can ride out a server restart; `max_retries` is then unused.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -88,11 +91,23 @@ class RetryPolicy(BaseModel):
     base_delay_s: float = Field(default=1.0, ge=0)
     max_delay_s: float = Field(default=30.0, ge=0)
     max_retry_after_s: float = Field(default=120.0, ge=0)
+    budget_s: float | None = Field(default=None, gt=0)
 
     def delay_s(self, attempt: int, retry_after: float | None = None) -> float:
         """Seconds to wait after failed attempt number `attempt` (0-based)."""
-        backoff = min(self.max_delay_s, self.base_delay_s * 2.0**attempt)
+        backoff = min(self.max_delay_s, self.base_delay_s * 2.0 ** min(attempt, 64))
         jittered = backoff * random.uniform(0.5, 1.0)
         if retry_after is None:
             return jittered
         return max(jittered, min(retry_after, self.max_retry_after_s))
+
+    def next_wait_s(
+        self, attempt: int, elapsed_s: float, max_retries: int, retry_after: float | None = None
+    ) -> float | None:
+        """Seconds to wait before retrying after failed attempt `attempt`, `elapsed_s` after the first
+        attempt started; None when the call should give up."""
+        delay = self.delay_s(attempt, retry_after)
+        if self.budget_s is None:
+            return delay if attempt < max_retries else None
+        remaining = self.budget_s - elapsed_s
+        return min(delay, remaining) if remaining > 0 else None

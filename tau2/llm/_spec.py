@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import BaseModel, ConfigDict, Field, JsonValue
+
+TransportChoice = Literal["auto", "native", "litellm"]
+"""How a model's calls travel: litellm, tau2's own client for OpenAI-compatible servers, or `auto`
+(native for OpenAI-style models with an API base; see `tau2.llm.resolve_transport`)."""
 
 
 class ModelSpec(BaseModel):
@@ -18,3 +24,4 @@ class ModelSpec(BaseModel):
     timeout_s: float = Field(default=120.0, gt=0)
     """Seconds one request may take before it counts as failed."""
     max_retries: int = Field(default=4, ge=0)
+    transport: TransportChoice = "auto"

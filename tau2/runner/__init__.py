@@ -1,5 +1,6 @@
-"""The runner: a suite × actors × mode × persona × trials, simulated concurrently on one event loop into an
-append-only, resumable results store (`manifest.json` + `results.jsonl`)."""
+"""The runner: a suite × actors × mode × persona × trials, simulated concurrently on one event loop (or on
+worker processes, or Ray actors) into an append-only, resumable results store (`manifest.json` +
+`results.jsonl`) written by the driver alone."""
 
 from tau2.runner._convert import crash_record, episode_record
 from tau2.runner._execute import episode_config, execute_run, simulate
@@ -13,6 +14,7 @@ from tau2.runner._manifest import (
 from tau2.runner._plan import Unit, pending_units
 from tau2.runner._prepare import EpisodeSetup, PreparedRun, prepare_episode, prepare_run
 from tau2.runner._progress import ProgressBar, Tally
+from tau2.runner._ray_workers import execute_on_ray
 from tau2.runner._request import (
     ModelRequest,
     RunRequest,
@@ -23,6 +25,7 @@ from tau2.runner._request import (
 )
 from tau2.runner._seeds import derive_seed
 from tau2.runner._summary import run_summary
+from tau2.runner._workers import execute_on_workers, split_limits
 from tau2.runs import RecordWriter, repair_tail
 
 __all__ = [
@@ -40,6 +43,8 @@ __all__ = [
     "differences",
     "episode_config",
     "episode_record",
+    "execute_on_ray",
+    "execute_on_workers",
     "execute_run",
     "new_run_identity",
     "package_versions",
@@ -53,5 +58,6 @@ __all__ = [
     "run_summary",
     "sha256_bytes",
     "simulate",
+    "split_limits",
     "write_manifest",
 ]

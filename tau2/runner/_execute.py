@@ -25,14 +25,11 @@ async def execute_run(
     A new run's manifest is written before the first simulation. Cancelling (Ctrl-C) stops the
     simulations in flight, and the records already finished are still written.
     """
-    run_dir = prepared.run_dir
-    run_dir.mkdir(parents=True, exist_ok=True)
-    if not (run_dir / MANIFEST_FILE).exists():
-        write_manifest(run_dir, prepared.manifest)
+    ensure_manifest(prepared)
     pending = deque(prepared.units)
     written: list[SimulationRecord] = []
     judge = None if prepared.manifest.judge is None else NLJudge(prepared.manifest.judge)
-    async with RecordWriter(run_dir / RESULTS_FILE) as writer:
+    async with RecordWriter(prepared.run_dir / RESULTS_FILE) as writer:
 
         async def worker() -> None:
             while pending:
@@ -47,6 +44,14 @@ async def execute_run(
             for _ in range(min(concurrency, len(pending))):
                 group.create_task(worker())
     return written
+
+
+def ensure_manifest(prepared: PreparedRun) -> None:
+    """Create the run directory and write a new run's manifest before its first simulation."""
+    run_dir = prepared.run_dir
+    run_dir.mkdir(parents=True, exist_ok=True)
+    if not (run_dir / MANIFEST_FILE).exists():
+        write_manifest(run_dir, prepared.manifest)
 
 
 def episode_config(manifest: RunManifest, seed: int) -> EpisodeConfig:

@@ -37,6 +37,10 @@ class Tally:
         """A unit began simulating."""
         self.running += 1
 
+    def abandon(self) -> None:
+        """A unit that `start` counted stopped without a record (its worker died); it runs again."""
+        self.running -= 1
+
     def finish(self, record: SimulationRecord) -> None:
         """A unit that `start` counted ended with `record`."""
         self.running -= 1
@@ -127,6 +131,11 @@ class ProgressBar:
     def unit_started(self) -> None:
         """A unit began simulating."""
         self._tally.start()
+        self.refresh()
+
+    def unit_abandoned(self) -> None:
+        """A unit stopped without a record and went back to the queue."""
+        self._tally.abandon()
         self.refresh()
 
     def unit_finished(self, record: SimulationRecord) -> None:

@@ -13,14 +13,19 @@ from pydantic import BaseModel, ConfigDict, Field, JsonValue, ValidationError
 from tau2.actors import checked_kind
 from tau2.episode import ActorSpec, EpisodeConfig
 from tau2.errors import UserInputError
-from tau2.llm import ModelSpec, ProviderLimit
+from tau2.llm import ModelSpec, ProviderLimit, TransportChoice, resolve_transport
 from tau2.world import Side
 
 DEFAULT_KIND: Final = "llm"
 """The kind of a seat given no kind: a model (which must then be named; nothing is chosen silently)."""
 
 
-_MODEL_OPTIONS: Final = {"api_base": "api-base", "args": "arg", "timeout_s": "timeout"}
+_MODEL_OPTIONS: Final = {
+    "api_base": "api-base",
+    "args": "arg",
+    "timeout_s": "timeout",
+    "transport": "transport",
+}
 """Command-line names of the model settings besides the model itself."""
 
 
@@ -33,6 +38,7 @@ class ModelRequest(BaseModel):
     api_base: str | None = None
     args: dict[str, JsonValue] | None = None
     timeout_s: float | None = None
+    transport: TransportChoice | None = None
 
     @property
     def given(self) -> bool:
@@ -48,7 +54,10 @@ class ModelRequest(BaseModel):
         if base is None and self.model is None:
             options = ", ".join(f"--{option}-{_MODEL_OPTIONS[key]}" for key in updates)
             raise UserInputError(f"{options}: no model to apply them to (give --{option}-model)")
-        return ModelSpec(**updates) if base is None else base.model_copy(update=updates)
+        model = ModelSpec(**updates) if base is None else base.model_copy(update=updates)
+        if base is None or self.transport is not None:
+            model = model.model_copy(update={"transport": resolve_transport(model)})
+        return model
 
 
 class SeatRequest(ModelRequest):

@@ -85,6 +85,8 @@ class Reply(BaseModel):
     error_detail: ErrorDetail | None = None
     headers: dict[str, str] = Field(default_factory=dict)
     delay: float = Field(default=0.0, ge=0.0)
+    no_choices: bool = False
+    """Answer 200 with an empty `choices` list, as a faulty provider sometimes does."""
 
     @model_validator(mode="after")
     def _check_consistent(self) -> Self:
@@ -97,6 +99,8 @@ class Reply(BaseModel):
                 raise ValueError(f"a status-{self.status} reply needs an error")
             if self.content is not None or self.tool_calls or self.usage or self.finish_reason:
                 raise ValueError("an error reply cannot carry a message, usage or finish_reason")
+            if self.no_choices:
+                raise ValueError("an error reply has no choices to leave out")
         else:
             raise ValueError(f"status must be 200 or 400-599, got {self.status}")
         return self
@@ -138,6 +142,11 @@ class Reply(BaseModel):
     def empty(cls, *, delay: float = 0.0) -> Reply:
         """Reply with an assistant message that has neither content nor tool calls."""
         return cls(delay=delay)
+
+    @classmethod
+    def without_choices(cls, *, delay: float = 0.0) -> Reply:
+        """Reply 200 with a completion whose `choices` list is empty (usage is still reported)."""
+        return cls(no_choices=True, delay=delay)
 
     @classmethod
     def error(
@@ -441,7 +450,9 @@ def _completion_body(request: ChatRequest, reply: Reply, number: int) -> dict[st
         "object": "chat.completion",
         "created": int(time.time()),
         "model": request.model,
-        "choices": [
+        "choices": []
+        if reply.no_choices
+        else [
             {
                 "index": 0,
                 "message": message,

@@ -1,0 +1,102 @@
+"""Which transport carries a seat's model calls, and the interface both transports implement.
+
+litellm reaches every provider; the native transport speaks the OpenAI chat-completions protocol itself
+over aiohttp, at a small fraction of litellm's CPU per call, and is used for OpenAI-compatible servers.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal, Protocol
+from urllib.parse import urlsplit
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from tau2.errors import UserInputError
+from tau2.llm._spec import ModelSpec
+from tau2.llm._usage import Usage
+
+TransportName = Literal["native", "litellm"]
+
+NATIVE_PROVIDERS = frozenset({"openai", "hosted_vllm", "custom_openai", "lm_studio", "llamafile"})
+"""Model-name prefixes of OpenAI-compatible chat-completions APIs: with an API base, `auto` picks the
+native transport for them."""
+
+OPENAI_API_BASE = "https://api.openai.com/v1"
+"""Where the native transport sends `openai/…` models that name no API base."""
+
+
+class ModelToolCall(BaseModel):
+    """A tool call as the model wrote it: arguments are the raw text, parsed later by the actor."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str | None
+    name: str
+    arguments: str
+
+
+class Completion(BaseModel):
+    """The model's reply to one request, and what the request cost."""
+
+    model_config = ConfigDict(frozen=True)
+
+    text: str | None = None
+    tool_calls: list[ModelToolCall] = Field(default_factory=list)
+    finish_reason: str | None = None
+    usage: Usage
+
+
+class EmptyChoicesError(Exception):
+    """A successful HTTP reply without any choice: a provider fault, retried like a server error."""
+
+    status_code = 500
+
+
+class Transport(Protocol):
+    """Sends one chat-completions request for a fixed seat spec; raises the provider's failure as is."""
+
+    name: TransportName
+    limit_keys: list[str]
+    """Rate-limit keys of the seat's requests, most specific first (see `tau2.llm._limits`)."""
+
+    async def send(
+        self, messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None, seed: int | None
+    ) -> Completion:
+        """One attempt: the parsed reply, or the provider's (or the network's) exception."""
+        ...
+
+
+def provider_of(model: str) -> str:
+    """The provider prefix of a model name (`hosted_vllm` of `hosted_vllm/Qwen/Qwen3-8B`), or ``""``."""
+    prefix, slash, _ = model.partition("/")
+    return prefix if slash else ""
+
+
+def resolve_transport(spec: ModelSpec) -> TransportName:
+    """The transport a seat uses: its explicit choice, else native for an OpenAI-style model with an API
+    base, else litellm."""
+    if spec.transport != "auto":
+        return spec.transport
+    model = spec.name or ""
+    return "native" if spec.api_base and provider_of(model) in NATIVE_PROVIDERS else "litellm"
+
+
+def host_keys(api_base: str | None) -> list[str]:
+    """Rate-limit keys of an API base: `host:port`, then the bare host name."""
+    if not api_base:
+        return []
+    parts = urlsplit(api_base)
+    return [key for key in (parts.netloc, parts.hostname) if key]
+
+
+def open_transport(spec: ModelSpec) -> Transport:
+    """The transport object of a seat, built once per actor; refuses a native seat it cannot serve."""
+    if not spec.name:
+        raise UserInputError(f"actor spec {spec.name!r} names no model")
+    if resolve_transport(spec) == "litellm":
+        from tau2.llm._litellm import LitellmTransport
+
+        return LitellmTransport(spec)
+    from tau2.llm._native import NativeTransport
+
+    return NativeTransport(spec)

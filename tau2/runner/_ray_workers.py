@@ -1,0 +1,110 @@
+"""Executing a prepared run on Ray: one async actor per worker, each with its own event loop and many
+simulations in flight, on a local or remote Ray cluster; the driver stays the run's single writer.
+
+Ray restarts an actor that dies and retries the simulations it had in flight (a record is written only when
+one comes back, so nothing is written twice). Every node needs tau2, and the run's suite and data
+directory at the same paths, since actors read them as the driver does. Needs the `ray` extra.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import deque
+from collections.abc import Mapping
+from typing import Any
+
+from tau2.errors import UserInputError
+from tau2.llm import ProviderLimit, RetryPolicy, call_settings, default_limits
+from tau2.runner._execute import ensure_manifest, simulate
+from tau2.runner._plan import Unit
+from tau2.runner._prepare import PreparedRun
+from tau2.runner._progress import ProgressBar
+from tau2.runner._workers import RESTARTS_PER_WORKER, WorkerSetup, split_concurrency, split_limits
+from tau2.runs import RESULTS_FILE, RecordWriter, SimulationRecord
+
+
+class SimulationActor:
+    """A Ray actor running simulations of one run on its own event loop (its methods are coroutines)."""
+
+    def __init__(self, setup: WorkerSetup) -> None:
+        self._setup = setup
+        for key, limit in setup.limits.items():
+            default_limits().configure(key, limit)
+
+    async def simulate(self, unit: str) -> str:
+        """Simulate one unit (as JSON) and return its record as JSON."""
+        setup = self._setup
+        with call_settings(retry=setup.retry):
+            record = await simulate(setup.prepared, Unit.model_validate_json(unit), setup.turn_delay_s)
+        return record.model_dump_json()
+
+
+def _ray() -> Any:
+    """Import Ray, or explain how to install it."""
+    try:
+        import ray
+    except ImportError:
+        raise UserInputError("--ray needs Ray: pip install 'tau2[ray]'") from None
+    return ray
+
+
+async def execute_on_ray(
+    prepared: PreparedRun,
+    progress: ProgressBar,
+    *,
+    address: str,
+    concurrency: int,
+    workers: int,
+    limits: Mapping[str, ProviderLimit] | None = None,
+    retry: RetryPolicy | None = None,
+    turn_delay_s: float = 0.0,
+) -> list[SimulationRecord]:
+    """Simulate every pending unit on `workers` Ray actors and append each record; returns the records
+    this session wrote. `address` is a cluster address, `auto`, or `local` for a new local cluster."""
+    ray = _ray()
+    ensure_manifest(prepared)
+    if not prepared.units:
+        return []
+    setup = WorkerSetup(
+        prepared=prepared.model_copy(update={"previous": [], "units": []}),
+        limits=split_limits(limits or {}, workers),
+        retry=retry or RetryPolicy(),
+        turn_delay_s=turn_delay_s,
+    )
+    slots = split_concurrency(min(concurrency, len(prepared.units)), workers)
+    if not ray.is_initialized():
+        ray.init(address=None if address == "local" else address, log_to_driver=False)
+    remote = ray.remote(SimulationActor)
+    actors = [
+        remote.options(
+            max_concurrency=share, max_restarts=RESTARTS_PER_WORKER, max_task_retries=RESTARTS_PER_WORKER
+        ).remote(setup)
+        for share in slots
+    ]
+    pending = deque(prepared.units)
+    written: list[SimulationRecord] = []
+    try:
+        async with RecordWriter(prepared.run_dir / RESULTS_FILE) as writer:
+
+            async def lane(actor: Any) -> None:
+                while pending:
+                    unit = pending.popleft()
+                    progress.unit_started()
+                    try:
+                        data = await actor.simulate.remote(unit.model_dump_json())
+                    except BaseException:
+                        progress.unit_abandoned()
+                        raise
+                    record = SimulationRecord.model_validate_json(data)
+                    writer.write(record)
+                    written.append(record)
+                    progress.unit_finished(record)
+
+            async with asyncio.TaskGroup() as group:
+                for actor, share in zip(actors, slots, strict=True):
+                    for _ in range(share):
+                        group.create_task(lane(actor))
+    finally:
+        for actor in actors:
+            ray.kill(actor)
+    return written
