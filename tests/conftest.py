@@ -1,12 +1,27 @@
-"""Shared pytest setup: keep litellm offline by making it use its bundled model cost map, and the mock suite
-file the CLI tests run."""
+"""Shared pytest setup: litellm kept offline (its bundled cost map), a hypothesis profile without deadlines,
+the rule that CI must have the τ²-bench conformance data, and the mock suite file the CLI tests run."""
 
 import os
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 os.environ["LITELLM_LOCAL_MODEL_COST_MAP"] = "True"
+
+settings.register_profile("tau2", deadline=None)
+settings.load_profile("tau2")
+"""A loaded machine (two cores shared with a CI build) must not turn a slow example into a failure."""
+
+SHARED_CONFORMANCE = Path(__file__).resolve().parents[1].parent / "shared" / "conformance"
+"""The public τ²-bench data beside the repository; tests that need it skip without it, except on CI."""
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """On CI (CI=true) the conformance data must be present: its absence fails the run instead of
+    silently skipping every reference-data test."""
+    if os.environ.get("CI") == "true" and not SHARED_CONFORMANCE.is_dir():
+        pytest.exit(f"CI=true but the conformance data is missing: {SHARED_CONFORMANCE}", returncode=1)
 
 
 @pytest.fixture
