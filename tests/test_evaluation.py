@@ -160,3 +160,16 @@ def test_tool_errors_count_failed_results_of_both_seats() -> None:
     traffic = trajectory((Side.USER, call, FAILED), (Side.AGENT, call, FAILED), (Side.USER, call, OK))
     assert count_tool_errors(traffic) == 2
     assert len(traffic.tool_calls()) == 3  # result entries carry their call but are not calls
+
+
+@pytest.mark.parametrize(
+    "termination",
+    [TerminationReason.MAX_STEPS, TerminationReason.TOO_MANY_ERRORS, TerminationReason.ACTOR_ERROR],
+)
+def test_an_episode_cut_off_scores_zero_but_keeps_its_raw_outcome(termination: TerminationReason) -> None:
+    world = initialize_world(UNPLUGGED)
+    assert world.call(Side.USER, "plug_in", {}).ok
+    cut = evaluate(UNPLUGGED, world, trajectory(termination=termination))
+    assert cut.reward == 0.0 and cut.outcome_passed and cut.assertions_passed and not cut.ended_properly
+    finished = evaluate(UNPLUGGED, world, trajectory(termination=TerminationReason.USER_STOP))
+    assert finished.reward == 1.0 and finished.outcome_passed and finished.ended_properly

@@ -1,6 +1,7 @@
 """Judging a finished episode: a binary reward from gating checks, plus diagnostics that never gate.
 
-Gating: every task assertion holds on the final world and, for transfer tasks, a transfer happened.
+Gating: the episode ended properly (user stop, agent stop, transfer); every task assertion holds on the final
+world and, for transfer tasks, a transfer happened.
 Diagnostics: reference-action matching (name, compared arguments, seat), tool errors, steps, cost.
 """
 
@@ -11,7 +12,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, JsonValue
 
-from tau2.episode._basis import CheckRecord, evaluate_basis
+from tau2.episode._basis import FINISHED, CheckRecord, evaluate_basis
 from tau2.episode._judge import Verdict
 from tau2.episode._trajectory import EntryKind, ToolCall, Trajectory
 from tau2.llm import Usage
@@ -52,6 +53,11 @@ class EvaluationResult(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     reward: float
+    """1.0 when the gating checks hold and the episode ended properly (user stop, agent stop, or transfer),
+    as τ²-bench scores; an episode cut off by the step or error limit scores 0 whatever the checks say."""
+    outcome_passed: bool = False
+    """The gating checks' raw outcome, before the ending is taken into account (a diagnostic)."""
+    ended_properly: bool = False
     assertions: list[AssertionRecord] = Field(default_factory=list)
     assertions_passed: bool
     expects_transfer: bool = False
@@ -102,8 +108,11 @@ def evaluate(
         success, checks = verdict.reward >= 1.0, verdict.checks
     usage = sum(trajectory.usage.values(), Usage())
     termination = trajectory.termination
+    ended_properly = termination in FINISHED
     return EvaluationResult(
-        reward=1.0 if success else 0.0,
+        reward=1.0 if success and ended_properly else 0.0,
+        outcome_passed=success,
+        ended_properly=ended_properly,
         checks=checks,
         judge_usage=judge_usage,
         assertions=assertions,
