@@ -72,7 +72,7 @@ def check_actor(
 ) -> list[str]:
     """Protocol problems found when `actor` (None: a random actor) holds `seat` of `task` against random
     opponents; one line each, empty when every generated episode keeps the protocol."""
-    from hypothesis import HealthCheck, given, settings
+    from hypothesis import HealthCheck, Verbosity, given, settings
     from hypothesis import strategies as st
 
     config = EpisodeConfig(max_steps=max_steps)
@@ -85,6 +85,7 @@ def check_actor(
         derandomize=True,
         database=None,
         suppress_health_check=list(HealthCheck),
+        verbosity=Verbosity.quiet,  # the counterexample is returned as a problem line, not printed
     )
 
     @profile

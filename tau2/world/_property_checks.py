@@ -30,24 +30,22 @@ class _Problem(Exception):
 
 def property_problems(domain: Domain[Any], data_dir: Path | None, max_examples: int) -> list[str]:
     """Run the generated-sequence properties on `domain`; the first counterexample is reported."""
-    from hypothesis import HealthCheck, given, settings
+    from hypothesis import HealthCheck, Verbosity, given, settings
     from hypothesis import strategies as st
-    from hypothesis.errors import Unsatisfiable
 
     problems = _loading_problems(domain, data_dir)
     if problems:
         return problems
-    base = World.create(domain, data_dir)
-    operations = _operations(domain, _state_strings(base.state))
+    operations = _operations(domain, _state_strings(World.create(domain, data_dir).state))
     if operations is None:
-        return problems
-    found: list[str] = []
+        return []
     profile = settings(
         max_examples=max_examples,
         deadline=None,
         derandomize=True,
         database=None,
         suppress_health_check=list(HealthCheck),
+        verbosity=Verbosity.quiet,  # the counterexample is returned as a problem line, not printed
     )
 
     @profile
@@ -58,10 +56,8 @@ def property_problems(domain: Domain[Any], data_dir: Path | None, max_examples: 
     try:
         sequence_holds()
     except _Problem as problem:
-        found.append(str(problem))
-    except Unsatisfiable:
-        pass
-    return [*problems, *found]
+        return [str(problem)]
+    return []
 
 
 def _loading_problems(domain: Domain[Any], data_dir: Path | None) -> list[str]:
