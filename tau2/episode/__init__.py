@@ -3,6 +3,7 @@ it, the trajectory it records, and the evaluation that judges it."""
 
 from tau2.episode._actor import Actor, ActorSpec, ActorTurn, SeatContext
 from tau2.episode._basis import FINISHED, CheckRecord, evaluate_basis, replay_reference
+from tau2.episode._check_actor import RandomActor, check_actor, protocol_problems
 from tau2.episode._config import EpisodeConfig, Mode, mode_label
 from tau2.episode._evaluation import ActionRecord, AssertionRecord, EvaluationResult, evaluate
 from tau2.episode._judge import NOT_JUDGED, NLJudge, Verdict
@@ -38,6 +39,7 @@ __all__ = [
     "EvaluationResult",
     "Mode",
     "NLJudge",
+    "RandomActor",
     "SeatContext",
     "TaskVerification",
     "TerminationReason",
@@ -45,9 +47,11 @@ __all__ = [
     "Trajectory",
     "Verdict",
     "agent_policy",
+    "check_actor",
     "evaluate",
     "evaluate_basis",
     "mode_label",
+    "protocol_problems",
     "replay_reference",
     "run_episode",
     "seat_contexts",

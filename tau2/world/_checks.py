@@ -7,18 +7,25 @@ from pathlib import Path
 from typing import Any
 
 from tau2.world._domain import Domain
+from tau2.world._property_checks import property_problems
 from tau2.world._tools import Side, Tool, ToolKind
 from tau2.world._world import World
 
 
-def check_domain(domain: Domain[Any], data_dir: Path | None = None) -> list[str]:
-    """Problems that would confuse actors or the engine, one line each; empty when the pack is sound."""
+def check_domain(domain: Domain[Any], data_dir: Path | None = None, *, max_examples: int = 30) -> list[str]:
+    """Problems that would confuse actors or the engine, one line each; empty when the pack is sound.
+
+    Besides static checks, `max_examples` generated call sequences exercise every tool and env function.
+    """
     problems = [*_tool_problems(domain), *_policy_problems(domain)]
     try:
         world = World.create(domain, data_dir)
     except Exception as error:  # the check reports, it never raises
         return [*problems, f"loading the state failed: {type(error).__name__}: {error}"]
-    return [*problems, *_state_problems(world)]
+    problems.extend(_state_problems(world))
+    if max_examples > 0:
+        problems.extend(property_problems(domain, data_dir, max_examples))
+    return problems
 
 
 def _tool_problems(domain: Domain[Any]) -> list[str]:

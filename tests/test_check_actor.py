@@ -1,0 +1,94 @@
+"""The actor conformance checker passes the random actor on every shipped domain and catches actors
+(and trajectories) that break the turn protocol."""
+
+from __future__ import annotations
+
+import pytest
+
+from tau2 import Side, Task, available_domains, check_actor, get_domain, load_task_file
+from tau2.episode import (
+    ActorTurn,
+    Entry,
+    EntryKind,
+    EpisodeConfig,
+    SeatContext,
+    ToolCall,
+    Trajectory,
+    protocol_problems,
+)
+from tau2.world import ToolResult
+
+
+def first_task(domain: str) -> Task:
+    """The first task of a shipped domain's default suite."""
+    suite = get_domain(domain).default_suite
+    assert suite is not None, f"{domain} ships no suite"
+    return load_task_file(suite, domain)[0]
+
+
+@pytest.mark.parametrize("seat", list(Side))
+@pytest.mark.parametrize("name", available_domains())
+def test_random_actors_keep_the_protocol_on_shipped_domains(name: str, seat: Side) -> None:
+    assert check_actor(None, seat, first_task(name)) == []
+
+
+class _Mute:
+    """A well-behaved actor under test: it only ever says the same thing."""
+
+    async def start(self, context: SeatContext) -> None:
+        return None
+
+    async def act(self, observation: list[Entry]) -> ActorTurn:
+        return ActorTurn(text="hello")
+
+
+def test_a_given_actor_is_checked_in_either_seat() -> None:
+    task = first_task("mock")
+    assert check_actor(_Mute(), Side.AGENT, task) == []
+    assert check_actor(_Mute(), Side.USER, task) == []
+
+
+class _Garbled(_Mute):
+    """Returns something that is not a turn at all."""
+
+    async def act(self, observation: list[Entry]) -> ActorTurn:
+        return "hello"  # type: ignore[return-value]
+
+
+def test_an_actor_returning_a_non_turn_is_reported() -> None:
+    problems = check_actor(_Garbled(), Side.AGENT, first_task("mock"))
+    assert problems == ["an episode raised AttributeError: 'str' object has no attribute 'usage'"]
+
+
+def _entry(index: int, seat: Side, kind: EntryKind, call: ToolCall | None = None) -> Entry:
+    result = ToolResult(ok=True, content=None) if kind is EntryKind.TOOL_RESULT else None
+    return Entry(index=index, seat=seat, kind=kind, text="hi", tool_call=call, result=result)
+
+
+def test_broken_trajectories_and_leaky_observations_are_reported() -> None:
+    call = ToolCall(call_id="c1", name="get_account")
+    entries = [
+        _entry(0, Side.AGENT, EntryKind.MESSAGE),
+        _entry(1, Side.AGENT, EntryKind.TOOL_CALL, call),
+        _entry(3, Side.USER, EntryKind.MESSAGE),
+    ]
+    trajectory = Trajectory(entries=entries, steps=5)
+    problems = protocol_problems(trajectory, EpisodeConfig(max_steps=4), {Side.USER: entries[:2]})
+    assert problems == [
+        "the episode ended without a termination reason",
+        "5 actor turns exceed max_steps=4",
+        "entry indices are not contiguous from 0: [0, 1, 3]",
+        "entry 3 comes before the result of tool call 'c1'",
+        "the user seat observed entries it may not see: [1]",
+    ]
+
+
+def test_a_sound_trajectory_has_no_problems() -> None:
+    call = ToolCall(call_id="c1", name="get_account")
+    entries = [
+        _entry(0, Side.AGENT, EntryKind.TOOL_CALL, call),
+        _entry(1, Side.AGENT, EntryKind.TOOL_RESULT, call),
+        _entry(2, Side.AGENT, EntryKind.MESSAGE),
+    ]
+    trajectory = Trajectory(entries=entries, steps=2, termination="agent_stop")
+    assert protocol_problems(trajectory, EpisodeConfig(), {Side.USER: entries[2:], Side.AGENT: entries}) == []
