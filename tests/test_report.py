@@ -6,6 +6,7 @@ import base64
 import gzip
 import json
 import re
+import shutil
 from html import escape
 from pathlib import Path
 from typing import Any
@@ -208,3 +209,14 @@ def test_headline_shows_a_few_k_when_there_are_many_trials() -> None:
     ks = [str(k) for k in range(1, 13)]
     assert headline_ks(ks) == ["1", "2", "4", "8", "12"]
     assert headline_ks(ks[:5]) == ["1", "2", "3", "4", "5"]
+
+
+@pytest.mark.parametrize("name", ["results.jsonl", "manifest.json"])
+def test_html_never_overwrites_the_runs_own_files(tmp_path: Path, name: str) -> None:
+    run_dir = tmp_path / "run"
+    shutil.copytree(RUNS_DIR / "interactive", run_dir)
+    before = (run_dir / name).read_bytes()
+    result = runner.invoke(app, ["report", str(run_dir), "--html", str(run_dir / name)])
+    assert result.exit_code == 2
+    assert f"is a file of the run in {run_dir}" in result.stderr
+    assert (run_dir / name).read_bytes() == before

@@ -211,3 +211,22 @@ def test_solo_mode_ignores_user_options_with_a_warning(suite_file: Path, tmp_pat
     assert result.exit_code == 0, result.output
     assert "warning: solo mode has no user seat: the --user options are ignored" in result.stderr
     assert load_run(out).manifest.user is None
+
+
+@pytest.mark.parametrize("value", ["", ",,,", " , "])
+def test_an_empty_task_selection_is_refused_not_widened(suite_file: Path, tmp_path: Path, value: str) -> None:
+    out = tmp_path / "run"
+    arguments = ["run", "--suite", str(suite_file), "--agent", "oracle", "--user", "scripted"]
+    result = runner.invoke(app, [*arguments, "--task-ids", value, "--out", str(out)])
+    assert result.exit_code == 2
+    assert "--task-ids: no task id given" in result.stderr
+    assert not out.exists()
+
+
+def test_version_and_short_help() -> None:
+    from tau2 import __version__
+
+    version = runner.invoke(app, ["--version"])
+    assert (version.exit_code, version.stdout.strip()) == (0, f"tau2 {__version__}")
+    short = runner.invoke(app, ["run", "-h"])
+    assert short.exit_code == 0 and "--task-ids" in short.stdout

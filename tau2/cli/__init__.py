@@ -12,7 +12,7 @@ import sys
 import traceback
 from collections.abc import Callable, Sequence
 from importlib import import_module
-from typing import Any
+from typing import Annotated, Any
 
 import typer
 from typer.core import TyperGroup
@@ -51,11 +51,25 @@ app = typer.Typer(
     name="tau2",
     add_completion=False,
     pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
 )
 
 
+def _print_version(given: bool) -> None:
+    if given:
+        from tau2 import __version__
+
+        typer.echo(f"tau2 {__version__}")
+        raise typer.Exit()
+
+
 @app.callback()
-def _root() -> None:
+def _root(
+    version: Annotated[
+        bool,
+        typer.Option("--version", is_eager=True, callback=_print_version, help="Print the version and exit."),
+    ] = False,
+) -> None:
     """Evaluate conversational customer-service agents in a dual-control world."""
 
 

@@ -16,7 +16,7 @@ from tau2.report.factors import side_labels
 from tau2.report.schema import ComparisonReport, RunReport
 from tau2.report.tables import TableData
 from tau2.report.transcripts import CHUNK, ROW_FIELDS, chunks, script_json, table_rows
-from tau2.runs import SimulationRecord
+from tau2.runs import MANIFEST_FILE, RESULTS_FILE, SimulationRecord
 
 PLOTTED_BREAKDOWNS = ("intent", "fault", "resolution", "subtasks", "persona")
 """Breakdowns drawn as plots (the others are tables only); one with a single group is not drawn."""
@@ -386,7 +386,11 @@ def _cell(text: str) -> str:
 
 
 def write_page(path: Path, page: str) -> None:
-    """Write an HTML page; an unwritable path is a one-line `UserInputError`."""
+    """Write an HTML page; an unwritable path, or a run directory's own file, is a one-line `UserInputError`
+    (a report never overwrites the data it reports on)."""
+    in_run = (path.parent / MANIFEST_FILE).is_file()
+    if in_run and (path.name in (MANIFEST_FILE, RESULTS_FILE) or (path.exists() and path.suffix != ".html")):
+        raise UserInputError(f"{path}: is a file of the run in {path.parent}; choose another --html path")
     try:
         path.write_text(page, encoding="utf-8")
     except OSError as error:

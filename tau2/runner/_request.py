@@ -127,8 +127,12 @@ def parse_assignments(option: str, items: Iterable[str]) -> dict[str, JsonValue]
 
 
 def parse_task_ids(items: Iterable[str]) -> list[str] | None:
-    """Task ids from comma-separated, repeatable `--task-ids` values, in order, without repeats."""
-    ids = [part.strip() for item in items for part in item.split(",") if part.strip()]
+    """Task ids from comma-separated, repeatable `--task-ids` values, in order, without repeats; None when the
+    option was not given. Given but naming no task (`""`, `",,"`) is an error, never "every task"."""
+    given = list(items)
+    ids = [part.strip() for item in given for part in item.split(",") if part.strip()]
+    if given and not ids:
+        raise UserInputError("--task-ids: no task id given (leave the option out to run every task)")
     return list(dict.fromkeys(ids)) or None
 
 
