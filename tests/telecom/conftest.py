@@ -1,5 +1,5 @@
-"""Fixtures of the telecom tests: the data sets the tool tests run on (the domain's own data always, τ²-bench's
-reference data when it is beside the checkout) and fresh worlds on them."""
+"""Fixtures of the telecom tests: the data sets the tool tests run on (the domain's own data always,
+τ²-bench's reference data when it is beside the checkout) and fresh worlds on them."""
 
 from __future__ import annotations
 

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 from telecom_support import (
@@ -27,14 +28,19 @@ def test_get_customer_by_phone_matches_primary_number_or_line(world: World, data
         *dataset.primary_number_only,
     )
     by_phone = "get_customer_by_phone"
-    assert ok(world, "agent", by_phone, phone_number=subscriber.phone_number)["customer_id"] == subscriber.customer_id
+    assert (
+        ok(world, "agent", by_phone, phone_number=subscriber.phone_number)["customer_id"]
+        == subscriber.customer_id
+    )
     second = dataset.second_line.phone_number
     assert ok(world, "agent", by_phone, phone_number=second)["customer_id"] == subscriber.customer_id
     assert ok(world, "agent", by_phone, phone_number=primary_number)["customer_id"] == other_customer
     fails(world, "agent", by_phone, ErrorCode.NOT_FOUND, phone_number=UNKNOWN_NUMBER)
 
 
-def test_customer_is_serialised_with_spec_field_names_and_iso_dates(world: World, dataset: TelecomData) -> None:
+def test_customer_is_serialised_with_spec_field_names_and_iso_dates(
+    world: World, dataset: TelecomData
+) -> None:
     subscriber = dataset.subscriber
     record = ok(world, "agent", "get_customer_by_id", customer_id=subscriber.customer_id)
     assert record["created_at"] == subscriber.created_at
@@ -52,7 +58,11 @@ def test_get_customer_by_name_is_case_insensitive_and_needs_the_exact_dob(
     unpadded = f"{year}-{int(month)}-{int(day)}"
     assert unpadded != subscriber.date_of_birth, "the data set's date of birth has a zero-padded part"
     found = ok(
-        world, "agent", "get_customer_by_name", full_name=subscriber.holder.swapcase(), dob=subscriber.date_of_birth
+        world,
+        "agent",
+        "get_customer_by_name",
+        full_name=subscriber.holder.swapcase(),
+        dob=subscriber.date_of_birth,
     )
     assert [record["customer_id"] for record in found] == [subscriber.customer_id]
     assert ok(world, "agent", "get_customer_by_name", full_name=subscriber.holder, dob=unpadded) == []
@@ -77,7 +87,10 @@ def test_get_bills_for_customer_sorts_by_issue_date_and_limits(world: World, dat
     assert bills[-1]["line_items"][0]["date"] == subscriber.oldest_bill_first_item_date
     newest = ok(world, "agent", "get_bills_for_customer", customer_id=subscriber.customer_id, limit=1)
     assert [record["bill_id"] for record in newest] == [subscriber.bills_newest_first[0]]
-    assert ok(world, "agent", "get_bills_for_customer", customer_id=dataset.unverified_customer_id, limit=0) == []
+    assert (
+        ok(world, "agent", "get_bills_for_customer", customer_id=dataset.unverified_customer_id, limit=0)
+        == []
+    )
     fails(
         world,
         "agent",
@@ -207,7 +220,9 @@ def test_new_draft_bill_id_skips_taken_ids(world: World, dataset: TelecomData) -
 @pytest.mark.parametrize("amount", [0, -1.0, float("nan"), float("inf"), 1e308])
 def test_refuel_rejects_bad_amounts(world: World, dataset: TelecomData, amount: float) -> None:
     line(world, dataset.subscriber.line_id).data_refueling_gb = 1e308 if amount == 1e308 else 0.0
-    fails(world, "agent", "refuel_data", ErrorCode.INVALID_ARGUMENT, gb_amount=amount, **dataset.subscriber.ids)
+    fails(
+        world, "agent", "refuel_data", ErrorCode.INVALID_ARGUMENT, gb_amount=amount, **dataset.subscriber.ids
+    )
 
 
 def test_refuel_needs_the_line_plan(world: World, dataset: TelecomData) -> None:
