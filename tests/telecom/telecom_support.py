@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tau2.domains.telecom import DATA_DIR, DOMAIN, Bill, Customer, Line, Plan, TelecomState
+from tau2.domains.telecom import DATA_DIR, DOMAIN, Bill, Customer, Line, Plan, TelecomDB, TelecomState
 from tau2.errors import ErrorCode
 from tau2.world import World
 from tau2.world._results import ToolResult
@@ -283,24 +283,29 @@ def state(world: World) -> TelecomState:
     return world.state
 
 
-def customer(world: World, customer_id: str) -> Customer:
-    """The world's customer record with this ID."""
-    return next(record for record in state(world).crm.customers if record.customer_id == customer_id)
+def crm(source: World | TelecomState) -> TelecomDB:
+    """The CRM of a world or of a state."""
+    return (state(source) if isinstance(source, World) else source).crm
 
 
-def line(world: World, line_id: str) -> Line:
-    """The world's line record with this ID."""
-    return next(record for record in state(world).crm.lines if record.line_id == line_id)
+def customer(source: World | TelecomState, customer_id: str) -> Customer:
+    """The customer record with this ID."""
+    return next(record for record in crm(source).customers if record.customer_id == customer_id)
 
 
-def bill(world: World, bill_id: str) -> Bill:
-    """The world's bill record with this ID."""
-    return next(record for record in state(world).crm.bills if record.bill_id == bill_id)
+def line(source: World | TelecomState, line_id: str) -> Line:
+    """The line record with this ID."""
+    return next(record for record in crm(source).lines if record.line_id == line_id)
 
 
-def plan(world: World, plan_id: str) -> Plan:
-    """The world's plan record with this ID."""
-    return next(record for record in state(world).crm.plans if record.plan_id == plan_id)
+def bill(source: World | TelecomState, bill_id: str) -> Bill:
+    """The bill record with this ID."""
+    return next(record for record in crm(source).bills if record.bill_id == bill_id)
+
+
+def plan(source: World | TelecomState, plan_id: str) -> Plan:
+    """The plan record with this ID."""
+    return next(record for record in crm(source).plans if record.plan_id == plan_id)
 
 
 def make_world(data: TelecomData, bind: bool = True) -> World:

@@ -8,7 +8,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
-from telecom_support import JOHN, make_world, ok, state
+from telecom_support import OWN, TelecomData, make_world, ok, state
 
 from tau2.domains.telecom import (
     DOMAIN,
@@ -268,33 +268,33 @@ def test_load_files_and_missing_file(reference_dir: Path, tmp_path: Path) -> Non
         load_files(tmp_path / "db.yaml", reference_dir / "user_db.toml")
 
 
-def test_dump_tau2_user_db(world: World) -> None:
+def test_dump_tau2_user_db(world: World, dataset: TelecomData) -> None:
     ok(world, "user", "unseat_sim_card")
-    ok(world, "agent", "suspend_line", customer_id="C1001", line_id="L1002", reason="test")
+    ok(world, "agent", "suspend_line", **dataset.subscriber.ids, reason="test")
     dumped = dump_tau2_user_db(state(world))
     assert dumped["device"]["sim_card_status"] == "active" and dumped["device"]["sim_card_missing"] is True
     assert "sim_card_inserted" not in dumped["device"]
     assert (
         dumped["surroundings"]["line_active"] is False and dumped["surroundings"]["roaming_allowed"] is True
     )
-    assert dumped["surroundings"]["phone_number"] == JOHN["phone_number"]
+    assert dumped["surroundings"]["phone_number"] == dataset.subscriber.phone_number
     device, surroundings = parse_user_db(dumped, "dump")
     assert device == state(world).device
-    assert surroundings.phone_number == JOHN["phone_number"]
+    assert surroundings.phone_number == dataset.subscriber.phone_number
 
 
 def test_own_data_loads_soundly(own_data_dir: Path) -> None:
     loaded = load_state(None)
     assert invariant_violations(loaded) == []
     assert loaded == load_state(own_data_dir)
-    world = make_world(own_data_dir, bind=False)
+    world = make_world(OWN, bind=False)
     ok(world, "user", "set_user_info", name="Test", phone_number=loaded.crm.lines[0].phone_number)
     assert world.invariant_violations() == []
 
 
 def test_own_data_can_bind_every_line(own_data_dir: Path) -> None:
     for line in load_state(own_data_dir).crm.lines:
-        world = make_world(own_data_dir, bind=False)
+        world = make_world(OWN, bind=False)
         ok(world, "user", "set_user_info", name="Test", phone_number=line.phone_number)
         ok(world, "user", "simulate_network_search")
         assert world.invariant_violations() == [], line.line_id
