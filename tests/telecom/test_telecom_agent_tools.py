@@ -23,10 +23,8 @@ from tau2.world import World
 
 
 def test_get_customer_by_phone_matches_primary_number_or_line(world: World, dataset: TelecomData) -> None:
-    subscriber, other_customer, primary_number = (
-        dataset.subscriber,
-        *dataset.primary_number_only,
-    )
+    subscriber = dataset.subscriber
+    other_customer, primary_number = dataset.primary_number_only
     by_phone = "get_customer_by_phone"
     assert (
         ok(world, "agent", by_phone, phone_number=subscriber.phone_number)["customer_id"]
