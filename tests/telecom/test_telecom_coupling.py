@@ -4,11 +4,12 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
-from telecom_support import C1001_L1002, JOHN, fails, make_world, ok, state
+from telecom_support import REFERENCE, UNUSED_BILL_ID, TelecomData, fails, make_world, ok, state
 
 from tau2.domains.telecom import ConnectionStatus, NetworkTechnology, SignalStrength
 from tau2.domains.telecom.binding import line_active, payment_request, roaming_allowed, usage_exceeded
@@ -38,7 +39,10 @@ SEARCHING: list[tuple[str, dict[str, Any]]] = [
     ("turn_data_off", {}),
     ("turn_data_on", {}),
 ]
-NOT_SEARCHING: list[tuple[str, str, dict[str, Any]]] = [
+Arguments = dict[str, Any] | Callable[[TelecomData], dict[str, Any]]
+"""A call's arguments, or how to make them from the data set's records."""
+
+NOT_SEARCHING: list[tuple[str, str, Arguments]] = [
     ("user", "toggle_data_saver_mode", {}),
     ("user", "toggle_wifi", {}),
     ("user", "toggle_wifi_calling", {}),
@@ -46,7 +50,7 @@ NOT_SEARCHING: list[tuple[str, str, dict[str, Any]]] = [
     ("user", "disconnect_vpn", {}),
     ("user", "grant_app_permission", {"app_name": "browser", "permission": "sms"}),
     ("user", "make_payment", {}),
-    ("user", "set_user_info", JOHN),
+    ("user", "set_user_info", lambda data: data.subscriber.user_info),
     ("user", "set_user_location", {"abroad": True}),
     ("user", "turn_data_saver_mode_on", {}),
     ("user", "turn_data_saver_mode_off", {}),
@@ -55,11 +59,15 @@ NOT_SEARCHING: list[tuple[str, str, dict[str, Any]]] = [
     ("user", "break_vpn", {}),
     ("user", "remove_app_permission", {"app_name": "messaging", "permission": "sms"}),
     ("user", "assert_service_status", {"expected_status": "connected"}),
-    ("agent", "suspend_line", {**C1001_L1002, "reason": "test"}),
-    ("agent", "disable_roaming", C1001_L1002),
-    ("agent", "refuel_data", {**C1001_L1002, "gb_amount": 1.0}),
-    ("agent", "set_data_usage", {**C1001_L1002, "data_used_gb": 20.0}),
-    ("agent", "suspend_line_for_overdue_bill", {**C1001_L1002, "new_bill_id": "B9", "contract_ended": False}),
+    ("agent", "suspend_line", lambda data: {**data.subscriber.ids, "reason": "test"}),
+    ("agent", "disable_roaming", lambda data: data.subscriber.ids),
+    ("agent", "refuel_data", lambda data: {**data.subscriber.ids, "gb_amount": 1.0}),
+    ("agent", "set_data_usage", lambda data: {**data.subscriber.ids, "data_used_gb": 20.0}),
+    (
+        "agent",
+        "suspend_line_for_overdue_bill",
+        lambda data: {**data.subscriber.ids, "new_bill_id": "B9", "contract_ended": False},
+    ),
 ] + [
     ("user", name, {})
     for name in ("check_status_bar", "check_network_status", "run_speed_test", "can_send_mms")
@@ -93,10 +101,19 @@ def test_operations_that_search(world: World, name: str, arguments: dict[str, An
 @pytest.mark.parametrize(
     ("side", "name", "arguments"), NOT_SEARCHING, ids=[name for _, name, _ in NOT_SEARCHING]
 )
-def test_operations_that_do_not_search(world: World, side: str, name: str, arguments: dict[str, Any]) -> None:
-    ok(world, "agent", "send_payment_request", customer_id="C1001", bill_id="B1002")
+def test_operations_that_do_not_search(
+    world: World, dataset: TelecomData, side: str, name: str, arguments: Arguments
+) -> None:
+    subscriber = dataset.subscriber
+    ok(
+        world,
+        "agent",
+        "send_payment_request",
+        customer_id=subscriber.customer_id,
+        bill_id=subscriber.issued_bill.bill_id,
+    )
     stale(world)
-    ok(world, side, name, **arguments)
+    ok(world, side, name, **(arguments(dataset) if callable(arguments) else arguments))
     assert registration(world) == ("connected", "5G", "good")
 
 
@@ -123,30 +140,31 @@ def test_reference_baseline_derived_facts(world: World) -> None:
     assert speed_test(s) == (275.0, "Excellent")
 
 
-def test_reference_data_counts(world: World) -> None:
+def test_record_counts(world: World, dataset: TelecomData) -> None:
     crm = state(world).crm
     sizes = (len(crm.plans), len(crm.customers), len(crm.lines), len(crm.devices), len(crm.bills))
-    assert sizes == (5, 4, 9, 9, 6)
-    assert sum(len(customer.payment_methods) for customer in crm.customers) == 4
+    assert sizes == dataset.record_counts
+    assert sum(len(customer.payment_methods) for customer in crm.customers) == dataset.payment_method_count
 
 
-def test_resumed_line_stays_without_service_until_a_search(world: World) -> None:
+def test_resumed_line_stays_without_service_until_a_search(world: World, dataset: TelecomData) -> None:
+    subscriber = dataset.subscriber
     ok(
         world,
         "agent",
         "suspend_line_for_overdue_bill",
-        **C1001_L1002,
-        new_bill_id="B1234321",
+        **subscriber.ids,
+        new_bill_id=UNUSED_BILL_ID,
         contract_ended=False,
     )
     assert not line_active(state(world)), "visible at once"
     assert registration(world)[0] == "connected", "the old registration stays until a search"
     ok(world, "user", "simulate_network_search")
     assert registration(world)[0] == "no_service"
-    ok(world, "agent", "send_payment_request", customer_id="C1001", bill_id="B1234321")
+    ok(world, "agent", "send_payment_request", customer_id=subscriber.customer_id, bill_id=UNUSED_BILL_ID)
     ok(world, "user", "make_payment")
-    assert ok(world, "agent", "assert_no_overdue_bill", overdue_bill_id="B1234321") is True
-    ok(world, "agent", "resume_line", **C1001_L1002)
+    assert ok(world, "agent", "assert_no_overdue_bill", overdue_bill_id=UNUSED_BILL_ID) is True
+    ok(world, "agent", "resume_line", **subscriber.ids)
     assert line_active(state(world))
     assert registration(world) == ("no_service", "none", "none")
     ok(world, "user", "reboot_device")
@@ -164,35 +182,34 @@ def test_apn_reset_waits_for_the_reboot(world: World) -> None:
     assert device.network_connection_status == ConnectionStatus.CONNECTED
 
 
-def test_carrier_roaming_is_visible_at_once(world: World) -> None:
+def test_carrier_roaming_is_visible_at_once(world: World, dataset: TelecomData) -> None:
     ok(world, "user", "set_user_location", abroad=True)
     ok(world, "user", "turn_roaming_on")
     assert ok(world, "user", "assert_mobile_data_status", expected_status=True)
-    ok(world, "agent", "disable_roaming", **C1001_L1002)
+    ok(world, "agent", "disable_roaming", **dataset.subscriber.ids)
     assert not roaming_allowed(state(world))
     assert ok(world, "user", "assert_internet_speed", expected_speed=0, expected_desc="No Connection")
-    ok(world, "agent", "enable_roaming", **C1001_L1002)
+    ok(world, "agent", "enable_roaming", **dataset.subscriber.ids)
     assert ok(world, "user", "assert_mobile_data_status", expected_status=True)
 
 
-def test_usage_and_refuel_are_visible_at_once(world: World) -> None:
-    ok(world, "agent", "set_data_usage", data_used_gb=15.0, **C1001_L1002)
+def test_usage_and_refuel_are_visible_at_once(world: World, dataset: TelecomData) -> None:
+    subscriber = dataset.subscriber
+    ok(world, "agent", "set_data_usage", data_used_gb=subscriber.data_limit_gb, **subscriber.ids)
     assert usage_exceeded(state(world)) and not ok(
         world, "user", "assert_mobile_data_status", expected_status=True
     )
-    ok(world, "agent", "refuel_data", gb_amount=0.5, **C1001_L1002)
+    ok(world, "agent", "refuel_data", gb_amount=0.5, **subscriber.ids)
     assert not usage_exceeded(state(world))
     assert "220.00" in ok(world, "user", "run_speed_test")
 
 
-def test_payment_requests_follow_the_first_awaiting_bill(world: World) -> None:
-    ok(world, "agent", "send_payment_request", customer_id="C1001", bill_id="B1002")
+def test_payment_requests_follow_the_first_awaiting_bill(world: World, dataset: TelecomData) -> None:
+    subscriber, issued = dataset.subscriber, dataset.subscriber.issued_bill
+    ok(world, "agent", "send_payment_request", customer_id=subscriber.customer_id, bill_id=issued.bill_id)
     request = payment_request(state(world))
-    assert request is not None and (request.bill_id, request.amount_due, request.paid) == (
-        "B1002",
-        150.0,
-        False,
-    )
+    assert request is not None
+    assert (request.bill_id, request.amount_due, request.paid) == (issued.bill_id, issued.total_due, False)
     ok(world, "user", "make_payment")
     assert payment_request(state(world)) is None
     assert state(world).surroundings.payment_request is None, "nothing is stored while bound"
@@ -206,37 +223,38 @@ def test_phone_settings_are_visible_at_once(world: World) -> None:
     assert ok(world, "user", "assert_can_send_mms", expected_status=False)
 
 
-def test_unbound_phone_uses_the_stored_coupled_values(unbound: World) -> None:
+def test_unbound_phone_uses_the_stored_coupled_values(unbound: World, dataset: TelecomData) -> None:
     surroundings = state(unbound).surroundings
     surroundings.line_active = False
     ok(unbound, "user", "simulate_network_search")
     assert registration(unbound)[0] == "no_service"
-    ok(unbound, "user", "set_user_info", **JOHN)
+    ok(unbound, "user", "set_user_info", **dataset.subscriber.user_info)
     assert line_active(state(unbound)) and surroundings.line_active is True
     ok(unbound, "user", "simulate_network_search")
     assert registration(unbound)[0] == "connected"
 
 
-def test_binding_follows_the_number(unbound: World) -> None:
-    ok(unbound, "user", "set_user_info", name="Michael Lee", phone_number="555-123-2009")
+def test_binding_follows_the_number(unbound: World, dataset: TelecomData) -> None:
+    ok(unbound, "user", "set_user_info", **dataset.suspended_line.user_info)
     assert not line_active(state(unbound)) and not roaming_allowed(state(unbound))
-    ok(unbound, "user", "set_user_info", name="Sarah Johnson", phone_number="555-123-2006")
+    ok(unbound, "user", "set_user_info", **dataset.roaming_line.user_info)
     assert usage_exceeded(state(unbound)) is False and roaming_allowed(state(unbound))
 
 
-def test_walk_through_of_spec_section_10(world: World) -> None:
+def test_walk_through_of_spec_section_10(world: World, dataset: TelecomData) -> None:
+    ids, over_the_limit = dataset.subscriber.ids, dataset.subscriber.data_limit_gb + 0.1
     ok(world, "user", "turn_data_saver_mode_on")
-    ok(world, "agent", "set_data_usage", data_used_gb=15.1, **C1001_L1002)
+    ok(world, "agent", "set_data_usage", data_used_gb=over_the_limit, **ids)
     assert registration(world) == ("connected", "5G", "good")
     assert usage_exceeded(state(world)) and speed_test(state(world)) == (None, "No Connection")
     fix = world.snapshot()
     ok(world, "user", "toggle_data_saver_mode")
     assert speed_test(state(world)) == (None, "No Connection")
-    ok(world, "agent", "refuel_data", gb_amount=2.0, **C1001_L1002)
+    ok(world, "agent", "refuel_data", gb_amount=2.0, **ids)
     assert speed_test(state(world)) == (220.0, "Excellent")
-    assert ok(world, "agent", "assert_data_refueling_amount", expected_amount=2.0, **C1001_L1002)
+    assert ok(world, "agent", "assert_data_refueling_amount", expected_amount=2.0, **ids)
     world.restore(fix)
-    ok(world, "agent", "refuel_data", gb_amount=2.0, **C1001_L1002)
+    ok(world, "agent", "refuel_data", gb_amount=2.0, **ids)
     assert speed_test(state(world)) == (44.0, "Good")
 
 
@@ -244,7 +262,7 @@ def test_tau2_small_tasks_pass_with_their_gold_actions(reference_dir: Path) -> N
     tasks = json.loads((reference_dir / "tasks_small.json").read_text())
     assert len(tasks) == 20
     for task in tasks:
-        world = make_world(reference_dir, bind=False)
+        world = make_world(REFERENCE, bind=False)
         for call in task["initial_state"]["initialization_actions"]:
             ok(world, SIDES[call["env_type"]], call["func_name"], **call["arguments"])
         criteria = task["evaluation_criteria"]

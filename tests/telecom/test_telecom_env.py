@@ -3,23 +3,34 @@
 from __future__ import annotations
 
 import pytest
-from telecom_support import C1001_L1002, fails, ok, state
+from telecom_support import (
+    UNKNOWN_NUMBER,
+    UNUSED_BILL_ID,
+    TelecomData,
+    customer,
+    fails,
+    line,
+    ok,
+    plan,
+    state,
+)
 
 from tau2.domains.telecom import BillStatus, ConnectionStatus, LineStatus, NetworkTechnology, SimCardStatus
 from tau2.errors import ErrorCode
 from tau2.world import World
 
-OVERDUE = {**C1001_L1002, "new_bill_id": "B1234321", "contract_ended": False}
+
+def overdue_suspension(data: TelecomData) -> dict[str, object]:
+    """The arguments of `suspend_line_for_overdue_bill` for the subscriber's line and an unused bill ID."""
+    return {**data.subscriber.ids, "new_bill_id": UNUSED_BILL_ID, "contract_ended": False}
 
 
-def test_set_user_info_binds_and_rejects_unknown_numbers(unbound: World) -> None:
-    fails(unbound, "user", "set_user_info", ErrorCode.NOT_FOUND, name="Ann", phone_number="555-000-0000")
+def test_set_user_info_binds_and_rejects_unknown_numbers(unbound: World, dataset: TelecomData) -> None:
+    fails(unbound, "user", "set_user_info", ErrorCode.NOT_FOUND, name="Ann", phone_number=UNKNOWN_NUMBER)
     assert state(unbound).surroundings.name is None
-    ok(unbound, "user", "set_user_info", name="Sarah", phone_number="555-123-2004")
-    assert (state(unbound).surroundings.name, state(unbound).surroundings.phone_number) == (
-        "Sarah",
-        "555-123-2004",
-    )
+    number = dataset.overdue.phone_number
+    ok(unbound, "user", "set_user_info", name="Sarah", phone_number=number)
+    assert (state(unbound).surroundings.name, state(unbound).surroundings.phone_number) == ("Sarah", number)
 
 
 def test_set_user_location_and_ensure_functions(world: World) -> None:
@@ -76,118 +87,131 @@ def test_break_vpn_connects_with_a_poor_server(world: World) -> None:
     assert state(world).device.vpn_connected
 
 
-def test_suspend_line_for_overdue_bill(world: World) -> None:
-    ok(world, "agent", "suspend_line_for_overdue_bill", **OVERDUE)
-    crm = state(world).crm
-    bill = crm.bills[-1]
-    assert bill.bill_id == "B1234321" and crm.customers[0].bill_ids[-1] == "B1234321"
-    dates = [bill.period_start, bill.period_end, bill.issue_date, bill.due_date]
+def test_suspend_line_for_overdue_bill(world: World, dataset: TelecomData) -> None:
+    subscriber = dataset.subscriber
+    ok(world, "agent", "suspend_line_for_overdue_bill", **overdue_suspension(dataset))
+    created = state(world).crm.bills[-1]
+    assert created.bill_id == UNUSED_BILL_ID
+    assert customer(world, subscriber.customer_id).bill_ids[-1] == UNUSED_BILL_ID
+    dates = [created.period_start, created.period_end, created.issue_date, created.due_date]
     assert [day.isoformat() for day in dates] == ["2025-01-01", "2025-01-31", "2025-01-01", "2025-01-15"]
-    assert (bill.status, bill.total_due, len(bill.line_items)) == (BillStatus.OVERDUE, 65.0, 1)
-    item = bill.line_items[0]
-    assert (item.amount, item.item_type, item.date.isoformat()) == (65.0, "Charge", "2025-02-25")
-    assert "L1002" in item.description
-    line = crm.lines[1]
-    assert (line.status, line.suspension_start_date.isoformat() if line.suspension_start_date else None) == (
-        LineStatus.SUSPENDED,
+    assert (created.status, created.total_due, len(created.line_items)) == (
+        BillStatus.OVERDUE,
+        subscriber.plan_price,
+        1,
+    )
+    item = created.line_items[0]
+    assert (item.amount, item.item_type, item.date.isoformat()) == (
+        subscriber.plan_price,
+        "Charge",
         "2025-02-25",
     )
-    assert line.contract_end_date is not None and line.contract_end_date.isoformat() == "2026-12-31"
-    assert (
-        ok(world, "agent", "assert_overdue_bill_exists", customer_id="C1001", overdue_bill_id="B1234321")
-        is True
+    assert subscriber.line_id in item.description
+    suspended = line(world, subscriber.line_id)
+    start = suspended.suspension_start_date
+    assert (suspended.status, start.isoformat() if start else None) == (LineStatus.SUSPENDED, "2025-02-25")
+    end = suspended.contract_end_date
+    assert end is not None and end.isoformat() == subscriber.contract_end_date
+    exists = ok(
+        world,
+        "agent",
+        "assert_overdue_bill_exists",
+        customer_id=subscriber.customer_id,
+        overdue_bill_id=UNUSED_BILL_ID,
     )
-    assert ok(world, "agent", "assert_line_status", expected_status="Suspended", **C1001_L1002) is True
+    assert exists is True
+    assert ok(world, "agent", "assert_line_status", expected_status="Suspended", **subscriber.ids) is True
     assert state(world).device.network_connection_status == ConnectionStatus.CONNECTED, "no search"
 
 
-def test_suspend_line_for_overdue_bill_can_end_the_contract(world: World) -> None:
-    ok(world, "agent", "suspend_line_for_overdue_bill", **{**OVERDUE, "contract_ended": True})
-    end = state(world).crm.lines[1].contract_end_date
+def test_suspend_line_for_overdue_bill_can_end_the_contract(world: World, dataset: TelecomData) -> None:
+    ok(
+        world,
+        "agent",
+        "suspend_line_for_overdue_bill",
+        **{**overdue_suspension(dataset), "contract_ended": True},
+    )
+    end = line(world, dataset.subscriber.line_id).contract_end_date
     assert end is not None and end.isoformat() == "2025-01-31"
 
 
-def test_suspend_line_for_overdue_bill_checks(world: World) -> None:
-    name = "suspend_line_for_overdue_bill"
-    fails(world, "agent", name, ErrorCode.NOT_OWNED, **{**OVERDUE, "line_id": "L1004"})
-    fails(world, "agent", name, ErrorCode.NOT_FOUND, **{**OVERDUE, "customer_id": "C9999"})
-    fails(world, "agent", name, ErrorCode.INVALID_STATE, **{**OVERDUE, "line_id": "L1003"})
-    fails(world, "agent", name, ErrorCode.CONFLICT, **{**OVERDUE, "new_bill_id": "B1001"})
-    fails(world, "agent", name, ErrorCode.INVALID_ARGUMENT, **{**OVERDUE, "new_bill_id": "X1"})
+def test_suspend_line_for_overdue_bill_checks(world: World, dataset: TelecomData) -> None:
+    name, arguments = "suspend_line_for_overdue_bill", overdue_suspension(dataset)
+    fails(world, "agent", name, ErrorCode.NOT_OWNED, **{**arguments, "line_id": dataset.overdue.line_id})
+    fails(world, "agent", name, ErrorCode.NOT_FOUND, **{**arguments, "customer_id": "C9999"})
+    fails(world, "agent", name, ErrorCode.INVALID_STATE, **{**arguments, **dataset.suspended_line.ids})
+    existing = dataset.subscriber.paid_bill.bill_id
+    fails(world, "agent", name, ErrorCode.CONFLICT, **{**arguments, "new_bill_id": existing})
+    fails(world, "agent", name, ErrorCode.INVALID_ARGUMENT, **{**arguments, "new_bill_id": "X1"})
     fails(
         world,
         "agent",
         name,
         ErrorCode.CONFLICT,
-        customer_id="C1002",
-        line_id="L1004",
+        **dataset.overdue.ids,
         new_bill_id="B7",
         contract_ended=False,
     )
-    state(world).crm.plans[1].price_per_month = 0.0
-    fails(world, "agent", name, ErrorCode.INVALID_STATE, **OVERDUE)
+    plan(world, dataset.subscriber.plan_id).price_per_month = 0.0
+    fails(world, "agent", name, ErrorCode.INVALID_STATE, **arguments)
 
 
-def test_set_data_usage(world: World) -> None:
-    ok(world, "agent", "set_data_usage", data_used_gb=15, **C1001_L1002)
-    assert state(world).crm.lines[1].data_used_gb == 15.0
-    assert ok(world, "user", "assert_mobile_data_usage_exceeded", expected_status=True) is True
-    ok(world, "agent", "set_data_usage", data_used_gb=-0.0, **C1001_L1002)
-    assert str(state(world).crm.lines[1].data_used_gb) == "0.0", "-0.0 is stored as 0.0"
+def test_set_data_usage(world: World, dataset: TelecomData) -> None:
+    subscriber = dataset.subscriber
+    limit = subscriber.data_limit_gb
+    ok(world, "agent", "set_data_usage", data_used_gb=int(limit), **subscriber.ids)
+    assert line(world, subscriber.line_id).data_used_gb == limit
+    exceeded = ok(world, "user", "assert_mobile_data_usage_exceeded", expected_status=True)
+    assert exceeded is True, "usage at the limit counts as exceeded"
+    ok(world, "agent", "set_data_usage", data_used_gb=-0.0, **subscriber.ids)
+    assert str(line(world, subscriber.line_id).data_used_gb) == "0.0", "-0.0 is stored as 0.0"
     for bad in (-1.0, float("nan"), float("inf")):
-        fails(world, "agent", "set_data_usage", ErrorCode.INVALID_ARGUMENT, data_used_gb=bad, **C1001_L1002)
+        fails(
+            world, "agent", "set_data_usage", ErrorCode.INVALID_ARGUMENT, data_used_gb=bad, **subscriber.ids
+        )
     fails(
         world,
         "agent",
         "set_data_usage",
         ErrorCode.NOT_OWNED,
         data_used_gb=1.0,
-        customer_id="C1002",
-        line_id="L1002",
+        customer_id=dataset.overdue.customer_id,
+        line_id=subscriber.line_id,
     )
 
 
-def test_agent_assertions(world: World) -> None:
-    assert ok(world, "agent", "assert_data_refueling_amount", expected_amount=0, **C1001_L1002) is True
-    ok(world, "agent", "refuel_data", gb_amount=2.0, **C1001_L1002)
-    assert (
-        ok(world, "agent", "assert_data_refueling_amount", expected_amount=2.0000001, **C1001_L1002) is True
-    )
-    assert ok(world, "agent", "assert_data_refueling_amount", expected_amount=2.1, **C1001_L1002) is False
-    assert ok(world, "agent", "assert_line_status", expected_status="Active", **C1001_L1002) is True
-    fails(
-        world,
-        "agent",
-        "assert_line_status",
-        ErrorCode.INVALID_ARGUMENT,
-        expected_status="active",
-        **C1001_L1002,
-    )
+def test_agent_assertions(world: World, dataset: TelecomData) -> None:
+    ids, overdue = dataset.subscriber.ids, dataset.overdue
+    paid = dataset.subscriber.paid_bill.bill_id
+    assert ok(world, "agent", "assert_data_refueling_amount", expected_amount=0, **ids) is True
+    ok(world, "agent", "refuel_data", gb_amount=2.0, **ids)
+    assert ok(world, "agent", "assert_data_refueling_amount", expected_amount=2.0000001, **ids) is True
+    assert ok(world, "agent", "assert_data_refueling_amount", expected_amount=2.1, **ids) is False
+    assert ok(world, "agent", "assert_line_status", expected_status="Active", **ids) is True
+    fails(world, "agent", "assert_line_status", ErrorCode.INVALID_ARGUMENT, expected_status="active", **ids)
     fails(
         world,
         "agent",
         "assert_line_status",
         ErrorCode.NOT_OWNED,
         expected_status="Active",
-        customer_id="C1002",
-        line_id="L1002",
+        customer_id=overdue.customer_id,
+        line_id=dataset.subscriber.line_id,
     )
-    assert (
-        ok(world, "agent", "assert_overdue_bill_exists", customer_id="C1002", overdue_bill_id="B1005") is True
-    )
+    exists = "assert_overdue_bill_exists"
+    owed = {"customer_id": overdue.customer_id, "overdue_bill_id": overdue.overdue_bill_id}
+    assert ok(world, "agent", exists, **owed) is True
+    subscriber_id = dataset.subscriber.customer_id
     for customer_id, bill_id in (
-        ("C1001", "B1005"),
-        ("C9999", "B1005"),
-        ("C1001", "B1001"),
-        ("C1001", "B404"),
+        (subscriber_id, overdue.overdue_bill_id),
+        ("C9999", overdue.overdue_bill_id),
+        (subscriber_id, paid),
+        (subscriber_id, "B404"),
     ):
-        assert (
-            ok(world, "agent", "assert_overdue_bill_exists", customer_id=customer_id, overdue_bill_id=bill_id)
-            is False
-        )
-    assert ok(world, "agent", "assert_no_overdue_bill", overdue_bill_id="B1234321") is True
-    assert ok(world, "agent", "assert_no_overdue_bill", overdue_bill_id="B1001") is True
-    assert ok(world, "agent", "assert_no_overdue_bill", overdue_bill_id="B1005") is False
+        assert ok(world, "agent", exists, customer_id=customer_id, overdue_bill_id=bill_id) is False
+    assert ok(world, "agent", "assert_no_overdue_bill", overdue_bill_id=UNUSED_BILL_ID) is True
+    assert ok(world, "agent", "assert_no_overdue_bill", overdue_bill_id=paid) is True
+    assert ok(world, "agent", "assert_no_overdue_bill", overdue_bill_id=overdue.overdue_bill_id) is False
 
 
 @pytest.mark.parametrize(

@@ -8,7 +8,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
-from telecom_support import JOHN, make_world, ok, state
+from telecom_support import OWN, TelecomData, bill, make_world, ok, state
 
 from tau2.domains.telecom import (
     DOMAIN,
@@ -29,15 +29,23 @@ from tau2.world import World
 
 
 @pytest.fixture
-def data(reference_dir: Path, tmp_path: Path) -> Path:
-    """A writable copy of the reference data directory (db.toml, user_db.toml)."""
+def data(tmp_path: Path) -> Path:
+    """A writable copy of the domain's own data directory (db.toml, user_db.toml)."""
     for name in ("db.toml", "user_db.toml"):
-        shutil.copy(reference_dir / name, tmp_path / name)
+        shutil.copy(OWN.directory / name, tmp_path / name)
     return tmp_path
 
 
 def write_user_db(directory: Path, text: str) -> None:
     (directory / "user_db.toml").write_text(text)
+
+
+def edit_db(directory: Path, old: str, new: str, after: str = "") -> None:
+    """Replace the first `old` after the first `after` in db.toml; the text must be there."""
+    text = (directory / "db.toml").read_text()
+    start = text.index(after)
+    at = text.index(old, start)
+    (directory / "db.toml").write_text(text[:at] + new + text[at + len(old) :])
 
 
 def load_error(directory: Path) -> str:
@@ -48,43 +56,35 @@ def load_error(directory: Path) -> str:
     return message
 
 
-def test_reference_data_loads_soundly(reference_dir: Path) -> None:
-    loaded = load_state(reference_dir)
+def test_data_set_loads_soundly(dataset: TelecomData) -> None:
+    loaded = load_state(dataset.directory)
     assert invariant_violations(loaded) == []
     assert loaded.device == TelecomState().device, "user_db.toml equals the defaults"
     assert loaded.surroundings == TelecomState().surroundings
 
 
-def test_json_files_load_like_toml(reference_dir: Path, tmp_path: Path) -> None:
+def test_json_files_load_like_toml(dataset: TelecomData, tmp_path: Path) -> None:
     for stem in ("db", "user_db"):
-        content = tomllib.loads((reference_dir / f"{stem}.toml").read_text())
+        content = tomllib.loads((dataset.directory / f"{stem}.toml").read_text())
         (tmp_path / f"{stem}.json").write_text(json.dumps(content))
-    assert load_state(tmp_path) == load_state(reference_dir)
+    assert load_state(tmp_path) == load_state(dataset.directory)
 
 
-def test_native_toml_dates_are_accepted(data: Path, reference_dir: Path) -> None:
-    text = (data / "db.toml").read_text()
-    text = text.replace('activation_date = "2025-01-20T14:30:00"', "activation_date = 2025-01-20T14:30:00")
-    text = text.replace('contract_end_date = "2026-12-31"', "contract_end_date = 2026-12-31")
-    text = text.replace('date_of_birth = "1985-06-15"', "date_of_birth = 1985-06-15")
-    (data / "db.toml").write_text(text)
-    assert load_state(data) == load_state(reference_dir)
+def test_native_toml_dates_are_accepted(data: Path) -> None:
+    edit_db(data, 'activation_date = "2024-06-30T10:05:00"', "activation_date = 2024-06-30T10:05:00")
+    edit_db(data, 'contract_end_date = "2026-06-30"', "contract_end_date = 2026-06-30")
+    edit_db(data, 'date_of_birth = "1988-03-09"', "date_of_birth = 1988-03-09")
+    assert load_state(data) == load_state(OWN.directory)
 
 
 def test_unknown_key_names_file_and_field(data: Path) -> None:
-    text = (data / "db.toml").read_text().replace('line_id = "L1004"', 'line_id = "L1004"\ncolour = "red"')
-    (data / "db.toml").write_text(text)
+    edit_db(data, 'line_id = "L2004"', 'line_id = "L2004"\ncolour = "red"')
     message = load_error(data)
     assert message.startswith(f"{data / 'db.toml'}: lines[3].colour: Extra inputs are not permitted")
 
 
 def test_bad_enum_names_file_field_and_values(data: Path) -> None:
-    text = (
-        (data / "db.toml")
-        .read_text()
-        .replace('status = "Active"\nplan_id = "P1003"', 'status = "active"\nplan_id = "P1003"', 1)
-    )
-    (data / "db.toml").write_text(text)
+    edit_db(data, 'status = "Active"', 'status = "active"', after='line_id = "L2004"')
     assert load_error(data) == (
         f"{data / 'db.toml'}: lines[3].status: Input should be 'Active', 'Suspended', 'Pending Activation'"
         " or 'Closed' (got 'active')"
@@ -99,8 +99,7 @@ def test_unknown_key_in_the_user_db(data: Path) -> None:
 
 
 def test_missing_required_field(data: Path) -> None:
-    text = (data / "db.toml").read_text().replace('name = "Basic Plan"\n', "", 1)
-    (data / "db.toml").write_text(text)
+    edit_db(data, 'name = "Starter 4"\n', "")
     assert load_error(data) == f"{data / 'db.toml'}: plans[0].name: Field required"
 
 
@@ -110,8 +109,8 @@ def test_toml_syntax_error_gives_line_and_column(data: Path) -> None:
     assert message.startswith(f"{data / 'user_db.toml'}: line 2, column 17: invalid TOML")
 
 
-def test_json_syntax_error_gives_line_and_column(tmp_path: Path, reference_dir: Path) -> None:
-    shutil.copy(reference_dir / "db.toml", tmp_path / "db.toml")
+def test_json_syntax_error_gives_line_and_column(tmp_path: Path) -> None:
+    shutil.copy(OWN.directory / "db.toml", tmp_path / "db.toml")
     (tmp_path / "user_db.json").write_text('{"device": {\n  "airplane_mode": tru}}')
     assert (
         load_error(tmp_path)
@@ -127,25 +126,19 @@ def test_directory_must_hold_exactly_one_file_per_database(data: Path, tmp_path:
     assert load_error(empty) == f"{empty}: has neither db.toml and db.json"
 
 
-def test_top_level_must_be_a_table(tmp_path: Path, reference_dir: Path) -> None:
-    shutil.copy(reference_dir / "user_db.toml", tmp_path / "user_db.toml")
+def test_top_level_must_be_a_table(tmp_path: Path) -> None:
+    shutil.copy(OWN.directory / "user_db.toml", tmp_path / "user_db.toml")
     (tmp_path / "db.json").write_text("[]")
     assert load_error(tmp_path) == f"{tmp_path / 'db.json'}: the top level must be a table (object)"
 
 
 def test_referential_integrity_is_checked(data: Path) -> None:
-    text = (
-        (data / "db.toml")
-        .read_text()
-        .replace('plan_id = "P1002"\ndevice_id = "D1002"', 'plan_id = "P1099"\ndevice_id = "D1002"')
-    )
-    (data / "db.toml").write_text(text)
-    assert load_error(data) == f"{data / 'db.toml'}: lines[1].plan_id: no plan 'P1099'"
+    edit_db(data, 'plan_id = "P2001"', 'plan_id = "P2099"', after='line_id = "L2002"')
+    assert load_error(data) == f"{data / 'db.toml'}: lines[1].plan_id: no plan 'P2099'"
 
 
 def test_non_finite_numbers_are_rejected(data: Path) -> None:
-    text = (data / "db.toml").read_text().replace("data_used_gb = 8.7", "data_used_gb = nan")
-    (data / "db.toml").write_text(text)
+    edit_db(data, "data_used_gb = 0.0", "data_used_gb = nan", after='line_id = "L2002"')
     assert load_error(data).startswith(f"{data / 'db.toml'}: lines[1].data_used_gb: ")
 
 
@@ -197,46 +190,50 @@ def test_missing_signal_strength_keys_read_as_none() -> None:
 def test_a_bound_file_derives_the_coupled_fields(data: Path) -> None:
     write_user_db(
         data,
-        '[surroundings]\nphone_number = "555-123-2003"\nline_active = true\nroaming_allowed = true\n'
-        "mobile_data_usage_exceeded = true\n",
+        f'[surroundings]\nphone_number = "{OWN.suspended_line.phone_number}"\nline_active = true\n'
+        "roaming_allowed = true\nmobile_data_usage_exceeded = true\n",
     )
     loaded = load_state(data)
-    assert not line_active(loaded), "L1003 is Suspended"
+    assert not line_active(loaded), "the line is Suspended"
     assert (loaded.surroundings.line_active, loaded.surroundings.roaming_allowed) == (True, False)
     assert invariant_violations(loaded) == []
 
 
+BOUND = f'[surroundings]\nphone_number = "{OWN.subscriber.phone_number}"\n'
+"""A user db binding the phone to the own data's subscriber."""
+
+
 def test_a_bound_file_with_a_paid_request_pays_the_bill(data: Path) -> None:
+    issued = OWN.subscriber.issued_bill
     write_user_db(
         data,
-        '[surroundings]\nphone_number = "555-123-2002"\n'
-        '[surroundings.payment_request]\nbill_id = "B1002"\namount_due = 150.0\npaid = true\n',
+        BOUND + f'[surroundings.payment_request]\nbill_id = "{issued.bill_id}"\n'
+        f"amount_due = {issued.total_due}\npaid = true\n",
     )
     loaded = load_state(data)
-    assert loaded.crm.bills[1].status == BillStatus.PAID and loaded.surroundings.payment_request is None
+    assert (
+        bill(loaded, issued.bill_id).status == BillStatus.PAID and loaded.surroundings.payment_request is None
+    )
 
 
 def test_a_bound_file_with_an_unpaid_request_must_name_the_awaiting_bill(data: Path) -> None:
-    db = (data / "db.toml").read_text().replace('status = "Issued"', 'status = "Awaiting Payment"')
-    (data / "db.toml").write_text(db)
-    request = (
-        '[surroundings]\nphone_number = "555-123-2002"\n[surroundings.payment_request]\namount_due = 1.0\n'
-    )
-    write_user_db(data, request + 'bill_id = "B1002"\n')
+    issued, paid = OWN.subscriber.issued_bill.bill_id, OWN.subscriber.paid_bill.bill_id
+    edit_db(data, 'status = "Issued"', 'status = "Awaiting Payment"', after=f'bill_id = "{issued}"')
+    request = BOUND + "[surroundings.payment_request]\namount_due = 1.0\n"
+    write_user_db(data, request + f'bill_id = "{issued}"\n')
     request_state = load_state(data)
     assert payment_request(request_state) is not None
-    write_user_db(data, request + 'bill_id = "B1001"\n')
+    write_user_db(data, request + f'bill_id = "{paid}"\n')
     assert load_error(data) == (
-        f"{data / 'user_db.toml'}: surroundings.payment_request.bill_id: 'B1001' is not the customer's first "
-        "Awaiting Payment bill"
+        f"{data / 'user_db.toml'}: surroundings.payment_request.bill_id: '{paid}' is not the customer's "
+        "first Awaiting Payment bill"
     )
 
 
 def test_a_paid_request_for_an_unknown_bill_fails(data: Path) -> None:
     write_user_db(
         data,
-        '[surroundings]\nphone_number = "555-123-2002"\n'
-        '[surroundings.payment_request]\nbill_id = "B404"\namount_due = 1.0\npaid = true\n',
+        BOUND + '[surroundings.payment_request]\nbill_id = "B404"\namount_due = 1.0\npaid = true\n',
     )
     assert (
         load_error(data) == f"{data / 'user_db.toml'}: surroundings.payment_request.bill_id: no bill 'B404'"
@@ -258,43 +255,44 @@ def test_unsound_device_state_is_rejected(data: Path) -> None:
     assert load_error(data).startswith(f"{data / 'user_db.toml'}: device.battery_level: Input should be less")
 
 
-def test_load_files_and_missing_file(reference_dir: Path, tmp_path: Path) -> None:
-    loaded = load_files(reference_dir / "db.toml", reference_dir / "user_db.toml")
-    assert loaded == load_state(reference_dir)
+def test_load_files_and_missing_file(dataset: TelecomData, tmp_path: Path) -> None:
+    directory = dataset.directory
+    loaded = load_files(directory / "db.toml", directory / "user_db.toml")
+    assert loaded == load_state(directory)
     with pytest.raises(UserInputError, match="file not found"):
-        load_files(tmp_path / "db.toml", reference_dir / "user_db.toml")
+        load_files(tmp_path / "db.toml", directory / "user_db.toml")
     (tmp_path / "db.yaml").write_text("plans: []")
     with pytest.raises(UserInputError, match=r"db\.yaml: expected a \.toml or \.json file"):
-        load_files(tmp_path / "db.yaml", reference_dir / "user_db.toml")
+        load_files(tmp_path / "db.yaml", directory / "user_db.toml")
 
 
-def test_dump_tau2_user_db(world: World) -> None:
+def test_dump_tau2_user_db(world: World, dataset: TelecomData) -> None:
     ok(world, "user", "unseat_sim_card")
-    ok(world, "agent", "suspend_line", customer_id="C1001", line_id="L1002", reason="test")
+    ok(world, "agent", "suspend_line", **dataset.subscriber.ids, reason="test")
     dumped = dump_tau2_user_db(state(world))
     assert dumped["device"]["sim_card_status"] == "active" and dumped["device"]["sim_card_missing"] is True
     assert "sim_card_inserted" not in dumped["device"]
     assert (
         dumped["surroundings"]["line_active"] is False and dumped["surroundings"]["roaming_allowed"] is True
     )
-    assert dumped["surroundings"]["phone_number"] == JOHN["phone_number"]
+    assert dumped["surroundings"]["phone_number"] == dataset.subscriber.phone_number
     device, surroundings = parse_user_db(dumped, "dump")
     assert device == state(world).device
-    assert surroundings.phone_number == JOHN["phone_number"]
+    assert surroundings.phone_number == dataset.subscriber.phone_number
 
 
 def test_own_data_loads_soundly(own_data_dir: Path) -> None:
     loaded = load_state(None)
     assert invariant_violations(loaded) == []
     assert loaded == load_state(own_data_dir)
-    world = make_world(own_data_dir, bind=False)
+    world = make_world(OWN, bind=False)
     ok(world, "user", "set_user_info", name="Test", phone_number=loaded.crm.lines[0].phone_number)
     assert world.invariant_violations() == []
 
 
 def test_own_data_can_bind_every_line(own_data_dir: Path) -> None:
     for line in load_state(own_data_dir).crm.lines:
-        world = make_world(own_data_dir, bind=False)
+        world = make_world(OWN, bind=False)
         ok(world, "user", "set_user_info", name="Test", phone_number=line.phone_number)
         ok(world, "user", "simulate_network_search")
         assert world.invariant_violations() == [], line.line_id

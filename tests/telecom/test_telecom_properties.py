@@ -4,12 +4,12 @@ equal exactly when states are."""
 
 from __future__ import annotations
 
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from telecom_support import C1001_L1002, make_world
+from telecom_support import DATA_SETS, UNKNOWN_NUMBER, TelecomData, make_world
 
 from tau2.domains.telecom import DOMAIN
 from tau2.errors import ErrorCode
@@ -19,12 +19,28 @@ from tau2.world._tools import Side, Tool
 PROPERTY_SETTINGS = settings(
     max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
-NUMBERS = [f"555-123-{n}" for n in ("2001", "2002", "2003", "2004", "2006", "2009", "1002", "0000")]
-IDS = ["C1001", "C1002", "C1003", "C1004", "C9"]
-LINES = ["L1001", "L1002", "L1003", "L1004", "L1009", "L9"]
-BILLS = ["B1001", "B1002", "B1003", "B1005", "B1006", "B1234321", "B1002-202503", "X1", ""]
-FLOATS = st.one_of(st.sampled_from([0.0, -0.0, 0.5, 2.0, 15.1, 17.1, -1.0, 200.0]), st.floats())
-WORDS = st.sampled_from(["John Smith", "john smith", "", "1985-06-15", "x"])
+NUMBERS = [number for data in DATA_SETS for number in data.phone_numbers()] + [UNKNOWN_NUMBER]
+IDS = [customer_id for data in DATA_SETS for customer_id in data.customer_ids()] + ["C9"]
+LINES = [line_id for data in DATA_SETS for line_id in data.line_ids()] + ["L9"]
+BILLS = [bill_id for data in DATA_SETS for bill_id in data.bill_ids()] + ["X1", ""]
+"""The records of every data set, so each world meets its own records and foreign, unknown ones."""
+LIMITS = [data.subscriber.data_limit_gb for data in DATA_SETS]
+FLOATS = st.one_of(
+    st.sampled_from(
+        [0.0, -0.0, 0.5, 2.0, -1.0, 200.0] + [limit + extra for limit in LIMITS for extra in (0.1, 2.1)]
+    ),
+    st.floats(),
+)
+NAMES = [data.subscriber.holder for data in DATA_SETS]
+WORDS = st.sampled_from(
+    [
+        *NAMES,
+        *(name.lower() for name in NAMES),
+        *(data.subscriber.date_of_birth for data in DATA_SETS),
+        "",
+        "x",
+    ]
+)
 
 ARGUMENTS: dict[str, st.SearchStrategy[Any]] = {
     "phone_number": st.sampled_from(NUMBERS),
@@ -33,7 +49,13 @@ ARGUMENTS: dict[str, st.SearchStrategy[Any]] = {
     "bill_id": st.sampled_from(BILLS),
     "new_bill_id": st.sampled_from(BILLS),
     "overdue_bill_id": st.sampled_from(BILLS),
-    "id": st.sampled_from(IDS + LINES + BILLS + ["P1001", "D1002", "Q1"]),
+    "id": st.sampled_from(
+        IDS
+        + LINES
+        + BILLS
+        + [record_id for data in DATA_SETS for record_id, _, _ in data.records_by_prefix.values()]
+        + ["Q1"]
+    ),
     "limit": st.integers(-2, 14),
     "gb_amount": FLOATS,
     "data_used_gb": FLOATS,
@@ -82,34 +104,43 @@ OPERATIONS = st.sampled_from(FUNCTIONS).flatmap(
     lambda function: arguments_for(function).map(lambda arguments: (function.side, function.name, arguments))
 )
 
-SMALL_POOL: list[tuple[Side, str, dict[str, Any]]] = [
-    (Side.USER, "toggle_data", {}),
-    (Side.USER, "turn_data_on", {}),
-    (Side.USER, "turn_data_off", {}),
-    (Side.USER, "toggle_wifi_calling", {}),
-    (Side.USER, "connect_vpn", {}),
-    (Side.USER, "disconnect_vpn", {}),
-    (Side.USER, "remove_app_permission", {"app_name": "messaging", "permission": "sms"}),
-    (Side.USER, "grant_app_permission", {"app_name": "messaging", "permission": "sms"}),
-    (Side.AGENT, "enable_roaming", C1001_L1002),
-    (Side.AGENT, "disable_roaming", C1001_L1002),
-    (Side.AGENT, "set_data_usage", {**C1001_L1002, "data_used_gb": 0.0}),
-    (Side.AGENT, "set_data_usage", {**C1001_L1002, "data_used_gb": -0.0}),
-    (Side.AGENT, "set_data_usage", {**C1001_L1002, "data_used_gb": 15.1}),
+SMALL_POOL: list[tuple[Side, str, Callable[[TelecomData], dict[str, Any]]]] = [
+    (Side.USER, "toggle_data", lambda data: {}),
+    (Side.USER, "turn_data_on", lambda data: {}),
+    (Side.USER, "turn_data_off", lambda data: {}),
+    (Side.USER, "toggle_wifi_calling", lambda data: {}),
+    (Side.USER, "connect_vpn", lambda data: {}),
+    (Side.USER, "disconnect_vpn", lambda data: {}),
+    (Side.USER, "remove_app_permission", lambda data: {"app_name": "messaging", "permission": "sms"}),
+    (Side.USER, "grant_app_permission", lambda data: {"app_name": "messaging", "permission": "sms"}),
+    (Side.AGENT, "enable_roaming", lambda data: data.subscriber.ids),
+    (Side.AGENT, "disable_roaming", lambda data: data.subscriber.ids),
+    (Side.AGENT, "set_data_usage", lambda data: {**data.subscriber.ids, "data_used_gb": 0.0}),
+    (Side.AGENT, "set_data_usage", lambda data: {**data.subscriber.ids, "data_used_gb": -0.0}),
+    (
+        Side.AGENT,
+        "set_data_usage",
+        lambda data: {**data.subscriber.ids, "data_used_gb": data.subscriber.data_limit_gb + 0.1},
+    ),
 ]
+"""Operations whose results collide: no-ops, undone toggles and -0.0 against 0.0, on the subscriber's line."""
 
 
-def drive(world: World, operations: list[tuple[Side, str, dict[str, Any]]]) -> None:
+def drive(
+    world: World,
+    data: TelecomData,
+    operations: list[tuple[Side, str, Callable[[TelecomData], dict[str, Any]]]],
+) -> None:
     for side, name, arguments in operations:
-        world.run_env_function(side, name, arguments)
+        world.run_env_function(side, name, arguments(data))
 
 
 @PROPERTY_SETTINGS
 @given(bound=st.booleans(), operations=st.lists(OPERATIONS, max_size=30))
 def test_random_operations_keep_invariants_and_fail_atomically(
-    reference_dir: Path, bound: bool, operations: list[tuple[Side, str, dict[str, Any]]]
+    dataset: TelecomData, bound: bool, operations: list[tuple[Side, str, dict[str, Any]]]
 ) -> None:
-    world = make_world(reference_dir, bind=bound)
+    world = make_world(dataset, bind=bound)
     for side, name, arguments in operations:
         before = world.fingerprint()
         result = world.run_env_function(side, name, arguments)
@@ -118,7 +149,7 @@ def test_random_operations_keep_invariants_and_fail_atomically(
             assert world.fingerprint() == before, f"failing {name}({arguments}) changed the state"
         assert world.invariant_violations() == [], (name, arguments)
     snapshot = world.snapshot()
-    copy = World.create(DOMAIN, reference_dir)
+    copy = World.create(DOMAIN, dataset.directory)
     copy.restore(snapshot)
     assert copy.state == world.state and copy.fingerprint() == world.fingerprint()
     world.restore(snapshot)
@@ -131,16 +162,16 @@ def test_random_operations_keep_invariants_and_fail_atomically(
     second=st.lists(st.sampled_from(SMALL_POOL), max_size=6),
 )
 def test_fingerprints_are_equal_exactly_when_states_are(
-    reference_dir: Path,
-    first: list[tuple[Side, str, dict[str, Any]]],
-    second: list[tuple[Side, str, dict[str, Any]]],
+    dataset: TelecomData,
+    first: list[tuple[Side, str, Callable[[TelecomData], dict[str, Any]]]],
+    second: list[tuple[Side, str, Callable[[TelecomData], dict[str, Any]]]],
 ) -> None:
-    a, b = make_world(reference_dir), make_world(reference_dir)
-    drive(a, first)
-    drive(b, second)
+    a, b = make_world(dataset), make_world(dataset)
+    drive(a, dataset, first)
+    drive(b, dataset, second)
     assert (a.fingerprint() == b.fingerprint()) == (a.state == b.state)
 
 
-def test_the_library_checker_passes_on_the_reference_data(reference_dir: Path) -> None:
-    """Replay determinism, atomic failures and invariants over schema-generated calls, on τ²-bench's data."""
-    assert check_domain(DOMAIN, reference_dir, max_examples=150) == []
+def test_the_library_checker_passes_on_the_data_set(dataset: TelecomData) -> None:
+    """Replay determinism, atomic failures and invariants over schema-generated calls, on each data set."""
+    assert check_domain(DOMAIN, dataset.directory, max_examples=150) == []

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from telecom_support import C1001_L1002, fails, ok, state
+from telecom_support import TelecomData, bill, fails, ok, state
 
 from tau2.domains.telecom import (
     ApnName,
@@ -232,32 +232,34 @@ def test_can_send_mms_text(world: World) -> None:
     assert "cannot be sent" in ok(world, "user", "can_send_mms")
 
 
-def test_payment_request_and_payment(world: World) -> None:
+def test_payment_request_and_payment(world: World, dataset: TelecomData) -> None:
+    subscriber, issued = dataset.subscriber, dataset.subscriber.issued_bill
     assert ok(world, "user", "check_payment_request") == "No pending payment request."
     fails(world, "user", "make_payment", ErrorCode.INVALID_STATE)
-    ok(world, "agent", "send_payment_request", customer_id="C1001", bill_id="B1002")
-    assert (
-        ok(world, "user", "check_payment_request") == "Payment request pending: bill B1002, amount $150.00."
-    )
+    ok(world, "agent", "send_payment_request", customer_id=subscriber.customer_id, bill_id=issued.bill_id)
+    pending = f"Payment request pending: bill {issued.bill_id}, amount ${issued.total_due:.2f}."
+    assert ok(world, "user", "check_payment_request") == pending
     content = ok(world, "user", "make_payment")
-    assert (content["bill_id"], content["amount_paid"]) == ("B1002", 150.0) and "status_bar" not in content
-    assert ok(world, "agent", "get_details_by_id", id="B1002")["status"] == "Paid"
+    assert (content["bill_id"], content["amount_paid"]) == (issued.bill_id, issued.total_due)
+    assert "status_bar" not in content
+    assert ok(world, "agent", "get_details_by_id", id=issued.bill_id)["status"] == "Paid"
     assert ok(world, "user", "check_payment_request") == "No pending payment request."
     fails(world, "user", "make_payment", ErrorCode.INVALID_STATE)
 
 
-def test_payment_while_unbound_marks_only_the_stored_request(unbound: World) -> None:
+def test_payment_while_unbound_marks_only_the_stored_request(unbound: World, dataset: TelecomData) -> None:
+    issued = dataset.subscriber.issued_bill
     surroundings = state(unbound).surroundings
-    surroundings.payment_request = PaymentRequest(bill_id="B1002", amount_due=150.0)
-    assert "B1002" in ok(unbound, "user", "check_payment_request")
+    surroundings.payment_request = PaymentRequest(bill_id=issued.bill_id, amount_due=issued.total_due)
+    assert issued.bill_id in ok(unbound, "user", "check_payment_request")
     ok(unbound, "user", "make_payment")
     assert surroundings.payment_request is not None and surroundings.payment_request.paid
-    assert state(unbound).crm.bills[1].status == "Issued"
+    assert bill(unbound, issued.bill_id).status == "Issued"
     fails(unbound, "user", "make_payment", ErrorCode.INVALID_STATE)
 
 
-def test_user_tools_cannot_be_called_from_the_agent_seat(world: World) -> None:
+def test_user_tools_cannot_be_called_from_the_agent_seat(world: World, dataset: TelecomData) -> None:
     result = world.call("agent", "toggle_data", {})
     assert result.error is not None and result.error.code is ErrorCode.WRONG_SEAT
-    result = world.call("user", "refuel_data", {**C1001_L1002, "gb_amount": 1.0})
+    result = world.call("user", "refuel_data", {**dataset.subscriber.ids, "gb_amount": 1.0})
     assert result.error is not None and result.error.code is ErrorCode.WRONG_SEAT
