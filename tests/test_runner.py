@@ -28,10 +28,11 @@ from tau2.runner import (
     parse_rate_limit,
     parse_task_ids,
     pending_units,
-    repair_tail,
+    set_aside_damaged,
 )
 from tau2.runs._records import SimulationRecord
 from tau2.runs._rundir import RunManifest, latest_records, read_records
+from tau2.runs._store import DAMAGED_FILE
 from tau2.world._tools import Side
 
 
@@ -102,23 +103,29 @@ def test_infrastructure_errors_are_pending_again_until_superseded() -> None:
 # The store
 
 
-def test_repair_tail_drops_only_a_torn_last_line(tmp_path: Path) -> None:
-    path = tmp_path / "results.jsonl"
-    assert repair_tail(path) == 0
+def test_set_aside_moves_torn_and_damaged_lines_to_the_sidecar(tmp_path: Path) -> None:
+    path, sidecar = tmp_path / "results.jsonl", tmp_path / DAMAGED_FILE
+    assert set_aside_damaged(path) == 0
     path.write_bytes(b'{"a": 1}\n{"b": 2}\n{"c":')
-    assert repair_tail(path) == len(b'{"c":')
+    assert set_aside_damaged(path) == 1
     assert path.read_bytes() == b'{"a": 1}\n{"b": 2}\n'
-    assert repair_tail(path) == 0
-    path.write_bytes(b"x" * 200_000)
-    assert repair_tail(path) == 200_000
-    assert path.read_bytes() == b""
+    assert sidecar.read_bytes() == b'{"c":\n'
+    assert set_aside_damaged(path) == 0
+    power_loss = b"\x00" * 300 + b"\n"
+    path.write_bytes(b'{"a": 1}\ngarbage\n' + power_loss + b'{"d": 4}\n[1]\n\xff\xfe\n')
+    assert set_aside_damaged(path) == 4
+    assert path.read_bytes() == b'{"a": 1}\n{"d": 4}\n'
+    assert sidecar.read_bytes() == b'{"c":\ngarbage\n' + power_loss + b"[1]\n\xff\xfe\n"
+    assert not [item for item in tmp_path.iterdir() if item.name.endswith(".tmp")]
 
 
-def test_repair_tail_finds_a_newline_far_back(tmp_path: Path) -> None:
+def test_set_aside_keeps_a_file_of_readable_lines_untouched(tmp_path: Path) -> None:
     path = tmp_path / "results.jsonl"
-    path.write_bytes(b"first\n" + b"y" * 150_000)
-    assert repair_tail(path) == 150_000
-    assert path.read_bytes() == b"first\n"
+    path.write_bytes(b'{"a": 1}\n\n{"b": 2}\n')
+    before = path.stat()
+    assert set_aside_damaged(path) == 0
+    assert path.stat().st_ino == before.st_ino
+    assert not (tmp_path / DAMAGED_FILE).exists()
 
 
 async def test_writer_appends_one_json_line_per_record_after_existing_ones(tmp_path: Path) -> None:

@@ -14,6 +14,8 @@ class SimulationRecord(BaseModel):
 
     model_config = ConfigDict(frozen=True)
 
+    run_id: str | None = None
+    """The run that produced the record (None in records written before runs stamped their records)."""
     task_id: str
     trial: int
     seed: int
