@@ -15,7 +15,15 @@ from typer.testing import CliRunner, Result
 from tau2.cli import app
 from tau2.domains.mock.tasks import MOCK_TASKS
 from tau2.errors import UserInputError
-from tau2.runs import DAMAGED_FILE, MANIFEST_FILE, RESULTS_FILE, RunDirectoryLock, load_run, read_records
+from tau2.runs import (
+    DAMAGED_FILE,
+    MANIFEST_FILE,
+    RESULTS_FILE,
+    RunDirectoryLock,
+    SimulationRecord,
+    load_run,
+    read_records,
+)
 
 runner = CliRunner()
 OFFLINE = ["--agent", "oracle", "--user", "scripted", "--quiet"]
@@ -185,3 +193,23 @@ def test_a_refused_claim_leaves_the_directory_it_did_not_create(tmp_path: Path) 
     (tmp_path / "file").write_text("")
     with pytest.raises(UserInputError, match="not a directory"):
         RunDirectoryLock(tmp_path / "file").acquire()
+
+
+def test_a_records_summary_is_stored_once_and_old_records_with_two_copies_still_read(
+    suite_file: Path, tmp_path: Path
+) -> None:
+    out = tmp_path / "run"
+    start(suite_file, out)
+    line = (out / RESULTS_FILE).read_bytes().splitlines()[0]
+    stored = json.loads(line)
+    summary = ("termination", "termination_detail", "steps", "usage")
+    assert stored["trajectory"] is not None
+    assert not set(summary) & set(stored["trajectory"])  # the record holds them; the trajectory does not
+    record = SimulationRecord.model_validate_json(line)
+    assert record.trajectory is not None
+    for name in summary:
+        assert getattr(record.trajectory, name) == getattr(record, name)
+    assert record.trajectory.steps > 0
+    old = {**stored, "trajectory": {**stored["trajectory"], **{name: stored.get(name) for name in summary}}}
+    assert SimulationRecord.model_validate(old) == record  # records written before: both copies
+    assert SimulationRecord.model_validate_json(record.model_dump_json()) == record

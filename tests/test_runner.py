@@ -218,14 +218,12 @@ def test_episode_and_crash_records_carry_the_task_facts() -> None:
     trajectory = Trajectory(
         termination=TerminationReason.AGENT_STOP, steps=3, usage={Side.AGENT: Usage(calls=3, cost=None)}
     )
-    evaluation = EvaluationResult(reward=1.0, assertions_passed=True, steps=3, tool_errors=1)
+    evaluation = EvaluationResult(reward=1.0, assertions_passed=True, tool_errors=1)
     result = EpisodeResult(
         task_id=BOTH.id,
         config=config,
         trajectory=trajectory,
         evaluation=evaluation,
-        reward=1.0,
-        termination=TerminationReason.AGENT_STOP,
         seed=42,
         timing=EpisodeTiming(setup_s=0.5, conversation_s=1.0, evaluation_s=0.25),
     )

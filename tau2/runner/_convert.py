@@ -24,7 +24,7 @@ def episode_record(
         assertions=evaluation.assertions,
         actions=evaluation.actions,
         tool_errors=evaluation.tool_errors,
-        steps=evaluation.steps,
+        steps=trajectory.steps,
         usage=trajectory.usage,
         checks=evaluation.checks,
         judge_usage=evaluation.judge_usage,

@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field
+from typing import Any, Final
+
+from pydantic import BaseModel, ConfigDict, Field, SerializationInfo, field_serializer, model_validator
 
 from tau2.episode import ActionRecord, AssertionRecord, CheckRecord, Mode, TerminationReason, Trajectory
 from tau2.llm import Usage
 from tau2.world import Side, StateChange
+
+SUMMARY_FIELDS: Final = ("termination", "termination_detail", "steps", "usage")
+"""Fields a record and its trajectory share: stored once, in the record (whose trajectory may be omitted),
+left out of the stored trajectory and filled back in from the record when it is read."""
 
 
 class SimulationRecord(BaseModel):
@@ -41,6 +47,28 @@ class SimulationRecord(BaseModel):
     state_changes: list[StateChange] = Field(default_factory=list)
     """What the episode changed in the world, start to end (empty for records written before this field)."""
     trajectory: Trajectory | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _fill_trajectory_summary(cls, data: Any) -> Any:
+        """Give a stored trajectory its summary back from the record (the one stored copy); records
+        written before the summary was stored once carry both, and the record's copy wins."""
+        if isinstance(data, dict) and isinstance(data.get("trajectory"), dict):
+            summary = {name: data[name] for name in SUMMARY_FIELDS if name in data}
+            data = {**data, "trajectory": {**data["trajectory"], **summary}}
+        return data
+
+    @field_serializer("trajectory")
+    def _store_trajectory_once(self, trajectory: Trajectory | None, info: SerializationInfo) -> Any:
+        """The trajectory without the summary the record already holds."""
+        if trajectory is None:
+            return None
+        return trajectory.model_dump(
+            mode=info.mode,
+            exclude=set(SUMMARY_FIELDS),
+            exclude_defaults=info.exclude_defaults,
+            exclude_none=info.exclude_none,
+        )
 
     @property
     def num_subtasks(self) -> int:
