@@ -236,7 +236,8 @@ def test_episode_and_crash_records_carry_the_task_facts() -> None:
         True,
     )
     assert (made.steps, made.tool_errors, made.duration_s, made.success) == (3, 1, 1.75, True)
-    assert made.usage[Side.AGENT].cost is None and made.trajectory == trajectory
+    assert made.usage[Side.AGENT].cost is None and made.trajectory is not None
+    assert dict(made.trajectory) == dict(trajectory)
     crashed = crash_record(NEEDS_HUMAN, 0, config, RuntimeError("boom"))
     assert crashed.excluded and crashed.expects_transfer
     assert crashed.termination_detail == "runner: RuntimeError: boom"
