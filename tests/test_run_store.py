@@ -213,3 +213,36 @@ def test_a_records_summary_is_stored_once_and_old_records_with_two_copies_still_
     old = {**stored, "trajectory": {**stored["trajectory"], **{name: stored.get(name) for name in summary}}}
     assert SimulationRecord.model_validate(old) == record  # records written before: both copies
     assert SimulationRecord.model_validate_json(record.model_dump_json()) == record
+
+
+class FullDiskForResults:
+    """The `os` module as the results writer sees it, with `results.jsonl` opened on /dev/full."""
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(os, name)
+
+    @staticmethod
+    def open(path: object, flags: int, mode: int = 0o777) -> int:
+        if Path(str(path)).name == RESULTS_FILE:
+            return os.open("/dev/full", os.O_WRONLY)
+        return os.open(str(path), flags, mode)
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+def test_a_full_disk_while_appending_records_is_one_line_and_the_run_resumes(
+    suite_file: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import tau2.runs._store as store
+
+    out = tmp_path / "run"
+    with monkeypatch.context() as patched:
+        patched.setattr(store, "os", FullDiskForResults())
+        refused = invoke("run", "--suite", str(suite_file), *OFFLINE, "--out", str(out))
+    assert refused.exit_code == 2
+    assert refused.stderr == (
+        f"error: {out / RESULTS_FILE}: cannot append: No space left on device; the records written before "
+        f"are kept: free space and continue with `tau2 run --resume --out {out}`\n"
+    )
+    resumed = invoke("run", "--resume", "--out", str(out), "-q")
+    assert resumed.exit_code == 0, resumed.output
+    assert len(load_run(out).records) == TASKS

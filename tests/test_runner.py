@@ -143,7 +143,7 @@ async def test_writer_appends_one_json_line_per_record_after_existing_ones(tmp_p
 async def test_writer_reports_a_failed_write(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import tau2.runs._store as store
 
-    def broken(descriptor: int, records: list[SimulationRecord]) -> None:
+    def broken(descriptor: int, records: list[SimulationRecord], path: Path) -> None:
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(store, "_append", broken)

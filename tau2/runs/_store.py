@@ -17,6 +17,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, Final
 
+from tau2.errors import UserInputError
 from tau2.runs._atomic import write_atomically
 from tau2.runs._records import SimulationRecord
 
@@ -107,15 +108,22 @@ class RecordWriter:
                 closing = None in batch
                 records = [record for record in batch if record is not None]
                 if records:
-                    await asyncio.to_thread(_append, descriptor, records)
+                    await asyncio.to_thread(_append, descriptor, records, self._path)
                     self._written += len(records)
         finally:
             os.close(descriptor)
 
 
-def _append(descriptor: int, records: list[SimulationRecord]) -> None:
-    """Write records as JSON lines with as many `write` calls as it takes, then `fsync`."""
+def _append(descriptor: int, records: list[SimulationRecord], path: Path) -> None:
+    """Write records as JSON lines with as many `write` calls as it takes, then `fsync`; a failed write
+    (a full disk) becomes one line saying the records before it are safe and how to go on."""
     data = memoryview(b"".join(record.model_dump_json().encode() + b"\n" for record in records))
-    while data:
-        data = data[os.write(descriptor, data) :]
-    os.fsync(descriptor)
+    try:
+        while data:
+            data = data[os.write(descriptor, data) :]
+        os.fsync(descriptor)
+    except OSError as error:
+        raise UserInputError(
+            f"{path}: cannot append: {error.strerror or error}; the records written before are kept: "
+            f"free space and continue with `tau2 run --resume --out {path.parent}`"
+        ) from None
