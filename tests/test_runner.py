@@ -117,6 +117,9 @@ def test_set_aside_moves_torn_and_damaged_lines_to_the_sidecar(tmp_path: Path) -
     assert path.read_bytes() == b'{"a": 1}\n{"d": 4}\n'
     assert sidecar.read_bytes() == b'{"c":\ngarbage\n' + power_loss + b"[1]\n\xff\xfe\n"
     assert not [item for item in tmp_path.iterdir() if item.name.endswith(".tmp")]
+    (tmp_path / ".results.jsonl.k1ll3d.tmp").write_bytes(b'{"a": 1}\n')  # a rewrite cut short by a kill
+    assert set_aside_damaged(path) == 0
+    assert not [item for item in tmp_path.iterdir() if item.name.endswith(".tmp")]
 
 
 def test_set_aside_keeps_a_file_of_readable_lines_untouched(tmp_path: Path) -> None:

@@ -203,7 +203,7 @@ def _solo_warnings(mode: Mode, request: RunRequest) -> list[str]:
 
 def _stored_manifest(run_dir: Path) -> RunManifest:
     if not (run_dir / MANIFEST_FILE).is_file():
-        unstarted = run_dir.is_dir() and all(is_temporary(path) for path in run_dir.iterdir())
+        unstarted = run_dir.is_dir() and all(is_temporary(path, MANIFEST_FILE) for path in run_dir.iterdir())
         hint = "; nothing is recorded there: run without --resume" if unstarted else ""
         raise UserInputError(f"{run_dir}: no run to resume ({MANIFEST_FILE} is missing{hint})")
     return load_manifest(run_dir)
@@ -216,12 +216,12 @@ def _require_empty(run_dir: Path) -> None:
         return
     if not run_dir.is_dir():
         raise UserInputError(f"{run_dir}: not a directory; choose another --out")
-    leftovers = [path for path in run_dir.iterdir() if not is_temporary(path)]
-    if leftovers:
+    contents = list(run_dir.iterdir())
+    if not all(is_temporary(path, MANIFEST_FILE) for path in contents):
         raise UserInputError(
             f"{run_dir}: not empty; add --resume to continue its run, or choose another --out"
         )
-    for path in run_dir.iterdir():
+    for path in contents:
         path.unlink()
 
 

@@ -27,9 +27,9 @@ def write_atomically(path: Path, data: bytes) -> None:
     _sync_directory(path.parent)
 
 
-def is_temporary(path: Path) -> bool:
-    """Whether `path` is a temporary `write_atomically` left when its process was killed mid-write."""
-    return path.name.startswith(".") and path.name.endswith(_SUFFIX)
+def is_temporary(path: Path, target: str) -> bool:
+    """Whether `path` is a temporary that `write_atomically` left behind, killed while writing `target`."""
+    return path.name.startswith(f".{target}.") and path.name.endswith(_SUFFIX) and path.is_file()
 
 
 def _sync_directory(directory: Path) -> None:

@@ -18,7 +18,7 @@ from types import TracebackType
 from typing import Any, Final
 
 from tau2.errors import UserInputError
-from tau2.runs._atomic import write_atomically
+from tau2.runs._atomic import is_temporary, write_atomically
 from tau2.runs._records import SimulationRecord
 
 DAMAGED_FILE: Final = "results.damaged.jsonl"
@@ -28,7 +28,11 @@ DAMAGED_FILE: Final = "results.damaged.jsonl"
 def set_aside_damaged(results: Path) -> int:
     """Move every line of `results` that is not a JSON object (torn by a kill, NUL bytes or garbage left by
     a power loss) to `DAMAGED_FILE` beside it, so appending continues after readable lines only; returns
-    how many lines moved. The sidecar is written first, so a kill in between duplicates, never loses."""
+    how many lines moved. The sidecar is written first, so a kill in between duplicates, never loses; a
+    rewrite a kill cut short left only a temporary, removed here."""
+    for leftover in results.parent.glob(f".{results.name}.*"):
+        if is_temporary(leftover, results.name):
+            leftover.unlink()
     try:
         data = results.read_bytes()
     except FileNotFoundError:

@@ -14,7 +14,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from tau2.runs import RESULTS_FILE, SimulationRecord, load_run, read_records
+from tau2.runs import MANIFEST_FILE, RESULTS_FILE, SimulationRecord, load_run, read_records
 
 OFFLINE = ["--agent", "oracle", "--user", "scripted", "--quiet"]
 
@@ -51,7 +51,8 @@ def test_kill_nine_at_random_moments_then_resume_loses_duplicates_and_changes_no
     slowed = ["--debug-turn-delay", "0.02"]
     kills = sessions = 0
     while True:
-        resume = ["--resume"] if sessions else []
+        started = (soaked / MANIFEST_FILE).exists()  # a kill before the manifest leaves nothing to resume
+        resume = ["--resume"] if started else []
         process = subprocess.Popen(
             [*command, "--out", str(soaked), *resume, *slowed], stdout=subprocess.PIPE, stderr=subprocess.PIPE
         )
