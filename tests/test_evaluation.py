@@ -137,22 +137,22 @@ def test_diagnostics_never_gate() -> None:
     wrong = tool_call("get_account", Side.AGENT, customer="Bob")
     transfer = tool_call("transfer_to_human_agents", Side.AGENT, summary="x")
     usage = {Side.AGENT: Usage(calls=2, prompt_tokens=30, cost=0.25), Side.USER: Usage(calls=1, cost=0.5)}
-    result = evaluate(
-        UNPLUGGED, world, trajectory((Side.AGENT, wrong, FAILED), (Side.AGENT, transfer, OK), usage=usage)
-    )
+    played = trajectory((Side.AGENT, wrong, FAILED), (Side.AGENT, transfer, OK), usage=usage)
+    result = evaluate(UNPLUGGED, world, played)
     assert result.reward == 1.0  # no reference action performed, a tool error, an unneeded transfer
     assert result.actions[0].performed is False
-    assert result.tool_errors == 1 and result.steps == 2
-    assert result.usage == Usage(calls=3, prompt_tokens=30, cost=0.75)
-    assert not result.excluded
+    assert result.tool_errors == 1
+    assert played.total_usage == Usage(calls=3, prompt_tokens=30, cost=0.75)
 
 
 @pytest.mark.parametrize("termination", list(TerminationReason))
-def test_infrastructure_failures_are_scored_but_flagged(termination: TerminationReason) -> None:
+def test_every_ending_is_scored_and_an_infrastructure_one_never_ends_properly(
+    termination: TerminationReason,
+) -> None:
     world = initialize_world(UNPLUGGED)
     result = evaluate(UNPLUGGED, world, trajectory(termination=termination))
-    assert result.excluded is (termination is TerminationReason.INFRASTRUCTURE_ERROR)
     assert result.reward == 0.0
+    assert not (termination.is_infrastructure and result.ended_properly)
 
 
 def test_tool_errors_count_failed_results_of_both_seats() -> None:

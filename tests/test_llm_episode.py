@@ -108,7 +108,7 @@ async def test_interactive_episode_with_llm_agent_and_llm_user() -> None:
     assert isinstance(agent_usage.cost, float) and agent_usage.cost > 0
     assert agent_usage == agent.total_usage
     assert user_usage.cost is None and user_usage == user.total_usage
-    assert result.evaluation.usage.cost is None
+    assert result.trajectory.total_usage.cost is None
     assert {entry.usage.calls for entry in trajectory.entries if entry.usage} == {1}
 
     assert agent_server.request_count == 5 and user_server.request_count == 4

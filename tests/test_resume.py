@@ -75,7 +75,7 @@ def test_resume_after_sigkill_loses_and_duplicates_nothing(tmp_path: Path) -> No
     assert all(record.success for record in records)
 
 
-def test_resume_drops_a_torn_last_line_and_reruns_that_unit(suite_file: Path, tmp_path: Path) -> None:
+def test_resume_sets_a_torn_last_line_aside_and_reruns_that_unit(suite_file: Path, tmp_path: Path) -> None:
     out = tmp_path / "run"
     assert run("--suite", str(suite_file), *OFFLINE, "--out", str(out)).exit_code == 0
     results = out / "results.jsonl"
@@ -84,7 +84,11 @@ def test_resume_drops_a_torn_last_line_and_reruns_that_unit(suite_file: Path, tm
     results.write_bytes(b"".join(lines[:-1]) + lines[-1][:40])
     resumed = run("--resume", "--out", str(out), "--quiet")
     assert resumed.exit_code == 0, resumed.output
-    assert resumed.stderr.startswith(f"warning: {results}: dropped a torn last line (40 bytes)")
+    assert resumed.stderr.startswith(
+        f"warning: {results}: set aside 1 damaged line in {out / 'results.damaged.jsonl'}; "
+        "their simulations run again"
+    )
+    assert (out / "results.damaged.jsonl").read_bytes() == lines[-1][:40] + b"\n"
     records = file_records(out)
     assert len(records) == len(MOCK_TASKS)
     assert (records[-1].task_id, records[-1].trial) == (lost.task_id, lost.trial)
@@ -109,7 +113,7 @@ def test_changed_configuration_is_refused_naming_the_fields(suite_file: Path, tm
     assert refused.exit_code == 2
     assert refused.stderr.strip() == (
         f"error: {out}: cannot resume: the configuration differs in episode.max_steps (100 → 7); "
-        "agent.kind (oracle → null); trials (2 → 3); task_ids (1 items → 2 items) "
+        "agent.kind (oracle → null); task_ids (1 items → 2 items) "
         "(give the original options, or start a new run with another --out)"
     )
     suite_file.write_text(suite_file.read_text().replace('"name": "mock"', '"name": "edited"'))
@@ -121,7 +125,10 @@ def test_changed_configuration_is_refused_naming_the_fields(suite_file: Path, tm
 def test_resume_without_a_run_is_refused(tmp_path: Path) -> None:
     result = run("--resume", "--out", str(tmp_path))
     assert result.exit_code == 2
-    assert result.stderr.strip() == f"error: {tmp_path}: no run to resume (manifest.json is missing)"
+    assert result.stderr.strip() == (
+        f"error: {tmp_path}: no run to resume (manifest.json is missing; nothing is recorded there: "
+        "run without --resume)"
+    )
 
 
 def test_infrastructure_errors_are_recorded_excluded_and_rerun(

@@ -28,10 +28,11 @@ from tau2.runner import (
     parse_rate_limit,
     parse_task_ids,
     pending_units,
-    repair_tail,
+    set_aside_damaged,
 )
 from tau2.runs._records import SimulationRecord
 from tau2.runs._rundir import RunManifest, latest_records, read_records
+from tau2.runs._store import DAMAGED_FILE
 from tau2.world._tools import Side
 
 
@@ -102,23 +103,32 @@ def test_infrastructure_errors_are_pending_again_until_superseded() -> None:
 # The store
 
 
-def test_repair_tail_drops_only_a_torn_last_line(tmp_path: Path) -> None:
-    path = tmp_path / "results.jsonl"
-    assert repair_tail(path) == 0
+def test_set_aside_moves_torn_and_damaged_lines_to_the_sidecar(tmp_path: Path) -> None:
+    path, sidecar = tmp_path / "results.jsonl", tmp_path / DAMAGED_FILE
+    assert set_aside_damaged(path) == 0
     path.write_bytes(b'{"a": 1}\n{"b": 2}\n{"c":')
-    assert repair_tail(path) == len(b'{"c":')
+    assert set_aside_damaged(path) == 1
     assert path.read_bytes() == b'{"a": 1}\n{"b": 2}\n'
-    assert repair_tail(path) == 0
-    path.write_bytes(b"x" * 200_000)
-    assert repair_tail(path) == 200_000
-    assert path.read_bytes() == b""
+    assert sidecar.read_bytes() == b'{"c":\n'
+    assert set_aside_damaged(path) == 0
+    power_loss = b"\x00" * 300 + b"\n"
+    path.write_bytes(b'{"a": 1}\ngarbage\n' + power_loss + b'{"d": 4}\n[1]\n\xff\xfe\n')
+    assert set_aside_damaged(path) == 4
+    assert path.read_bytes() == b'{"a": 1}\n{"d": 4}\n'
+    assert sidecar.read_bytes() == b'{"c":\ngarbage\n' + power_loss + b"[1]\n\xff\xfe\n"
+    assert not [item for item in tmp_path.iterdir() if item.name.endswith(".tmp")]
+    (tmp_path / ".results.jsonl.k1ll3d.tmp").write_bytes(b'{"a": 1}\n')  # a rewrite cut short by a kill
+    assert set_aside_damaged(path) == 0
+    assert not [item for item in tmp_path.iterdir() if item.name.endswith(".tmp")]
 
 
-def test_repair_tail_finds_a_newline_far_back(tmp_path: Path) -> None:
+def test_set_aside_keeps_a_file_of_readable_lines_untouched(tmp_path: Path) -> None:
     path = tmp_path / "results.jsonl"
-    path.write_bytes(b"first\n" + b"y" * 150_000)
-    assert repair_tail(path) == 150_000
-    assert path.read_bytes() == b"first\n"
+    path.write_bytes(b'{"a": 1}\n\n{"b": 2}\n')
+    before = path.stat()
+    assert set_aside_damaged(path) == 0
+    assert path.stat().st_ino == before.st_ino
+    assert not (tmp_path / DAMAGED_FILE).exists()
 
 
 async def test_writer_appends_one_json_line_per_record_after_existing_ones(tmp_path: Path) -> None:
@@ -136,7 +146,7 @@ async def test_writer_appends_one_json_line_per_record_after_existing_ones(tmp_p
 async def test_writer_reports_a_failed_write(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import tau2.runs._store as store
 
-    def broken(descriptor: int, records: list[SimulationRecord]) -> None:
+    def broken(descriptor: int, records: list[SimulationRecord], path: Path) -> None:
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(store, "_append", broken)
@@ -211,14 +221,12 @@ def test_episode_and_crash_records_carry_the_task_facts() -> None:
     trajectory = Trajectory(
         termination=TerminationReason.AGENT_STOP, steps=3, usage={Side.AGENT: Usage(calls=3, cost=None)}
     )
-    evaluation = EvaluationResult(reward=1.0, assertions_passed=True, steps=3, tool_errors=1)
+    evaluation = EvaluationResult(reward=1.0, assertions_passed=True, tool_errors=1)
     result = EpisodeResult(
         task_id=BOTH.id,
         config=config,
         trajectory=trajectory,
         evaluation=evaluation,
-        reward=1.0,
-        termination=TerminationReason.AGENT_STOP,
         seed=42,
         timing=EpisodeTiming(setup_s=0.5, conversation_s=1.0, evaluation_s=0.25),
     )
@@ -231,7 +239,8 @@ def test_episode_and_crash_records_carry_the_task_facts() -> None:
         True,
     )
     assert (made.steps, made.tool_errors, made.duration_s, made.success) == (3, 1, 1.75, True)
-    assert made.usage[Side.AGENT].cost is None and made.trajectory == trajectory
+    assert made.usage[Side.AGENT].cost is None and made.trajectory is not None
+    assert dict(made.trajectory) == dict(trajectory)
     crashed = crash_record(NEEDS_HUMAN, 0, config, RuntimeError("boom"))
     assert crashed.excluded and crashed.expects_transfer
     assert crashed.termination_detail == "runner: RuntimeError: boom"

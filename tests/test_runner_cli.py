@@ -39,8 +39,8 @@ def test_every_subcommand_prints_its_help(name: str) -> None:
 
 
 def untimed(record: SimulationRecord) -> dict[str, Any]:
-    """A record without its wall-clock fields."""
-    data = record.model_dump(mode="json", exclude={"duration_s"})
+    """A record without its wall-clock fields and its run id."""
+    data = record.model_dump(mode="json", exclude={"duration_s", "run_id"})
     trajectory = data["trajectory"]
     trajectory.pop("duration_s")
     for entry in trajectory["entries"]:

@@ -98,18 +98,17 @@ def run(suite: Path, out: Path, transport: str | None, model: str = "openai/tau2
 
 
 def comparable(path: Path) -> dict[str, Any]:
-    """Records by task without wall-clock figures and provider-worded failure details."""
+    """Records by task without wall-clock figures, run ids and provider-worded failure details."""
     records, _ = read_records(path / "results.jsonl")
     found: dict[str, Any] = {}
     for record in records:
-        data = record.model_dump(mode="json", exclude={"duration_s"})
+        data = record.model_dump(mode="json", exclude={"duration_s", "run_id"})
         trajectory = data["trajectory"]
         trajectory.pop("duration_s")
         for entry in trajectory["entries"]:
             entry.pop("elapsed_s")
         if record.termination in {TerminationReason.INFRASTRUCTURE_ERROR, TerminationReason.CONTEXT_OVERFLOW}:
-            data.pop("termination_detail")
-            trajectory.pop("termination_detail")
+            data.pop("termination_detail")  # stored once: the trajectory leaves it to the record
         found[record.task_id] = data
     return found
 

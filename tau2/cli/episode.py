@@ -162,7 +162,7 @@ def show_episode(console: Console, result: EpisodeResult) -> None:
         role = "gating" if check.gating else "diagnostic"
         item = f" {escape(check.item)}" if check.item else ""
         console.print(f"{check.kind.value.lower()} ({role}) {outcome}{item}")
-    console.print(f"steps: {evaluation.steps}  tool errors: {evaluation.tool_errors}")
+    console.print(f"steps: {result.trajectory.steps}  tool errors: {evaluation.tool_errors}")
     console.print(f"[bold]reward: {result.reward}[/]")
 
 

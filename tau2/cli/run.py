@@ -125,7 +125,6 @@ def command(
     import asyncio
     import sys
 
-    from tau2.errors import UserInputError
     from tau2.llm import current_settings, default_limits
     from tau2.runner import (
         ProgressBar,
@@ -162,13 +161,8 @@ def command(
         judge=model_request(judge_model, judge_api_base, judge_arg, judge_timeout, option="judge"),
     )
     with RunDirectoryLock(out) as lock:
-        if out.is_dir():
-            lock.acquire()  # before a resume reads (and may repair) the store
+        lock.acquire()  # before anything in the directory is read or written
         prepared = prepare_run(request, out, resume=resume)
-        if not out.is_dir():
-            lock.acquire()
-            if any(out.iterdir()):  # another new run took the directory between the check and the lock
-                raise UserInputError(f"{out}: not empty; another run started in it")
         manifest = prepared.manifest
         for key, limit in manifest.rate_limits.items():
             default_limits().configure(key, limit)

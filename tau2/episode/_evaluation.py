@@ -65,11 +65,6 @@ class EvaluationResult(BaseModel):
     """A call of the domain's transfer tool succeeded."""
     actions: list[ActionRecord] = Field(default_factory=list)
     tool_errors: int = 0
-    steps: int = 0
-    usage: Usage = Field(default_factory=Usage)
-    """Model usage of both seats together; its `cost` is None when a model was unpriced."""
-    excluded: bool = False
-    """The episode ended on an infrastructure error: scored, but left out of metrics."""
     checks: list[CheckRecord] = Field(default_factory=list)
     """Reward-basis components (tasks with a `reward_basis`), gating and diagnostic ones."""
     judge_usage: Usage | None = None
@@ -106,9 +101,7 @@ def evaluate(
     if task.evaluation.reward_basis is not None:
         verdict = evaluate_basis(task, world, trajectory, data_dir=data_dir, nl_verdicts=nl_verdicts)
         success, checks = verdict.reward >= 1.0, verdict.checks
-    usage = sum(trajectory.usage.values(), Usage())
-    termination = trajectory.termination
-    ended_properly = termination in FINISHED
+    ended_properly = trajectory.termination in FINISHED
     return EvaluationResult(
         reward=1.0 if success and ended_properly else 0.0,
         outcome_passed=success,
@@ -121,9 +114,6 @@ def evaluate(
         transferred=transferred,
         actions=match_actions(task.evaluation.solution, trajectory.tool_calls()),
         tool_errors=count_tool_errors(trajectory),
-        steps=trajectory.steps,
-        usage=usage,
-        excluded=termination is not None and termination.is_infrastructure,
     )
 
 

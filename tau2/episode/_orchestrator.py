@@ -13,7 +13,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, computed_field
 
 from tau2.episode._actor import Actor, ActorTurn, SeatContext
 from tau2.episode._config import EpisodeConfig, Mode
@@ -48,12 +48,24 @@ class EpisodeResult(BaseModel):
     """Label of the user's spec; None in solo mode."""
     trajectory: Trajectory
     evaluation: EvaluationResult
-    reward: float
-    termination: TerminationReason
     seed: int | None = None
     timing: EpisodeTiming
     state_changes: list[StateChange] = []
     """What the episode changed in the world, from after initialisation to the end."""
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def reward(self) -> float:
+        """The evaluation's reward (stored once, in `evaluation`)."""
+        return self.evaluation.reward
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def termination(self) -> TerminationReason:
+        """Why the episode ended (stored once, in `trajectory`; a finished episode always has a reason)."""
+        termination = self.trajectory.termination
+        assert termination is not None, "a finished episode's trajectory records why it ended"
+        return termination
 
 
 async def run_episode(
@@ -105,8 +117,6 @@ async def run_episode(
         user=None if solo else user_label,
         trajectory=trajectory,
         evaluation=evaluation,
-        reward=evaluation.reward,
-        termination=trajectory.termination,
         seed=config.seed,
         timing=EpisodeTiming(
             setup_s=ready - started, conversation_s=conversed - ready, evaluation_s=finished - conversed

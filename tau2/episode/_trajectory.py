@@ -82,6 +82,11 @@ class Trajectory(BaseModel):
     usage: dict[Side, Usage] = Field(default_factory=dict)
     """Model usage summed per seat."""
 
+    @property
+    def total_usage(self) -> Usage:
+        """Model usage of both seats together; its `cost` is None when a model was unpriced."""
+        return sum(self.usage.values(), Usage())
+
     def view(self, seat: Side) -> list[Entry]:
         """The entries `seat` observed."""
         return [entry for entry in self.entries if entry.visible_to(seat)]

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Final
 
 from tau2 import ActorSpec, EpisodeConfig, Mode, SimulationRecord, Suite, Task, UserInputError
-from tau2.runner import new_run_identity, package_versions, sha256_bytes, write_manifest
+from tau2.runner import new_run_identity, package_versions, sha256_bytes
 from tau2.runs import RESULTS_FILE, RunManifest
 
 SUITE_FILE: Final = "suite.json"
@@ -50,7 +50,8 @@ def write_run(
         versions=package_versions(),
         task_ids=list(dict.fromkeys(record.task_id for record in records)),
     )
-    write_manifest(run_dir, manifest)
+    manifest.save(run_dir)
+    stamped = (record.model_copy(update={"run_id": manifest.run_id}) for record in records)
     with (run_dir / RESULTS_FILE).open("w", encoding="utf-8", newline="\n") as handle:
-        handle.writelines(record.model_dump_json() + "\n" for record in records)
+        handle.writelines(record.model_dump_json() + "\n" for record in stamped)
     return manifest

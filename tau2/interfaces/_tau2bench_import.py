@@ -239,8 +239,6 @@ def _replay(
         config=config,
         trajectory=trajectory,
         evaluation=evaluation,
-        reward=evaluation.reward,
-        termination=trajectory.termination,
         seed=config.seed,
         timing=EpisodeTiming(setup_s=0.0, conversation_s=simulation.duration, evaluation_s=0.0),
     )

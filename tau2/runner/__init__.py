@@ -9,7 +9,6 @@ from tau2.runner._manifest import (
     new_run_identity,
     package_versions,
     sha256_bytes,
-    write_manifest,
 )
 from tau2.runner._plan import Unit, pending_units
 from tau2.runner._prepare import EpisodeSetup, PreparedRun, prepare_episode, prepare_run
@@ -26,7 +25,7 @@ from tau2.runner._request import (
 from tau2.runner._seeds import derive_seed
 from tau2.runner._summary import run_summary
 from tau2.runner._workers import execute_on_workers, split_limits
-from tau2.runs import RecordWriter, repair_tail
+from tau2.runs import RecordWriter, set_aside_damaged
 
 __all__ = [
     "EpisodeSetup",
@@ -54,10 +53,9 @@ __all__ = [
     "pending_units",
     "prepare_episode",
     "prepare_run",
-    "repair_tail",
     "run_summary",
+    "set_aside_damaged",
     "sha256_bytes",
     "simulate",
     "split_limits",
-    "write_manifest",
 ]

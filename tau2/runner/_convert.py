@@ -9,12 +9,14 @@ from tau2.runs import SimulationRecord
 from tau2.tasks import Task
 
 
-def episode_record(task: Task, trial: int, result: EpisodeResult) -> SimulationRecord:
-    """The record of a finished episode of `task` (already carrying any persona override)."""
+def episode_record(
+    task: Task, trial: int, result: EpisodeResult, *, run_id: str | None = None
+) -> SimulationRecord:
+    """The record of a finished episode of `task` (already carrying any persona override) in run `run_id`."""
     evaluation = result.evaluation
     trajectory = result.trajectory
     return SimulationRecord(
-        **_unit_fields(task, trial, result.config),
+        **_unit_fields(task, trial, result.config, run_id),
         reward=result.reward,
         termination=result.termination,
         termination_detail=trajectory.termination_detail,
@@ -22,7 +24,7 @@ def episode_record(task: Task, trial: int, result: EpisodeResult) -> SimulationR
         assertions=evaluation.assertions,
         actions=evaluation.actions,
         tool_errors=evaluation.tool_errors,
-        steps=evaluation.steps,
+        steps=trajectory.steps,
         usage=trajectory.usage,
         checks=evaluation.checks,
         judge_usage=evaluation.judge_usage,
@@ -32,11 +34,13 @@ def episode_record(task: Task, trial: int, result: EpisodeResult) -> SimulationR
     )
 
 
-def crash_record(task: Task, trial: int, config: EpisodeConfig, error: BaseException) -> SimulationRecord:
+def crash_record(
+    task: Task, trial: int, config: EpisodeConfig, error: BaseException, *, run_id: str | None = None
+) -> SimulationRecord:
     """The record of an episode the framework itself failed to run: an infrastructure error, re-run on
     resume, so one broken simulation never stops the hundreds beside it."""
     return SimulationRecord(
-        **_unit_fields(task, trial, config),
+        **_unit_fields(task, trial, config, run_id),
         reward=0.0,
         termination=TerminationReason.INFRASTRUCTURE_ERROR,
         termination_detail=f"runner: {type(error).__name__}: {error}",
@@ -44,10 +48,11 @@ def crash_record(task: Task, trial: int, config: EpisodeConfig, error: BaseExcep
     )
 
 
-def _unit_fields(task: Task, trial: int, config: EpisodeConfig) -> dict[str, Any]:
+def _unit_fields(task: Task, trial: int, config: EpisodeConfig, run_id: str | None) -> dict[str, Any]:
     """The fields every record of a (task, trial) carries, whether or not its episode ran."""
     assert config.seed is not None, "the runner always seeds its episodes"
     return {
+        "run_id": run_id,
         "task_id": task.id,
         "trial": trial,
         "seed": config.seed,

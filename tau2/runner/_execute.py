@@ -8,8 +8,8 @@ from collections import deque
 
 from tau2.actors import make_actor
 from tau2.episode import Actor, ActorTurn, Entry, EpisodeConfig, NLJudge, SeatContext, run_episode
+from tau2.errors import UserInputError
 from tau2.runner._convert import crash_record, episode_record
-from tau2.runner._manifest import write_manifest
 from tau2.runner._plan import Unit
 from tau2.runner._prepare import PreparedRun
 from tau2.runner._progress import ProgressBar
@@ -47,11 +47,22 @@ async def execute_run(
 
 
 def ensure_manifest(prepared: PreparedRun) -> None:
-    """Create the run directory and write a new run's manifest before its first simulation."""
+    """Write a new run's manifest (or a resumed one that adds trials) before its first simulation; a
+    failed write (a full disk) leaves the directory as it was and says how to go on."""
     run_dir = prepared.run_dir
     run_dir.mkdir(parents=True, exist_ok=True)
-    if not (run_dir / MANIFEST_FILE).exists():
-        write_manifest(run_dir, prepared.manifest)
+    if prepared.stored and not prepared.manifest_changed:
+        return
+    try:
+        prepared.manifest.save(run_dir)
+    except OSError as error:
+        recovery = (
+            "the run is unchanged: free space and resume again"
+            if prepared.stored
+            else "nothing was recorded: free space and run the same command again"
+        )
+        reason = error.strerror or str(error)
+        raise UserInputError(f"{run_dir / MANIFEST_FILE}: cannot write: {reason}; {recovery}") from None
 
 
 def episode_config(manifest: RunManifest, seed: int) -> EpisodeConfig:
@@ -84,8 +95,8 @@ async def simulate(
             judge=judge,
         )
     except Exception as error:
-        return crash_record(task, unit.trial, config, error)
-    return episode_record(task, unit.trial, result)
+        return crash_record(task, unit.trial, config, error, run_id=manifest.run_id)
+    return episode_record(task, unit.trial, result, run_id=manifest.run_id)
 
 
 class Slowed:

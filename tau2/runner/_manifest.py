@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import platform
 import uuid
 from collections.abc import Iterable
@@ -15,21 +14,20 @@ from typing import Any, Final
 
 from pydantic import BaseModel
 
-from tau2._jsonfile import canonical_json
 from tau2.actors import actor_kind
 from tau2.episode import ActorSpec, Mode
-from tau2.runs import MANIFEST_FILE, RunManifest
+from tau2.runs import RunManifest
 from tau2.world import Side
 
 PACKAGES: Final = ("tau2", "litellm", "pydantic", "rich", "typer")
 """Packages whose versions every manifest records (with Python's)."""
 
 INFORMATIONAL: Final = frozenset(
-    {"run_id", "created_at", "suite_path", "data_dir", "versions", "concurrency", "rate_limits"}
+    {"run_id", "created_at", "suite_path", "data_dir", "versions", "concurrency", "rate_limits", "trials"}
 )
 """Manifest fields that identify or describe a run without shaping its results; resume ignores them (the
 suite and the data directory are compared by hash, so they may move; concurrency and rate limits may be
-given anew)."""
+given anew; trials may be added, which `prepare_run` checks itself)."""
 
 
 def sha256_bytes(data: bytes) -> str:
@@ -116,14 +114,3 @@ def _show(value: Any) -> str:
     if isinstance(value, BaseModel):
         return json.dumps(value.model_dump(mode="json"))
     return json.dumps(value) if isinstance(value, dict) else str(value)
-
-
-def write_manifest(run_dir: Path, manifest: RunManifest) -> None:
-    """Write `manifest.json` atomically (temporary file, fsync, rename) so a kill never leaves half of it."""
-    target = run_dir / MANIFEST_FILE
-    temporary = target.with_suffix(".json.tmp")
-    with temporary.open("w", encoding="utf-8", newline="\n") as handle:
-        handle.write(canonical_json(manifest.model_dump(mode="json")))
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.replace(temporary, target)

@@ -1,5 +1,5 @@
 """From a run request to a ready run: tasks loaded and selected, persona applied, manifest built (or
-checked against the stored one on resume), the results file repaired and the pending units planned."""
+checked against the stored one on resume), damaged results set aside and the pending units planned."""
 
 from __future__ import annotations
 
@@ -26,14 +26,16 @@ from tau2.runner._manifest import (
 from tau2.runner._plan import Unit, pending_units
 from tau2.runner._request import RunRequest
 from tau2.runs import (
+    DAMAGED_FILE,
     MANIFEST_FILE,
     RESULTS_FILE,
     RunManifest,
     SimulationRecord,
-    latest_records,
+    is_temporary,
     load_manifest,
     read_records,
-    repair_tail,
+    run_records,
+    set_aside_damaged,
 )
 from tau2.tasks import (
     BASIS_IMPLIED_KEY,
@@ -76,6 +78,10 @@ class PreparedRun(BaseModel):
     """Effective records already in the store (empty for a new run)."""
     units: list[Unit]
     warnings: list[str]
+    stored: bool = False
+    """Whether the run directory already holds this run's manifest (a resume)."""
+    manifest_changed: bool = False
+    """Whether a resume changed the stored manifest (added trials), so it is written again."""
 
 
 def prepare_run(request: RunRequest, run_dir: Path, *, resume: bool) -> PreparedRun:
@@ -95,7 +101,12 @@ def prepare_run(request: RunRequest, run_dir: Path, *, resume: bool) -> Prepared
                 f"{run_dir}: cannot resume: the configuration differs in {'; '.join(changed)} "
                 "(give the original options, or start a new run with another --out)"
             )
-        manifest = stored
+        if manifest.trials < stored.trials:
+            raise UserInputError(
+                f"{run_dir}: cannot resume with --trials {manifest.trials}: the run plans {stored.trials} "
+                "(a resume may add trials, never remove them)"
+            )
+        manifest = stored.model_copy(update={"trials": manifest.trials})
     data_dir = Path(manifest.data_dir) if manifest.data_dir is not None else None
     if manifest.mode is Mode.SOLO:
         require_tickets(list(tasks.values()))
@@ -105,11 +116,7 @@ def prepare_run(request: RunRequest, run_dir: Path, *, resume: bool) -> Prepared
     warnings = _solo_warnings(manifest.mode, request)
     previous: list[SimulationRecord] = []
     if stored is not None:
-        results = run_dir / RESULTS_FILE
-        dropped = repair_tail(results)
-        if dropped:
-            warnings.append(f"{results}: dropped a torn last line ({dropped} bytes)")
-        previous = latest_records(read_records(results)[0])
+        previous = _stored_records(run_dir, manifest, warnings)
     return PreparedRun(
         run_dir=run_dir,
         manifest=manifest,
@@ -118,7 +125,24 @@ def prepare_run(request: RunRequest, run_dir: Path, *, resume: bool) -> Prepared
         previous=previous,
         units=pending_units(manifest.task_ids, manifest.trials, manifest.seed, previous),
         warnings=warnings,
+        stored=stored is not None,
+        manifest_changed=stored is not None and manifest != stored,
     )
+
+
+def _stored_records(run_dir: Path, manifest: RunManifest, warnings: list[str]) -> list[SimulationRecord]:
+    """A resumed run's effective records, after setting its damaged lines aside (warnings appended)."""
+    results = run_dir / RESULTS_FILE
+    moved = set_aside_damaged(results)
+    if moved:
+        warnings.append(
+            f"{results}: set aside {moved} damaged line{'' if moved == 1 else 's'} in "
+            f"{run_dir / DAMAGED_FILE}; their simulations run again"
+        )
+    records, read_warnings = read_records(results)
+    effective, excluded = run_records(manifest, records, results)
+    warnings.extend([*read_warnings, *excluded])
+    return effective
 
 
 class EpisodeSetup(BaseModel):
@@ -179,15 +203,26 @@ def _solo_warnings(mode: Mode, request: RunRequest) -> list[str]:
 
 def _stored_manifest(run_dir: Path) -> RunManifest:
     if not (run_dir / MANIFEST_FILE).is_file():
-        raise UserInputError(f"{run_dir}: no run to resume ({MANIFEST_FILE} is missing)")
+        unstarted = run_dir.is_dir() and all(is_temporary(path, MANIFEST_FILE) for path in run_dir.iterdir())
+        hint = "; nothing is recorded there: run without --resume" if unstarted else ""
+        raise UserInputError(f"{run_dir}: no run to resume ({MANIFEST_FILE} is missing{hint})")
     return load_manifest(run_dir)
 
 
 def _require_empty(run_dir: Path) -> None:
-    if run_dir.exists() and (not run_dir.is_dir() or any(run_dir.iterdir())):
+    """Refuse a directory holding anything but temporaries of a manifest write that never finished (a
+    kill or a full disk before the run began), which are removed."""
+    if not run_dir.exists():
+        return
+    if not run_dir.is_dir():
+        raise UserInputError(f"{run_dir}: not a directory; choose another --out")
+    contents = list(run_dir.iterdir())
+    if not all(is_temporary(path, MANIFEST_FILE) for path in contents):
         raise UserInputError(
             f"{run_dir}: not empty; add --resume to continue its run, or choose another --out"
         )
+    for path in contents:
+        path.unlink()
 
 
 def _resolve(request: RunRequest, base: RunManifest | None) -> tuple[RunManifest, dict[str, Task]]:

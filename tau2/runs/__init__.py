@@ -1,6 +1,7 @@
 """Run records on disk: one JSONL record per simulation, the manifest, reading a run directory, the
 append-only writer and the lock that gives a run sole use of its directory."""
 
+from tau2.runs._atomic import is_temporary
 from tau2.runs._lock import RunDirectoryLock
 from tau2.runs._records import SimulationRecord
 from tau2.runs._rundir import (
@@ -12,10 +13,12 @@ from tau2.runs._rundir import (
     load_manifest,
     load_run,
     read_records,
+    run_records,
 )
-from tau2.runs._store import RecordWriter, repair_tail
+from tau2.runs._store import DAMAGED_FILE, RecordWriter, set_aside_damaged
 
 __all__ = [
+    "DAMAGED_FILE",
     "MANIFEST_FILE",
     "RESULTS_FILE",
     "RecordWriter",
@@ -23,9 +26,11 @@ __all__ = [
     "RunDirectoryLock",
     "RunManifest",
     "SimulationRecord",
+    "is_temporary",
     "latest_records",
     "load_manifest",
     "load_run",
     "read_records",
-    "repair_tail",
+    "run_records",
+    "set_aside_damaged",
 ]

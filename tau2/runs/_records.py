@@ -2,11 +2,26 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field
+from typing import Any, Final
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from tau2.episode import ActionRecord, AssertionRecord, CheckRecord, Mode, TerminationReason, Trajectory
 from tau2.llm import Usage
 from tau2.world import Side, StateChange
+
+SUMMARY_FIELDS: Final = ("termination", "termination_detail", "steps", "usage")
+"""Fields a record and its trajectory share: stored once, in the record (whose trajectory may be omitted),
+left out of the stored trajectory and filled back in from the record when it is read."""
+
+
+class StoredTrajectory(Trajectory):
+    """A trajectory inside a record: the summary it shares with the record is serialised by the record."""
+
+    termination: TerminationReason | None = Field(default=None, exclude=True)
+    termination_detail: str | None = Field(default=None, exclude=True)
+    steps: int = Field(default=0, exclude=True)
+    usage: dict[Side, Usage] = Field(default_factory=dict, exclude=True)
 
 
 class SimulationRecord(BaseModel):
@@ -14,6 +29,8 @@ class SimulationRecord(BaseModel):
 
     model_config = ConfigDict(frozen=True)
 
+    run_id: str | None = None
+    """The run that produced the record (None in records written before runs stamped their records)."""
     task_id: str
     trial: int
     seed: int
@@ -38,7 +55,25 @@ class SimulationRecord(BaseModel):
     duration_s: float = 0.0
     state_changes: list[StateChange] = Field(default_factory=list)
     """What the episode changed in the world, start to end (empty for records written before this field)."""
-    trajectory: Trajectory | None = None
+    trajectory: StoredTrajectory | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _store_summary_once(cls, data: Any) -> Any:
+        """Keep the trajectory's summary the record's (the one stored copy): a stored trajectory gets it
+        back from the record, and a live one becomes a `StoredTrajectory`. Records written before the
+        summary was stored once carry both copies; the record's wins."""
+        if not isinstance(data, dict):
+            return data
+        trajectory = data.get("trajectory")
+        summary = {name: data[name] for name in SUMMARY_FIELDS if name in data}
+        if isinstance(trajectory, dict):
+            return {**data, "trajectory": {**trajectory, **summary}}
+        if isinstance(trajectory, Trajectory) and not isinstance(trajectory, StoredTrajectory):
+            fields = {**dict(trajectory), **summary}  # already validated: no copy of the transcript is made
+            stored = StoredTrajectory.model_construct(trajectory.model_fields_set | summary.keys(), **fields)
+            return {**data, "trajectory": stored}
+        return data
 
     @property
     def num_subtasks(self) -> int:

@@ -3,25 +3,29 @@
 
 from __future__ import annotations
 
-import json
+from collections import Counter
 from datetime import datetime
 from pathlib import Path
 from typing import Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from tau2._jsonfile import read_json, validation_error, write_json
+from tau2._jsonfile import canonical_json, read_json, validation_error
 from tau2.episode import ActorSpec, EpisodeConfig, Mode
 from tau2.errors import UserInputError
 from tau2.llm import ModelSpec, ProviderLimit
+from tau2.runs._atomic import write_atomically
 from tau2.runs._records import SimulationRecord
+from tau2.runs._store import record_object
 
 MANIFEST_FILE: Final = "manifest.json"
 RESULTS_FILE: Final = "results.jsonl"
+_SHOWN_LINES: Final = 5
+"""How many damaged line numbers a warning lists."""
 
 
 class RunManifest(BaseModel):
-    """Everything that defines a run, written once when it starts."""
+    """Everything that defines a run, written when it starts (and again when a resume adds trials)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -40,6 +44,7 @@ class RunManifest(BaseModel):
     persona_override: str | None = None
     """One persona for every task instead of each task's own."""
     trials: int = Field(ge=1)
+    """Trials per task planned so far: a resume may raise it (never lower it) to add trials."""
     seed: int
     concurrency: int = Field(default=32, ge=1)
     """Simulations in flight at once; a resume keeps it unless given again (it never changes results)."""
@@ -66,8 +71,8 @@ class RunManifest(BaseModel):
         return self.episode.label()
 
     def save(self, run_dir: Path) -> None:
-        """Write `manifest.json` into `run_dir`."""
-        write_json(run_dir / MANIFEST_FILE, self.model_dump(mode="json"))
+        """Write `manifest.json` into `run_dir` atomically: the one writer of manifests."""
+        write_atomically(run_dir / MANIFEST_FILE, canonical_json(self.model_dump(mode="json")).encode())
 
 
 class Run(BaseModel):
@@ -92,33 +97,38 @@ def load_manifest(run_dir: Path) -> RunManifest:
 
 
 def read_records(path: Path) -> tuple[list[SimulationRecord], list[str]]:
-    """Every record of a results file, in file order, and warnings. An unparsable last line (torn by a
-    kill) is skipped with a warning; any other bad line is a `UserInputError` naming file and line."""
+    """Every record of a results file, in file order, and warnings. Lines that are not JSON (torn by a
+    kill, garbage left by a power loss) are skipped with one warning; a JSON line that is not a valid
+    record is a `UserInputError` naming file, line and field."""
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
+        lines = path.read_bytes().splitlines()
     except FileNotFoundError:
         return [], []
-    except (OSError, UnicodeDecodeError) as error:
-        raise UserInputError(f"{path}: cannot read: {error}") from None
-    last = max((number for number, line in enumerate(lines, 1) if line.strip()), default=0)
+    except OSError as error:
+        raise UserInputError(f"{path}: cannot read: {error.strerror or error}") from None
     records: list[SimulationRecord] = []
-    warnings: list[str] = []
+    damaged: list[int] = []
     for number, line in enumerate(lines, 1):
         if not line.strip():
             continue
-        try:
-            data = json.loads(line)
-        except json.JSONDecodeError as error:
-            if number == last:
-                warnings.append(f"{path}:{number}: skipped a torn last line ({error.msg})")
-                continue
-            where = f"{path}:{number}"
-            raise UserInputError(f"{where}: invalid JSON at column {error.colno}: {error.msg}") from None
+        data = record_object(line)
+        if data is None:
+            damaged.append(number)
+            continue
         try:
             records.append(SimulationRecord.model_validate(data))
         except ValidationError as error:
             raise validation_error(Path(f"{path}:{number}"), error) from None
+    warnings = [] if not damaged else [_damaged_warning(path, damaged)]
     return records, warnings
+
+
+def _damaged_warning(path: Path, numbers: list[int]) -> str:
+    shown = ", ".join(map(str, numbers[:_SHOWN_LINES])) + (", …" if len(numbers) > _SHOWN_LINES else "")
+    return (
+        f"{path}: skipped {_count(len(numbers), 'damaged line')} (line {shown}); "
+        "`tau2 run --resume` sets them aside and runs their simulations again"
+    )
 
 
 def latest_records(records: list[SimulationRecord]) -> list[SimulationRecord]:
@@ -129,10 +139,47 @@ def latest_records(records: list[SimulationRecord]) -> list[SimulationRecord]:
     return list(latest.values())
 
 
+def run_records(
+    manifest: RunManifest, records: list[SimulationRecord], where: Path
+) -> tuple[list[SimulationRecord], list[str]]:
+    """The run's effective records (last per planned unit) and a warning counting the records left out:
+    those of another run, of a task outside the manifest, of a trial beyond the planned count, and
+    finished units recorded more than once (which only concatenated files produce)."""
+    planned = set(manifest.task_ids)
+    excluded: Counter[str] = Counter()
+    ours: list[SimulationRecord] = []
+    finished: Counter[tuple[str, int]] = Counter()
+    for record in records:
+        if record.run_id is not None and record.run_id != manifest.run_id:
+            excluded["from another run"] += 1
+        elif record.task_id not in planned:
+            excluded["of tasks outside the manifest"] += 1
+        elif not 0 <= record.trial < manifest.trials:
+            excluded[f"of trials beyond the planned {manifest.trials}"] += 1
+        else:
+            ours.append(record)
+            finished[record.task_id, record.trial] += not record.excluded
+    repeated = sum(count - 1 for count in finished.values() if count > 1)
+    if repeated:
+        excluded["repeating a finished simulation (the last kept)"] += repeated
+    if not excluded:
+        return latest_records(ours), []
+    parts = ", ".join(f"{count} {why}" for why, count in excluded.items())
+    total = sum(excluded.values())
+    warning = f"{where}: left out {_count(total, 'record')} not part of run {manifest.run_id}: {parts}"
+    return latest_records(ours), [warning]
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}{'' if number == 1 else 's'}"
+
+
 def load_run(path: Path) -> Run:
     """Read a run directory (manifest plus tolerant results)."""
     if not path.is_dir():
         raise UserInputError(f"{path}: not a run directory")
     manifest = load_manifest(path)
-    records, warnings = read_records(path / RESULTS_FILE)
-    return Run(path=path, manifest=manifest, records=latest_records(records), warnings=warnings)
+    results = path / RESULTS_FILE
+    records, warnings = read_records(results)
+    effective, excluded = run_records(manifest, records, results)
+    return Run(path=path, manifest=manifest, records=effective, warnings=[*warnings, *excluded])

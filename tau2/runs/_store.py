@@ -1,8 +1,9 @@
-"""The results store's write side: repair a torn tail, then append records through one writer.
+"""The results store's write side: set damaged lines aside, then append records through one writer.
 
 `results.jsonl` holds one `SimulationRecord` per line and is only ever appended to. Each batch of lines is
 written, flushed and `fsync`ed before the next, so a process killed at any moment loses at most the
-simulations still in flight (and perhaps a torn last line, which `repair_tail` drops before appending).
+simulations still in flight (and perhaps a torn last line, which `set_aside_damaged` moves out of the way
+before a resume appends).
 A resumed run re-appends units that ended on an infrastructure error: readers keep the last record of
 each (task, trial) (`tau2.runs._rundir.latest_records`).
 """
@@ -10,38 +11,54 @@ each (task, trial) (`tau2.runs._rundir.latest_records`).
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 from pathlib import Path
 from types import TracebackType
+from typing import Any, Final
 
+from tau2.errors import UserInputError
+from tau2.runs._atomic import is_temporary, write_atomically
 from tau2.runs._records import SimulationRecord
 
-_CHUNK = 1 << 16
+DAMAGED_FILE: Final = "results.damaged.jsonl"
+"""Where a resume sets aside the lines of `results.jsonl` it cannot read (kept for inspection, never run)."""
 
 
-def repair_tail(path: Path) -> int:
-    """Truncate `path` after its last newline, dropping a line torn by a kill; returns the bytes dropped."""
+def set_aside_damaged(results: Path) -> int:
+    """Move every line of `results` that is not a JSON object (torn by a kill, NUL bytes or garbage left by
+    a power loss) to `DAMAGED_FILE` beside it, so appending continues after readable lines only; returns
+    how many lines moved. The sidecar is written first, so a kill in between duplicates, never loses; a
+    rewrite a kill cut short left only a temporary, removed here."""
+    for leftover in results.parent.glob(f".{results.name}.*"):
+        if is_temporary(leftover, results.name):
+            leftover.unlink()
     try:
-        handle = path.open("rb+")
+        data = results.read_bytes()
     except FileNotFoundError:
         return 0
-    with handle:
-        size = handle.seek(0, os.SEEK_END)
-        end = size
-        while end > 0:
-            start = max(0, end - _CHUNK)
-            handle.seek(start)
-            newline = handle.read(end - start).rfind(b"\n")
-            if newline >= 0:
-                end = start + newline + 1
-                break
-            end = start
-        if end == size:
-            return 0
-        handle.truncate(end)
-        handle.flush()
-        os.fsync(handle.fileno())
-        return size - end
+    kept: list[bytes] = []
+    damaged: list[bytes] = []
+    for line in data.splitlines(keepends=True):
+        (kept if not line.strip() or record_object(line) is not None else damaged).append(line)
+    if not damaged:
+        return 0
+    with (results.parent / DAMAGED_FILE).open("ab") as sidecar:
+        sidecar.write(b"".join(line if line.endswith(b"\n") else line + b"\n" for line in damaged))
+        sidecar.flush()
+        os.fsync(sidecar.fileno())
+    write_atomically(results, b"".join(kept))
+    return len(damaged)
+
+
+def record_object(line: bytes) -> dict[str, Any] | None:
+    """The JSON object `line` holds, or None for a damaged line (whether the object is a valid record is
+    the reader's question)."""
+    try:
+        data = json.loads(line)
+    except (ValueError, RecursionError):  # JSONDecodeError and UnicodeDecodeError are ValueErrors
+        return None
+    return data if isinstance(data, dict) else None
 
 
 class RecordWriter:
@@ -95,15 +112,22 @@ class RecordWriter:
                 closing = None in batch
                 records = [record for record in batch if record is not None]
                 if records:
-                    await asyncio.to_thread(_append, descriptor, records)
+                    await asyncio.to_thread(_append, descriptor, records, self._path)
                     self._written += len(records)
         finally:
             os.close(descriptor)
 
 
-def _append(descriptor: int, records: list[SimulationRecord]) -> None:
-    """Write records as JSON lines with as many `write` calls as it takes, then `fsync`."""
+def _append(descriptor: int, records: list[SimulationRecord], path: Path) -> None:
+    """Write records as JSON lines with as many `write` calls as it takes, then `fsync`; a failed write
+    (a full disk) becomes one line saying the records before it are safe and how to go on."""
     data = memoryview(b"".join(record.model_dump_json().encode() + b"\n" for record in records))
-    while data:
-        data = data[os.write(descriptor, data) :]
-    os.fsync(descriptor)
+    try:
+        while data:
+            data = data[os.write(descriptor, data) :]
+        os.fsync(descriptor)
+    except OSError as error:
+        raise UserInputError(
+            f"{path}: cannot append: {error.strerror or error}; the records written before are kept: "
+            f"free space and continue with `tau2 run --resume --out {path.parent}`"
+        ) from None

@@ -1,0 +1,41 @@
+"""Replacing a run file all at once: write a uniquely named temporary beside it, `fsync`, rename; so a
+kill, a full disk or a second process never leaves half a file or a file mixing two writers."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+_SUFFIX = ".tmp"
+
+
+def write_atomically(path: Path, data: bytes) -> None:
+    """Replace `path` with `data`; on any failure the old file (or its absence) stays and no temporary
+    is left behind."""
+    descriptor, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=_SUFFIX)
+    temporary = Path(name)
+    try:
+        with os.fdopen(descriptor, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        temporary.unlink(missing_ok=True)
+        raise
+    _sync_directory(path.parent)
+
+
+def is_temporary(path: Path, target: str) -> bool:
+    """Whether `path` is a temporary that `write_atomically` left behind, killed while writing `target`."""
+    return path.name.startswith(f".{target}.") and path.name.endswith(_SUFFIX) and path.is_file()
+
+
+def _sync_directory(directory: Path) -> None:
+    """Make a rename in `directory` durable."""
+    descriptor = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        os.fsync(descriptor)
+    finally:
+        os.close(descriptor)
