@@ -7,7 +7,7 @@ from typing import Any, Protocol, runtime_checkable
 from pydantic import BaseModel, ConfigDict, Field
 
 from tau2.episode._config import EpisodeConfig
-from tau2.episode._trajectory import Entry, ToolCall
+from tau2.episode._trajectory import Entry, RejectedReply, ToolCall
 from tau2.llm import ModelSpec, Usage
 from tau2.tasks import Task
 from tau2.world import Side
@@ -64,6 +64,8 @@ class ActorTurn(BaseModel):
     stop: bool = False
     """The user ends the call (interactive) — the orchestrator owns termination."""
     error: str | None = None
+    rejected: RejectedReply | None = None
+    """With `error`: the reply as the model wrote it, when it could not be made into a turn."""
     usage: Usage | None = None
 
 

@@ -8,6 +8,7 @@ asynchronous generators, and the session's keeper is one).
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 from collections.abc import AsyncIterator, Mapping
 from typing import Any
@@ -109,11 +110,17 @@ class NativeTransport:
 
 
 def _decode(payload: bytes, status: int, headers: Mapping[str, str]) -> dict[str, Any]:
-    """The reply's JSON object; anything else is a provider fault, retried as a server error."""
+    """The reply's JSON object; anything else is a provider fault, retried as a server error.
+
+    orjson refuses lone surrogate escapes (`"\\ud83d"`), which are valid JSON a model can produce; the
+    standard library reads them, and `Completion` replaces them."""
     try:
         data = orjson.loads(payload)
     except orjson.JSONDecodeError:
-        data = None
+        try:
+            data = json.loads(payload)
+        except ValueError:
+            data = None
     if not isinstance(data, dict):
         raise ProviderHTTPError(502, f"the reply (HTTP {status}) is not a JSON object", dict(headers))
     return data

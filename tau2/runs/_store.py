@@ -14,6 +14,8 @@ import os
 from pathlib import Path
 from types import TracebackType
 
+from tau2.episode import TerminationReason
+from tau2.llm import safe_text
 from tau2.runs._records import SimulationRecord
 
 _CHUNK = 1 << 16
@@ -103,7 +105,26 @@ class RecordWriter:
 
 def _append(descriptor: int, records: list[SimulationRecord]) -> None:
     """Write records as JSON lines with as many `write` calls as it takes, then `fsync`."""
-    data = memoryview(b"".join(record.model_dump_json().encode() + b"\n" for record in records))
+    data = memoryview(b"".join(_line(record) for record in records))
     while data:
         data = data[os.write(descriptor, data) :]
     os.fsync(descriptor)
+
+
+def _line(record: SimulationRecord) -> bytes:
+    """The record as one JSON line; a record that cannot be serialised is stored as an infrastructure error
+    of its simulation instead (re-run on resume), so no single record can stop the writer."""
+    try:
+        return record.model_dump_json().encode() + b"\n"
+    except Exception as error:  # e.g. PydanticSerializationError on text no earlier check cleaned
+        stand_in = SimulationRecord(
+            task_id=safe_text(record.task_id),
+            trial=record.trial,
+            seed=record.seed,
+            mode=record.mode,
+            oracle_plan=record.oracle_plan,
+            reward=0.0,
+            termination=TerminationReason.INFRASTRUCTURE_ERROR,
+            termination_detail=f"results writer: the record could not be stored ({type(error).__name__})",
+        )
+        return stand_in.model_dump_json().encode() + b"\n"
