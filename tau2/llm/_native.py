@@ -110,27 +110,31 @@ class NativeTransport:
 
 
 def _decode(payload: bytes, status: int, headers: Mapping[str, str]) -> dict[str, Any]:
-    """The reply's JSON object; anything else is a provider fault, retried as a server error.
-
-    orjson refuses lone surrogate escapes (`"\\ud83d"`), which are valid JSON a model can produce; the
-    standard library reads them, and `Completion` replaces them."""
-    try:
-        data = orjson.loads(payload)
-    except orjson.JSONDecodeError:
-        try:
-            data = json.loads(payload)
-        except ValueError:
-            data = None
+    """The reply's JSON object; anything else is a provider fault, retried as a server error."""
+    data = _loads(payload)
     if not isinstance(data, dict):
         raise ProviderHTTPError(502, f"the reply (HTTP {status}) is not a JSON object", dict(headers))
     return data
 
 
+def _loads(payload: bytes) -> Any:
+    """The JSON value of a body, or None when it is not JSON.
+
+    orjson refuses lone surrogate escapes (`"\\ud83d"`), which are valid JSON a model can produce; the
+    standard library reads them, and `Completion` and `describe` replace them."""
+    try:
+        return orjson.loads(payload)
+    except orjson.JSONDecodeError:
+        try:
+            return json.loads(payload)
+        except ValueError:
+            return None
+
+
 def _error_message(payload: bytes) -> str:
     """The message of an OpenAI-format error body (with its code), or the body's text."""
-    try:
-        data = orjson.loads(payload)
-    except orjson.JSONDecodeError:
+    data = _loads(payload)
+    if data is None:
         return payload.decode(errors="replace").strip() or "no message"
     error = data.get("error") if isinstance(data, dict) else None
     if isinstance(error, dict):
