@@ -21,6 +21,7 @@ from tau2.actors._prompts import (
     solo_system_prompt,
     user_system_prompt,
 )
+from tau2.actors._text_calls import calls_in_text
 from tau2.episode import DONE_TOOL, ActorTurn, Entry, Mode, RejectedReply, SeatContext, ToolCall
 from tau2.errors import UserInputError
 from tau2.llm import (
@@ -53,9 +54,16 @@ class LLMActor(ABC):
     """Shared machinery of the LLM seats: transcript, model call, usage total and reply checking."""
 
     def __init__(
-        self, model: ModelSpec, *, retry: RetryPolicy | None = None, limits: RateLimits | None = None
+        self,
+        model: ModelSpec,
+        *,
+        retry: RetryPolicy | None = None,
+        limits: RateLimits | None = None,
+        text_tool_calls: bool = False,
     ) -> None:
         self.model = model
+        self.text_tool_calls = text_tool_calls
+        """Read a reply whose whole text is a JSON tool call of the seat's tools as that call (opt-in)."""
         self._client = ModelClient(model, retry=retry, limits=limits)
         self.total_usage = Usage()
         """Every call of the current episode, summed."""
@@ -81,7 +89,7 @@ class LLMActor(ABC):
         self._history.observe(observation)
         completion = await self._client.complete(self._history.messages, self._tools, seed=self._seed)
         self.total_usage += completion.usage
-        turn = self._interpret(completion)
+        turn = self._interpret(self._read_text_calls(completion))
         update: dict[str, Any] = {"usage": completion.usage}
         if turn.error is not None:
             update["rejected"] = RejectedReply(
@@ -90,6 +98,15 @@ class LLMActor(ABC):
         turn = turn.model_copy(update=update)
         self._history.record(turn)
         return turn
+
+    def _read_text_calls(self, completion: Completion) -> Completion:
+        """With `text_tool_calls`, a text reply that is exactly calls of the seat's tools, as those calls."""
+        if not self.text_tool_calls or completion.tool_calls or not completion.text:
+            return completion
+        calls = calls_in_text(completion.text, self._tool_names)
+        if calls is None:
+            return completion
+        return completion.model_copy(update={"text": None, "tool_calls": calls})
 
     @abstractmethod
     def _system_prompt(self, context: SeatContext) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol, runtime_checkable
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
 
 from tau2.episode._config import EpisodeConfig
 from tau2.episode._trajectory import Entry, RejectedReply, ToolCall
@@ -21,6 +21,17 @@ class ActorSpec(BaseModel):
 
     kind: str
     model: ModelSpec | None = None
+    text_tool_calls: bool = False
+    """Read a tool call the model wrote as JSON in its text as that call (a compatibility aid for servers
+    without a tool-call parser); left out of manifests while off, so older manifests stay as they were."""
+
+    @model_serializer(mode="wrap")
+    def _omit_off_options(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        """The spec's fields, without `text_tool_calls` while it is off."""
+        data: dict[str, Any] = handler(self)
+        if not self.text_tool_calls:
+            data.pop("text_tool_calls", None)
+        return data
 
     def label(self) -> str:
         """Short printable form, e.g. `llm:gpt-4o-mini` or `oracle`."""
