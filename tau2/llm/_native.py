@@ -154,7 +154,9 @@ def _completion(data: dict[str, Any], model: str) -> Completion:
             raise ProviderHTTPError(500, _error_message(orjson.dumps(data)), {})
         raise EmptyChoicesError("the provider answered without any choice")
     choice = choices[0]
-    message = choice.get("message") or {}
+    message = choice.get("message") if isinstance(choice, dict) else None
+    if not isinstance(message, dict):
+        raise EmptyChoicesError("the provider answered a choice without a message")
     calls = [
         ModelToolCall(
             id=call.get("id") or None,
@@ -166,8 +168,8 @@ def _completion(data: dict[str, Any], model: str) -> Completion:
     ]
     content = message.get("content")
     reported = data.get("usage") or {}
-    prompt_tokens = int(reported.get("prompt_tokens") or 0)
-    completion_tokens = int(reported.get("completion_tokens") or 0)
+    prompt_tokens = max(0, int(reported.get("prompt_tokens") or 0))
+    completion_tokens = max(0, int(reported.get("completion_tokens") or 0))
     usage = Usage(
         calls=1,
         prompt_tokens=prompt_tokens,
