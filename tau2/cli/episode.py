@@ -194,6 +194,8 @@ def _cell(entry: Entry) -> str:
     """How one entry reads in its seat's column."""
     if entry.kind is EntryKind.MESSAGE:
         return f"[bold]{escape(entry.text or '')}[/]"
+    if entry.kind is EntryKind.REJECTED_REPLY and entry.rejected is not None:
+        return f"[red]✗ not accepted: {escape(entry.rejected.summary())}[/]"
     if entry.kind is EntryKind.ACTOR_ERROR:
         return f"[red]actor error: {escape(entry.text or '')}[/]"
     call = entry.tool_call

@@ -32,6 +32,14 @@ class RejectedReply(BaseModel):
     stop: bool = False
     """The reply asked to end the episode."""
 
+    def summary(self) -> str:
+        """The reply as the seat wrote it, for transcripts: its text, then each raw call on a line."""
+        parts = [self.text] if self.text else []
+        parts += [f"→ {call.name}({call.arguments})" for call in self.tool_calls]
+        if self.stop and not self.tool_calls:
+            parts.append("(asked to end the conversation)")
+        return "\n".join(parts) or "(empty reply)"
+
 
 class EntryKind(StrEnum):
     """Kinds of trajectory entries. Only `message` entries cross between seats."""

@@ -11,7 +11,7 @@ from rich.console import RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from tau2.episode import AssertionRecord, Entry, EntryKind, Mode, RejectedReply, mode_label
+from tau2.episode import AssertionRecord, Entry, EntryKind, Mode, mode_label
 from tau2.errors import UserInputError
 from tau2.runs import Run, SimulationRecord
 from tau2.world import ChangeKind, Side, StateChange
@@ -131,19 +131,10 @@ def _entry_text(entry: Entry) -> Text:
         name = f"{call.name}: " if call is not None else ""
         return Text(f"← {name}{entry.result.render()}", style="green" if entry.result.ok else "red")
     if entry.kind is EntryKind.REJECTED_REPLY and entry.rejected is not None:
-        return Text(f"✗ not accepted: {_rejected_text(entry.rejected)}", style="red")
+        return Text(f"✗ not accepted: {entry.rejected.summary()}", style="red")
     if entry.kind is EntryKind.ACTOR_ERROR:
         return Text(f"! {entry.text or ''}", style="bold red")
     return Text(entry.text or "")
-
-
-def _rejected_text(rejected: RejectedReply) -> str:
-    """A rejected reply as the seat wrote it: its text, then each raw call on its own line."""
-    parts = [rejected.text or ""] if rejected.text else []
-    parts += [f"→ {call.name}({call.arguments})" for call in rejected.tool_calls]
-    if rejected.stop and not rejected.tool_calls:
-        parts.append("(asked to end the conversation)")
-    return "\n".join(parts) or "(empty reply)"
 
 
 def _failed_assertions(assertions: Sequence[AssertionRecord]) -> RenderableType:
