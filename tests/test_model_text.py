@@ -8,6 +8,8 @@ import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from tau2.cli import app
@@ -32,6 +34,22 @@ def test_safe_text_replaces_lone_surrogates_and_keeps_pairs() -> None:
     assert safe_text("\ud83d\ude00 ok") == "\U0001f600 ok"
     clean = "plain \x00 \x1b[31m text"
     assert safe_text(clean) is clean
+
+
+SURROGATES = st.characters(min_codepoint=0xD800, max_codepoint=0xDFFF, exclude_categories=[])
+
+
+@given(st.text(alphabet=st.one_of(st.characters(), SURROGATES)))
+def test_safe_text_always_encodes_and_leaves_clean_text_alone(text: str) -> None:
+    cleaned = safe_text(text)
+    cleaned.encode("utf-8")
+    assert len(cleaned) <= len(text)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        assert "\ufffd" in cleaned or len(cleaned) < len(text)
+    else:
+        assert cleaned == text
 
 
 def hostile(request: ChatRequest) -> Reply:
