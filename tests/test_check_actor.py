@@ -11,6 +11,7 @@ from tau2.episode import (
     Entry,
     EntryKind,
     EpisodeConfig,
+    RejectedReply,
     SeatContext,
     ToolCall,
     Trajectory,
@@ -92,3 +93,41 @@ def test_a_sound_trajectory_has_no_problems() -> None:
     ]
     trajectory = Trajectory(entries=entries, steps=2, termination="agent_stop")
     assert protocol_problems(trajectory, EpisodeConfig(), {Side.USER: entries[2:], Side.AGENT: entries}) == []
+
+
+def test_rejected_replies_must_keep_the_reply_precede_their_correction_and_stay_private() -> None:
+    kept = RejectedReply(text="not a turn")
+    entries = [
+        Entry(index=0, seat=Side.AGENT, kind=EntryKind.REJECTED_REPLY, rejected=kept),
+        Entry(index=1, seat=Side.AGENT, kind=EntryKind.MESSAGE, text="hello"),
+    ]
+    trajectory = Trajectory(entries=entries, steps=2, termination="user_stop")
+    assert protocol_problems(trajectory, EpisodeConfig(), {Side.USER: entries}) == [
+        "rejected reply 0 is not followed by its seat's correction",
+        "the user seat observed entries it may not see: [0]",
+    ]
+    empty = [Entry(index=0, seat=Side.USER, kind=EntryKind.REJECTED_REPLY)]
+    assert protocol_problems(
+        Trajectory(entries=empty, steps=1, termination="user_stop"), EpisodeConfig(), {}
+    ) == ["rejected reply 0 does not keep the reply"]
+    corrected = [
+        Entry(index=0, seat=Side.USER, kind=EntryKind.REJECTED_REPLY, rejected=kept),
+        Entry(index=1, seat=Side.USER, kind=EntryKind.ACTOR_ERROR, text="say something"),
+    ]
+    trajectory = Trajectory(entries=corrected, steps=1, termination="user_stop")
+    assert protocol_problems(trajectory, EpisodeConfig(), {Side.USER: corrected, Side.AGENT: []}) == []
+
+
+class _Stubborn:
+    """An actor whose every turn is rejected, with what it said attached."""
+
+    async def start(self, context: SeatContext) -> None:
+        return None
+
+    async def act(self, observation: list[Entry]) -> ActorTurn:
+        return ActorTurn(error="unreadable", rejected=RejectedReply(text="{broken"))
+
+
+def test_an_actor_whose_turns_are_all_rejected_keeps_the_protocol() -> None:
+    assert check_actor(_Stubborn(), Side.USER, first_task("mock")) == []
+    assert check_actor(_Stubborn(), Side.AGENT, first_task("mock")) == []

@@ -90,6 +90,7 @@ async def test_interactive_episode_with_llm_agent_and_llm_user() -> None:
         ("agent", "tool_result"),
         ("agent", "tool_call"),
         ("agent", "tool_result"),
+        ("agent", "rejected_reply"),
         ("agent", "actor_error"),
         ("agent", "message"),
         ("user", "tool_call"),
@@ -99,7 +100,15 @@ async def test_interactive_episode_with_llm_agent_and_llm_user() -> None:
         ("user", "message"),
     ]
     assert trajectory.entries[0].text == GREETING
-    assert trajectory.entries[12].text == "Thanks, bye!"
+    assert trajectory.entries[13].text == "Thanks, bye!"
+    rejected = trajectory.entries[6].rejected
+    assert rejected is not None and [(c.name, c.arguments) for c in rejected.tool_calls] == [
+        ("plug_in", "{}")
+    ]
+    assert "`plug_in` is not one of your tools" in (trajectory.entries[7].text or "")
+    assert trajectory.steps == 9 and all(
+        entry.kind.value != "rejected_reply" for entry in trajectory.view(Side.USER)
+    )
     assert all(entry.result is not None and entry.result.ok for entry in trajectory.entries if entry.result)
 
     agent_usage, user_usage = trajectory.usage[Side.AGENT], trajectory.usage[Side.USER]

@@ -120,3 +120,41 @@ def test_comparison_page_renders_without_script_errors(browser: Any, tmp_path: P
     assert browser.find_element(By.TAG_NAME, "h1").text == "tau2 compare: interactive vs solo"
     assert "What it costs, per simulation" in browser.find_element(By.TAG_NAME, "body").text
     assert script_errors(browser) == []
+
+
+def test_transcript_shows_what_a_seat_said_that_was_not_accepted(browser: Any, tmp_path: Path) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    from tau2.domains.mock.tasks import BOTH
+    from tau2.tasks import Suite
+    from tau2.testing import Reply, ScriptedOpenAIServer
+
+    suite = tmp_path / "suite.json"
+    Suite(name="rejected", domain="mock", tasks=[BOTH]).save(suite)
+    script = [
+        Reply.text("I will look into it."),
+        Reply.tool_call("enable_power", {"customer": "Ada"}),
+        Reply.tool_call("plug_in"),
+        Reply.tool_call("done"),
+    ]
+    out = tmp_path / "run"
+    with ScriptedOpenAIServer(script) as server:
+        arguments = ["run", "--suite", str(suite), "--mode", "solo", "--out", str(out)]
+        arguments += [
+            "--agent-model",
+            "openai/m",
+            "--agent-api-base",
+            server.base_url,
+            "--agent-arg",
+            "api_key=k",
+        ]
+        assert CliRunner().invoke(app, arguments).exit_code == 0
+    browser.get(write_page(tmp_path, "report", str(out)).as_uri())
+    browser.find_elements(By.CSS_SELECTOR, "#sim-body tr")[0].click()
+    panel = browser.find_element(By.ID, "transcript")
+    WebDriverWait(browser, 10).until(lambda _: panel.is_displayed() and "Transcript" in panel.text)
+    rejected = panel.find_elements(By.CSS_SELECTOR, ".turn.rejected.agent")
+    assert [turn.text for turn in rejected] == ["✗ not accepted: I will look into it."]
+    assert "nobody reads messages" in panel.find_elements(By.CSS_SELECTOR, ".turn.error.agent")[0].text
+    assert script_errors(browser) == []

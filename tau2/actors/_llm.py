@@ -21,7 +21,8 @@ from tau2.actors._prompts import (
     solo_system_prompt,
     user_system_prompt,
 )
-from tau2.episode import DONE_TOOL, ActorTurn, Entry, Mode, SeatContext, ToolCall
+from tau2.actors._text_calls import calls_in_text
+from tau2.episode import DONE_TOOL, ActorTurn, Entry, Mode, RejectedReply, SeatContext, ToolCall
 from tau2.errors import UserInputError
 from tau2.llm import (
     Completion,
@@ -31,6 +32,7 @@ from tau2.llm import (
     RateLimits,
     RetryPolicy,
     Usage,
+    safe_text,
 )
 
 END_CALL_SCHEMA: dict[str, Any] = {
@@ -52,9 +54,16 @@ class LLMActor(ABC):
     """Shared machinery of the LLM seats: transcript, model call, usage total and reply checking."""
 
     def __init__(
-        self, model: ModelSpec, *, retry: RetryPolicy | None = None, limits: RateLimits | None = None
+        self,
+        model: ModelSpec,
+        *,
+        retry: RetryPolicy | None = None,
+        limits: RateLimits | None = None,
+        text_tool_calls: bool = False,
     ) -> None:
         self.model = model
+        self.text_tool_calls = text_tool_calls
+        """Read a reply whose whole text is a JSON tool call of the seat's tools as that call (opt-in)."""
         self._client = ModelClient(model, retry=retry, limits=limits)
         self.total_usage = Usage()
         """Every call of the current episode, summed."""
@@ -80,9 +89,24 @@ class LLMActor(ABC):
         self._history.observe(observation)
         completion = await self._client.complete(self._history.messages, self._tools, seed=self._seed)
         self.total_usage += completion.usage
-        turn = self._interpret(completion).model_copy(update={"usage": completion.usage})
+        turn = self._interpret(self._read_text_calls(completion))
+        update: dict[str, Any] = {"usage": completion.usage}
+        if turn.error is not None:
+            update["rejected"] = RejectedReply(
+                text=completion.text, tool_calls=completion.tool_calls, stop=_asks_to_stop(completion)
+            )
+        turn = turn.model_copy(update=update)
         self._history.record(turn)
         return turn
+
+    def _read_text_calls(self, completion: Completion) -> Completion:
+        """With `text_tool_calls`, a text reply that is exactly calls of the seat's tools, as those calls."""
+        if not self.text_tool_calls or completion.tool_calls or not completion.text:
+            return completion
+        calls = calls_in_text(completion.text, self._tool_names)
+        if calls is None:
+            return completion
+        return completion.model_copy(update={"text": None, "tool_calls": calls})
 
     @abstractmethod
     def _system_prompt(self, context: SeatContext) -> str:
@@ -136,6 +160,11 @@ class LLMActor(ABC):
         return call_id
 
 
+def _asks_to_stop(completion: Completion) -> bool:
+    """Whether a reply called the customer's hang-up pseudo-tool."""
+    return any(call.name == END_CALL for call in completion.tool_calls)
+
+
 def _parse_arguments(raw: ModelToolCall) -> dict[str, JsonValue] | str:
     """The call's arguments as an object, or a message saying why they cannot be used."""
     if not raw.arguments.strip():
@@ -152,6 +181,19 @@ def _parse_arguments(raw: ModelToolCall) -> dict[str, JsonValue] | str:
             f"The arguments of `{raw.name}` must be a JSON object of parameter names and values, "
             f"not {type(value).__name__}."
         )
+    if "\\u" not in raw.arguments:
+        return value
+    return {safe_text(key): _clean_json(item) for key, item in value.items()}
+
+
+def _clean_json(value: JsonValue) -> JsonValue:
+    """A decoded JSON value with lone surrogates (written as `\\ud83d` escapes) replaced in every string."""
+    if isinstance(value, str):
+        return safe_text(value)
+    if isinstance(value, list):
+        return [_clean_json(item) for item in value]
+    if isinstance(value, dict):
+        return {safe_text(key): _clean_json(item) for key, item in value.items()}
     return value
 
 

@@ -198,14 +198,14 @@ def _human(spec: ActorSpec, mode: Mode) -> Actor:
 def _llm_agent(spec: ActorSpec, mode: Mode) -> Actor:
     from tau2.actors._llm import LLMAgent, SoloAgent
 
-    model = _model_of(spec)
-    return SoloAgent(model) if mode is Mode.SOLO else LLMAgent(model)
+    seat = SoloAgent if mode is Mode.SOLO else LLMAgent
+    return seat(_model_of(spec), text_tool_calls=spec.text_tool_calls)
 
 
 def _llm_user(spec: ActorSpec, mode: Mode) -> Actor:
     from tau2.actors._llm import LLMUser
 
-    return LLMUser(_model_of(spec))
+    return LLMUser(_model_of(spec), text_tool_calls=spec.text_tool_calls)
 
 
 def _model_of(spec: ActorSpec) -> ModelSpec:

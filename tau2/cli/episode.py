@@ -15,6 +15,7 @@ from tau2.cli.options import (
     AgentArg,
     AgentKind,
     AgentModel,
+    AgentTextToolCalls,
     AgentTimeout,
     AgentTransport,
     DataDir,
@@ -35,6 +36,7 @@ from tau2.cli.options import (
     UserArg,
     UserKind,
     UserModel,
+    UserTextToolCalls,
     UserTimeout,
     UserTransport,
     episode_options,
@@ -55,12 +57,14 @@ def command(
     agent_arg: AgentArg = None,
     agent_timeout: AgentTimeout = None,
     agent_transport: AgentTransport = None,
+    agent_text_tool_calls: AgentTextToolCalls = None,
     user: UserKind = None,
     user_model: UserModel = None,
     user_api_base: UserApiBase = None,
     user_arg: UserArg = None,
     user_timeout: UserTimeout = None,
     user_transport: UserTransport = None,
+    user_text_tool_calls: UserTextToolCalls = None,
     mode: ModeOption = None,
     oracle_plan: OraclePlan = None,
     max_steps: MaxSteps = None,
@@ -90,10 +94,24 @@ def command(
         suite=suite,
         domain=domain,
         agent=seat_request(
-            agent, agent_model, agent_api_base, agent_arg, agent_timeout, agent_transport, seat="agent"
+            agent,
+            agent_model,
+            agent_api_base,
+            agent_arg,
+            agent_timeout,
+            agent_transport,
+            seat="agent",
+            text_tool_calls=agent_text_tool_calls,
         ),
         user=seat_request(
-            user, user_model, user_api_base, user_arg, user_timeout, user_transport, seat="user"
+            user,
+            user_model,
+            user_api_base,
+            user_arg,
+            user_timeout,
+            user_transport,
+            seat="user",
+            text_tool_calls=user_text_tool_calls,
         ),
         episode=episode_options(mode, oracle_plan, max_steps, max_errors, max_actor_retries, policy_variant),
         persona=persona,
@@ -176,6 +194,8 @@ def _cell(entry: Entry) -> str:
     """How one entry reads in its seat's column."""
     if entry.kind is EntryKind.MESSAGE:
         return f"[bold]{escape(entry.text or '')}[/]"
+    if entry.kind is EntryKind.REJECTED_REPLY and entry.rejected is not None:
+        return f"[red]✗ not accepted: {escape(entry.rejected.summary())}[/]"
     if entry.kind is EntryKind.ACTOR_ERROR:
         return f"[red]actor error: {escape(entry.text or '')}[/]"
     call = entry.tool_call

@@ -72,6 +72,12 @@ AgentModel = Annotated[str | None, _seat_option("agent", "-model", _MODEL)]
 AgentApiBase = Annotated[str | None, _seat_option("agent", "-api-base", _API_BASE)]
 AgentArg = Annotated[list[str] | None, _seat_option("agent", "-arg", _ARG)]
 AgentTimeout = Annotated[float | None, _seat_option("agent", "-timeout", _TIMEOUT, min=0.001)]
+_TEXT_TOOL_CALLS = (
+    "Read a tool call the {seat} model writes as JSON in its message (bare, fenced or in <tool_call> tags) "
+    "as that call: a compatibility aid for servers without a tool-call parser (off by default)."
+)
+AgentTextToolCalls = Annotated[bool | None, _seat_option("agent", "-text-tool-calls", _TEXT_TOOL_CALLS)]
+UserTextToolCalls = Annotated[bool | None, _seat_option("user", "-text-tool-calls", _TEXT_TOOL_CALLS)]
 UserKind = Annotated[str | None, _seat_option("user", "", _KIND)]
 UserModel = Annotated[str | None, _seat_option("user", "-model", _MODEL)]
 UserApiBase = Annotated[str | None, _seat_option("user", "-api-base", _API_BASE)]
@@ -173,12 +179,13 @@ def seat_request(
     transport: Transport | None,
     *,
     seat: str,
+    text_tool_calls: bool | None = None,
 ) -> SeatRequest:
     """One seat's options as a request (None = not given)."""
     from tau2.runner import SeatRequest
 
     settings = model_request(model, api_base, args, timeout, transport, option=seat)
-    return SeatRequest(kind=kind, **settings.model_dump())
+    return SeatRequest(kind=kind, text_tool_calls=text_tool_calls or None, **settings.model_dump())
 
 
 def episode_options(

@@ -16,7 +16,14 @@ from tau2.episode._orchestrator import (
     shipped_policy,
 )
 from tau2.episode._protocol import DONE_SCHEMA, DONE_TOOL, GREETING
-from tau2.episode._trajectory import Entry, EntryKind, TerminationReason, ToolCall, Trajectory
+from tau2.episode._trajectory import (
+    Entry,
+    EntryKind,
+    RejectedReply,
+    TerminationReason,
+    ToolCall,
+    Trajectory,
+)
 from tau2.episode._verify import TaskVerification, verify_task
 
 __all__ = [
@@ -40,6 +47,7 @@ __all__ = [
     "Mode",
     "NLJudge",
     "RandomActor",
+    "RejectedReply",
     "SeatContext",
     "TaskVerification",
     "TerminationReason",

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any, Protocol, runtime_checkable
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
 
 from tau2.episode._config import EpisodeConfig
-from tau2.episode._trajectory import Entry, ToolCall
+from tau2.episode._trajectory import Entry, RejectedReply, ToolCall
 from tau2.llm import ModelSpec, Usage
 from tau2.tasks import Task
 from tau2.world import Side
@@ -21,6 +21,17 @@ class ActorSpec(BaseModel):
 
     kind: str
     model: ModelSpec | None = None
+    text_tool_calls: bool = False
+    """Read a tool call the model wrote as JSON in its text as that call (a compatibility aid for servers
+    without a tool-call parser); left out of manifests while off, so older manifests stay as they were."""
+
+    @model_serializer(mode="wrap")
+    def _omit_off_options(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        """The spec's fields, without `text_tool_calls` while it is off."""
+        data: dict[str, Any] = handler(self)
+        if not self.text_tool_calls:
+            data.pop("text_tool_calls", None)
+        return data
 
     def label(self) -> str:
         """Short printable form, e.g. `llm:gpt-4o-mini` or `oracle`."""
@@ -64,6 +75,8 @@ class ActorTurn(BaseModel):
     stop: bool = False
     """The user ends the call (interactive) — the orchestrator owns termination."""
     error: str | None = None
+    rejected: RejectedReply | None = None
+    """With `error`: the reply as the model wrote it, when it could not be made into a turn."""
     usage: Usage | None = None
 
 

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from tau2.episode._actor import Actor, ActorTurn, SeatContext
 from tau2.episode._config import EpisodeConfig
 from tau2.episode._orchestrator import _Conversation, seat_contexts
-from tau2.episode._trajectory import Entry, EntryKind, ToolCall, Trajectory
+from tau2.episode._trajectory import Entry, EntryKind, RejectedReply, ToolCall, Trajectory
 from tau2.tasks import Task, initialize_world
 from tau2.world import Side
 
@@ -128,6 +128,7 @@ def protocol_problems(
     if indices != list(range(len(indices))):
         problems.append(f"entry indices are not contiguous from 0: {indices}")
     problems.extend(_unanswered_calls(trajectory.entries))
+    problems.extend(_uncorrected_rejections(trajectory.entries))
     for side, entries in observed.items():
         foreign = [entry.index for entry in entries if not entry.visible_to(side)]
         if foreign:
@@ -154,6 +155,22 @@ def _unanswered_calls(entries: list[Entry]) -> list[str]:
     return [f"tool call {pending[0][1]!r} was never answered"] if pending else []
 
 
+def _uncorrected_rejections(entries: list[Entry]) -> list[str]:
+    """A rejected reply is kept for its own seat only and is followed at once by that seat's correction."""
+    for entry, following in zip(entries, [*entries[1:], None], strict=True):
+        if entry.kind is not EntryKind.REJECTED_REPLY:
+            continue
+        if entry.rejected is None:
+            return [f"rejected reply {entry.index} does not keep the reply"]
+        if (
+            following is None
+            or following.kind is not EntryKind.ACTOR_ERROR
+            or following.seat is not entry.seat
+        ):
+            return [f"rejected reply {entry.index} is not followed by its seat's correction"]
+    return []
+
+
 def _turns(names: list[str]) -> st.SearchStrategy[ActorTurn]:
     from hypothesis import strategies as st
 
@@ -176,4 +193,9 @@ def _turns(names: list[str]) -> st.SearchStrategy[ActorTurn]:
         st.just(ActorTurn(stop=True)),
         st.just(ActorTurn()),
         st.builds(ActorTurn, error=st.text(min_size=1, max_size=12)),
+        st.builds(
+            ActorTurn,
+            error=st.text(min_size=1, max_size=12),
+            rejected=st.builds(RejectedReply, text=st.text(max_size=12), stop=st.booleans()),
+        ),
     )

@@ -7,6 +7,7 @@ termination, and each seat observes only its own tool calls and results.
 
 from __future__ import annotations
 
+import json
 import time
 import traceback
 from functools import lru_cache
@@ -20,9 +21,16 @@ from tau2.episode._config import EpisodeConfig, Mode
 from tau2.episode._evaluation import EvaluationResult, evaluate
 from tau2.episode._judge import NLJudge, judge_episode
 from tau2.episode._protocol import DONE_RESULT, DONE_SCHEMA, DONE_TOOL, GREETING
-from tau2.episode._trajectory import Entry, EntryKind, TerminationReason, ToolCall, Trajectory
+from tau2.episode._trajectory import (
+    Entry,
+    EntryKind,
+    RejectedReply,
+    TerminationReason,
+    ToolCall,
+    Trajectory,
+)
 from tau2.errors import ErrorCode
-from tau2.llm import ContextOverflowError, InfrastructureError, Usage
+from tau2.llm import ContextOverflowError, InfrastructureError, ModelToolCall, Usage, safe_text
 from tau2.tasks import Task, initialize_world
 from tau2.world import Domain, Side, StateChange, ToolResult, World, state_changes
 
@@ -217,7 +225,7 @@ def _resolution(
 
 def _failure(error: Exception, seat: Side) -> tuple[TerminationReason, str]:
     """The termination an exception raised by an actor leads to, and its detail."""
-    detail = f"{seat.value} actor: {type(error).__name__}: {error}"
+    detail = safe_text(f"{seat.value} actor: {type(error).__name__}: {error}")
     if isinstance(error, ContextOverflowError):
         return TerminationReason.CONTEXT_OVERFLOW, detail
     if isinstance(error, InfrastructureError):
@@ -225,6 +233,17 @@ def _failure(error: Exception, seat: Side) -> tuple[TerminationReason, str]:
     frames = traceback.extract_tb(error.__traceback__)
     where = f" (at {frames[-1].filename}:{frames[-1].lineno})" if frames else ""
     return TerminationReason.INFRASTRUCTURE_ERROR, f"unexpected error in the {detail}{where}"
+
+
+def _as_rejected(turn: ActorTurn) -> RejectedReply | None:
+    """What a turn that broke the protocol said, as a rejected reply; None when it said nothing."""
+    if turn.text is None and not turn.tool_calls and not turn.stop:
+        return None
+    calls = [
+        ModelToolCall(id=call.call_id, name=call.name, arguments=json.dumps(call.arguments))
+        for call in turn.tool_calls
+    ]
+    return RejectedReply(text=turn.text, tool_calls=calls, stop=turn.stop)
 
 
 class _Conversation:
@@ -307,6 +326,10 @@ class _Conversation:
             self._usage[seat] = usage if previous is None else previous + usage
         problem = self._problem(seat, turn)
         if problem is not None:
+            rejected = turn.rejected or _as_rejected(turn)
+            if rejected is not None:
+                self._append(seat, EntryKind.REJECTED_REPLY, rejected=rejected, usage=usage)
+                usage = None
             self._append(seat, EntryKind.ACTOR_ERROR, text=problem, usage=usage)
             self._bad_turns[seat] += 1
             if self._bad_turns[seat] >= self._config.max_actor_retries:

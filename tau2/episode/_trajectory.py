@@ -6,7 +6,7 @@ from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict, Field, JsonValue
 
-from tau2.llm import Usage
+from tau2.llm import ModelToolCall, Usage
 from tau2.world import Side, ToolResult
 
 
@@ -21,12 +21,34 @@ class ToolCall(BaseModel):
     side: Side | None = None
 
 
+class RejectedReply(BaseModel):
+    """A seat's reply the protocol did not accept, kept as the seat wrote it for diagnosis."""
+
+    model_config = ConfigDict(frozen=True)
+
+    text: str | None = None
+    tool_calls: list[ModelToolCall] = Field(default_factory=list)
+    """The calls as written: raw argument text, names possibly unknown to the seat."""
+    stop: bool = False
+    """The reply asked to end the episode."""
+
+    def summary(self) -> str:
+        """The reply as the seat wrote it, for transcripts: its text, then each raw call on a line."""
+        parts = [self.text] if self.text else []
+        parts += [f"→ {call.name}({call.arguments})" for call in self.tool_calls]
+        if self.stop and not self.tool_calls:
+            parts.append("(asked to end the conversation)")
+        return "\n".join(parts) or "(empty reply)"
+
+
 class EntryKind(StrEnum):
     """Kinds of trajectory entries. Only `message` entries cross between seats."""
 
     MESSAGE = "message"
     TOOL_CALL = "tool_call"
     TOOL_RESULT = "tool_result"
+    REJECTED_REPLY = "rejected_reply"
+    """What a seat said in a turn that was not accepted; the `actor_error` after it holds the correction."""
     ACTOR_ERROR = "actor_error"
 
 
@@ -42,6 +64,8 @@ class Entry(BaseModel):
     tool_call: ToolCall | None = None
     """The call made (`tool_call` entries) or answered (`tool_result` entries)."""
     result: ToolResult | None = None
+    rejected: RejectedReply | None = None
+    """The reply a `rejected_reply` entry keeps."""
     usage: Usage | None = None
     """Set on the entries an actor turn produced that cost a model call (on the first of them)."""
     elapsed_s: float = 0.0

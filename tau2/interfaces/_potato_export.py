@@ -80,6 +80,8 @@ def conversation_lines(entries: list[Entry]) -> list[str]:
             lines.append(f"[Tool Call] ({seat}) {entry.tool_call.name}({arguments})")
         elif entry.kind is EntryKind.TOOL_RESULT and entry.result is not None:
             lines.append(f"[Tool Result] ({seat}) {entry.result.render()}")
+        elif entry.kind is EntryKind.REJECTED_REPLY and entry.rejected is not None:
+            lines.append(f"[Rejected] ({seat}) {entry.rejected.summary()}")
         elif entry.kind is EntryKind.ACTOR_ERROR:
             lines.append(f"[Error] ({seat}) {entry.text or ''}")
     return lines

@@ -15,6 +15,7 @@ from tau2.llm._hooks import CallSettings, UsageCallback, call_settings, current_
 from tau2.llm._limits import ProviderLimit, RateLimits, default_limits
 from tau2.llm._retries import RetryPolicy
 from tau2.llm._spec import ModelSpec, TransportChoice
+from tau2.llm._text import safe_text
 from tau2.llm._transports import NATIVE_PROVIDERS, TransportName, resolve_transport
 from tau2.llm._usage import Usage
 
@@ -40,4 +41,5 @@ __all__ = [
     "current_settings",
     "default_limits",
     "resolve_transport",
+    "safe_text",
 ]

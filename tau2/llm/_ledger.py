@@ -26,7 +26,7 @@ def usage_of(response: Any, model: str) -> Usage:
     reported = getattr(response, "usage", None)
     return Usage(
         calls=1,
-        prompt_tokens=int(getattr(reported, "prompt_tokens", 0) or 0),
-        completion_tokens=int(getattr(reported, "completion_tokens", 0) or 0),
+        prompt_tokens=max(0, int(getattr(reported, "prompt_tokens", 0) or 0)),
+        completion_tokens=max(0, int(getattr(reported, "completion_tokens", 0) or 0)),
         cost=price(response, model),
     )

@@ -8,6 +8,7 @@ asynchronous generators, and the session's keeper is one).
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 from collections.abc import AsyncIterator, Mapping
 from typing import Any
@@ -110,20 +111,30 @@ class NativeTransport:
 
 def _decode(payload: bytes, status: int, headers: Mapping[str, str]) -> dict[str, Any]:
     """The reply's JSON object; anything else is a provider fault, retried as a server error."""
-    try:
-        data = orjson.loads(payload)
-    except orjson.JSONDecodeError:
-        data = None
+    data = _loads(payload)
     if not isinstance(data, dict):
         raise ProviderHTTPError(502, f"the reply (HTTP {status}) is not a JSON object", dict(headers))
     return data
 
 
+def _loads(payload: bytes) -> Any:
+    """The JSON value of a body, or None when it is not JSON.
+
+    orjson refuses lone surrogate escapes (`"\\ud83d"`), which are valid JSON a model can produce; the
+    standard library reads them, and `Completion` and `describe` replace them."""
+    try:
+        return orjson.loads(payload)
+    except orjson.JSONDecodeError:
+        try:
+            return json.loads(payload)
+        except ValueError:
+            return None
+
+
 def _error_message(payload: bytes) -> str:
     """The message of an OpenAI-format error body (with its code), or the body's text."""
-    try:
-        data = orjson.loads(payload)
-    except orjson.JSONDecodeError:
+    data = _loads(payload)
+    if data is None:
         return payload.decode(errors="replace").strip() or "no message"
     error = data.get("error") if isinstance(data, dict) else None
     if isinstance(error, dict):
@@ -143,7 +154,9 @@ def _completion(data: dict[str, Any], model: str) -> Completion:
             raise ProviderHTTPError(500, _error_message(orjson.dumps(data)), {})
         raise EmptyChoicesError("the provider answered without any choice")
     choice = choices[0]
-    message = choice.get("message") or {}
+    message = choice.get("message") if isinstance(choice, dict) else None
+    if not isinstance(message, dict):
+        raise EmptyChoicesError("the provider answered a choice without a message")
     calls = [
         ModelToolCall(
             id=call.get("id") or None,
@@ -155,8 +168,8 @@ def _completion(data: dict[str, Any], model: str) -> Completion:
     ]
     content = message.get("content")
     reported = data.get("usage") or {}
-    prompt_tokens = int(reported.get("prompt_tokens") or 0)
-    completion_tokens = int(reported.get("completion_tokens") or 0)
+    prompt_tokens = max(0, int(reported.get("prompt_tokens") or 0))
+    completion_tokens = max(0, int(reported.get("completion_tokens") or 0))
     usage = Usage(
         calls=1,
         prompt_tokens=prompt_tokens,

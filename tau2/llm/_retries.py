@@ -12,6 +12,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from tau2.llm._text import safe_text
+
 TRANSIENT_STATUS = frozenset({408, 409, 425, 429, 500, 502, 503, 504, 529})
 """HTTP statuses retried: timeouts, rate limits, server errors and overload."""
 
@@ -74,7 +76,7 @@ def _header(headers: Any, name: str) -> str | None:
 
 def describe(exc: BaseException) -> str:
     """The exception as one short line, for termination details and logs."""
-    text = " ".join(str(exc).split()) or type(exc).__name__
+    text = safe_text(" ".join(str(exc).split())) or type(exc).__name__
     return text if len(text) <= 300 else text[:297] + "..."
 
 

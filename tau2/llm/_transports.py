@@ -9,10 +9,11 @@ from __future__ import annotations
 from typing import Any, Literal, Protocol
 from urllib.parse import urlsplit
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from tau2.errors import UserInputError
 from tau2.llm._spec import ModelSpec
+from tau2.llm._text import safe_text
 from tau2.llm._usage import Usage
 
 TransportName = Literal["native", "litellm"]
@@ -34,6 +35,12 @@ class ModelToolCall(BaseModel):
     name: str
     arguments: str
 
+    @field_validator("id", "name", "arguments")
+    @classmethod
+    def _clean(cls, value: str | None) -> str | None:
+        """Names and arguments come from the model: cleaned where they enter tau2."""
+        return _safe_or_none(value)
+
 
 class Completion(BaseModel):
     """The model's reply to one request, and what the request cost."""
@@ -44,6 +51,17 @@ class Completion(BaseModel):
     tool_calls: list[ModelToolCall] = Field(default_factory=list)
     finish_reason: str | None = None
     usage: Usage
+
+    @field_validator("text", "finish_reason")
+    @classmethod
+    def _clean(cls, value: str | None) -> str | None:
+        """The reply's text comes from the model: cleaned where it enters tau2."""
+        return _safe_or_none(value)
+
+
+def _safe_or_none(value: str | None) -> str | None:
+    """Model text without lone surrogates, so no record built from it fails to serialise."""
+    return None if value is None else safe_text(value)
 
 
 class EmptyChoicesError(Exception):

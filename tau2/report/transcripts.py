@@ -35,6 +35,7 @@ _KIND: Final = {
     EntryKind.MESSAGE: "message",
     EntryKind.TOOL_CALL: "call",
     EntryKind.TOOL_RESULT: "result",
+    EntryKind.REJECTED_REPLY: "rejected",
     EntryKind.ACTOR_ERROR: "error",
 }
 
@@ -87,8 +88,12 @@ def transcript(record: SimulationRecord) -> dict[str, Any]:
 
 
 def _entry(entry: Entry) -> list[Any]:
-    """[seat, kind, text or tool name, call arguments or result text, ok]."""
+    """[seat, kind, text or tool name, call arguments or result text (a rejected reply: raw calls), ok]."""
     seat, kind = entry.seat.value, _KIND[entry.kind]
+    rejected = entry.rejected
+    if entry.kind is EntryKind.REJECTED_REPLY and rejected is not None:
+        calls = [[raw.name, raw.arguments] for raw in rejected.tool_calls]
+        return [seat, kind, rejected.text or "", calls, False]
     call = entry.tool_call
     if entry.kind is EntryKind.TOOL_CALL and call is not None:
         return [seat, kind, call.name, call.arguments, True]

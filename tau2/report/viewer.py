@@ -130,6 +130,8 @@ def _entry_text(entry: Entry) -> Text:
     if entry.kind is EntryKind.TOOL_RESULT and entry.result is not None:
         name = f"{call.name}: " if call is not None else ""
         return Text(f"← {name}{entry.result.render()}", style="green" if entry.result.ok else "red")
+    if entry.kind is EntryKind.REJECTED_REPLY and entry.rejected is not None:
+        return Text(f"✗ not accepted: {entry.rejected.summary()}", style="red")
     if entry.kind is EntryKind.ACTOR_ERROR:
         return Text(f"! {entry.text or ''}", style="bold red")
     return Text(entry.text or "")

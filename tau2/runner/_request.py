@@ -47,7 +47,7 @@ class ModelRequest(BaseModel):
 
     def apply(self, base: ModelSpec | None, option: str) -> ModelSpec | None:
         """`base` with the given settings applied (`option` prefixes the command-line names in errors)."""
-        given = {"name": self.model, **self.model_dump(exclude={"model", "kind"})}
+        given = {"name": self.model, **{key: getattr(self, key) for key in _MODEL_OPTIONS}}
         updates = {key: value for key, value in given.items() if value is not None}
         if not updates:
             return base
@@ -64,14 +64,22 @@ class SeatRequest(ModelRequest):
     """How one seat was asked for: its kind and, for kinds that take a model, the model's settings."""
 
     kind: str | None = None
+    text_tool_calls: bool | None = None
 
     def resolve(self, seat: Side, base: ActorSpec | None) -> ActorSpec:
         """The seat's spec: `base` with the given options applied (a new kind starts afresh), checked
         against what its kind accepts."""
         if base is None or (self.kind is not None and self.kind != base.kind):
             base = ActorSpec(kind=self.kind or DEFAULT_KIND)
-        spec = base.model_copy(update={"model": self.apply(base.model, seat.value)})
+        update: dict[str, object] = {"model": self.apply(base.model, seat.value)}
+        if self.text_tool_calls is not None:
+            update["text_tool_calls"] = self.text_tool_calls
+        spec = base.model_copy(update=update)
         checked_kind(spec, seat)
+        if spec.text_tool_calls and spec.model is None:
+            raise UserInputError(
+                f"--{seat.value}-text-tool-calls: the {spec.kind} seat has no model replies to read"
+            )
         return spec
 
 

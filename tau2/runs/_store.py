@@ -17,7 +17,9 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, Final
 
+from tau2.episode import TerminationReason
 from tau2.errors import UserInputError
+from tau2.llm import safe_text
 from tau2.runs._atomic import is_temporary, write_atomically
 from tau2.runs._records import SimulationRecord
 
@@ -121,7 +123,7 @@ class RecordWriter:
 def _append(descriptor: int, records: list[SimulationRecord], path: Path) -> None:
     """Write records as JSON lines with as many `write` calls as it takes, then `fsync`; a failed write
     (a full disk) becomes one line saying the records before it are safe and how to go on."""
-    data = memoryview(b"".join(record.model_dump_json().encode() + b"\n" for record in records))
+    data = memoryview(b"".join(_line(record) for record in records))
     try:
         while data:
             data = data[os.write(descriptor, data) :]
@@ -131,3 +133,23 @@ def _append(descriptor: int, records: list[SimulationRecord], path: Path) -> Non
             f"{path}: cannot append: {error.strerror or error}; the records written before are kept: "
             f"free space and continue with `tau2 run --resume --out {path.parent}`"
         ) from None
+
+
+def _line(record: SimulationRecord) -> bytes:
+    """The record as one JSON line; a record that cannot be serialised is stored as an infrastructure error
+    of its simulation instead (re-run on resume), so no single record can stop the writer."""
+    try:
+        return record.model_dump_json().encode() + b"\n"
+    except Exception as error:  # e.g. PydanticSerializationError on text no earlier check cleaned
+        stand_in = SimulationRecord(
+            run_id=record.run_id,
+            task_id=safe_text(record.task_id),
+            trial=record.trial,
+            seed=record.seed,
+            mode=record.mode,
+            oracle_plan=record.oracle_plan,
+            reward=0.0,
+            termination=TerminationReason.INFRASTRUCTURE_ERROR,
+            termination_detail=f"results writer: the record could not be stored ({type(error).__name__})",
+        )
+        return stand_in.model_dump_json().encode() + b"\n"

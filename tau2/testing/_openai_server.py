@@ -87,10 +87,24 @@ class Reply(BaseModel):
     delay: float = Field(default=0.0, ge=0.0)
     no_choices: bool = False
     """Answer 200 with an empty `choices` list, as a faulty provider sometimes does."""
+    body: str | None = None
+    """Send this text verbatim as the body (with `status` and `content_type`) instead of a completion:
+    broken JSON, an HTML error page, a completion with odd fields."""
+    content_type: str = "application/json"
+    """The `Content-Type` of a raw `body`."""
+    disconnect: bool = False
+    """Drop the connection without answering, as a crashed proxy does."""
 
     @model_validator(mode="after")
     def _check_consistent(self) -> Self:
         """Reject replies that mix a success body with an error status, so scripts stay honest."""
+        if self.body is not None or self.disconnect:
+            answer = (self.content, self.tool_calls, self.usage, self.finish_reason, self.error_detail)
+            if any(answer) or self.no_choices or (self.body is not None and self.disconnect):
+                raise ValueError("a raw body or a disconnect replaces the whole answer")
+            if not (self.status == 200 or 400 <= self.status <= 599):
+                raise ValueError(f"status must be 200 or 400-599, got {self.status}")
+            return self
         if self.status == 200:
             if self.error_detail is not None:
                 raise ValueError("a status-200 reply cannot carry an error")
@@ -175,6 +189,18 @@ class Reply(BaseModel):
         )
         headers = {} if retry_after is None else {"Retry-After": str(retry_after)}
         return cls(status=status, error_detail=detail, headers=headers, delay=delay)
+
+    @classmethod
+    def raw(
+        cls, body: str, *, status: int = 200, content_type: str = "application/json", delay: float = 0.0
+    ) -> Reply:
+        """Reply with `body` sent verbatim, whatever it holds."""
+        return cls(body=body, status=status, content_type=content_type, delay=delay)
+
+    @classmethod
+    def dropped(cls, *, delay: float = 0.0) -> Reply:
+        """Close the connection without sending any answer."""
+        return cls(disconnect=True, delay=delay)
 
     @classmethod
     def context_overflow(cls, message: str | None = None, *, delay: float = 0.0) -> Reply:
@@ -392,6 +418,16 @@ class ScriptedOpenAIServer:
             return reply
         if not await self._wait(reply.delay + self._latency):
             return _server_error("ScriptedOpenAIServer is shutting down.", status=503)
+        if reply.disconnect:
+            if http_request.transport is not None:
+                http_request.transport.abort()
+            return web.Response(status=500)  # never delivered: the connection is gone
+        if reply.body is not None:
+            return web.Response(
+                body=reply.body.encode("utf-8", "surrogatepass"),
+                status=reply.status,
+                headers={**reply.headers, "Content-Type": reply.content_type},
+            )
         if reply.error_detail is not None:
             return _error_response(reply.status, reply.error_detail, reply.headers)
         return web.json_response(_completion_body(request, reply, number), headers=reply.headers)

@@ -203,6 +203,10 @@
     const [seat, kind, name, payload, ok] = e;
     if (kind === "call") return el("div", { class: `turn call ${seat}` }, "→ ", el("b", {}, name), "(" + json(payload) + ")");
     if (kind === "result") return el("div", { class: `turn result ${seat}` + (ok ? "" : " error") }, (ok ? "← " : "✗ ") + name + ": " + payload);
+    if (kind === "rejected") {
+      const calls = payload.map(([tool, args]) => "→ " + tool + "(" + args + ")");
+      return el("div", { class: `turn rejected ${seat}` }, "✗ not accepted: " + ([name, ...calls].filter((part) => part).join("\n") || "(empty reply)"));
+    }
     if (kind === "error") return el("div", { class: `turn error ${seat}` }, "! " + name);
     return el("div", { class: `turn message ${seat}` }, name);
   }
