@@ -105,6 +105,7 @@ def test_llm_run_survives_provider_errors_and_resume_reruns_the_outage(
         for seat in ("agent", "user"):
             seats += [f"--{seat}", "llm", f"--{seat}-model", "openai/tau2-test-model"]
             seats += [f"--{seat}-api-base", server.base_url, f"--{seat}-arg", "api_key=sk-test"]
+            seats += [f"--{seat}-max-retries", "4"]  # the retries are instant here: bound them by count
         arguments = ["run", "--suite", str(suite_file), *seats, "--agent-arg", "temperature=0.25"]
         arguments += ["--persona", "easy", "--trials", "2", "--concurrency", "12", "--out", str(out)]
         host = urlsplit(server.base_url).netloc

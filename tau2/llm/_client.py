@@ -114,7 +114,8 @@ class ModelClient:
         if failure is Failure.PERMANENT:
             raise InfrastructureError(f"{self._label}: {describe(exc)}") from exc
         elapsed = self._clock() - started
-        wait = policy.next_wait_s(attempt, elapsed, self.spec.max_retries, retry_after_s(exc))
+        spec = self.spec
+        wait = policy.next_wait_s(attempt, elapsed, spec.max_retries, retry_after_s(exc), spec.retry_budget_s)
         if wait is None:
             raise InfrastructureError(
                 f"{self._label}: gave up after {attempt + 1} attempts in {elapsed:.1f} s: {describe(exc)}"

@@ -81,9 +81,10 @@ def describe(exc: BaseException) -> str:
 class RetryPolicy(BaseModel):
     """Exponential backoff with jitter; a provider's `Retry-After` is honoured up to a cap.
 
-    Without `budget_s`, a call gives up after `ActorSpec.max_retries` retries. With it, a call keeps
-    retrying transient failures until `budget_s` seconds have passed since its first attempt (the last
-    wait is cut to what remains), so a run can ride out a server restart; `max_retries` is then unused.
+    How long a call keeps retrying comes from its seat (`ModelSpec.max_retries` and
+    `ModelSpec.retry_budget_s`: it gives up at whichever comes first). A policy with `budget_s`
+    overrides both for every call it covers: transient failures are retried until `budget_s` seconds
+    have passed since the first attempt. The last wait is always cut to what remains of a budget.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -102,12 +103,22 @@ class RetryPolicy(BaseModel):
         return max(jittered, min(retry_after, self.max_retry_after_s))
 
     def next_wait_s(
-        self, attempt: int, elapsed_s: float, max_retries: int, retry_after: float | None = None
+        self,
+        attempt: int,
+        elapsed_s: float,
+        max_retries: int | None,
+        retry_after: float | None = None,
+        budget_s: float | None = None,
     ) -> float | None:
         """Seconds to wait before retrying after failed attempt `attempt`, `elapsed_s` after the first
-        attempt started; None when the call should give up."""
+        attempt started, for a seat allowing `max_retries` retries within `budget_s` seconds (None: no
+        such limit); None when the call should give up."""
+        if self.budget_s is not None:
+            max_retries, budget_s = None, self.budget_s
+        if max_retries is not None and attempt >= max_retries:
+            return None
         delay = self.delay_s(attempt, retry_after)
-        if self.budget_s is None:
-            return delay if attempt < max_retries else None
-        remaining = self.budget_s - elapsed_s
+        if budget_s is None:
+            return delay
+        remaining = budget_s - elapsed_s
         return min(delay, remaining) if remaining > 0 else None
