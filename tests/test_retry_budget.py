@@ -42,6 +42,13 @@ def transport(request: pytest.FixtureRequest) -> str:
     return str(request.param)
 
 
+def local(server: ScriptedOpenAIServer, transport: str, **fields: Any) -> ModelSpec:
+    """A spec of a model on the scripted server."""
+    return ModelSpec(
+        name="openai/m", api_base=server.base_url, args={"api_key": "k"}, transport=transport, **fields
+    )
+
+
 class FakeTime:
     """A clock that moves only when the injected sleep is awaited."""
 
@@ -69,8 +76,7 @@ async def test_the_default_budget_outlasts_a_60_second_outage(transport: str) ->
         return Reply.error(503) if time_.now < 60.0 else Reply.text("back")
 
     async with ScriptedOpenAIServer(down_for_a_minute) as server:
-        spec = ModelSpec(name="openai/m", api_base=server.base_url, args={"api_key": "k"}, transport=transport)
-        client = ModelClient(spec, sleep=time_.sleep, clock=time_.clock)
+        client = ModelClient(local(server, transport), sleep=time_.sleep, clock=time_.clock)
         completion = await client.complete(MESSAGES, seed=None)
     assert completion.text == "back"
     assert 60.0 <= time_.now < 120.0
@@ -79,14 +85,9 @@ async def test_the_default_budget_outlasts_a_60_second_outage(transport: str) ->
 async def test_a_spent_budget_gives_up_whatever_the_count(transport: str) -> None:
     time_ = FakeTime()
     async with ScriptedOpenAIServer(lambda _: Reply.error(503)) as server:
-        spec = ModelSpec(
-            name="openai/m",
-            api_base=server.base_url,
-            args={"api_key": "k"},
-            transport=transport,
-            retry_budget_s=20.0,
+        client = ModelClient(
+            local(server, transport, retry_budget_s=20.0), sleep=time_.sleep, clock=time_.clock
         )
-        client = ModelClient(spec, sleep=time_.sleep, clock=time_.clock)
         with pytest.raises(InfrastructureError, match=r"gave up after \d+ attempts in 20\.0 s"):
             await client.complete(MESSAGES, seed=None)
     assert time_.now == pytest.approx(20.0)
@@ -95,10 +96,7 @@ async def test_a_spent_budget_gives_up_whatever_the_count(transport: str) -> Non
 async def test_max_retries_ends_a_call_before_its_budget(transport: str) -> None:
     time_ = FakeTime()
     async with ScriptedOpenAIServer(lambda _: Reply.error(500)) as server:
-        spec = ModelSpec(
-            name="openai/m", api_base=server.base_url, args={"api_key": "k"}, transport=transport, max_retries=2
-        )
-        client = ModelClient(spec, sleep=time_.sleep, clock=time_.clock)
+        client = ModelClient(local(server, transport, max_retries=2), sleep=time_.sleep, clock=time_.clock)
         with pytest.raises(InfrastructureError, match="gave up after 3 attempts"):
             await client.complete(MESSAGES, seed=None)
     assert server.request_count == 3
