@@ -159,6 +159,10 @@ def command(
         typer.echo(result.model_dump_json())
     else:
         show_episode(Console(), result)
+    if result.termination.is_infrastructure:
+        detail = result.trajectory.termination_detail or "no detail"
+        print(f"error: the episode was not judged: {result.termination.value}: {detail}", file=sys.stderr)
+        raise typer.Exit(1)
 
 
 def show_episode(console: Console, result: EpisodeResult) -> None:

@@ -138,13 +138,14 @@ def command(
     import sys
 
     from tau2.errors import UserInputError
-    from tau2.llm import current_settings, default_limits
+    from tau2.llm import AuthenticationError, current_settings, default_limits
     from tau2.runner import (
         ProgressBar,
         RunRequest,
         Tally,
         execute_on_workers,
         execute_run,
+        nothing_judged,
         parse_rate_limit,
         parse_task_ids,
         prepare_run,
@@ -242,10 +243,20 @@ def command(
                         prepared, bar, concurrency=manifest.concurrency, turn_delay_s=debug_turn_delay
                     )
                 written = asyncio.run(execution)
+        except AuthenticationError as error:
+            raise UserInputError(
+                f"{error} (the run stopped; finished simulations are saved: fix the credentials, then "
+                f"`tau2 run --resume --out {out}` continues)"
+            ) from None
         except KeyboardInterrupt:
             print(
                 f"interrupted: finished simulations are saved; `tau2 run --resume --out {out}` continues",
                 file=sys.stderr,
             )
             raise typer.Exit(130) from None
-    typer.echo(run_summary(manifest, latest_records([*prepared.previous, *written]), out))
+    records = latest_records([*prepared.previous, *written])
+    typer.echo(run_summary(manifest, records, out))
+    failure = nothing_judged(records)
+    if failure is not None:
+        print(f"error: {failure}", file=sys.stderr)
+        raise typer.Exit(1)

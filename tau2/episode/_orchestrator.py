@@ -22,7 +22,7 @@ from tau2.episode._judge import NLJudge, judge_episode
 from tau2.episode._protocol import DONE_RESULT, DONE_SCHEMA, DONE_TOOL, GREETING
 from tau2.episode._trajectory import Entry, EntryKind, TerminationReason, ToolCall, Trajectory
 from tau2.errors import ErrorCode
-from tau2.llm import ContextOverflowError, InfrastructureError, Usage
+from tau2.llm import AuthenticationError, ContextOverflowError, InfrastructureError, Usage
 from tau2.tasks import Task, initialize_world
 from tau2.world import Domain, Side, StateChange, ToolResult, World, state_changes
 
@@ -206,7 +206,10 @@ def _resolution(
 
 
 def _failure(error: Exception, seat: Side) -> tuple[TerminationReason, str]:
-    """The termination an exception raised by an actor leads to, and its detail."""
+    """The termination an exception raised by an actor leads to, and its detail; refused credentials
+    end more than the episode, so they propagate, naming the seat."""
+    if isinstance(error, AuthenticationError):
+        raise AuthenticationError(f"{seat.value} seat: {error}") from error
     detail = f"{seat.value} actor: {type(error).__name__}: {error}"
     if isinstance(error, ContextOverflowError):
         return TerminationReason.CONTEXT_OVERFLOW, detail

@@ -10,9 +10,10 @@ import os
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
 from tau2.llm._client import Completion, ModelClient, ModelToolCall, check_spec, complete
-from tau2.llm._errors import ContextOverflowError, InfrastructureError
+from tau2.llm._errors import AuthenticationError, ContextOverflowError, InfrastructureError
 from tau2.llm._hooks import CallSettings, UsageCallback, call_settings, current_settings
 from tau2.llm._limits import ProviderLimit, RateLimits, default_limits
+from tau2.llm._preflight import missing_credentials
 from tau2.llm._retries import RetryPolicy
 from tau2.llm._spec import ModelSpec, TransportChoice
 from tau2.llm._transports import NATIVE_PROVIDERS, TransportName, resolve_transport
@@ -20,6 +21,7 @@ from tau2.llm._usage import Usage
 
 __all__ = [
     "NATIVE_PROVIDERS",
+    "AuthenticationError",
     "CallSettings",
     "Completion",
     "ContextOverflowError",
@@ -39,5 +41,6 @@ __all__ = [
     "complete",
     "current_settings",
     "default_limits",
+    "missing_credentials",
     "resolve_transport",
 ]

@@ -15,6 +15,12 @@ from pydantic import BaseModel, ConfigDict, Field
 TRANSIENT_STATUS = frozenset({408, 409, 425, 429, 500, 502, 503, 504, 529})
 """HTTP statuses retried: timeouts, rate limits, server errors and overload."""
 
+AUTH_STATUS = frozenset({401, 403})
+"""HTTP statuses of refused credentials or permissions."""
+
+_MISSING_KEY_TEXT = re.compile(r"missing credentials|api_key client option must be set", re.IGNORECASE)
+"""How the OpenAI SDK (through litellm, which reports it as a server error) says no key was given."""
+
 _OVERFLOW_TEXT = re.compile(
     r"context_length_exceeded|context length|context window|context size|maximum context|prompt is too long",
     re.IGNORECASE,
@@ -28,17 +34,23 @@ class Failure(StrEnum):
     """Retried with backoff."""
     CONTEXT_OVERFLOW = "context_overflow"
     """The conversation does not fit the model; never retried."""
+    AUTHENTICATION = "authentication"
+    """The credentials were refused or missing; never retried, and no other call can succeed either."""
     PERMANENT = "permanent"
     """Retrying cannot help (bad request, authentication, unknown model, …)."""
 
 
 def classify(exc: BaseException) -> Failure:
-    """Sort an exception raised by a model call into transient, context overflow or permanent."""
+    """Sort an exception raised by a model call into transient, authentication, context overflow or
+    permanent."""
     if any(cls.__name__ == "ContextWindowExceededError" for cls in type(exc).__mro__):
         return Failure.CONTEXT_OVERFLOW
     if isinstance(exc, TimeoutError | ConnectionError):
         return Failure.TRANSIENT
-    if getattr(exc, "status_code", None) in TRANSIENT_STATUS:
+    status = getattr(exc, "status_code", None)
+    if status in AUTH_STATUS or _MISSING_KEY_TEXT.search(str(exc)):
+        return Failure.AUTHENTICATION
+    if status in TRANSIENT_STATUS:
         return Failure.TRANSIENT
     if _OVERFLOW_TEXT.search(str(exc)):
         return Failure.CONTEXT_OVERFLOW

@@ -8,6 +8,7 @@ from collections import deque
 
 from tau2.actors import make_actor
 from tau2.episode import Actor, ActorTurn, Entry, EpisodeConfig, NLJudge, SeatContext, run_episode
+from tau2.llm import AuthenticationError
 from tau2.runner._convert import crash_record, episode_record
 from tau2.runner._manifest import write_manifest
 from tau2.runner._plan import Unit
@@ -23,7 +24,8 @@ async def execute_run(
     """Simulate every pending unit and append its record; returns the records this session wrote.
 
     A new run's manifest is written before the first simulation. Cancelling (Ctrl-C) stops the
-    simulations in flight, and the records already finished are still written.
+    simulations in flight, and the records already finished are still written. Refused credentials stop
+    the run the same way and raise `AuthenticationError`: no other simulation could succeed.
     """
     ensure_manifest(prepared)
     pending = deque(prepared.units)
@@ -40,10 +42,22 @@ async def execute_run(
                 written.append(record)
                 progress.unit_finished(record)
 
-        async with asyncio.TaskGroup() as group:
-            for _ in range(min(concurrency, len(pending))):
-                group.create_task(worker())
+        try:
+            async with asyncio.TaskGroup() as group:
+                for _ in range(min(concurrency, len(pending))):
+                    group.create_task(worker())
+        except BaseExceptionGroup as failures:
+            refused = failures.subgroup(AuthenticationError)
+            if refused is None:
+                raise
+            raise _first(refused) from None
     return written
+
+
+def _first(group: BaseExceptionGroup[AuthenticationError]) -> AuthenticationError:
+    """The first exception of a (possibly nested) group."""
+    found = group.exceptions[0]
+    return found if isinstance(found, AuthenticationError) else _first(found)
 
 
 def ensure_manifest(prepared: PreparedRun) -> None:
@@ -83,6 +97,8 @@ async def simulate(
             user_label=None if manifest.user is None else manifest.user.label(),
             judge=judge,
         )
+    except AuthenticationError:
+        raise  # no simulation of the run can succeed: the executor stops the run
     except Exception as error:
         return crash_record(task, unit.trial, config, error)
     return episode_record(task, unit.trial, result)

@@ -26,7 +26,7 @@ from multiprocessing.process import BaseProcess
 from pydantic import BaseModel, ConfigDict
 
 from tau2.errors import UserInputError
-from tau2.llm import ProviderLimit, RetryPolicy, call_settings, default_limits
+from tau2.llm import AuthenticationError, ProviderLimit, RetryPolicy, call_settings, default_limits
 from tau2.runner._execute import ensure_manifest, simulate
 from tau2.runner._plan import Unit
 from tau2.runner._prepare import PreparedRun
@@ -35,6 +35,8 @@ from tau2.runs import RESULTS_FILE, RecordWriter, SimulationRecord
 
 _DONE = b""
 """Driver to worker: no more units; finish the ones in flight and exit."""
+_REFUSED = b"!"
+"""Worker to driver, before the error's text: the provider refused the credentials; stop the run."""
 
 RESTARTS_PER_WORKER = 3
 """Replacement workers started per requested worker before the run gives up."""
@@ -132,7 +134,11 @@ async def _work(connection: Connection, setup: WorkerSetup) -> None:
     outbox = Outbox(connection)
 
     async def run(unit: Unit) -> None:
-        record = await simulate(setup.prepared, unit, setup.turn_delay_s)
+        try:
+            record = await simulate(setup.prepared, unit, setup.turn_delay_s)
+        except AuthenticationError as error:
+            outbox.send(_REFUSED + str(error).encode())
+            return
         outbox.send(record.model_dump_json().encode())
 
     loop.add_reader(connection.fileno(), readable)
@@ -215,7 +221,10 @@ async def execute_on_workers(
         def receive(worker: _Worker) -> None:
             try:
                 while worker.connection.poll():
-                    record = SimulationRecord.model_validate_json(worker.connection.recv_bytes())
+                    message = worker.connection.recv_bytes()
+                    if message.startswith(_REFUSED):
+                        raise AuthenticationError(message[len(_REFUSED) :].decode())
+                    record = SimulationRecord.model_validate_json(message)
                     del worker.assigned[(record.task_id, record.trial)]
                     writer.write(record)
                     written.append(record)
