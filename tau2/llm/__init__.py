@@ -14,6 +14,7 @@ from tau2.llm._errors import AuthenticationError, ContextOverflowError, Infrastr
 from tau2.llm._hooks import CallSettings, UsageCallback, call_settings, current_settings
 from tau2.llm._limits import ProviderLimit, RateLimits, default_limits
 from tau2.llm._preflight import missing_credentials
+from tau2.llm._probe import Check, probe_model
 from tau2.llm._retries import RetryPolicy
 from tau2.llm._spec import ModelSpec, TransportChoice
 from tau2.llm._transports import NATIVE_PROVIDERS, TransportName, resolve_transport
@@ -23,6 +24,7 @@ __all__ = [
     "NATIVE_PROVIDERS",
     "AuthenticationError",
     "CallSettings",
+    "Check",
     "Completion",
     "ContextOverflowError",
     "InfrastructureError",
@@ -42,5 +44,6 @@ __all__ = [
     "current_settings",
     "default_limits",
     "missing_credentials",
+    "probe_model",
     "resolve_transport",
 ]
