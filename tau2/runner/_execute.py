@@ -8,7 +8,7 @@ from collections import deque
 
 from tau2.actors import make_actor
 from tau2.episode import Actor, ActorTurn, Entry, EpisodeConfig, NLJudge, SeatContext, run_episode
-from tau2.llm import AuthenticationError
+from tau2.llm import AuthenticationError, call_settings
 from tau2.runner._convert import crash_record, episode_record
 from tau2.runner._manifest import write_manifest
 from tau2.runner._plan import Unit
@@ -43,9 +43,10 @@ async def execute_run(
                 progress.unit_finished(record)
 
         try:
-            async with asyncio.TaskGroup() as group:
-                for _ in range(min(concurrency, len(pending))):
-                    group.create_task(worker())
+            with call_settings(on_usage=progress.follow_calls()):
+                async with asyncio.TaskGroup() as group:
+                    for _ in range(min(concurrency, len(pending))):
+                        group.create_task(worker())
         except BaseExceptionGroup as failures:
             refused = failures.subgroup(AuthenticationError)
             if refused is None:
