@@ -146,3 +146,23 @@ def test_an_episode_that_was_not_judged_exits_non_zero(suite_file: Path, transpo
 
 def test_infrastructure_error_stays_the_base_of_authentication_error() -> None:
     assert issubclass(AuthenticationError, InfrastructureError)
+
+
+def test_a_refused_key_ends_an_episode_with_one_line(suite_file: Path, transport: str) -> None:
+    with ScriptedOpenAIServer(lambda _: Reply.error(403)) as server:
+        arguments = ["episode", "--suite", str(suite_file), "--task-id", "both"]
+        result = CliRunner().invoke(app, [*arguments, *seats(server.base_url, transport)])
+    assert result.exit_code == 2, result.output
+    (line,) = result.stderr.strip().splitlines()
+    assert line.startswith("error: user seat: openai/tau2-test-model: authentication failed: ")
+
+
+def test_a_judge_refusing_the_key_stops_the_run_naming_the_judge(tmp_path: Path) -> None:
+    with ScriptedOpenAIServer(lambda _: Reply.error(401)) as server:
+        arguments = ["run", "--domain", "airline", "--agent", "oracle", "--user", "scripted", "--quiet"]
+        arguments += ["--out", str(tmp_path / "r"), "--task-ids", "cancel_business"]
+        arguments += ["--judge-model", "openai/gpt-4o-mini", "--judge-api-base", server.base_url]
+        result = CliRunner().invoke(app, [*arguments, "--judge-arg", "api_key=sk-test"])
+    assert result.exit_code == 2, result.output
+    (line,) = result.stderr.strip().splitlines()
+    assert line.startswith("error: judge: openai/gpt-4o-mini: authentication failed: HTTP 401: ")
