@@ -80,7 +80,7 @@ def test_a_good_server_passes_every_check(transport: str) -> None:
         '  ✓ tool calls: forced call came back: lookup_order({"order_id": "A-17"})',
         "  ✓ parallel tool calls: 2 calls in one reply",
         "  · context window: 32768 tokens (reported by the server)",
-        "  ! pricing: unpriced: not in litellm's cost map, so costs show as unpriced (not as free)",
+        "  ! pricing: not in litellm's cost map: costs will show as unpriced, not as free",
     ]
 
 

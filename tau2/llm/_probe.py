@@ -167,8 +167,8 @@ def _no_call(completion: Completion) -> str:
     if _looks_like_a_call(text):
         return (
             "tool calls come back as text in the reply's content: the server lacks a tool-call parser "
-            "(vLLM: --enable-auto-tool-choice --tool-call-parser NAME; llama.cpp: --jinja), "
-            "or enable the actors' option for tool calls written in text"
+            "(vLLM: --enable-auto-tool-choice --tool-call-parser NAME; llama.cpp: --jinja); "
+            "or turn on the compatibility option for tool calls written in text"
         )
     shown = " ".join(text.split())[:60]
     return f"no tool call came back ({repr(shown) if shown else 'an empty reply'})"
@@ -269,7 +269,7 @@ def _pricing(spec: ModelSpec) -> Check:
     """Whether litellm's cost map prices the model, and at what."""
     prices = token_prices(spec.name)
     if prices is None:
-        detail = "unpriced: not in litellm's cost map, so costs show as unpriced (not as free)"
+        detail = "not in litellm's cost map: costs will show as unpriced, not as free"
         return Check(name="pricing", outcome="warn", detail=detail)
     prompt, completion = (price * 1_000_000 for price in prices)
     detail = f"${prompt:.2f} in / ${completion:.2f} out per million tokens (litellm's cost map)"
