@@ -95,6 +95,12 @@ def test_llama_cpp_metadata_and_a_priced_model(transport: str) -> None:
     ]
 
 
+def test_without_a_server_listing_the_context_window_comes_from_litellm(transport: str) -> None:
+    result, lines, _ = check(good, transport, model="openai/gpt-4o-mini")
+    assert result.exit_code == 0, result.output
+    assert "  · context window: 128000 tokens (litellm's model info)" in lines
+
+
 def test_tool_calls_written_as_text_are_named_as_such(transport: str) -> None:
     result, lines, _ = check(calls_as_text, transport)
     assert result.exit_code == 1

@@ -199,6 +199,7 @@ def test_an_episode_survives_a_server_restart(lamp_suite: Path, transport: str) 
     server = ScriptedOpenAIServer(Provider(), latency=LATENCY)
     server.start()
     arguments = ["episode", "--suite", str(lamp_suite), "--task-id", "case-0", "--json"]
+    arguments += ["--agent-retry-budget", "120", "--user-retry-budget", "120"]
     with Restarter(server, after=3, gap_s=2.0) as restarter:
         result = CliRunner().invoke(app, [*arguments, *seat_options(server.base_url, transport)])
         assert restarter.restarted.is_set()
