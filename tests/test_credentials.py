@@ -166,3 +166,15 @@ def test_a_judge_refusing_the_key_stops_the_run_naming_the_judge(tmp_path: Path)
     assert result.exit_code == 2, result.output
     (line,) = result.stderr.strip().splitlines()
     assert line.startswith("error: judge: openai/gpt-4o-mini: authentication failed: HTTP 401: ")
+
+
+def test_a_refused_key_stops_a_ray_run_at_once(suite_file: Path, tmp_path: Path) -> None:
+    pytest.importorskip("ray", reason="the ray extra is not installed (pip install -e '.[ray]')")
+    out = tmp_path / "run"
+    with ScriptedOpenAIServer(lambda _: Reply.error(401)) as server:
+        arguments = ["run", "--suite", str(suite_file), "--out", str(out), "--ray", "local", "--workers", "1"]
+        result = CliRunner().invoke(app, [*arguments, *seats(server.base_url, "native")])
+    assert result.exit_code == 2, result.output
+    (line,) = result.stderr.strip().splitlines()[-1:]
+    assert line.startswith("error: user seat: openai/tau2-test-model: authentication failed: ")
+    assert read_records(out / "results.jsonl")[0] == []

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 from collections import deque
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from tau2.actors import make_actor
 from tau2.episode import Actor, ActorTurn, Entry, EpisodeConfig, NLJudge, SeatContext, run_episode
@@ -42,17 +44,24 @@ async def execute_run(
                 written.append(record)
                 progress.unit_finished(record)
 
-        try:
-            with call_settings(on_usage=progress.follow_calls()):
-                async with asyncio.TaskGroup() as group:
-                    for _ in range(min(concurrency, len(pending))):
-                        group.create_task(worker())
-        except BaseExceptionGroup as failures:
-            refused = failures.subgroup(AuthenticationError)
-            if refused is None:
-                raise
-            raise _first(refused) from None
+        with stop_on_refusal(), call_settings(on_usage=progress.follow_calls()):
+            async with asyncio.TaskGroup() as group:
+                for _ in range(min(concurrency, len(pending))):
+                    group.create_task(worker())
     return written
+
+
+@contextmanager
+def stop_on_refusal() -> Iterator[None]:
+    """Let a task group that failed because credentials were refused raise that `AuthenticationError`
+    alone (one line for the CLI), rather than a group of every task it stopped."""
+    try:
+        yield
+    except BaseExceptionGroup as failures:
+        refused = failures.subgroup(AuthenticationError)
+        if refused is None:
+            raise
+        raise _first(refused) from None
 
 
 def _first(group: BaseExceptionGroup[AuthenticationError]) -> AuthenticationError:
