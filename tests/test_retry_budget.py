@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 
 from tau2.cli import app
 from tau2.domains.mock.tasks import BOTH
-from tau2.llm import InfrastructureError, ModelClient, ModelSpec, RetryPolicy
+from tau2.llm import InfrastructureError, ModelClient, ModelSpec, RetryPolicy, call_settings
 from tau2.runner import ModelRequest
 from tau2.runs._rundir import load_manifest, load_run
 from tau2.tasks._suite import Suite
@@ -180,12 +180,21 @@ def lamp_suite(tmp_path: Path) -> Path:
     return path
 
 
-def test_a_run_survives_a_server_restart(lamp_suite: Path, tmp_path: Path, transport: str) -> None:
+QUICK = RetryPolicy(base_delay_s=0.1, max_delay_s=0.25)
+"""Backoff short enough that a count of retries (the old default of 4) would be spent within the restart's
+gap: only the seats' time budget carries the calls across it."""
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_a_run_survives_a_server_restart(
+    lamp_suite: Path, tmp_path: Path, transport: str, workers: str
+) -> None:
     out = tmp_path / "run"
     server = ScriptedOpenAIServer(Provider(), latency=LATENCY)
     server.start()
     arguments = ["run", "--suite", str(lamp_suite), "--out", str(out), "--trials", "2", "--concurrency", "3"]
-    with Restarter(server, after=5, gap_s=2.0) as restarter:
+    arguments += ["--workers", workers]
+    with Restarter(server, after=5, gap_s=2.0) as restarter, call_settings(retry=QUICK):
         result = CliRunner().invoke(app, [*arguments, *seat_options(server.base_url, transport)])
         assert restarter.restarted.is_set()
     assert result.exit_code == 0, result.output
@@ -200,7 +209,7 @@ def test_an_episode_survives_a_server_restart(lamp_suite: Path, transport: str) 
     server.start()
     arguments = ["episode", "--suite", str(lamp_suite), "--task-id", "case-0", "--json"]
     arguments += ["--agent-retry-budget", "120", "--user-retry-budget", "120"]
-    with Restarter(server, after=3, gap_s=2.0) as restarter:
+    with Restarter(server, after=3, gap_s=2.0) as restarter, call_settings(retry=QUICK):
         result = CliRunner().invoke(app, [*arguments, *seat_options(server.base_url, transport)])
         assert restarter.restarted.is_set()
     assert result.exit_code == 0, result.output
