@@ -37,7 +37,7 @@ class Failure(StrEnum):
     AUTHENTICATION = "authentication"
     """The credentials were refused or missing; never retried, and no other call can succeed either."""
     PERMANENT = "permanent"
-    """Retrying cannot help (bad request, authentication, unknown model, …)."""
+    """Retrying cannot help (bad request, unknown model, unsupported parameter, …)."""
 
 
 def classify(exc: BaseException) -> Failure:
