@@ -178,7 +178,7 @@ def test_differences_name_nested_fields_and_hashes_but_ignore_identity() -> None
         "episode.max_steps (100 → 5)",
         "user.kind (scripted → llm)",
         'user.model (None → {"name": "m", "api_base": null, "args": {}, "timeout_s": 120.0, '
-        '"max_retries": 4, "transport": "auto"})',
+        '"max_retries": null, "retry_budget_s": 300.0, "transport": "auto"})',
         "persona (none → cc)",
         "policy (aaaaaaaaaaaa → bbbbbbbbbbbb)",
         "task_ids (2 items → 1 items)",

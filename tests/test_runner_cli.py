@@ -31,8 +31,9 @@ def one_line(text: str) -> str:
     return lines[0]
 
 
-@pytest.mark.parametrize("name", COMMANDS)
-def test_every_subcommand_prints_its_help(name: str) -> None:
+@pytest.mark.parametrize("module", COMMANDS)
+def test_every_subcommand_prints_its_help(module: str) -> None:
+    name = module.replace("_", "-")
     result = runner.invoke(app, [name, "--help"])
     assert result.exit_code == 0, result.output
     assert f"tau2 {name}" in result.output and "--help" in result.output

@@ -105,6 +105,7 @@ def test_llm_run_survives_provider_errors_and_resume_reruns_the_outage(
         for seat in ("agent", "user"):
             seats += [f"--{seat}", "llm", f"--{seat}-model", "openai/tau2-test-model"]
             seats += [f"--{seat}-api-base", server.base_url, f"--{seat}-arg", "api_key=sk-test"]
+            seats += [f"--{seat}-max-retries", "4"]  # the retries are instant here: bound them by count
         arguments = ["run", "--suite", str(suite_file), *seats, "--agent-arg", "temperature=0.25"]
         arguments += ["--persona", "easy", "--trials", "2", "--concurrency", "12", "--out", str(out)]
         host = urlsplit(server.base_url).netloc
@@ -113,6 +114,9 @@ def test_llm_run_survives_provider_errors_and_resume_reruns_the_outage(
         first = CliRunner().invoke(app, [*arguments, "--rate-limit", f"{host}=4/100000"])
         assert first.exit_code == 0, first.output
         assert "simulations: 10/12 judged, 2 infrastructure errors, 0 not run" in first.stdout
+        assert "infrastructure errors: the most common (2 of 2): user actor: InfrastructureError: " in (
+            first.stdout
+        )
         assert "pass^1: 1.000 · tokens " in first.stdout and "cost unpriced" in first.stdout
         assert limits.limit_for([host]) is not None and provider.most_in_flight <= 4
         run = load_run(out)

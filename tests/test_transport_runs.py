@@ -89,7 +89,7 @@ def run(suite: Path, out: Path, transport: str | None, model: str = "openai/tau2
         arguments = ["run", "--suite", str(suite), "--out", str(out), "--concurrency", "5"]
         for seat in ("agent", "user"):
             arguments += [f"--{seat}", "llm", f"--{seat}-model", model, f"--{seat}-api-base", server.base_url]
-            arguments += [f"--{seat}-arg", "api_key=sk-test"]
+            arguments += [f"--{seat}-arg", "api_key=sk-test", f"--{seat}-max-retries", "4"]
             if transport is not None:
                 arguments += [f"--{seat}-transport", transport]
         with call_settings(retry=RetryPolicy(base_delay_s=0.0, max_delay_s=0.0)):

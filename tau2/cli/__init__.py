@@ -20,7 +20,7 @@ from typer.core import TyperGroup
 from tau2.errors import UserInputError
 from tau2.personas import PersonaError
 
-COMMANDS = ("generate", "verify", "episode", "run", "report", "compare", "view", "play")
+COMMANDS = ("generate", "verify", "check_model", "episode", "run", "report", "compare", "view", "play")
 """Subcommand modules of `tau2.cli`, in the order `--help` lists them."""
 GROUPS = {"export": "exports", "import": "imports"}
 """Subcommand groups (name → module defining a Typer `app` with one command per format)."""

@@ -14,7 +14,9 @@ from tau2.cli.options import (
     AgentApiBase,
     AgentArg,
     AgentKind,
+    AgentMaxRetries,
     AgentModel,
+    AgentRetryBudget,
     AgentTextToolCalls,
     AgentTimeout,
     AgentTransport,
@@ -22,7 +24,9 @@ from tau2.cli.options import (
     DomainOption,
     JudgeApiBase,
     JudgeArg,
+    JudgeMaxRetries,
     JudgeModel,
+    JudgeRetryBudget,
     JudgeTimeout,
     MaxActorRetries,
     MaxErrors,
@@ -35,7 +39,9 @@ from tau2.cli.options import (
     UserApiBase,
     UserArg,
     UserKind,
+    UserMaxRetries,
     UserModel,
+    UserRetryBudget,
     UserTextToolCalls,
     UserTimeout,
     UserTransport,
@@ -56,6 +62,8 @@ def command(
     agent_api_base: AgentApiBase = None,
     agent_arg: AgentArg = None,
     agent_timeout: AgentTimeout = None,
+    agent_retry_budget: AgentRetryBudget = None,
+    agent_max_retries: AgentMaxRetries = None,
     agent_transport: AgentTransport = None,
     agent_text_tool_calls: AgentTextToolCalls = None,
     user: UserKind = None,
@@ -63,6 +71,8 @@ def command(
     user_api_base: UserApiBase = None,
     user_arg: UserArg = None,
     user_timeout: UserTimeout = None,
+    user_retry_budget: UserRetryBudget = None,
+    user_max_retries: UserMaxRetries = None,
     user_transport: UserTransport = None,
     user_text_tool_calls: UserTextToolCalls = None,
     mode: ModeOption = None,
@@ -78,6 +88,8 @@ def command(
     judge_api_base: JudgeApiBase = None,
     judge_arg: JudgeArg = None,
     judge_timeout: JudgeTimeout = None,
+    judge_retry_budget: JudgeRetryBudget = None,
+    judge_max_retries: JudgeMaxRetries = None,
     json_output: Annotated[bool, typer.Option("--json", help="Print the episode result as JSON.")] = False,
 ) -> None:
     """Run one episode and print the conversation, the termination, each assertion and the reward.
@@ -100,6 +112,8 @@ def command(
             agent_arg,
             agent_timeout,
             agent_transport,
+            retry_budget=agent_retry_budget,
+            max_retries=agent_max_retries,
             seat="agent",
             text_tool_calls=agent_text_tool_calls,
         ),
@@ -110,6 +124,8 @@ def command(
             user_arg,
             user_timeout,
             user_transport,
+            retry_budget=user_retry_budget,
+            max_retries=user_max_retries,
             seat="user",
             text_tool_calls=user_text_tool_calls,
         ),
@@ -117,7 +133,15 @@ def command(
         persona=persona,
         seed=seed,
         data_dir=data_dir,
-        judge=model_request(judge_model, judge_api_base, judge_arg, judge_timeout, option="judge"),
+        judge=model_request(
+            judge_model,
+            judge_api_base,
+            judge_arg,
+            judge_timeout,
+            retry_budget=judge_retry_budget,
+            max_retries=judge_max_retries,
+            option="judge",
+        ),
     )
     setup = prepare_episode(request, task_id)
     for warning in setup.warnings:
@@ -141,6 +165,10 @@ def command(
         typer.echo(result.model_dump_json())
     else:
         show_episode(Console(), result)
+    if result.termination.is_infrastructure:
+        detail = result.trajectory.termination_detail or "no detail"
+        print(f"error: the episode was not judged: {result.termination.value}: {detail}", file=sys.stderr)
+        raise typer.Exit(1)
 
 
 def show_episode(console: Console, result: EpisodeResult) -> None:

@@ -66,6 +66,11 @@ _MODEL = "Model of the {seat} seat, as litellm names it (e.g. openai/gpt-4o-mini
 _API_BASE = "API base of the {seat} seat's model server (e.g. http://127.0.0.1:8000/v1)."
 _ARG = "KEY=VALUE provider argument of the {seat} seat's model (JSON value; repeatable)."
 _TIMEOUT = "Seconds one model request of the {seat} seat may take (default 120)."
+_RETRY_BUDGET = (
+    "Seconds during which a failing model call of the {seat} seat is retried with backoff (server "
+    "errors, rate limits, refused connections), from its first attempt (default 300)."
+)
+_MAX_RETRIES = "Most retries of one failing model call of the {seat} seat (default: as the budget allows)."
 
 AgentKind = Annotated[str | None, _seat_option("agent", "", _KIND)]
 AgentModel = Annotated[str | None, _seat_option("agent", "-model", _MODEL)]
@@ -78,11 +83,19 @@ _TEXT_TOOL_CALLS = (
 )
 AgentTextToolCalls = Annotated[bool | None, _seat_option("agent", "-text-tool-calls", _TEXT_TOOL_CALLS)]
 UserTextToolCalls = Annotated[bool | None, _seat_option("user", "-text-tool-calls", _TEXT_TOOL_CALLS)]
+AgentRetryBudget = Annotated[
+    float | None, _seat_option("agent", "-retry-budget", _RETRY_BUDGET, min=0.001, metavar="SECONDS")
+]
+AgentMaxRetries = Annotated[int | None, _seat_option("agent", "-max-retries", _MAX_RETRIES, min=0)]
 UserKind = Annotated[str | None, _seat_option("user", "", _KIND)]
 UserModel = Annotated[str | None, _seat_option("user", "-model", _MODEL)]
 UserApiBase = Annotated[str | None, _seat_option("user", "-api-base", _API_BASE)]
 UserArg = Annotated[list[str] | None, _seat_option("user", "-arg", _ARG)]
 UserTimeout = Annotated[float | None, _seat_option("user", "-timeout", _TIMEOUT, min=0.001)]
+UserRetryBudget = Annotated[
+    float | None, _seat_option("user", "-retry-budget", _RETRY_BUDGET, min=0.001, metavar="SECONDS")
+]
+UserMaxRetries = Annotated[int | None, _seat_option("user", "-max-retries", _MAX_RETRIES, min=0)]
 
 _JUDGE_MODEL = "Model judging natural-language assertions (default: none; such assertions then fail)."
 _JUDGE_API_BASE = "API base of the judge model's server."
@@ -93,6 +106,10 @@ JudgeModel = Annotated[str | None, _seat_option("judge", "-model", _JUDGE_MODEL)
 JudgeApiBase = Annotated[str | None, _seat_option("judge", "-api-base", _JUDGE_API_BASE)]
 JudgeArg = Annotated[list[str] | None, _seat_option("judge", "-arg", _JUDGE_ARG)]
 JudgeTimeout = Annotated[float | None, _seat_option("judge", "-timeout", _JUDGE_TIMEOUT, min=0.001)]
+JudgeRetryBudget = Annotated[
+    float | None, _seat_option("judge", "-retry-budget", _RETRY_BUDGET, min=0.001, metavar="SECONDS")
+]
+JudgeMaxRetries = Annotated[int | None, _seat_option("judge", "-max-retries", _MAX_RETRIES, min=0)]
 
 # The episode options (every `EpisodeConfig` field but the seed), shared by `run` and `episode`.
 
@@ -156,6 +173,8 @@ def model_request(
     timeout: float | None,
     transport: Transport | None = None,
     *,
+    retry_budget: float | None = None,
+    max_retries: int | None = None,
     option: str,
 ) -> ModelRequest:
     """A model's options as a request (None = not given); `option` prefixes the option names."""
@@ -167,6 +186,8 @@ def model_request(
         args=parse_assignments(f"--{option}-arg", args or []),
         timeout_s=timeout,
         transport=transport,
+        retry_budget_s=retry_budget,
+        max_retries=max_retries,
     )
 
 
@@ -178,13 +199,24 @@ def seat_request(
     timeout: float | None,
     transport: Transport | None,
     *,
+    retry_budget: float | None = None,
+    max_retries: int | None = None,
     seat: str,
     text_tool_calls: bool | None = None,
 ) -> SeatRequest:
     """One seat's options as a request (None = not given)."""
     from tau2.runner import SeatRequest
 
-    settings = model_request(model, api_base, args, timeout, transport, option=seat)
+    settings = model_request(
+        model,
+        api_base,
+        args,
+        timeout,
+        transport,
+        retry_budget=retry_budget,
+        max_retries=max_retries,
+        option=seat,
+    )
     return SeatRequest(kind=kind, text_tool_calls=text_tool_calls or None, **settings.model_dump())
 
 

@@ -11,14 +11,18 @@ from tau2.cli.options import (
     AgentApiBase,
     AgentArg,
     AgentKind,
+    AgentMaxRetries,
     AgentModel,
+    AgentRetryBudget,
     AgentTextToolCalls,
     AgentTimeout,
     AgentTransport,
     DomainOption,
     JudgeApiBase,
     JudgeArg,
+    JudgeMaxRetries,
     JudgeModel,
+    JudgeRetryBudget,
     JudgeTimeout,
     MaxActorRetries,
     MaxErrors,
@@ -32,7 +36,9 @@ from tau2.cli.options import (
     UserApiBase,
     UserArg,
     UserKind,
+    UserMaxRetries,
     UserModel,
+    UserRetryBudget,
     UserTextToolCalls,
     UserTimeout,
     UserTransport,
@@ -56,6 +62,8 @@ def command(
     agent_api_base: AgentApiBase = None,
     agent_arg: AgentArg = None,
     agent_timeout: AgentTimeout = None,
+    agent_retry_budget: AgentRetryBudget = None,
+    agent_max_retries: AgentMaxRetries = None,
     agent_transport: AgentTransport = None,
     agent_text_tool_calls: AgentTextToolCalls = None,
     user: UserKind = None,
@@ -63,6 +71,8 @@ def command(
     user_api_base: UserApiBase = None,
     user_arg: UserArg = None,
     user_timeout: UserTimeout = None,
+    user_retry_budget: UserRetryBudget = None,
+    user_max_retries: UserMaxRetries = None,
     user_transport: UserTransport = None,
     user_text_tool_calls: UserTextToolCalls = None,
     mode: ModeOption = None,
@@ -83,6 +93,8 @@ def command(
     judge_api_base: JudgeApiBase = None,
     judge_arg: JudgeArg = None,
     judge_timeout: JudgeTimeout = None,
+    judge_retry_budget: JudgeRetryBudget = None,
+    judge_max_retries: JudgeMaxRetries = None,
     concurrency: Annotated[
         int | None,
         typer.Option(
@@ -129,13 +141,15 @@ def command(
     import asyncio
     import sys
 
-    from tau2.llm import current_settings, default_limits
+    from tau2.errors import UserInputError
+    from tau2.llm import AuthenticationError, current_settings, default_limits
     from tau2.runner import (
         ProgressBar,
         RunRequest,
         Tally,
         execute_on_workers,
         execute_run,
+        nothing_judged,
         parse_rate_limit,
         parse_task_ids,
         prepare_run,
@@ -156,6 +170,8 @@ def command(
             agent_arg,
             agent_timeout,
             agent_transport,
+            retry_budget=agent_retry_budget,
+            max_retries=agent_max_retries,
             seat="agent",
             text_tool_calls=agent_text_tool_calls,
         ),
@@ -166,6 +182,8 @@ def command(
             user_arg,
             user_timeout,
             user_transport,
+            retry_budget=user_retry_budget,
+            max_retries=user_max_retries,
             seat="user",
             text_tool_calls=user_text_tool_calls,
         ),
@@ -176,7 +194,15 @@ def command(
         data_dir=data_dir,
         concurrency=concurrency,
         rate_limits=limits,
-        judge=model_request(judge_model, judge_api_base, judge_arg, judge_timeout, option="judge"),
+        judge=model_request(
+            judge_model,
+            judge_api_base,
+            judge_arg,
+            judge_timeout,
+            retry_budget=judge_retry_budget,
+            max_retries=judge_max_retries,
+            option="judge",
+        ),
     )
     with RunDirectoryLock(out) as lock:
         lock.acquire()  # before anything in the directory is read or written
@@ -218,10 +244,20 @@ def command(
                         prepared, bar, concurrency=manifest.concurrency, turn_delay_s=debug_turn_delay
                     )
                 written = asyncio.run(execution)
+        except AuthenticationError as error:
+            raise UserInputError(
+                f"{error} (the run stopped; finished simulations are saved: fix the credentials, then "
+                f"`tau2 run --resume --out {out}` continues)"
+            ) from None
         except KeyboardInterrupt:
             print(
                 f"interrupted: finished simulations are saved; `tau2 run --resume --out {out}` continues",
                 file=sys.stderr,
             )
             raise typer.Exit(130) from None
-    typer.echo(run_summary(manifest, latest_records([*prepared.previous, *written]), out))
+    records = latest_records([*prepared.previous, *written])
+    typer.echo(run_summary(manifest, records, out))
+    failure = nothing_judged(records)
+    if failure is not None:
+        print(f"error: {failure}", file=sys.stderr)
+        raise typer.Exit(1)

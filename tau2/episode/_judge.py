@@ -16,7 +16,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from tau2.episode._trajectory import EntryKind, Trajectory
-from tau2.llm import ModelSpec, Usage, complete
+from tau2.llm import AuthenticationError, ModelSpec, Usage, complete
 from tau2.tasks import Task
 
 SYSTEM_PROMPT = """You review a finished conversation between a customer-service agent and a customer.
@@ -86,11 +86,15 @@ async def judge_episode(
     judge: NLJudge | None, task: Task, trajectory: Trajectory, seed: int | None
 ) -> Judgement:
     """The verdicts on a finished episode's natural-language assertions (none without a judge or
-    statements); the simulation is keyed by task and seed, which the runner makes unique per trial."""
+    statements); the simulation is keyed by task and seed, which the runner makes unique per trial.
+    Refused credentials propagate, naming the judge, like a seat's."""
     statements = task.evaluation.nl_assertions or []
     if judge is None or not statements:
         return Judgement()
-    return await judge.judge(f"{task.id}\x00{seed}", trajectory, statements)
+    try:
+        return await judge.judge(f"{task.id}\x00{seed}", trajectory, statements)
+    except AuthenticationError as error:
+        raise AuthenticationError(f"judge: {error}") from error
 
 
 def user_prompt(trajectory: Trajectory, statements: Sequence[str]) -> str:

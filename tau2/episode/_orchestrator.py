@@ -30,7 +30,14 @@ from tau2.episode._trajectory import (
     Trajectory,
 )
 from tau2.errors import ErrorCode
-from tau2.llm import ContextOverflowError, InfrastructureError, ModelToolCall, Usage, safe_text
+from tau2.llm import (
+    AuthenticationError,
+    ContextOverflowError,
+    InfrastructureError,
+    ModelToolCall,
+    Usage,
+    safe_text,
+)
 from tau2.tasks import Task, initialize_world
 from tau2.world import Domain, Side, StateChange, ToolResult, World, state_changes
 
@@ -224,7 +231,10 @@ def _resolution(
 
 
 def _failure(error: Exception, seat: Side) -> tuple[TerminationReason, str]:
-    """The termination an exception raised by an actor leads to, and its detail."""
+    """The termination an exception raised by an actor leads to, and its detail; refused credentials
+    end more than the episode, so they propagate, naming the seat."""
+    if isinstance(error, AuthenticationError):
+        raise AuthenticationError(f"{seat.value} seat: {error}") from error
     detail = safe_text(f"{seat.value} actor: {type(error).__name__}: {error}")
     if isinstance(error, ContextOverflowError):
         return TerminationReason.CONTEXT_OVERFLOW, detail

@@ -10,9 +10,11 @@ import os
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
 from tau2.llm._client import Completion, ModelClient, ModelToolCall, check_spec, complete
-from tau2.llm._errors import ContextOverflowError, InfrastructureError
+from tau2.llm._errors import AuthenticationError, ContextOverflowError, InfrastructureError
 from tau2.llm._hooks import CallSettings, UsageCallback, call_settings, current_settings
 from tau2.llm._limits import ProviderLimit, RateLimits, default_limits
+from tau2.llm._preflight import missing_credentials
+from tau2.llm._probe import Check, probe_model
 from tau2.llm._retries import RetryPolicy
 from tau2.llm._spec import ModelSpec, TransportChoice
 from tau2.llm._text import safe_text
@@ -21,7 +23,9 @@ from tau2.llm._usage import Usage
 
 __all__ = [
     "NATIVE_PROVIDERS",
+    "AuthenticationError",
     "CallSettings",
+    "Check",
     "Completion",
     "ContextOverflowError",
     "InfrastructureError",
@@ -40,6 +44,8 @@ __all__ = [
     "complete",
     "current_settings",
     "default_limits",
+    "missing_credentials",
+    "probe_model",
     "resolve_transport",
     "safe_text",
 ]

@@ -7,7 +7,7 @@ import time
 from typing import Any
 
 from tau2.errors import UserInputError
-from tau2.llm._errors import ContextOverflowError, InfrastructureError
+from tau2.llm._errors import AuthenticationError, ContextOverflowError, InfrastructureError
 from tau2.llm._hooks import current_settings
 from tau2.llm._limits import Clock, RateLimits, Sleep, default_limits
 from tau2.llm._retries import Failure, RetryPolicy, classify, describe, retry_after_s
@@ -111,10 +111,13 @@ class ModelClient:
         failure = classify(exc)
         if failure is Failure.CONTEXT_OVERFLOW:
             raise ContextOverflowError(f"{self._label}: {describe(exc)}") from exc
+        if failure is Failure.AUTHENTICATION:
+            raise AuthenticationError(f"{self._label}: authentication failed: {describe(exc)}") from exc
         if failure is Failure.PERMANENT:
             raise InfrastructureError(f"{self._label}: {describe(exc)}") from exc
         elapsed = self._clock() - started
-        wait = policy.next_wait_s(attempt, elapsed, self.spec.max_retries, retry_after_s(exc))
+        spec = self.spec
+        wait = policy.next_wait_s(attempt, elapsed, spec.max_retries, retry_after_s(exc), spec.retry_budget_s)
         if wait is None:
             raise InfrastructureError(
                 f"{self._label}: gave up after {attempt + 1} attempts in {elapsed:.1f} s: {describe(exc)}"

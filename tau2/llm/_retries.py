@@ -17,6 +17,12 @@ from tau2.llm._text import safe_text
 TRANSIENT_STATUS = frozenset({408, 409, 425, 429, 500, 502, 503, 504, 529})
 """HTTP statuses retried: timeouts, rate limits, server errors and overload."""
 
+AUTH_STATUS = frozenset({401, 403})
+"""HTTP statuses of refused credentials or permissions."""
+
+_MISSING_KEY_TEXT = re.compile(r"missing credentials|api_key client option must be set", re.IGNORECASE)
+"""How the OpenAI SDK (through litellm, which reports it as a server error) says no key was given."""
+
 _OVERFLOW_TEXT = re.compile(
     r"context_length_exceeded|context length|context window|context size|maximum context|prompt is too long",
     re.IGNORECASE,
@@ -30,17 +36,23 @@ class Failure(StrEnum):
     """Retried with backoff."""
     CONTEXT_OVERFLOW = "context_overflow"
     """The conversation does not fit the model; never retried."""
+    AUTHENTICATION = "authentication"
+    """The credentials were refused or missing; never retried, and no other call can succeed either."""
     PERMANENT = "permanent"
-    """Retrying cannot help (bad request, authentication, unknown model, …)."""
+    """Retrying cannot help (bad request, unknown model, unsupported parameter, …)."""
 
 
 def classify(exc: BaseException) -> Failure:
-    """Sort an exception raised by a model call into transient, context overflow or permanent."""
+    """Sort an exception raised by a model call into transient, authentication, context overflow or
+    permanent."""
     if any(cls.__name__ == "ContextWindowExceededError" for cls in type(exc).__mro__):
         return Failure.CONTEXT_OVERFLOW
     if isinstance(exc, TimeoutError | ConnectionError):
         return Failure.TRANSIENT
-    if getattr(exc, "status_code", None) in TRANSIENT_STATUS:
+    status = getattr(exc, "status_code", None)
+    if status in AUTH_STATUS or _MISSING_KEY_TEXT.search(str(exc)):
+        return Failure.AUTHENTICATION
+    if status in TRANSIENT_STATUS:
         return Failure.TRANSIENT
     if _OVERFLOW_TEXT.search(str(exc)):
         return Failure.CONTEXT_OVERFLOW
@@ -83,9 +95,10 @@ def describe(exc: BaseException) -> str:
 class RetryPolicy(BaseModel):
     """Exponential backoff with jitter; a provider's `Retry-After` is honoured up to a cap.
 
-    Without `budget_s`, a call gives up after `ActorSpec.max_retries` retries. With it, a call keeps
-    retrying transient failures until `budget_s` seconds have passed since its first attempt (the last
-    wait is cut to what remains), so a run can ride out a server restart; `max_retries` is then unused.
+    How long a call keeps retrying comes from its seat (`ModelSpec.max_retries` and
+    `ModelSpec.retry_budget_s`: it gives up at whichever comes first). A policy with `budget_s`
+    overrides both for every call it covers: transient failures are retried until `budget_s` seconds
+    have passed since the first attempt. The last wait is always cut to what remains of a budget.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -104,12 +117,22 @@ class RetryPolicy(BaseModel):
         return max(jittered, min(retry_after, self.max_retry_after_s))
 
     def next_wait_s(
-        self, attempt: int, elapsed_s: float, max_retries: int, retry_after: float | None = None
+        self,
+        attempt: int,
+        elapsed_s: float,
+        max_retries: int | None,
+        retry_after: float | None = None,
+        budget_s: float | None = None,
     ) -> float | None:
         """Seconds to wait before retrying after failed attempt `attempt`, `elapsed_s` after the first
-        attempt started; None when the call should give up."""
+        attempt started, for a seat allowing `max_retries` retries within `budget_s` seconds (None: no
+        such limit); None when the call should give up."""
+        if self.budget_s is not None:
+            max_retries, budget_s = None, self.budget_s
+        if max_retries is not None and attempt >= max_retries:
+            return None
         delay = self.delay_s(attempt, retry_after)
-        if self.budget_s is None:
-            return delay if attempt < max_retries else None
-        remaining = self.budget_s - elapsed_s
+        if budget_s is None:
+            return delay
+        remaining = budget_s - elapsed_s
         return min(delay, remaining) if remaining > 0 else None

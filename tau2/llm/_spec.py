@@ -4,7 +4,11 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, JsonValue
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, model_validator
+
+DEFAULT_RETRY_BUDGET_S = 300.0
+"""Seconds a model call keeps retrying transient failures by default: enough to ride out a server
+restart or a short provider outage."""
 
 TransportChoice = Literal["auto", "native", "litellm"]
 """How a model's calls travel: litellm, tau2's own client for OpenAI-compatible servers, or `auto`
@@ -23,5 +27,16 @@ class ModelSpec(BaseModel):
     """Passed through to the provider (temperature, top_p, max_tokens, api_key, …)."""
     timeout_s: float = Field(default=120.0, gt=0)
     """Seconds one request may take before it counts as failed."""
-    max_retries: int = Field(default=4, ge=0)
+    max_retries: int | None = Field(default=None, ge=0)
+    """Retries after a transient failure; None = as many as `retry_budget_s` allows."""
+    retry_budget_s: float | None = Field(default=DEFAULT_RETRY_BUDGET_S, gt=0)
+    """Seconds, from a call's first attempt, during which transient failures are retried; None = no limit
+    in time (`max_retries` then bounds the call)."""
     transport: TransportChoice = "auto"
+
+    @model_validator(mode="after")
+    def _bounded(self) -> ModelSpec:
+        """A call must give up some day: by count, by time, or both."""
+        if self.max_retries is None and self.retry_budget_s is None:
+            raise ValueError("give max_retries or retry_budget_s (or both): retries must end")
+        return self

@@ -23,7 +23,7 @@ from tau2.runner._request import (
     parse_task_ids,
 )
 from tau2.runner._seeds import derive_seed
-from tau2.runner._summary import run_summary
+from tau2.runner._summary import nothing_judged, run_summary
 from tau2.runner._workers import execute_on_workers, split_limits
 from tau2.runs import RecordWriter, set_aside_damaged
 
@@ -46,6 +46,7 @@ __all__ = [
     "execute_on_workers",
     "execute_run",
     "new_run_identity",
+    "nothing_judged",
     "package_versions",
     "parse_assignments",
     "parse_rate_limit",

@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import asyncio
 from collections import deque
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from tau2.actors import make_actor
 from tau2.episode import Actor, ActorTurn, Entry, EpisodeConfig, NLJudge, SeatContext, run_episode
 from tau2.errors import UserInputError
+from tau2.llm import AuthenticationError, call_settings
 from tau2.runner._convert import crash_record, episode_record
 from tau2.runner._plan import Unit
 from tau2.runner._prepare import PreparedRun
@@ -23,7 +26,8 @@ async def execute_run(
     """Simulate every pending unit and append its record; returns the records this session wrote.
 
     A new run's manifest is written before the first simulation. Cancelling (Ctrl-C) stops the
-    simulations in flight, and the records already finished are still written.
+    simulations in flight, and the records already finished are still written. Refused credentials stop
+    the run the same way and raise `AuthenticationError`: no other simulation could succeed.
     """
     ensure_manifest(prepared)
     pending = deque(prepared.units)
@@ -40,10 +44,30 @@ async def execute_run(
                 written.append(record)
                 progress.unit_finished(record)
 
-        async with asyncio.TaskGroup() as group:
-            for _ in range(min(concurrency, len(pending))):
-                group.create_task(worker())
+        with stop_on_refusal(), call_settings(on_usage=progress.follow_calls()):
+            async with asyncio.TaskGroup() as group:
+                for _ in range(min(concurrency, len(pending))):
+                    group.create_task(worker())
     return written
+
+
+@contextmanager
+def stop_on_refusal() -> Iterator[None]:
+    """Let a task group that failed because credentials were refused raise that `AuthenticationError`
+    alone (one line for the CLI), rather than a group of every task it stopped."""
+    try:
+        yield
+    except BaseExceptionGroup as failures:
+        refused = failures.subgroup(AuthenticationError)
+        if refused is None:
+            raise
+        raise _first(refused) from None
+
+
+def _first(group: BaseExceptionGroup[AuthenticationError]) -> AuthenticationError:
+    """The first exception of a (possibly nested) group."""
+    found = group.exceptions[0]
+    return found if isinstance(found, AuthenticationError) else _first(found)
 
 
 def ensure_manifest(prepared: PreparedRun) -> None:
@@ -94,6 +118,8 @@ async def simulate(
             user_label=None if manifest.user is None else manifest.user.label(),
             judge=judge,
         )
+    except AuthenticationError:
+        raise  # no simulation of the run can succeed: the executor stops the run
     except Exception as error:
         return crash_record(task, unit.trial, config, error, run_id=manifest.run_id)
     return episode_record(task, unit.trial, result, run_id=manifest.run_id)

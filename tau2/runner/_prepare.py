@@ -12,7 +12,7 @@ from pydantic import BaseModel, ConfigDict
 from tau2.actors import make_actor
 from tau2.episode import ActorSpec, EpisodeConfig, Mode, shipped_policy
 from tau2.errors import UserInputError
-from tau2.llm import ModelSpec
+from tau2.llm import ModelSpec, missing_credentials
 from tau2.personas import PersonaError, load_persona
 from tau2.runner._manifest import (
     differences,
@@ -174,12 +174,14 @@ def prepare_episode(request: RunRequest, task_id: str) -> EpisodeSetup:
     user = None if config.mode is Mode.SOLO else request.user.resolve(Side.USER, None)
     _policy(get_domain(task.domain), config.mode, config.policy_variant)
     warnings = _solo_warnings(config.mode, request)
+    judge = request.judge.apply(None, "judge")
+    check_credentials(agent.model, user.model if user else None, judge)
     return EpisodeSetup(
         task=task,
         config=config,
         agent=agent,
         user=user,
-        judge=request.judge.apply(None, "judge"),
+        judge=judge,
         data_dir=request.data_dir,
         warnings=warnings,
     )
@@ -383,3 +385,14 @@ def _check_actors(manifest: RunManifest) -> None:
     make_actor(manifest.agent, Side.AGENT, manifest.mode)
     if manifest.user is not None:
         make_actor(manifest.user, Side.USER, manifest.mode)
+    check_credentials(manifest.agent.model, manifest.user.model if manifest.user else None, manifest.judge)
+
+
+def check_credentials(agent: ModelSpec | None, user: ModelSpec | None, judge: ModelSpec | None) -> None:
+    """Refuse, on one line naming the seat, a model whose key is missing (checked offline)."""
+    for seat, spec in (("agent", agent), ("user", user), ("judge", judge)):
+        problem = None if spec is None else missing_credentials(spec)
+        if spec is not None and problem is not None:
+            raise UserInputError(
+                f"{seat} seat ({spec.name}): {problem}; set it, or give --{seat}-arg api_key=..."
+            )

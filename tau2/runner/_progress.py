@@ -1,4 +1,8 @@
-"""Live counts of a run (done, running, failed, pass^1 so far, tokens, cost) and their progress bar."""
+"""Live counts of a run (done, running, failed, pass^1 so far, tokens, cost) and their progress bar.
+
+Tokens and cost move with every model call when the executor feeds them in (`ProgressBar.follow_calls`),
+else with every finished simulation. A call costs a few additions; the bar renders on its own timer.
+"""
 
 from __future__ import annotations
 
@@ -6,8 +10,10 @@ from collections.abc import Iterable
 from types import TracebackType
 
 from rich.console import Console
-from rich.progress import BarColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
+from rich.progress import BarColumn, Progress, ProgressColumn, Task, TaskID, TimeElapsedColumn
+from rich.text import Text
 
+from tau2.llm import Usage, UsageCallback
 from tau2.runs import SimulationRecord
 
 
@@ -26,7 +32,9 @@ class Tally:
         self.cost = 0.0
         """Priced cost in USD."""
         self.unpriced = 0
-        """Records with a seat whose model was unpriced."""
+        """Records with a seat whose model was unpriced (unpriced calls, when counting live)."""
+        self.live = False
+        """Whether tokens and cost come from each model call (`call`) rather than finished records."""
         self._tasks: dict[str, tuple[int, int]] = {}
         self._rate_sum = 0.0
         for record in previous:
@@ -42,18 +50,23 @@ class Tally:
         self.running -= 1
 
     def finish(self, record: SimulationRecord) -> None:
-        """A unit that `start` counted ended with `record`."""
+        """A unit that `start` counted ended with `record` (whose calls were counted already if live)."""
         self.running -= 1
-        self.add(record)
+        self.add(record, usage=not self.live)
 
-    def add(self, record: SimulationRecord) -> None:
-        """Count one record: judged ones towards pass^1, every one towards tokens and cost."""
-        for usage in record.usage.values():
-            self.tokens += usage.prompt_tokens + usage.completion_tokens
-            if usage.cost is None:
-                self.unpriced += 1
-            else:
-                self.cost += usage.cost
+    def call(self, tokens: int, cost: float | None) -> None:
+        """One model call's tokens and cost (None: unpriced), counted as it happens."""
+        self.tokens += tokens
+        if cost is None:
+            self.unpriced += 1
+        else:
+            self.cost += cost
+
+    def add(self, record: SimulationRecord, *, usage: bool = True) -> None:
+        """Count one record: judged ones towards pass^1, and (with `usage`) its tokens and cost."""
+        if usage:
+            for seat_usage in record.usage.values():
+                self.call(seat_usage.prompt_tokens + seat_usage.completion_tokens, seat_usage.cost)
         if record.excluded:
             self.failed += 1
             return
@@ -105,7 +118,7 @@ class ProgressBar:
         if enabled and console.is_terminal:
             self._progress = Progress(
                 BarColumn(bar_width=20),
-                TextColumn("{task.fields[stats]}"),
+                _StatsColumn(tally),
                 TimeElapsedColumn(),
                 console=console,
                 refresh_per_second=4,
@@ -114,7 +127,7 @@ class ProgressBar:
     def __enter__(self) -> ProgressBar:
         if self._progress is not None:
             self._progress.start()
-            self._task = self._progress.add_task("run", total=self._tally.total, stats="")
+            self._task = self._progress.add_task("run", total=self._tally.total)
             self.refresh()
         return self
 
@@ -143,8 +156,37 @@ class ProgressBar:
         self._tally.finish(record)
         self.refresh()
 
+    def follow_calls(self) -> UsageCallback:
+        """Count tokens and cost per model call from now on; returns the callback to give the calls
+        (`tau2.llm.call_settings(on_usage=…)`)."""
+        self._tally.live = True
+        return self.model_called
+
+    def model_called(self, label: str, usage: Usage) -> None:
+        """A model call succeeded: add its tokens and cost (no rendering here)."""
+        self._tally.call(usage.prompt_tokens + usage.completion_tokens, usage.cost)
+
+    def calls_elsewhere(self, tokens: int, cost: float, unpriced: int) -> None:
+        """Usage summed by a worker process since its last report."""
+        tally = self._tally
+        tally.tokens += tokens
+        tally.cost += cost
+        tally.unpriced += unpriced
+
     def refresh(self) -> None:
-        """Show the tally's current counts (cheap: rendering happens on the bar's own timer)."""
+        """Move the bar to the tally's finished count (the counts line renders on the bar's own timer)."""
         if self._progress is not None and self._task is not None:
             tally = self._tally
-            self._progress.update(self._task, completed=tally.done + tally.failed, stats=tally.stats_text())
+            self._progress.update(self._task, completed=tally.done + tally.failed)
+
+
+class _StatsColumn(ProgressColumn):
+    """The tally's counts line, read afresh at every refresh of the bar (4 times a second)."""
+
+    def __init__(self, tally: Tally) -> None:
+        super().__init__()
+        self._tally = tally
+
+    def render(self, task: Task) -> Text:
+        """The current counts."""
+        return Text(self._tally.stats_text())

@@ -14,13 +14,16 @@ from collections.abc import Mapping
 from typing import Any
 
 from tau2.errors import UserInputError
-from tau2.llm import ProviderLimit, RetryPolicy, call_settings, default_limits
-from tau2.runner._execute import ensure_manifest, simulate
+from tau2.llm import AuthenticationError, ProviderLimit, RetryPolicy, call_settings, default_limits
+from tau2.runner._execute import ensure_manifest, simulate, stop_on_refusal
 from tau2.runner._plan import Unit
 from tau2.runner._prepare import PreparedRun
 from tau2.runner._progress import ProgressBar
 from tau2.runner._workers import RESTARTS_PER_WORKER, WorkerSetup, split_concurrency, split_limits
 from tau2.runs import RESULTS_FILE, RecordWriter, SimulationRecord
+
+_REFUSED = "!"
+"""Actor to driver, before the error's text: the provider refused the credentials; stop the run."""
 
 
 class SimulationActor:
@@ -32,10 +35,14 @@ class SimulationActor:
             default_limits().configure(key, limit)
 
     async def simulate(self, unit: str) -> str:
-        """Simulate one unit (as JSON) and return its record as JSON."""
+        """Simulate one unit (as JSON) and return its record as JSON, or `!` and the reason when the
+        provider refused the credentials (not an error: Ray would retry it)."""
         setup = self._setup
-        with call_settings(retry=setup.retry):
-            record = await simulate(setup.prepared, Unit.model_validate_json(unit), setup.turn_delay_s)
+        try:
+            with call_settings(retry=setup.retry):
+                record = await simulate(setup.prepared, Unit.model_validate_json(unit), setup.turn_delay_s)
+        except AuthenticationError as error:
+            return _REFUSED + str(error)
         return record.model_dump_json()
 
 
@@ -95,15 +102,18 @@ async def execute_on_ray(
                     except BaseException:
                         progress.unit_abandoned()
                         raise
+                    if data.startswith(_REFUSED):
+                        raise AuthenticationError(data[len(_REFUSED) :])
                     record = SimulationRecord.model_validate_json(data)
                     writer.write(record)
                     written.append(record)
                     progress.unit_finished(record)
 
-            async with asyncio.TaskGroup() as group:
-                for actor, share in zip(actors, slots, strict=True):
-                    for _ in range(share):
-                        group.create_task(lane(actor))
+            with stop_on_refusal():
+                async with asyncio.TaskGroup() as group:
+                    for actor, share in zip(actors, slots, strict=True):
+                        for _ in range(share):
+                            group.create_task(lane(actor))
     finally:
         for actor in actors:
             ray.kill(actor)

@@ -25,6 +25,8 @@ _MODEL_OPTIONS: Final = {
     "args": "arg",
     "timeout_s": "timeout",
     "transport": "transport",
+    "retry_budget_s": "retry-budget",
+    "max_retries": "max-retries",
 }
 """Command-line names of the model settings besides the model itself."""
 
@@ -39,6 +41,8 @@ class ModelRequest(BaseModel):
     args: dict[str, JsonValue] | None = None
     timeout_s: float | None = None
     transport: TransportChoice | None = None
+    retry_budget_s: float | None = None
+    max_retries: int | None = None
 
     @property
     def given(self) -> bool:

@@ -26,7 +26,14 @@ from multiprocessing.process import BaseProcess
 from pydantic import BaseModel, ConfigDict
 
 from tau2.errors import UserInputError
-from tau2.llm import ProviderLimit, RetryPolicy, call_settings, default_limits
+from tau2.llm import (
+    AuthenticationError,
+    ProviderLimit,
+    RetryPolicy,
+    Usage,
+    call_settings,
+    default_limits,
+)
 from tau2.runner._execute import ensure_manifest, simulate
 from tau2.runner._plan import Unit
 from tau2.runner._prepare import PreparedRun
@@ -35,6 +42,14 @@ from tau2.runs import RESULTS_FILE, RecordWriter, SimulationRecord
 
 _DONE = b""
 """Driver to worker: no more units; finish the ones in flight and exit."""
+_USAGE = b"U"
+"""Worker to driver, before a JSON `UsageDelta`: the tokens and cost of the calls made since the last one."""
+_REFUSED = b"!"
+"""Worker to driver, before the error's text: the provider refused the credentials; stop the run."""
+
+USAGE_REPORT_S = 0.25
+"""Seconds between a worker's usage reports: live enough for the bar (which refreshes 4 times a second)
+at a handful of messages per second, whatever the call rate."""
 
 RESTARTS_PER_WORKER = 3
 """Replacement workers started per requested worker before the run gives up."""
@@ -49,6 +64,40 @@ class WorkerSetup(BaseModel):
     limits: dict[str, ProviderLimit]
     retry: RetryPolicy
     turn_delay_s: float = 0.0
+
+
+class UsageDelta(BaseModel):
+    """Tokens and cost of the model calls a worker made since its last report."""
+
+    tokens: int = 0
+    cost: float = 0.0
+    """Priced cost in USD."""
+    unpriced: int = 0
+    """Unpriced calls."""
+
+
+class UsageMeter:
+    """Sums a worker's model calls between reports: a few additions per call, no lock (one loop)."""
+
+    def __init__(self) -> None:
+        self._tokens = 0
+        self._cost = 0.0
+        self._unpriced = 0
+
+    def __call__(self, label: str, usage: Usage) -> None:
+        self._tokens += usage.prompt_tokens + usage.completion_tokens
+        if usage.cost is None:
+            self._unpriced += 1
+        else:
+            self._cost += usage.cost
+
+    def take(self) -> UsageDelta | None:
+        """What was counted since the last take, or None if nothing."""
+        if not (self._tokens or self._unpriced or self._cost):
+            return None
+        delta = UsageDelta(tokens=self._tokens, cost=self._cost, unpriced=self._unpriced)
+        self._tokens, self._cost, self._unpriced = 0, 0.0, 0
+        return delta
 
 
 def split_limits(limits: Mapping[str, ProviderLimit], workers: int) -> dict[str, ProviderLimit]:
@@ -130,13 +179,30 @@ async def _work(connection: Connection, setup: WorkerSetup) -> None:
             incoming.put_nowait(None)
 
     outbox = Outbox(connection)
+    meter = UsageMeter()
+
+    def report_usage() -> None:
+        delta = meter.take()
+        if delta is not None:
+            outbox.send(_USAGE + delta.model_dump_json().encode())
+
+    async def report_usage_often() -> None:
+        while True:
+            await asyncio.sleep(USAGE_REPORT_S)
+            report_usage()
 
     async def run(unit: Unit) -> None:
-        record = await simulate(setup.prepared, unit, setup.turn_delay_s)
+        try:
+            record = await simulate(setup.prepared, unit, setup.turn_delay_s)
+        except AuthenticationError as error:
+            outbox.send(_REFUSED + str(error).encode())
+            return
+        report_usage()  # the record's calls reach the bar no later than the record
         outbox.send(record.model_dump_json().encode())
 
     loop.add_reader(connection.fileno(), readable)
-    with call_settings(retry=setup.retry):
+    reporter = asyncio.create_task(report_usage_often())
+    with call_settings(retry=setup.retry, on_usage=meter):
         async with asyncio.TaskGroup() as group:
             while True:
                 message = await incoming.get()
@@ -145,6 +211,8 @@ async def _work(connection: Connection, setup: WorkerSetup) -> None:
                 if message == _DONE:
                     break
                 group.create_task(run(Unit.model_validate_json(message)))
+    reporter.cancel()
+    report_usage()
     await asyncio.to_thread(outbox.close)
 
 
@@ -184,6 +252,7 @@ async def execute_on_workers(
     )
     pending = deque(prepared.units)
     written: list[SimulationRecord] = []
+    progress.follow_calls()  # the workers report their calls' usage as they go
     loop = asyncio.get_running_loop()
     finished = loop.create_future()
     context = multiprocessing.get_context("spawn")
@@ -215,7 +284,14 @@ async def execute_on_workers(
         def receive(worker: _Worker) -> None:
             try:
                 while worker.connection.poll():
-                    record = SimulationRecord.model_validate_json(worker.connection.recv_bytes())
+                    message = worker.connection.recv_bytes()
+                    if message.startswith(_USAGE):
+                        delta = UsageDelta.model_validate_json(message[len(_USAGE) :])
+                        progress.calls_elsewhere(delta.tokens, delta.cost, delta.unpriced)
+                        continue
+                    if message.startswith(_REFUSED):
+                        raise AuthenticationError(message[len(_REFUSED) :].decode())
+                    record = SimulationRecord.model_validate_json(message)
                     del worker.assigned[(record.task_id, record.trial)]
                     writer.write(record)
                     written.append(record)

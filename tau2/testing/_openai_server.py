@@ -258,11 +258,25 @@ class ScriptedOpenAIServer:
     running event loop (`with` or `async with`). `base_url` is the value to pass as `api_base`.
     """
 
-    def __init__(self, responder: Responder, *, latency: float = 0.0) -> None:
-        """Create a stopped server; `latency` seconds are added before every reply."""
+    def __init__(
+        self,
+        responder: Responder,
+        *,
+        latency: float = 0.0,
+        port: int = 0,
+        models: Sequence[Mapping[str, Any]] | None = None,
+    ) -> None:
+        """Create a stopped server; `latency` seconds are added before every reply.
+
+        `port` 0 lets the OS choose; a given port lets a test restart a server where the old one was.
+        `models` are the entries `GET /v1/models` lists (none: the endpoint answers 404, as some servers
+        do); vLLM puts `max_model_len` in them, llama.cpp a `meta` object with `n_ctx_train`.
+        """
         if latency < 0:
             raise ValueError("latency must be >= 0")
         self._latency = latency
+        self._fixed_port = port
+        self._models = None if models is None else [dict(model) for model in models]
         self._callable: Callable[[ChatRequest], Reply | Awaitable[Reply]] | None = None
         self._script: deque[Reply] = deque()
         if callable(responder):
@@ -283,6 +297,13 @@ class ScriptedOpenAIServer:
         if self._port is None:
             raise RuntimeError("server is not running")
         return f"http://127.0.0.1:{self._port}/v1"
+
+    @property
+    def port(self) -> int:
+        """The port the server listens on."""
+        if self._port is None:
+            raise RuntimeError("server is not running")
+        return self._port
 
     @property
     def requests(self) -> list[ChatRequest]:
@@ -377,11 +398,14 @@ class ScriptedOpenAIServer:
         app = web.Application(client_max_size=64 * 1024**2)
         for path in ("/v1/chat/completions", "/chat/completions"):
             app.router.add_post(path, self._handle)
+        for path in ("/v1/models", "/models"):
+            app.router.add_get(path, self._list_models)
         runner = web.AppRunner(app, access_log=None, shutdown_timeout=5.0)
         sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             await runner.setup()
-            sock.bind(("127.0.0.1", 0))
+            sock.bind(("127.0.0.1", self._fixed_port))
             await web.SockSite(runner, sock, backlog=1024).start()
             self._port = int(sock.getsockname()[1])
             started.set_result(None)
@@ -394,6 +418,13 @@ class ScriptedOpenAIServer:
             self._port = None
             await runner.cleanup()
             sock.close()
+
+    async def _list_models(self, _: web.Request) -> web.Response:
+        """`GET /v1/models`: the scripted model entries, or 404 when none were given."""
+        if self._models is None:
+            detail = ErrorDetail(message="no /v1/models on this server (scripted)", type="not_found")
+            return _error_response(404, detail, {})
+        return web.json_response({"object": "list", "data": self._models})
 
     async def _handle(self, http_request: web.Request) -> web.Response:
         """Record a request, ask the responder for a reply, wait its delay and send it."""
