@@ -10,7 +10,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict
 
 from tau2.actors import make_actor
-from tau2.episode import ActorSpec, EpisodeConfig, Mode, shipped_policy
+from tau2.episode import ActorSpec, EpisodeConfig, Mode, check_structure, shipped_policy
 from tau2.errors import UserInputError
 from tau2.llm import ModelSpec
 from tau2.personas import PersonaError, load_persona
@@ -99,6 +99,7 @@ def prepare_run(request: RunRequest, run_dir: Path, *, resume: bool) -> Prepared
     data_dir = Path(manifest.data_dir) if manifest.data_dir is not None else None
     if manifest.mode is Mode.SOLO:
         require_tickets(list(tasks.values()))
+    check_structure(list(tasks.values()))
     for task in tasks.values():
         initialize_world(task, data_dir)
     _check_actors(manifest)
@@ -146,6 +147,7 @@ def prepare_episode(request: RunRequest, task_id: str) -> EpisodeSetup:
     config = request.episode_config().model_copy(update={"seed": request.seed})
     if config.mode is Mode.SOLO:
         require_tickets([task])
+    check_structure([task])
     agent = request.agent.resolve(Side.AGENT, None)
     user = None if config.mode is Mode.SOLO else request.user.resolve(Side.USER, None)
     _policy(get_domain(task.domain), config.mode, config.policy_variant)
