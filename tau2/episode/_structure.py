@@ -40,10 +40,9 @@ def structure_problem(task: Task) -> tuple[str, str] | None:
         if problem is not None:
             return f"{field}.arguments", problem
     for index, assertion in enumerate(evaluation.assertions):
-        problem = _call_problem(table, assertion)
-        if problem is not None:
-            suffix, reason = problem
-            return f"evaluation.assertions[{index}]{suffix}", reason
+        found = _call_problem(table, assertion)
+        if found is not None:
+            return f"evaluation.assertions[{index}]{found[0]}", found[1]
     return None
 
 
