@@ -125,6 +125,7 @@ def command(
     import asyncio
     import sys
 
+    from tau2.cli._signals import Stopped
     from tau2.errors import UserInputError
     from tau2.llm import current_settings, default_limits
     from tau2.runner import (
@@ -206,10 +207,7 @@ def command(
                         prepared, bar, concurrency=manifest.concurrency, turn_delay_s=debug_turn_delay
                     )
                 written = asyncio.run(execution)
-        except KeyboardInterrupt:
-            print(
-                f"interrupted: finished simulations are saved; `tau2 run --resume --out {out}` continues",
-                file=sys.stderr,
-            )
-            raise typer.Exit(130) from None
+        except KeyboardInterrupt as interruption:
+            note = f"finished simulations are saved; `tau2 run --resume --out {out}` continues"
+            raise Stopped(interruption, note) from None
     typer.echo(run_summary(manifest, latest_records([*prepared.previous, *written]), out))
