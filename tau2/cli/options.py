@@ -216,10 +216,11 @@ def emit_report(
     """Print warnings on stderr, write the HTML page if asked, then print the report as JSON or tables."""
     from rich.console import Console
 
+    from tau2.cli._output import say
     from tau2.report import write_page
 
     for warning in warnings:
-        typer.echo(f"warning: {warning}", err=True)
+        say(f"warning: {warning}", err=True)
     if html is not None:
         write_page(html, page(report))
         typer.echo(f"wrote {html}", err=True)

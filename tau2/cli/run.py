@@ -123,8 +123,8 @@ def command(
     Configuration options omitted on --resume keep the run's values; given ones must match them.
     """
     import asyncio
-    import sys
 
+    from tau2.cli._output import say
     from tau2.cli._signals import Stopped
     from tau2.errors import UserInputError
     from tau2.llm import current_settings, default_limits
@@ -174,7 +174,7 @@ def command(
         for key, limit in manifest.rate_limits.items():
             default_limits().configure(key, limit)
         for warning in prepared.warnings:
-            print(f"warning: {warning}", file=sys.stderr)
+            say(f"warning: {warning}", err=True)
         tally = Tally(len(manifest.task_ids) * manifest.trials, prepared.previous)
         try:
             with ProgressBar(tally, enabled=not quiet) as bar:
@@ -210,4 +210,4 @@ def command(
         except KeyboardInterrupt as interruption:
             note = f"finished simulations are saved; `tau2 run --resume --out {out}` continues"
             raise Stopped(interruption, note) from None
-    typer.echo(run_summary(manifest, latest_records([*prepared.previous, *written]), out))
+    say(run_summary(manifest, latest_records([*prepared.previous, *written]), out))

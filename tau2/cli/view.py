@@ -27,12 +27,13 @@ def command(
     from rich.console import Console
     from rich.rule import Rule
 
+    from tau2.cli._output import say
     from tau2.report import select_simulations, simulation_view, viewer_page, write_page
     from tau2.runs import load_run
 
     run = load_run(run_dir)
     for warning in run.warnings:
-        typer.echo(f"warning: {warning}", err=True)
+        say(f"warning: {warning}", err=True)
     chosen = select_simulations(run, task, trial, failed)
     if html is not None:
         title = f"tau2 view: {run.manifest.run_id} ({len(chosen):,} simulations)"
