@@ -52,22 +52,26 @@ def read_json(path: Path) -> Any:
 
 
 def read_text_bounded(path: Path, limit: int = MAX_JSON_BYTES) -> str:
-    """The UTF-8 text of a JSON file, read in chunks: binary data (a NUL byte, which JSON text never holds)
-    and files over `limit` bytes are refused as soon as they show, so `/dev/zero` neither hangs nor fills
+    """The UTF-8 text of a JSON file, read with `read_bytes_bounded`."""
+    return read_bytes_bounded(path, limit).decode("utf-8")
+
+
+def read_bytes_bounded(path: Path, limit: int = MAX_JSON_BYTES) -> bytes:
+    """The bytes of a JSON file, read in chunks: binary data (a NUL byte, which JSON text never holds) and
+    files over `limit` bytes are refused as soon as they show, so `/dev/zero` neither hangs nor fills
     memory. Other `OSError`s (permissions, a directory) propagate for the caller to report."""
     chunks: list[bytes] = []
     size = 0
     with path.open("rb") as handle:
         while chunk := handle.read(_CHUNK_BYTES):
             if b"\x00" in chunk:
-                raise UserInputError(
-                    f"{path}: binary data, not JSON text (a NUL byte at byte {size + chunk.index(0)})"
-                )
+                at = size + chunk.index(0)
+                raise UserInputError(f"{path}: binary data, not JSON text (a NUL byte at byte {at})")
             size += len(chunk)
             if size > limit:
                 raise UserInputError(f"{path}: larger than {limit >> 20} MiB; not read")
             chunks.append(chunk)
-    return b"".join(chunks).decode("utf-8")
+    return b"".join(chunks)
 
 
 def has_surrogate(text: str) -> bool:

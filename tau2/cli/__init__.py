@@ -23,6 +23,7 @@ import typer  # noqa: E402
 from typer.core import TyperGroup  # noqa: E402
 
 from tau2._display import inert  # noqa: E402
+from tau2._jsonfile import has_surrogate  # noqa: E402
 from tau2.cli._exit import ExitCode, os_failure  # noqa: E402
 from tau2.errors import UserInputError  # noqa: E402
 from tau2.personas import PersonaError  # noqa: E402
@@ -45,9 +46,15 @@ class _Tau2Group(TyperGroup):
         windows_expand_args: bool = True,
         **extra: Any,
     ) -> Any:
-        code = run_reporting_errors(
-            lambda: TyperGroup.main(self, args, prog_name, complete_var, False, windows_expand_args, **extra)
-        )
+        arguments = sys.argv[1:] if args is None else list(args)
+
+        def run() -> Any:
+            _refuse_undecodable(arguments)
+            return TyperGroup.main(
+                self, arguments, prog_name, complete_var, False, windows_expand_args, **extra
+            )
+
+        code = run_reporting_errors(run)
         if standalone_mode:
             sys.exit(code)
         return code
@@ -131,6 +138,17 @@ def run_reporting_errors(run: Callable[[], Any]) -> int:
 def _interrupted(signum: int, note: str) -> int:
     """One line saying which signal stopped the command and what was kept; the code is 128 + its number."""
     return _report(f"interrupted by {_signals.signal_name(signum)}: {note}", 128 + signum, prefix="")
+
+
+def _refuse_undecodable(arguments: Sequence[str]) -> None:
+    """An argument holding a lone surrogate (bytes that are not UTF-8, or a stray UTF-16 half) cannot name
+    a task, file or option, nor be printed; refuse it by position before anything uses it."""
+    for position, argument in enumerate(arguments, start=1):
+        if has_surrogate(argument):
+            raise UserInputError(
+                f"argument {position} ({inert(argument)}) is not valid text: it holds bytes that are not "
+                "UTF-8 or an unpaired UTF-16 surrogate"
+            )
 
 
 def _report(message: str, code: int, prefix: str = "error: ") -> int:

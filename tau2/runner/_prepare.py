@@ -9,6 +9,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from tau2._jsonfile import read_bytes_bounded
 from tau2.actors import make_actor
 from tau2.episode import ActorSpec, EpisodeConfig, Mode, check_structure, shipped_policy
 from tau2.errors import UserInputError
@@ -282,7 +283,7 @@ def _suite_path(request: RunRequest, base: RunManifest | None) -> Path:
 
 def _read_suite(path: Path) -> bytes:
     try:
-        return path.read_bytes()
+        return read_bytes_bounded(path)
     except FileNotFoundError:
         raise UserInputError(f"{path}: no such file") from None
     except OSError as error:
