@@ -80,7 +80,7 @@ def command(
 
     It takes the same seat and episode options, with the same defaults, as `tau2 run`.
     """
-    from tau2.actors import make_actor
+    from tau2.actors import make_actor, pairing_warning
     from tau2.cli._output import say
     from tau2.episode import NLJudge, run_episode
     from tau2.runner import RunRequest, prepare_episode
@@ -101,7 +101,8 @@ def command(
         judge=model_request(judge_model, judge_api_base, judge_arg, judge_timeout, option="judge"),
     )
     setup = prepare_episode(request, task_id)
-    for warning in setup.warnings:
+    pairing = pairing_warning(setup.agent, setup.user)
+    for warning in [*setup.warnings, *([pairing] if pairing else [])]:
         say(f"warning: {warning}", err=True)
     mode = setup.config.mode
     agent_actor = make_actor(setup.agent, Side.AGENT, mode)

@@ -124,6 +124,7 @@ def command(
     """
     import asyncio
 
+    from tau2.actors import pairing_warning
     from tau2.cli._output import say
     from tau2.cli._signals import Stopped
     from tau2.errors import UserInputError
@@ -173,7 +174,8 @@ def command(
         manifest = prepared.manifest
         for key, limit in manifest.rate_limits.items():
             default_limits().configure(key, limit)
-        for warning in prepared.warnings:
+        pairing = pairing_warning(manifest.agent, manifest.user)
+        for warning in [*prepared.warnings, *([pairing] if pairing else [])]:
             say(f"warning: {warning}", err=True)
         tally = Tally(len(manifest.task_ids) * manifest.trials, prepared.previous)
         try:
