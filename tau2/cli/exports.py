@@ -66,19 +66,19 @@ def tau2bench(
 
     if submission is not None and not is_stdout(submission):
         refuse_existing(submission)
+    if submission is not None and organization is None:  # refused before anything is written
+        raise UserInputError("--submission needs --organization (the model's organisation)")
     if is_stdout(out) and is_stdout(submission):
         raise UserInputError("--out - and --submission - both write to stdout: give one of them")
     with output_file(out, "results.json") as path:
         document = export_results(run_dir, path)
     on_stdout = is_stdout(out) or is_stdout(submission)  # then our messages go to stderr
     say(f"wrote {out} ({len(document['simulations'])} simulations)", err=on_stdout)
-    if submission is None:
+    if submission is None or organization is None:
         return
     run = load_run(run_dir)
     agent_model = run.manifest.agent.model
     name = model_name or (agent_model.name if agent_model is not None else run.manifest.agent.kind)
-    if organization is None:
-        raise UserInputError("--submission needs --organization (the model's organisation)")
     user = run.manifest.user.label() if run.manifest.user is not None else None
     with output_file(submission, "submission.json") as path:
         write_json(path, build_submission([run_dir, *(also or [])], name, organization, user))

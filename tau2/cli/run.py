@@ -39,6 +39,11 @@ from tau2.cli.options import (
     seat_request,
 )
 
+MAX_TRIALS = 10_000
+"""More trials per task than any study needs; a typo like 10000000 would plan units until memory runs out."""
+MAX_WORKERS = 1_024
+"""More worker processes than any machine has cores; a typo must not fork thousands of processes."""
+
 
 def command(
     out: Annotated[Path, typer.Option("--out", help="Run directory (new, or existing with --resume).")],
@@ -69,7 +74,7 @@ def command(
     policy_variant: PolicyVariant = None,
     persona: PersonaOption = None,
     trials: Annotated[
-        int | None, typer.Option("--trials", min=1, help="Trials per task (default 1).")
+        int | None, typer.Option("--trials", min=1, max=MAX_TRIALS, help="Trials per task (default 1).")
     ] = None,
     seed: Annotated[int | None, typer.Option("--seed", help="Run seed (default 0).")] = None,
     data_dir: Annotated[
@@ -90,6 +95,7 @@ def command(
         typer.Option(
             "--workers",
             min=1,
+            max=MAX_WORKERS,
             help="Worker processes, each with its own event loop; --concurrency is split between them.",
         ),
     ] = 1,

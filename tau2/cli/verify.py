@@ -23,9 +23,12 @@ def command(
     """Verify tasks: print each invalid task with the reason, then a summary. Exit 0 when all are valid."""
     from tau2.cli._output import say
     from tau2.episode import verify_task
+    from tau2.errors import UserInputError
     from tau2.tasks import load_task_file
 
     loaded = load_task_file(tasks, domain)
+    if not loaded:
+        raise UserInputError(f"{tasks}: the file has no tasks")
     invalid = 0
     noted: Counter[str] = Counter()
     for task in loaded:
