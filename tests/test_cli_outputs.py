@@ -3,7 +3,9 @@ together are warned about, as the kinds themselves declare it."""
 
 from __future__ import annotations
 
+import errno
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -11,6 +13,7 @@ from typer.testing import CliRunner
 
 from tau2.actors import pairing_warning
 from tau2.cli import app
+from tau2.cli._exit import os_failure
 from tau2.episode import ActorSpec
 from tau2.llm import ModelSpec
 
@@ -130,3 +133,57 @@ def test_run_warns_about_a_pairing_the_user_kind_rejects(tmp_path: Path) -> None
     assert result.stderr.startswith("warning: actor kind 'scripted' works only with human, null, oracle")
     quiet = runner.invoke(app, ["run", "--suite", str(SUITE), *OFFLINE, "--out", str(tmp_path / "other")])
     assert quiet.stderr == ""
+
+
+@pytest.mark.parametrize(
+    ("number", "code", "reason"),
+    [
+        (errno.ENOSPC, 3, "no space left on the device (disk full)"),
+        (errno.EACCES, 3, "permission denied"),
+        (errno.EROFS, 3, "read-only file system"),
+        (errno.ENOTDIR, 2, "a part of the path is a file, not a directory"),
+        (errno.EISDIR, 2, "is a directory, not a file"),
+        (errno.ENOENT, 2, "no such file or directory"),
+    ],
+)
+def test_file_system_errors_map_to_a_line_and_a_code(number: int, code: int, reason: str) -> None:
+    assert os_failure(OSError(number, os.strerror(number), "some/file")) == (f"some/file: {reason}", code)
+
+
+def _refused_write(folder: Path) -> bool:
+    """Whether the machine refuses creating a file in `folder` (even for root: a kernel file system)."""
+    try:
+        (folder / "tau2-probe").write_text("x", encoding="utf-8")
+    except OSError as error:
+        return error.errno in (errno.EACCES, errno.EPERM, errno.EROFS)
+    (folder / "tau2-probe").unlink()
+    return False
+
+
+@pytest.mark.skipif(os.name != "posix", reason="POSIX permissions")
+def test_unwritable_place_exits_3(tmp_path: Path) -> None:
+    """A place the machine will not let us write (chmod 000 for a normal user; as root, whom permissions do
+    not stop, a kernel file system such as /sys) exits 3 naming it, and nothing else is written."""
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    locked.chmod(0o500)
+    try:
+        place = locked if _refused_write(locked) else Path("/sys")
+        if not _refused_write(place):
+            pytest.skip("no unwritable directory on this machine")
+        out = place / "run"
+        result = runner.invoke(app, ["run", "--suite", str(SUITE), *OFFLINE, "--out", str(out)])
+        assert result.exit_code == 3, result.output
+        assert result.stderr.startswith(f"error: {out}: ") and len(result.stderr.splitlines()) == 1
+    finally:
+        locked.chmod(0o700)
+
+
+@pytest.mark.skipif(os.name != "posix" or os.geteuid() == 0, reason="root reads files whatever their mode")
+def test_unreadable_suite_exits_3(tmp_path: Path) -> None:
+    suite = tmp_path / "suite.json"
+    suite.write_bytes(SUITE.read_bytes())
+    suite.chmod(0)
+    result = runner.invoke(app, ["verify", str(suite)])
+    assert result.exit_code == 3
+    assert result.stderr == f"error: {suite}: permission denied\n"

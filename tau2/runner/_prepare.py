@@ -282,12 +282,12 @@ def _suite_path(request: RunRequest, base: RunManifest | None) -> Path:
 
 
 def _read_suite(path: Path) -> bytes:
+    """The suite's bytes; other `OSError`s (a directory, permissions) propagate with the path, for the
+    command line to report as bad input or as the machine refusing."""
     try:
         return read_bytes_bounded(path)
     except FileNotFoundError:
         raise UserInputError(f"{path}: no such file") from None
-    except OSError as error:
-        raise UserInputError(f"{path}: cannot read: {error.strerror or error}") from None
 
 
 def _select(tasks: list[Task], task_ids: list[str] | None) -> list[Task]:
