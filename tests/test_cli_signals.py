@@ -20,10 +20,11 @@ SUITE = Path(__file__).resolve().parents[1] / "domains" / "mock" / "suites" / "e
 SIGNALS = [signal.SIGINT, signal.SIGTERM, signal.SIGHUP]
 
 
-def _start(out: Path, turn_delay: float) -> subprocess.Popen[bytes]:
+def _start(out: Path, turn_delay: float, *extra: str) -> subprocess.Popen[bytes]:
     """`python -m tau2 run` on the mock suite, each actor turn slowed down so the run is still going."""
     command = [sys.executable, "-m", "tau2", "run", "--suite", str(SUITE), "--agent", "oracle"]
     command += ["--user", "scripted", "--quiet", "--out", str(out), "--debug-turn-delay", str(turn_delay)]
+    command += extra
     env = {**os.environ, "PYTHONPATH": str(SUITE.parents[3])}
     return subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
 
@@ -88,6 +89,19 @@ def test_signal_while_starting_prints_one_line_not_a_traceback(
     assert process.returncode == 128 + signum, text
     assert text.startswith(f"interrupted by {signal.Signals(signum).name}") and len(text.splitlines()) == 1
     assert stdout == b""
+
+
+def test_workers_stop_with_their_parent_and_say_nothing(tmp_path: Path) -> None:
+    """With worker processes, only the parent speaks: one line, 143, the records kept."""
+    out = tmp_path / "run"
+    process = _start(out, 0.2, "--workers", "2", "--trials", "3")
+    _wait_for_records(out)
+    process.send_signal(signal.SIGTERM)
+    _, stderr = process.communicate(timeout=60)
+    assert process.returncode == 143
+    assert stderr.decode().splitlines() == [
+        f"interrupted by SIGTERM: finished simulations are saved; `tau2 run --resume --out {out}` continues"
+    ]
 
 
 def test_library_use_leaves_the_signal_handlers_alone() -> None:

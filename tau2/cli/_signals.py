@@ -77,7 +77,11 @@ def received() -> int | None:
 
 
 def running_command_line() -> bool:
-    """Whether this process is the `tau2` program (console script or `python -m tau2`), not a library user."""
+    """Whether this process is the `tau2` program (console script or `python -m tau2`), not a library user
+    nor one of its worker processes (which re-run the program's main module, and which their parent stops)."""
+    multiprocessing = sys.modules.get("multiprocessing")
+    if multiprocessing is not None and multiprocessing.current_process().name != "MainProcess":
+        return False  # a spawned worker: its name is set before it imports the main module
     main = sys.modules.get("__main__")
     spec = getattr(main, "__spec__", None)
     if spec is not None and spec.name == "tau2.__main__":
