@@ -133,7 +133,7 @@ _SOURCES = ("tau2.errors", "tau2.world", "tau2.tasks", "tau2.llm", "tau2.episode
 
 
 def __getattr__(name: str) -> Any:
-    """Load a re-exported name from its package on first use, then keep it as a module attribute."""
+    """Load a re-exported name (or a subpackage) on first use, then keep it as a module attribute."""
     if name in __all__:
         for source in _SOURCES:
             module = import_module(source)
@@ -141,4 +141,9 @@ def __getattr__(name: str) -> Any:
                 value = getattr(module, name)
                 globals()[name] = value
                 return value
+    try:  # `tau2.world` and friends, as an eager `import tau2` used to leave them
+        return import_module(f"{__name__}.{name}")
+    except ModuleNotFoundError as error:
+        if error.name != f"{__name__}.{name}":
+            raise
     raise AttributeError(f"module 'tau2' has no attribute {name!r}")

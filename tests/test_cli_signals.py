@@ -108,3 +108,19 @@ def test_library_use_leaves_the_signal_handlers_alone() -> None:
     """Importing the CLI in another program (here pytest) must not take over its signals."""
     assert not _signals.running_command_line()
     assert signal.getsignal(signal.SIGTERM) is not _signals._handle
+
+
+def test_importing_tau2_loads_nothing_until_used() -> None:
+    """The CLI installs its handlers right after `import tau2`, so that import must stay instant; the
+    re-exported API still resolves on first use."""
+    code = (
+        "import sys, tau2; loaded = sorted(m for m in sys.modules if m.startswith('tau2.')); "
+        "assert loaded == [], loaded; "
+        "from tau2 import World, verify_task; import tau2 as t; assert t.world.World is World; "
+        "assert all(getattr(t, name) is not None for name in t.__all__)"
+    )
+    env = {**os.environ, "PYTHONPATH": str(SUITE.parents[3])}
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=False
+    )
+    assert result.returncode == 0, result.stderr
