@@ -13,6 +13,7 @@ _signals.install()  # before the heavy imports below: a signal while starting mu
 
 import contextlib  # noqa: E402
 import os  # noqa: E402
+import signal  # noqa: E402
 import sys  # noqa: E402
 import traceback  # noqa: E402
 from collections.abc import Callable, Sequence  # noqa: E402
@@ -107,7 +108,7 @@ def run_reporting_errors(run: Callable[[], Any]) -> int:
     except _signals.Stopped as stop:
         return _interrupted(stop.signum, stop.note)
     except KeyboardInterrupt as interruption:
-        return _interrupted(getattr(interruption, "signum", 2), "stopped")
+        return _interrupted(getattr(interruption, "signum", signal.SIGINT), "stopped")
     except typer.TyperException as error:  # click's UsageError, BadParameter, … (vendored by Typer)
         context = getattr(error, "ctx", None)
         hint = (
@@ -120,7 +121,9 @@ def run_reporting_errors(run: Callable[[], Any]) -> int:
         return _report(str(error), ExitCode.BAD_INPUT)
     except BrokenPipeError:
         _silence_stdout()
-        return 128 + 13  # the reader of our output went away (`tau2 ... | head`): end quietly, like SIGPIPE
+        return (
+            128 + signal.SIGPIPE
+        )  # the reader of our output went away (`tau2 ... | head`): end quietly, like SIGPIPE
     except OSError as error:
         return _report(*os_failure(error))
     except RecursionError:
@@ -128,11 +131,12 @@ def run_reporting_errors(run: Callable[[], Any]) -> int:
     except Exception as error:
         if os.environ.get("TAU2_DEBUG") == "1":
             traceback.print_exc()
-        return _report(f"unexpected {type(error).__name__}: {error} (set TAU2_DEBUG=1 for the traceback)", 1)
+        message = f"unexpected {type(error).__name__}: {error} (set TAU2_DEBUG=1 for the traceback)"
+        return _report(message, ExitCode.FAILED)
     signum = _signals.received()
     if signum is not None:  # Typer turned the interruption into a bare exit code
         return _interrupted(signum, "stopped")
-    return result if isinstance(result, int) else 0
+    return result if isinstance(result, int) else ExitCode.OK
 
 
 def _interrupted(signum: int, note: str) -> int:
