@@ -14,6 +14,7 @@ from typer.testing import CliRunner
 from tau2.cli import app
 from tau2.domains.mock.tasks import MOCK_TASKS
 from tau2.episode import structure_problem
+from tau2.tasks import load_task_file
 
 runner = CliRunner()
 OFFLINE = ["--agent", "oracle", "--user", "scripted"]
@@ -99,3 +100,16 @@ def test_structure_check_is_cheap_for_a_large_suite() -> None:
     started = time.perf_counter()
     assert all(structure_problem(task) is None for task in tasks)
     assert time.perf_counter() - started < 2.0
+
+
+CONFORMANCE = Path(__file__).resolve().parents[1].parent / "shared" / "conformance"
+
+
+@pytest.mark.skipif(not CONFORMANCE.is_dir(), reason="needs the τ²-bench conformance data")
+def test_real_tau2bench_task_files_pass_the_structure_check() -> None:
+    """No false alarms: every task of τ²-bench's own files names real tools with accepted arguments."""
+    files = sorted(path for path in CONFORMANCE.glob("tau2-*/tasks*.json"))
+    assert files
+    for path in files:
+        problems = [(task.id, structure_problem(task)) for task in load_task_file(path, None)]
+        assert [problem for problem in problems if problem[1] is not None] == [], path
