@@ -80,3 +80,18 @@ def test_inert_output_holds_no_control_characters(text: str) -> None:
     )
     if all(ch.isprintable() or ch in "\n\t" for ch in text):
         assert shown == text
+
+
+def test_play_shows_the_other_seats_text_inert(tmp_path: Path) -> None:
+    """What the other seat says (here the scripted customer's reason for calling) is data too."""
+    source = Path(__file__).resolve().parents[1] / "domains" / "mock" / "suites" / "examples.json"
+    data = json.loads(source.read_text(encoding="utf-8"))
+    data["tasks"][0]["user_scenario"]["instructions"]["reason_for_call"] = "Lamp \x1b[2J[blink]dark[/]"
+    suite = tmp_path / "suite.json"
+    suite.write_text(json.dumps(data), encoding="utf-8")
+    options = ["--domain", "mock", "--suite", str(suite), "--task-id", "unplugged", "--seat", "agent"]
+    options += ["--other", "scripted", "--out", str(tmp_path / "played")]
+    result = runner.invoke(app, ["play", *options], input="Your issue is resolved.\n")
+    assert result.exit_code == 0, result.output
+    assert "\x1b" not in result.output
+    assert "Lamp \\x1b[2J[blink]dark[/]" in result.output

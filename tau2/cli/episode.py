@@ -9,6 +9,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from tau2._display import markup_literal as literal
 from tau2.cli.options import (
     AgentApiBase,
     AgentArg,
@@ -41,7 +42,6 @@ from tau2.cli.options import (
     seat_request,
 )
 from tau2.episode import Entry, EntryKind, EpisodeResult, Mode
-from tau2.report.safe_text import markup_literal as literal
 from tau2.world import Side
 
 

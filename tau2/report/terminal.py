@@ -10,10 +10,10 @@ from rich import box
 from rich.console import RenderableType
 from rich.table import Table
 
+from tau2._display import data_text
 from tau2.metrics import BOTH
 from tau2.report import fmt, tables
 from tau2.report.factors import side_labels
-from tau2.report.safe_text import data_text
 from tau2.report.schema import ComparisonReport, RunReport
 from tau2.report.tables import TableData
 

@@ -11,9 +11,9 @@ from rich.console import RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from tau2._display import data_text
 from tau2.episode import AssertionRecord, Entry, EntryKind, Mode, mode_label
 from tau2.errors import UserInputError
-from tau2.report.safe_text import data_text
 from tau2.runs import Run, SimulationRecord
 from tau2.world import ChangeKind, Side, StateChange
 
