@@ -15,19 +15,26 @@ import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import pytest
 from typer.testing import CliRunner
 
 from tau2.cli import app
 
+
+class ReliabilityScale(Protocol):
+    """The `reliability_scale` fixture of this folder's conftest."""
+
+    def pick(self, fast: int, full: int) -> int: ...
+
+
 REPO = Path(__file__).resolve().parents[2]
 MOCK_SUITE = REPO / "domains" / "mock" / "suites" / "examples.json"
 OFFLINE = ["--agent", "oracle", "--user", "scripted"]
 BAD_INPUT, ENVIRONMENT = 2, 3
 SUBPROCESS_SAMPLE = 12
-"""Every how-many-th case also runs as a real process."""
+"""Every how-many-th case also runs as a real process (in the fast suite; the full suite runs all)."""
 
 
 def _suite() -> dict[str, Any]:
@@ -399,17 +406,15 @@ def test_malformed_input_is_one_line_and_changes_nothing(case: Case, in_workspac
     _PASSED.add(case.id)
 
 
-SAMPLE = CASES[::SUBPROCESS_SAMPLE]
-
-
-@pytest.mark.parametrize("case", SAMPLE, ids=lambda case: case.id)
-def test_sample_as_real_processes(case: Case, in_workspace: Path) -> None:
-    before = snapshot(in_workspace)
+def test_a_sample_as_real_processes(in_workspace: Path, reliability_scale: ReliabilityScale) -> None:
+    """Every 12th case (every case with TAU2_RELIABILITY=full) again as a `python -m tau2` process."""
     env = {**os.environ, "PYTHONPATH": str(REPO)}
-    arguments = [argument.encode("utf-8", "surrogateescape") for argument in case.args]
-    command = [sys.executable.encode(), b"-m", b"tau2", *arguments]
-    result = subprocess.run(command, capture_output=True, env=env, timeout=120, check=False)
-    stderr = result.stderr.decode("utf-8", "replace")
-    assert result.returncode == case.code, stderr
-    assert len(stderr.splitlines()) == 1 and "Traceback" not in stderr, stderr
-    assert snapshot(in_workspace) == before
+    for case in CASES[:: reliability_scale.pick(SUBPROCESS_SAMPLE, 1)]:
+        before = snapshot(in_workspace)
+        arguments = [argument.encode("utf-8", "surrogateescape") for argument in case.args]
+        command = [sys.executable.encode(), b"-m", b"tau2", *arguments]
+        result = subprocess.run(command, capture_output=True, env=env, timeout=120, check=False)
+        stderr = result.stderr.decode("utf-8", "replace")
+        assert result.returncode == case.code, f"{case.id}: {stderr}"
+        assert len(stderr.splitlines()) == 1 and "Traceback" not in stderr, f"{case.id}: {stderr}"
+        assert snapshot(in_workspace) == before, case.id
