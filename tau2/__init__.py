@@ -1,66 +1,71 @@
 """tau2: a dual-control simulation framework for evaluating conversational customer-service agents.
 
-The main API is re-exported here; importing it loads neither litellm nor the CLI.
+The main API is re-exported here and loaded on first use, so `import tau2` (and the command line, which
+installs its signal handlers first thing) starts at once; it loads neither litellm nor the CLI.
 """
 
-from tau2.actors import actor_kinds, make_actor, register_actor
-from tau2.episode import (
-    Actor,
-    ActorSpec,
-    ActorTurn,
-    CheckRecord,
-    Entry,
-    EntryKind,
-    EpisodeConfig,
-    EpisodeResult,
-    EvaluationResult,
-    Mode,
-    NLJudge,
-    RejectedReply,
-    SeatContext,
-    TaskVerification,
-    TerminationReason,
-    ToolCall,
-    Trajectory,
-    check_actor,
-    evaluate,
-    run_episode,
-    verify_task,
-)
-from tau2.errors import ErrorCode, ToolError, UnknownDomainError, UserInputError
-from tau2.llm import ContextOverflowError, InfrastructureError, Usage
-from tau2.runs import SimulationRecord
-from tau2.tasks import (
-    AssertionCall,
-    EnvCall,
-    Evaluation,
-    InitialData,
-    RewardType,
-    SolutionStep,
-    Suite,
-    Task,
-    TaskSetupError,
-    UserInstructions,
-    UserScenario,
-    initialize_world,
-    load_task_file,
-    write_tau2_file,
-)
-from tau2.world import (
-    Domain,
-    Side,
-    Tool,
-    ToolFailure,
-    ToolKind,
-    ToolResult,
-    ToolSet,
-    ToolTable,
-    World,
-    available_domains,
-    check_domain,
-    get_domain,
-    register_domain,
-)
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from tau2.actors import actor_kinds, make_actor, register_actor
+    from tau2.episode import (
+        Actor,
+        ActorSpec,
+        ActorTurn,
+        CheckRecord,
+        Entry,
+        EntryKind,
+        EpisodeConfig,
+        EpisodeResult,
+        EvaluationResult,
+        Mode,
+        NLJudge,
+        RejectedReply,
+        SeatContext,
+        TaskVerification,
+        TerminationReason,
+        ToolCall,
+        Trajectory,
+        check_actor,
+        evaluate,
+        run_episode,
+        verify_task,
+    )
+    from tau2.errors import ErrorCode, ToolError, UnknownDomainError, UserInputError
+    from tau2.llm import ContextOverflowError, InfrastructureError, Usage
+    from tau2.runs import SimulationRecord
+    from tau2.tasks import (
+        AssertionCall,
+        EnvCall,
+        Evaluation,
+        InitialData,
+        RewardType,
+        SolutionStep,
+        Suite,
+        Task,
+        TaskSetupError,
+        UserInstructions,
+        UserScenario,
+        initialize_world,
+        load_task_file,
+        write_tau2_file,
+    )
+    from tau2.world import (
+        Domain,
+        Side,
+        Tool,
+        ToolFailure,
+        ToolKind,
+        ToolResult,
+        ToolSet,
+        ToolTable,
+        World,
+        available_domains,
+        check_domain,
+        get_domain,
+        register_domain,
+    )
 
 __all__ = [
     "Actor",
@@ -124,3 +129,23 @@ __all__ = [
     "write_tau2_file",
 ]
 __version__ = "0.1.0"
+
+_SOURCES = ("tau2.errors", "tau2.world", "tau2.tasks", "tau2.llm", "tau2.episode", "tau2.actors", "tau2.runs")
+"""The packages the names of `__all__` come from, searched in order on first access."""
+
+
+def __getattr__(name: str) -> Any:
+    """Load a re-exported name (or a subpackage) on first use, then keep it as a module attribute."""
+    if name in __all__:
+        for source in _SOURCES:
+            module = import_module(source)
+            if hasattr(module, name):
+                value = getattr(module, name)
+                globals()[name] = value
+                return value
+    try:  # `tau2.world` and friends, as an eager `import tau2` used to leave them
+        return import_module(f"{__name__}.{name}")
+    except ModuleNotFoundError as error:
+        if error.name != f"{__name__}.{name}":
+            raise
+    raise AttributeError(f"module 'tau2' has no attribute {name!r}")

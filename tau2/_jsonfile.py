@@ -19,15 +19,21 @@ from tau2.errors import UserInputError
 _SCALAR_TYPE_TAGS = frozenset({"str", "int", "float", "bool", "dict", "list", "none"})
 
 
+MAX_JSON_BYTES = 1 << 30
+"""The largest JSON file we read (1 GiB): a device or a runaway file must not exhaust memory."""
+_CHUNK_BYTES = 1 << 20
+
+
 def read_json(path: Path) -> Any:
     """Parse a JSON file; an unreadable file or bad JSON becomes a one-line `UserInputError`."""
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_text_bounded(path)
     except FileNotFoundError:
         raise UserInputError(f"{path}: no such file") from None
-    except (OSError, UnicodeDecodeError) as error:
-        reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
-        raise UserInputError(f"{path}: cannot read: {reason}") from None
+    except IsADirectoryError:
+        raise UserInputError(f"{path}: is a directory, not a file") from None
+    except UnicodeDecodeError as error:
+        raise UserInputError(f"{path}: cannot read: not UTF-8 text ({error.reason})") from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:
@@ -43,6 +49,29 @@ def read_json(path: Path) -> Any:
             f"{path}: {where or 'text'}: contains an unpaired UTF-16 surrogate (not valid text)"
         )
     return data
+
+
+def read_text_bounded(path: Path, limit: int = MAX_JSON_BYTES) -> str:
+    """The UTF-8 text of a JSON file, read with `read_bytes_bounded`."""
+    return read_bytes_bounded(path, limit).decode("utf-8")
+
+
+def read_bytes_bounded(path: Path, limit: int = MAX_JSON_BYTES) -> bytes:
+    """The bytes of a JSON file, read in chunks: binary data (a NUL byte, which JSON text never holds) and
+    files over `limit` bytes are refused as soon as they show, so `/dev/zero` neither hangs nor fills
+    memory. Other `OSError`s (permissions, a directory) propagate for the caller to report."""
+    chunks: list[bytes] = []
+    size = 0
+    with path.open("rb") as handle:
+        while chunk := handle.read(_CHUNK_BYTES):
+            if b"\x00" in chunk:
+                at = size + chunk.index(0)
+                raise UserInputError(f"{path}: binary data, not JSON text (a NUL byte at byte {at})")
+            size += len(chunk)
+            if size > limit:
+                raise UserInputError(f"{path}: larger than {limit >> 20} MiB; not read")
+            chunks.append(chunk)
+    return b"".join(chunks)
 
 
 def has_surrogate(text: str) -> bool:
@@ -100,10 +129,20 @@ def field_path(loc: Sequence[int | str]) -> str:
 def validation_error(path: Path, error: ValidationError, prefix: Sequence[int | str] = ()) -> UserInputError:
     """One line for a failed validation: the file, the path of the first bad field, and why."""
     detail = _first_error(error.errors(include_url=False))
-    location = field_path([*prefix, *detail["loc"]])
+    location = _shortened(field_path([*prefix, *detail["loc"]]))
     message = detail["msg"].removeprefix("Value error, ")
     where = f"{path}: {location}" if location else str(path)
     return UserInputError(f"{where}: {message}")
+
+
+_MAX_LOCATION = 100
+
+
+def _shortened(location: str) -> str:
+    """A field path cut in the middle when absurdly long (deeply nested input), so errors stay readable."""
+    if len(location) <= _MAX_LOCATION:
+        return location
+    return f"{location[:60]}…{location[-30:]}"
 
 
 def _first_error(errors: list[ErrorDetails]) -> ErrorDetails:

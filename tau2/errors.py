@@ -10,6 +10,11 @@ class UserInputError(ValueError):
     and exits with code 2."""
 
 
+class StorageError(Exception):
+    """The machine refused to store a run's files (disk full, read-only, permissions); the message names the
+    file, what was kept and how to go on, and the CLI exits with code 3, as for any refused write."""
+
+
 class UnknownDomainError(UserInputError):
     """A domain name that no installed domain pack registers."""
 

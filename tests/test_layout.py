@@ -19,6 +19,7 @@ PACKAGE = Path(tau2.__file__).parent
 LAYERS: dict[str, int] = {
     "errors": 0,
     "_jsonfile": 0,
+    "_display": 0,
     "testing": 0,
     "world": 1,
     "tasks": 2,

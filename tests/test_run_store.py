@@ -89,7 +89,7 @@ def test_a_full_disk_while_a_new_run_writes_its_manifest_leaves_nothing(
         with monkeypatch.context() as patched:
             full_disk(patched)
             refused = invoke("run", "--suite", str(suite_file), *OFFLINE, "--out", str(out))
-        assert refused.exit_code == 2
+        assert refused.exit_code == 3  # the machine refused, not the input
         assert refused.stderr == (
             f"error: {out / MANIFEST_FILE}: cannot write: No space left on device; nothing was recorded: "
             "free space and run the same command again\n"
@@ -110,7 +110,7 @@ def test_a_full_disk_while_a_resume_adds_trials_leaves_the_run_resumable(
     with monkeypatch.context() as patched:
         full_disk(patched)
         refused = invoke("run", "--resume", "--trials", "2", "--out", str(out), "-q")
-    assert refused.exit_code == 2
+    assert refused.exit_code == 3  # the machine refused, not the input
     assert refused.stderr == (
         f"error: {out / MANIFEST_FILE}: cannot write: No space left on device; the run is unchanged: "
         "free space and resume again\n"
@@ -238,7 +238,7 @@ def test_a_full_disk_while_appending_records_is_one_line_and_the_run_resumes(
     with monkeypatch.context() as patched:
         patched.setattr(store, "os", FullDiskForResults())
         refused = invoke("run", "--suite", str(suite_file), *OFFLINE, "--out", str(out))
-    assert refused.exit_code == 2
+    assert refused.exit_code == 3  # the machine refused, not the input
     assert refused.stderr == (
         f"error: {out / RESULTS_FILE}: cannot append: No space left on device; the records written before "
         f"are kept: free space and continue with `tau2 run --resume --out {out}`\n"

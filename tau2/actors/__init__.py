@@ -13,6 +13,7 @@ from tau2.actors._registry import (
     all_kinds,
     checked_kind,
     make_actor,
+    pairing_warning,
     register_actor,
 )
 from tau2.episode import Actor, ActorSpec, ActorTurn, SeatContext
@@ -31,6 +32,7 @@ __all__ = [
     "all_kinds",
     "checked_kind",
     "make_actor",
+    "pairing_warning",
     "register_actor",
     "render_plan",
 ]

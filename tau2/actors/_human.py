@@ -11,8 +11,8 @@ import json
 from collections.abc import Awaitable, Callable
 
 from rich.console import Console
-from rich.markup import escape
 
+from tau2._display import markup_literal as literal
 from tau2.actors._scripted import reason_for_call
 from tau2.episode import DONE_TOOL, ActorSpec, ActorTurn, Entry, EntryKind, SeatContext, ToolCall
 from tau2.world import Side
@@ -43,22 +43,22 @@ class HumanActor:
         self._seat = context.seat
         self._calls = 0
         names = ", ".join(schema["function"]["name"] for schema in context.tool_schemas)
-        self._console.print(f"[bold]You are the {context.seat.value}.[/] Tools: {escape(names)}")
+        self._console.print(f"[bold]You are the {context.seat.value}.[/] Tools: {literal(names)}")
         if context.seat is Side.USER:
-            self._console.print(f"Your reason for calling: {escape(reason_for_call(context.task))}")
+            self._console.print(f"Your reason for calling: {literal(reason_for_call(context.task))}")
         elif context.task.ticket and len(context.sides) == 2:
-            self._console.print(f"Ticket: {escape(context.task.ticket)}")
+            self._console.print(f"Ticket: {literal(context.task.ticket)}")
         self._console.print("Type a message, or /call NAME {json}, /stop (user), /done (solo).")
 
     async def act(self, observation: list[Entry]) -> ActorTurn:
         """Show what happened since the last turn, then read the next line."""
         for entry in observation:
             if entry.kind is EntryKind.MESSAGE and entry.seat is not self._seat:
-                self._console.print(f"[bold]{entry.seat.value}:[/] {escape(entry.text or '')}")
+                self._console.print(f"[bold]{entry.seat.value}:[/] {literal(entry.text or '')}")
             elif entry.kind is EntryKind.TOOL_RESULT and entry.result is not None:
-                self._console.print(f"[dim]← {escape(entry.result.render())}[/]")
+                self._console.print(f"[dim]← {literal(entry.result.render())}[/]")
             elif entry.kind is EntryKind.ACTOR_ERROR:
-                self._console.print(f"[red]{escape(entry.text or '')}[/]")
+                self._console.print(f"[red]{literal(entry.text or '')}[/]")
         return self.parse(await self._read(f"{self._seat.value}> "))
 
     def parse(self, line: str) -> ActorTurn:

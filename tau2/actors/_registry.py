@@ -6,6 +6,7 @@ Installed kinds and the LLM kinds are imported only when first used, so offline 
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -53,6 +54,9 @@ class ActorKind:
     model: ModelUse = ModelUse.NONE
     prompt_template: PromptTemplate | None = None
     description: str = ""
+    pairs_with: frozenset[str] | None = None
+    """Kinds of the other seat this kind can work with (None = any): the scripted user, for one, only
+    understands the oracle's phrasing, so an LLM agent facing it can never solve a task."""
     seats: frozenset[Side] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -142,6 +146,20 @@ def checked_kind(spec: ActorSpec, seat: Side) -> ActorKind:
     return kind
 
 
+def pairing_warning(agent: ActorSpec, user: ActorSpec | None) -> str | None:
+    """Why the two seats' kinds cannot work together, as either kind declares it; None when they can."""
+    if user is None:
+        return None
+    for this, other in ((agent, user), (user, agent)):
+        accepted = actor_kind(this.kind).pairs_with
+        if accepted is not None and other.kind not in accepted:
+            return (
+                f"actor kind {this.kind!r} works only with {', '.join(sorted(accepted))} in the other seat, "
+                f"not {other.kind!r}: its episodes are likely to fail whatever the {other.kind} does"
+            )
+    return None
+
+
 def _load(name: str, load: Callable[[], Any]) -> Any:
     """Import what a kind name refers to, turning any import failure into one line."""
     try:
@@ -155,11 +173,7 @@ def _load(name: str, load: Callable[[], Any]) -> Any:
 def _as_kind(name: str, target: Any) -> ActorKind:
     """An `ActorKind` as is; a bare factory `(spec, mode) -> Actor` fills either seat, model optional."""
     if isinstance(target, ActorKind):
-        return (
-            target
-            if target.name == name
-            else ActorKind(name, target.factories, target.model, target.prompt_template, target.description)
-        )
+        return target if target.name == name else dataclasses.replace(target, name=name)
     if callable(target):
         return ActorKind(name, {Side.AGENT: target, Side.USER: target}, ModelUse.OPTIONAL)
     raise UserInputError(f"actor kind {name!r} names neither an ActorKind nor a factory")
@@ -234,7 +248,10 @@ for _kind in (
     ActorKind("null", {Side.AGENT: _null}, description="does nothing useful (a lower bound)"),
     ActorKind("transfer", {Side.AGENT: _transfer}, description="hands every customer to a human at once"),
     ActorKind(
-        "scripted", {Side.USER: _scripted}, description="a customer that follows the oracle's requests"
+        "scripted",
+        {Side.USER: _scripted},
+        description="a customer that follows the oracle's requests",
+        pairs_with=frozenset({"oracle", "null", "transfer", "human"}),
     ),
     ActorKind("human", {Side.AGENT: _human, Side.USER: _human}, description="a person at the terminal"),
     ActorKind(

@@ -7,18 +7,27 @@ add the module name to `COMMANDS`. Command modules import heavy dependencies (li
 
 from __future__ import annotations
 
-import os
-import sys
-import traceback
-from collections.abc import Callable, Sequence
-from importlib import import_module
-from typing import Annotated, Any
+from tau2.cli import _signals
 
-import typer
-from typer.core import TyperGroup
+_signals.install()  # before the heavy imports below: a signal while starting must not print a traceback
 
-from tau2.errors import UserInputError
-from tau2.personas import PersonaError
+import contextlib  # noqa: E402
+import os  # noqa: E402
+import signal  # noqa: E402
+import sys  # noqa: E402
+import traceback  # noqa: E402
+from collections.abc import Callable, Sequence  # noqa: E402
+from importlib import import_module  # noqa: E402
+from typing import Annotated, Any  # noqa: E402
+
+import typer  # noqa: E402
+from typer.core import TyperGroup  # noqa: E402
+
+from tau2._display import inert  # noqa: E402
+from tau2._jsonfile import has_surrogate  # noqa: E402
+from tau2.cli._exit import ExitCode, os_failure  # noqa: E402
+from tau2.errors import StorageError, UserInputError  # noqa: E402
+from tau2.personas import PersonaError  # noqa: E402
 
 COMMANDS = ("generate", "verify", "check_model", "episode", "run", "report", "compare", "view", "play")
 """Subcommand modules of `tau2.cli`, in the order `--help` lists them."""
@@ -38,9 +47,15 @@ class _Tau2Group(TyperGroup):
         windows_expand_args: bool = True,
         **extra: Any,
     ) -> Any:
-        code = run_reporting_errors(
-            lambda: TyperGroup.main(self, args, prog_name, complete_var, False, windows_expand_args, **extra)
-        )
+        arguments = sys.argv[1:] if args is None else list(args)
+
+        def run() -> Any:
+            _refuse_undecodable(arguments)
+            return TyperGroup.main(
+                self, arguments, prog_name, complete_var, False, windows_expand_args, **extra
+            )
+
+        code = run_reporting_errors(run)
         if standalone_mode:
             sys.exit(code)
         return code
@@ -83,11 +98,17 @@ for _group, _name in GROUPS.items():
 def run_reporting_errors(run: Callable[[], Any]) -> int:
     """Run the parsed command and map every outcome to an exit code, printing errors on one line.
 
-    User errors (bad files, names, arguments) exit 2; unexpected exceptions exit 1, with the traceback
-    only when `TAU2_DEBUG=1`.
+    User errors (bad files, names, arguments) exit 2; the machine refusing (disk full, permissions, a
+    read-only file system) exits 3; a handled signal exits 128 + its number; unexpected exceptions exit 1,
+    with the traceback only when `TAU2_DEBUG=1`.
     """
     try:
-        result = run()
+        with _signals.command_running():
+            result = run()
+    except _signals.Stopped as stop:
+        return _interrupted(stop.signum, stop.note)
+    except KeyboardInterrupt as interruption:
+        return _interrupted(getattr(interruption, "signum", signal.SIGINT), "stopped")
     except typer.TyperException as error:  # click's UsageError, BadParameter, … (vendored by Typer)
         context = getattr(error, "ctx", None)
         hint = (
@@ -97,18 +118,55 @@ def run_reporting_errors(run: Callable[[], Any]) -> int:
     except typer.Abort:
         return _report("aborted", 1)
     except (UserInputError, PersonaError) as error:
-        return _report(str(error), 2)
+        return _report(str(error), ExitCode.BAD_INPUT)
+    except StorageError as error:
+        return _report(str(error), ExitCode.ENVIRONMENT)
+    except BrokenPipeError:
+        _silence_stdout()
+        return (
+            128 + signal.SIGPIPE
+        )  # the reader of our output went away (`tau2 ... | head`): end quietly, like SIGPIPE
+    except OSError as error:
+        return _report(*os_failure(error))
+    except RecursionError:
+        return _report("the input is nested too deeply to process", ExitCode.BAD_INPUT)
     except Exception as error:
         if os.environ.get("TAU2_DEBUG") == "1":
             traceback.print_exc()
-        return _report(f"unexpected {type(error).__name__}: {error} (set TAU2_DEBUG=1 for the traceback)", 1)
-    return result if isinstance(result, int) else 0
+        message = f"unexpected {type(error).__name__}: {error} (set TAU2_DEBUG=1 for the traceback)"
+        return _report(message, ExitCode.FAILED)
+    signum = _signals.received()
+    if signum is not None:  # Typer turned the interruption into a bare exit code
+        return _interrupted(signum, "stopped")
+    return result if isinstance(result, int) else ExitCode.OK
 
 
-def _report(message: str, code: int) -> int:
-    """Print `error: <message>` as a single line on stderr and return `code`."""
-    print(f"error: {' '.join(message.split())}", file=sys.stderr)
-    return code
+def _interrupted(signum: int, note: str) -> int:
+    """One line saying which signal stopped the command and what was kept; the code is 128 + its number."""
+    return _report(f"interrupted by {_signals.signal_name(signum)}: {note}", 128 + signum, prefix="")
+
+
+def _refuse_undecodable(arguments: Sequence[str]) -> None:
+    """An argument holding a lone surrogate (bytes that are not UTF-8, or a stray UTF-16 half) cannot name
+    a task, file or option, nor be printed; refuse it by position before anything uses it."""
+    for position, argument in enumerate(arguments, start=1):
+        if has_surrogate(argument):
+            raise UserInputError(
+                f"argument {position} ({inert(argument)}) is not valid text: it holds bytes that are not "
+                "UTF-8 or an unpaired UTF-16 surrogate"
+            )
+
+
+def _report(message: str, code: int, prefix: str = "error: ") -> int:
+    """Print `error: <message>` as a single line on stderr, control characters made visible, return `code`."""
+    print(f"{prefix}{inert(' '.join(message.split()))}", file=sys.stderr)
+    return int(code)
+
+
+def _silence_stdout() -> None:
+    """Point stdout at the null device, so the interpreter's final flush does not fail on the closed pipe."""
+    with contextlib.suppress(OSError, ValueError):
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -7,9 +7,9 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.markup import escape
 from rich.table import Table
 
+from tau2._display import markup_literal as literal
 from tau2.cli.options import (
     AgentApiBase,
     AgentArg,
@@ -96,9 +96,8 @@ def command(
 
     It takes the same seat and episode options, with the same defaults, as `tau2 run`.
     """
-    import sys
-
-    from tau2.actors import make_actor
+    from tau2.actors import make_actor, pairing_warning
+    from tau2.cli._output import say
     from tau2.episode import NLJudge, run_episode
     from tau2.runner import RunRequest, prepare_episode
 
@@ -144,8 +143,9 @@ def command(
         ),
     )
     setup = prepare_episode(request, task_id)
-    for warning in setup.warnings:
-        print(f"warning: {warning}", file=sys.stderr)
+    pairing = pairing_warning(setup.agent, setup.user)
+    for warning in [*setup.warnings, *([pairing] if pairing else [])]:
+        say(f"warning: {warning}", err=True)
     mode = setup.config.mode
     agent_actor = make_actor(setup.agent, Side.AGENT, mode)
     user_actor = None if setup.user is None else make_actor(setup.user, Side.USER, mode)
@@ -167,17 +167,17 @@ def command(
         show_episode(Console(), result)
     if result.termination.is_infrastructure:
         detail = result.trajectory.termination_detail or "no detail"
-        print(f"error: the episode was not judged: {result.termination.value}: {detail}", file=sys.stderr)
+        say(f"error: the episode was not judged: {result.termination.value}: {detail}", err=True)
         raise typer.Exit(1)
 
 
 def show_episode(console: Console, result: EpisodeResult) -> None:
     """Print the conversation (one column per seat), the termination, assertions, actions and reward."""
     seats = [Side.AGENT] if result.config.mode is Mode.SOLO else [Side.AGENT, Side.USER]
-    console.print(f"[bold]{escape(result.task_id)}[/]  mode: {result.config.label()}")
+    console.print(f"[bold]{literal(result.task_id)}[/]  mode: {result.config.label()}")
     conversation = Table(
         "#",
-        *(f"{seat.value} ({escape(_label(result, seat))})" for seat in seats),
+        *(f"{seat.value} ({literal(_label(result, seat))})" for seat in seats),
         caption="messages reach both seats; tool calls and results only the seat that made them",
         show_lines=True,
     )
@@ -186,15 +186,15 @@ def show_episode(console: Console, result: EpisodeResult) -> None:
         conversation.add_row(str(entry.index), *cells)
     console.print(conversation)
     detail = (
-        f" ({escape(result.trajectory.termination_detail)})" if result.trajectory.termination_detail else ""
+        f" ({literal(result.trajectory.termination_detail)})" if result.trajectory.termination_detail else ""
     )
     console.print(f"termination: {result.termination.value}{detail}")
     evaluation = result.evaluation
     for record in evaluation.assertions:
         mark = "[green]pass[/]" if record.passed else "[red]FAIL[/]"
         args = ", ".join(f"{key}={value!r}" for key, value in record.arguments.items())
-        error = f" — {escape(record.error)}" if record.error else ""
-        console.print(f"assertion {mark} {record.side.value}.{escape(record.name)}({escape(args)}){error}")
+        error = f" — {literal(record.error)}" if record.error else ""
+        console.print(f"assertion {mark} {record.side.value}.{literal(record.name)}({literal(args)}){error}")
     if evaluation.expects_transfer:
         console.print(f"transfer expected: {'done' if evaluation.transferred else 'missing'}")
     for action in evaluation.actions:
@@ -202,11 +202,11 @@ def show_episode(console: Console, result: EpisodeResult) -> None:
         seat = (
             "" if not action.performed else (" by its seat" if action.by_right_seat else " by the wrong seat")
         )
-        console.print(f"action {escape(action.action_id)} ({action.side.value}): {performed}{seat}")
+        console.print(f"action {literal(action.action_id)} ({action.side.value}): {performed}{seat}")
     for check in evaluation.checks:
         outcome = {True: "[green]pass[/]", False: "[red]FAIL[/]", None: "[yellow]not judged[/]"}[check.passed]
         role = "gating" if check.gating else "diagnostic"
-        item = f" {escape(check.item)}" if check.item else ""
+        item = f" {literal(check.item)}" if check.item else ""
         console.print(f"{check.kind.value.lower()} ({role}) {outcome}{item}")
     console.print(f"steps: {result.trajectory.steps}  tool errors: {evaluation.tool_errors}")
     console.print(f"[bold]reward: {result.reward}[/]")
@@ -221,17 +221,17 @@ def _label(result: EpisodeResult, seat: Side) -> str:
 def _cell(entry: Entry) -> str:
     """How one entry reads in its seat's column."""
     if entry.kind is EntryKind.MESSAGE:
-        return f"[bold]{escape(entry.text or '')}[/]"
+        return f"[bold]{literal(entry.text or '')}[/]"
     if entry.kind is EntryKind.REJECTED_REPLY and entry.rejected is not None:
-        return f"[red]✗ not accepted: {escape(entry.rejected.summary())}[/]"
+        return f"[red]✗ not accepted: {literal(entry.rejected.summary())}[/]"
     if entry.kind is EntryKind.ACTOR_ERROR:
-        return f"[red]actor error: {escape(entry.text or '')}[/]"
+        return f"[red]actor error: {literal(entry.text or '')}[/]"
     call = entry.tool_call
     name = call.name if call is not None else "?"
     if entry.kind is EntryKind.TOOL_CALL:
         args = ", ".join(f"{key}={value!r}" for key, value in (call.arguments if call else {}).items())
         side = f" [{call.side.value}]" if call is not None and call.side is not None else ""
-        return f"[cyan]→ {escape(name)}({escape(args)}){escape(side)}[/]"
+        return f"[cyan]→ {literal(name)}({literal(args)}){literal(side)}[/]"
     result = entry.result
-    text = escape(result.render()) if result is not None else ""
+    text = literal(result.render()) if result is not None else ""
     return f"[red]← {text}[/]" if result is not None and not result.ok else f"[dim]← {text}[/]"

@@ -11,7 +11,9 @@ from tau2.cli.options import RunDir
 
 app = typer.Typer(no_args_is_help=True, help="Write a run in another tool's format.")
 
-OutPath = Annotated[Path, typer.Option("-o", "--out", help="Where to write.", show_default=False)]
+OutPath = Annotated[
+    Path, typer.Option("-o", "--out", help="Where to write ('-': stdout).", show_default=False)
+]
 
 
 @app.command("potato")
@@ -21,9 +23,13 @@ def potato(
     port: Annotated[int, typer.Option("--port", help="Port the Potato server will listen on.")] = 8000,
 ) -> None:
     """Write a Potato annotation project for the simulations of RUN_DIR (serve: potato start config.yaml)."""
+    from tau2.cli._output import is_stdout
+    from tau2.errors import UserInputError
     from tau2.interfaces import POTATO_CONFIG_FILE as CONFIG_FILE
     from tau2.interfaces import export_potato_project as export_project
 
+    if is_stdout(out):
+        raise UserInputError("--out -: a Potato project is a directory; give its path")
     count = export_project(run_dir, out, port=port)
     typer.echo(f"wrote {out} ({count} simulations); serve it with: cd {out} && potato start {CONFIG_FILE}")
 
@@ -34,7 +40,9 @@ def tau2bench(
     out: OutPath,
     submission: Annotated[
         Path | None,
-        typer.Option("--submission", metavar="FILE", help="Also write a leaderboard submission.json."),
+        typer.Option(
+            "--submission", metavar="FILE", help="Also write a leaderboard submission.json ('-': stdout)."
+        ),
     ] = None,
     model_name: Annotated[
         str | None, typer.Option("--model-name", help="Model name for the submission.")
@@ -49,23 +57,29 @@ def tau2bench(
 ) -> None:
     """Write RUN_DIR as a τ²-bench results file (and, with --submission, a leaderboard submission)."""
     from tau2._jsonfile import write_json
+    from tau2.cli._output import is_stdout, output_file, say
     from tau2.errors import UserInputError
     from tau2.interfaces import export_tau2bench_results as export_results
     from tau2.interfaces import refuse_existing
     from tau2.interfaces import tau2bench_submission as build_submission
     from tau2.runs import load_run
 
-    if submission is not None:
+    if submission is not None and not is_stdout(submission):
         refuse_existing(submission)
-    document = export_results(run_dir, out)
-    typer.echo(f"wrote {out} ({len(document['simulations'])} simulations)")
-    if submission is None:
+    if submission is not None and organization is None:  # refused before anything is written
+        raise UserInputError("--submission needs --organization (the model's organisation)")
+    if is_stdout(out) and is_stdout(submission):
+        raise UserInputError("--out - and --submission - both write to stdout: give one of them")
+    with output_file(out, "results.json") as path:
+        document = export_results(run_dir, path)
+    on_stdout = is_stdout(out) or is_stdout(submission)  # then our messages go to stderr
+    say(f"wrote {out} ({len(document['simulations'])} simulations)", err=on_stdout)
+    if submission is None or organization is None:
         return
     run = load_run(run_dir)
     agent_model = run.manifest.agent.model
     name = model_name or (agent_model.name if agent_model is not None else run.manifest.agent.kind)
-    if organization is None:
-        raise UserInputError("--submission needs --organization (the model's organisation)")
     user = run.manifest.user.label() if run.manifest.user is not None else None
-    write_json(submission, build_submission([run_dir, *(also or [])], name, organization, user))
-    typer.echo(f"wrote {submission}")
+    with output_file(submission, "submission.json") as path:
+        write_json(path, build_submission([run_dir, *(also or [])], name, organization, user))
+    say(f"wrote {submission}", err=on_stdout)

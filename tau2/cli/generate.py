@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 from typing import Annotated
 
@@ -14,7 +15,9 @@ _LIST = "comma-separated, repeatable"
 
 
 def command(
-    output: Annotated[Path, typer.Option("--output", "-o", help="File to write.", show_default=False)],
+    output: Annotated[
+        Path, typer.Option("--output", "-o", help="File to write ('-': stdout).", show_default=False)
+    ],
     domain: Annotated[str, typer.Option("--domain", help="Domain whose subtask catalog to use.")] = "telecom",
     intents: Annotated[
         list[str] | None, typer.Option("--intents", help=f"Intents to generate ({_LIST}; default all).")
@@ -59,6 +62,7 @@ def command(
     """Generate verified tasks from a domain's subtask catalog; exit 1 when any task was rejected."""
     from pydantic import ValidationError
 
+    from tau2.cli._output import is_stdout, output_file, require_writable_path
     from tau2.errors import UserInputError
     from tau2.generator.export import write_generation
     from tau2.generator.options import GeneratorOptions
@@ -86,14 +90,17 @@ def command(
         field = detail["loc"][:1]
         flag = f"--{str(field[0]).replace('_', '-')}: " if field else ""
         raise UserInputError(flag + message) from None
+    require_writable_path(output, "--output")
     chosen = get_domain(domain)
     generation = generate(chosen, options, data_dir, lint=lint)
-    write_generation(output, output_format, chosen.name, generation, options, data_dir)
-    typer.echo(f"wrote {output} ({output_format.value})")
+    with output_file(output, f"{chosen.name}-generated.json") as path:
+        write_generation(path, output_format, chosen.name, generation, options, data_dir)
+    report = partial(typer.echo, err=is_stdout(output))  # the summary must not mix into the tasks on stdout
+    report(f"wrote {output} ({output_format.value})")
     for line in summary_lines(generation):
-        typer.echo(line)
+        report(line)
     if data_dir is not None:
-        typer.echo(f"these tasks target {data_dir}: verify or run them with --data-dir {data_dir}")
+        report(f"these tasks target {data_dir}: verify or run them with --data-dir {data_dir}")
     if generation.rejected:
         raise typer.Exit(1)
 

@@ -21,11 +21,12 @@ def potato(
     replace: Annotated[bool, typer.Option("--replace", help="Replace labels imported before.")] = False,
 ) -> None:
     """Read the annotations of an exported run back into RUN_DIR; `tau2 report` then compares them."""
+    from tau2.cli._output import say
     from tau2.interfaces import import_potato_annotations as import_annotations
 
     imported = import_annotations(annotation_dir, run_dir, replace=replace)
     annotators = sorted({label.annotator for label in imported.labels})
-    typer.echo(f"imported {len(imported.labels)} labels by {len(annotators)} annotators into {run_dir}")
+    say(f"imported {len(imported.labels)} labels by {len(annotators)} annotators into {run_dir}")
 
 
 @app.command("tau2bench")
@@ -35,6 +36,7 @@ def tau2bench(
     data_dir: DataDir = None,
 ) -> None:
     """Replay and re-evaluate every simulation of RESULTS in our world into the run directory --out."""
+    from tau2.cli._output import say
     from tau2.interfaces import import_tau2bench_results as import_results
 
     imported = import_results(results, out, data_dir)
@@ -43,13 +45,13 @@ def tau2bench(
     calls = sum(simulation.tool_calls for simulation in simulations)
     mismatches = sum(simulation.tool_result_mismatches for simulation in simulations)
     disagreements = imported.disagreements()
-    typer.echo(
+    say(
         f"imported {total} simulations into {out}: {total - len(disagreements)} agree with the recorded "
         f"reward, {len(disagreements)} disagree; {calls - mismatches} of {calls} replayed tool calls had "
         "the recorded outcome"
     )
     for simulation in disagreements:
-        typer.echo(
+        say(
             f"  {simulation.task_id} trial {simulation.trial}: recorded {simulation.recorded_reward}, "
             f"ours {simulation.reward}"
         )

@@ -42,7 +42,11 @@ JsonOutput = Annotated[
 ]
 HtmlFile = Annotated[
     Path | None,
-    typer.Option("--html", metavar="FILE", help="Also write a self-contained HTML page with plots."),
+    typer.Option(
+        "--html",
+        metavar="FILE",
+        help="Also write a self-contained HTML page with plots ('-': print it instead of the tables).",
+    ),
 ]
 BootstrapSamples = Annotated[
     int, typer.Option("--bootstrap-samples", min=1, help="Bootstrap resamples for intervals.")
@@ -255,13 +259,21 @@ def emit_report(
     """Print warnings on stderr, write the HTML page if asked, then print the report as JSON or tables."""
     from rich.console import Console
 
+    from tau2.cli._output import is_stdout, require_writable_path, say
+    from tau2.errors import UserInputError
     from tau2.report import write_page
 
     for warning in warnings:
-        typer.echo(f"warning: {warning}", err=True)
+        say(f"warning: {warning}", err=True)
+    if is_stdout(html):
+        if json_output:
+            raise UserInputError("--html - and --json both write to stdout: give one of them")
+        typer.echo(page(report), nl=False)
+        return
     if html is not None:
+        require_writable_path(html, "--html")
         write_page(html, page(report))
-        typer.echo(f"wrote {html}", err=True)
+        say(f"wrote {html}", err=True)
     if json_output:
         typer.echo(report.model_dump_json(indent=2))
         return

@@ -47,6 +47,11 @@ from tau2.cli.options import (
     seat_request,
 )
 
+MAX_TRIALS = 10_000
+"""More trials per task than any study needs; a typo like 10000000 would plan units until memory runs out."""
+MAX_WORKERS = 1_024
+"""More worker processes than any machine has cores; a typo must not fork thousands of processes."""
+
 
 def command(
     out: Annotated[Path, typer.Option("--out", help="Run directory (new, or existing with --resume).")],
@@ -83,7 +88,7 @@ def command(
     policy_variant: PolicyVariant = None,
     persona: PersonaOption = None,
     trials: Annotated[
-        int | None, typer.Option("--trials", min=1, help="Trials per task (default 1).")
+        int | None, typer.Option("--trials", min=1, max=MAX_TRIALS, help="Trials per task (default 1).")
     ] = None,
     seed: Annotated[int | None, typer.Option("--seed", help="Run seed (default 0).")] = None,
     data_dir: Annotated[
@@ -106,6 +111,7 @@ def command(
         typer.Option(
             "--workers",
             min=1,
+            max=MAX_WORKERS,
             help="Worker processes, each with its own event loop; --concurrency is split between them.",
         ),
     ] = 1,
@@ -139,8 +145,10 @@ def command(
     Configuration options omitted on --resume keep the run's values; given ones must match them.
     """
     import asyncio
-    import sys
 
+    from tau2.actors import pairing_warning
+    from tau2.cli._output import say
+    from tau2.cli._signals import Stopped
     from tau2.errors import UserInputError
     from tau2.llm import AuthenticationError, current_settings, default_limits
     from tau2.runner import (
@@ -210,8 +218,9 @@ def command(
         manifest = prepared.manifest
         for key, limit in manifest.rate_limits.items():
             default_limits().configure(key, limit)
-        for warning in prepared.warnings:
-            print(f"warning: {warning}", file=sys.stderr)
+        pairing = pairing_warning(manifest.agent, manifest.user)
+        for warning in [*prepared.warnings, *([pairing] if pairing else [])]:
+            say(f"warning: {warning}", err=True)
         tally = Tally(len(manifest.task_ids) * manifest.trials, prepared.previous)
         try:
             with ProgressBar(tally, enabled=not quiet) as bar:
@@ -249,15 +258,12 @@ def command(
                 f"{error} (the run stopped; finished simulations are saved: fix the credentials, then "
                 f"`tau2 run --resume --out {out}` continues)"
             ) from None
-        except KeyboardInterrupt:
-            print(
-                f"interrupted: finished simulations are saved; `tau2 run --resume --out {out}` continues",
-                file=sys.stderr,
-            )
-            raise typer.Exit(130) from None
+        except KeyboardInterrupt as interruption:
+            note = f"finished simulations are saved; `tau2 run --resume --out {out}` continues"
+            raise Stopped(interruption, note) from None
     records = latest_records([*prepared.previous, *written])
-    typer.echo(run_summary(manifest, records, out))
+    say(run_summary(manifest, records, out))
     failure = nothing_judged(records)
     if failure is not None:
-        print(f"error: {failure}", file=sys.stderr)
+        say(f"error: {failure}", err=True)
         raise typer.Exit(1)

@@ -21,22 +21,26 @@ def command(
     ] = None,
 ) -> None:
     """Verify tasks: print each invalid task with the reason, then a summary. Exit 0 when all are valid."""
+    from tau2.cli._output import say
     from tau2.episode import verify_task
+    from tau2.errors import UserInputError
     from tau2.tasks import load_task_file
 
     loaded = load_task_file(tasks, domain)
+    if not loaded:
+        raise UserInputError(f"{tasks}: the file has no tasks")
     invalid = 0
     noted: Counter[str] = Counter()
     for task in loaded:
         verification = verify_task(task, data_dir)
         if not verification.valid:
             invalid += 1
-            typer.echo(f"{verification.task_id}: {verification.reason}")
+            say(f"{verification.task_id}: {verification.reason}")
         for note in verification.notes:
-            typer.echo(f"{verification.task_id}: note: {note}")
+            say(f"{verification.task_id}: note: {note}")
         noted.update(verification.notes)
-    typer.echo(f"{len(loaded)} tasks: {len(loaded) - invalid} valid, {invalid} invalid")
+    say(f"{len(loaded)} tasks: {len(loaded) - invalid} valid, {invalid} invalid")
     for note, count in noted.items():
-        typer.echo(f"{count} of them noted: {note}")
+        say(f"{count} of them noted: {note}")
     if invalid:
         raise typer.Exit(1)

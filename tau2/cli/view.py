@@ -27,17 +27,23 @@ def command(
     from rich.console import Console
     from rich.rule import Rule
 
+    from tau2.cli._output import is_stdout, require_writable_path, say
     from tau2.report import select_simulations, simulation_view, viewer_page, write_page
     from tau2.runs import load_run
 
     run = load_run(run_dir)
     for warning in run.warnings:
-        typer.echo(f"warning: {warning}", err=True)
+        say(f"warning: {warning}", err=True)
     chosen = select_simulations(run, task, trial, failed)
     if html is not None:
         title = f"tau2 view: {run.manifest.run_id} ({len(chosen):,} simulations)"
-        write_page(html, viewer_page(title, chosen, open_first=True))
-        typer.echo(f"wrote {html}", err=True)
+        page = viewer_page(title, chosen, open_first=True)
+        if is_stdout(html):
+            typer.echo(page, nl=False)
+            return
+        require_writable_path(html, "--html")
+        write_page(html, page)
+        say(f"wrote {html}", err=True)
         return
     if index > len(chosen):
         raise UserInputError(f"--index {index}: only {len(chosen)} simulations match")

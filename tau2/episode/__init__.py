@@ -16,6 +16,7 @@ from tau2.episode._orchestrator import (
     shipped_policy,
 )
 from tau2.episode._protocol import DONE_SCHEMA, DONE_TOOL, GREETING
+from tau2.episode._structure import TaskStructureError, check_structure, structure_problem
 from tau2.episode._trajectory import (
     Entry,
     EntryKind,
@@ -49,6 +50,7 @@ __all__ = [
     "RandomActor",
     "RejectedReply",
     "SeatContext",
+    "TaskStructureError",
     "TaskVerification",
     "TerminationReason",
     "ToolCall",
@@ -56,6 +58,7 @@ __all__ = [
     "Verdict",
     "agent_policy",
     "check_actor",
+    "check_structure",
     "evaluate",
     "evaluate_basis",
     "mode_label",
@@ -64,5 +67,6 @@ __all__ = [
     "run_episode",
     "seat_contexts",
     "shipped_policy",
+    "structure_problem",
     "verify_task",
 ]

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from tau2.episode._structure import structure_problem
 from tau2.episode._verify_basis import basis_problems
 from tau2.tasks import Task, TaskSetupError, all_passed, first_failure, initialize_world
 from tau2.world import World
@@ -30,6 +31,9 @@ class TaskVerification(BaseModel):
 
 def verify_task(task: Task, data_dir: Path | None = None) -> TaskVerification:
     """Check a task on one fresh world. Unknown domains and bad data files raise `UserInputError`."""
+    broken = structure_problem(task)
+    if broken is not None:
+        return TaskVerification(task_id=task.id, valid=False, reason=": ".join(broken))
     if task.evaluation.reward_basis is not None:
         reason, notes = basis_problems(task, data_dir)
         return TaskVerification(task_id=task.id, valid=reason is None, reason=reason, notes=notes)

@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Any, Final
 
 from pydantic import JsonValue
-from rich.markup import escape
 
 from tau2 import (
     Actor,
@@ -36,6 +35,7 @@ from tau2 import (
     get_domain,
     make_actor,
 )
+from tau2._display import markup_literal as literal
 from tau2.episode import DONE_TOOL
 from tau2.interfaces._bridge import EpisodeDriver, EpisodeFailed, SeatTurn
 from tau2.interfaces._brief import seat_brief
@@ -195,7 +195,7 @@ def _choose_other(term: Terminal, seat: Side) -> ActorSpec:
 
 def _introduce(term: Terminal, context: SeatContext) -> None:
     role = "the agent" if context.seat is Side.AGENT else "the customer"
-    term.say(f"\n[bold]You are {role}.[/]", f"[bold]Your brief[/]\n{escape(seat_brief(context))}")
+    term.say(f"\n[bold]You are {role}.[/]", f"[bold]Your brief[/]\n{literal(seat_brief(context))}")
     _list_tools(term, context)
     term.say("[dim]Type a message, /call to use a tool, /help for help.[/]")
 
@@ -211,7 +211,7 @@ def _list_tools(term: Terminal, context: SeatContext) -> None:
             for name, spec in parameters.get("properties", {}).items()
         )
         summary = next(iter((function.get("description") or "").strip().splitlines()), "")
-        term.say(f"  {number:>2}. {escape(function['name'])}({escape(arguments)}) — {escape(summary)}")
+        term.say(f"  {number:>2}. {literal(function['name'])}({literal(arguments)}) — {literal(summary)}")
 
 
 def _type(spec: dict[str, Any]) -> str:
@@ -227,12 +227,12 @@ def _show(term: Terminal, entries: list[Entry], seat: Side) -> None:
     for entry in entries:
         if entry.kind is EntryKind.MESSAGE and entry.seat is not seat:
             who = "agent" if entry.seat is Side.AGENT else "customer"
-            term.say(f"[bold cyan]{who}:[/] {escape(entry.text or '')}")
+            term.say(f"[bold cyan]{who}:[/] {literal(entry.text or '')}")
         elif entry.kind is EntryKind.TOOL_RESULT and entry.result is not None and entry.tool_call is not None:
             style = "green" if entry.result.ok else "red"
-            term.say(f"[{style}]← {escape(entry.tool_call.name)}: {escape(entry.result.render())}[/]")
+            term.say(f"[{style}]← {literal(entry.tool_call.name)}: {literal(entry.result.render())}[/]")
         elif entry.kind is EntryKind.ACTOR_ERROR:
-            term.say(f"[red]not sent: {escape(entry.text or '')}[/]")
+            term.say(f"[red]not sent: {literal(entry.text or '')}[/]")
 
 
 def _read_turn(term: Terminal, context: SeatContext) -> ActorTurn:
@@ -249,7 +249,7 @@ def _read_turn(term: Terminal, context: SeatContext) -> ActorTurn:
         elif command == "/tools":
             _list_tools(term, context)
         elif command == "/brief":
-            term.say(escape(seat_brief(context)))
+            term.say(literal(seat_brief(context)))
         elif command == "/quit":
             raise SessionEnded("quit")
         elif command == "/stop":
@@ -265,7 +265,7 @@ def _read_turn(term: Terminal, context: SeatContext) -> ActorTurn:
             if call is not None:
                 return ActorTurn(tool_calls=[call])
         elif command.startswith("/"):
-            term.say(f"[red]Unknown command {escape(command)}; /help lists them.[/]")
+            term.say(f"[red]Unknown command {literal(command)}; /help lists them.[/]")
         else:
             return ActorTurn(text=line)
 
@@ -281,14 +281,14 @@ def _fill_call(term: Terminal, context: SeatContext, given: str, number: int) ->
     if not name:
         name = term.choose("Tool", [(tool, tool) for tool in names])
     if name not in names:
-        term.say(f"[red]{escape(name)} is not one of your tools; /tools lists them.[/]")
+        term.say(f"[red]{literal(name)} is not one of your tools; /tools lists them.[/]")
         return None
     schema = context.tool_schemas[names.index(name)]["function"].get("parameters", {})
     if raw.strip():
         try:
             arguments = json.loads(raw)
         except json.JSONDecodeError as error:
-            term.say(f"[red]The arguments are not valid JSON: {escape(error.msg)}.[/]")
+            term.say(f"[red]The arguments are not valid JSON: {literal(error.msg)}.[/]")
             return None
         if not isinstance(arguments, dict):
             term.say("[red]The arguments must be a JSON object.[/]")
@@ -297,7 +297,7 @@ def _fill_call(term: Terminal, context: SeatContext, given: str, number: int) ->
         arguments = _ask_arguments(term, schema)
     problem = _invalid(context, name, arguments)
     if problem is not None:
-        term.say(f"[red]Not sent: {escape(problem)}[/]")
+        term.say(f"[red]Not sent: {literal(problem)}[/]")
         return None
     return ToolCall(call_id=f"human-{context.seat.value}-{number}-{name}", name=name, arguments=arguments)
 
@@ -311,12 +311,12 @@ def _ask_arguments(term: Terminal, schema: dict[str, Any]) -> dict[str, JsonValu
         hint = f"{name} ({_type(spec)}{'' if name in required else ', optional'})"
         description = spec.get("description")
         if description:
-            term.say(f"  [dim]{escape(name)}: {escape(description)}[/]")
+            term.say(f"  [dim]{literal(name)}: {literal(description)}[/]")
         while True:
             answer = term.ask(f"  {hint}: ")
             if answer or name not in required:
                 break
-            term.say(f"[red]{escape(name)} is required.[/]")
+            term.say(f"[red]{literal(name)} is required.[/]")
         if answer:
             arguments[name] = answer if spec.get("type") == "string" else _json_or_text(answer)
     return arguments
@@ -349,7 +349,7 @@ def _outcome(term: Terminal, result: EpisodeResult) -> None:
     term.say(f"\n[bold]Episode over:[/] {result.termination.value}")
     for assertion in evaluation.assertions:
         mark = "[green]pass[/]" if assertion.passed else "[red]FAIL[/]"
-        term.say(f"  assertion {mark} {escape(assertion.name)}({escape(json.dumps(assertion.arguments))})")
+        term.say(f"  assertion {mark} {literal(assertion.name)}({literal(json.dumps(assertion.arguments))})")
     if evaluation.expects_transfer:
         term.say(f"  transfer expected: {'done' if evaluation.transferred else 'missing'}")
     term.say(f"[bold]reward: {result.reward}[/]")

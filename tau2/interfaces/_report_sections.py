@@ -6,9 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from rich.console import RenderableType
-from rich.markup import escape
 from rich.table import Table
 
+from tau2._display import markup_literal as literal
 from tau2.interfaces._agreement import label_agreement
 from tau2.interfaces._potato_import import HumanLabel, load_labels
 from tau2.interfaces._tau2bench_import import load_import
@@ -27,7 +27,7 @@ def extra_sections(run_dir: Path) -> list[RenderableType]:
         disagreeing = imported.disagreements()
         for simulation in disagreeing:
             table.add_row(
-                escape(simulation.task_id),
+                literal(simulation.task_id),
                 str(simulation.trial),
                 str(simulation.recorded_reward),
                 str(simulation.reward),
@@ -50,7 +50,10 @@ def _human_labels(run_dir: Path, labels: list[HumanLabel]) -> list[RenderableTyp
         table = Table("simulation", "annotator", "human label", "reward", title="Disagreeing simulations")
         for item in agreement.disagreements:
             table.add_row(
-                escape(item.simulation), escape(item.annotator), escape(item.label), str(item.reward)
+                literal(item.simulation),
+                literal(item.annotator),
+                literal(item.label),
+                str(item.reward),
             )
         sections.append(table)
     return sections

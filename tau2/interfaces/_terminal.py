@@ -6,7 +6,8 @@ from collections.abc import Callable, Sequence
 from typing import TypeVar
 
 from rich.console import Console, RenderableType
-from rich.markup import escape
+
+from tau2._display import markup_literal as literal
 
 T = TypeVar("T")
 
@@ -39,10 +40,10 @@ class Terminal:
 
     def choose(self, title: str, options: Sequence[tuple[str, T]], default: int = 0) -> T:
         """A numbered menu: the answer is an option's number or its exact label; empty takes the default."""
-        self.say(f"[bold]{escape(title)}[/]")
+        self.say(f"[bold]{literal(title)}[/]")
         for number, (label, _) in enumerate(options, 1):
             mark = " [dim](default)[/]" if number - 1 == default else ""
-            self.say(f"  {number:>3}. {escape(label)}{mark}")
+            self.say(f"  {number:>3}. {literal(label)}{mark}")
         labels = {label: value for label, value in options}
         while True:
             answer = self.ask(f"{title} [1-{len(options)}]: ")

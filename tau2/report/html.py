@@ -393,5 +393,5 @@ def write_page(path: Path, page: str) -> None:
         raise UserInputError(f"{path}: is a file of the run in {path.parent}; choose another --html path")
     try:
         path.write_text(page, encoding="utf-8")
-    except OSError as error:
-        raise UserInputError(f"{path}: cannot write: {error.strerror or error}") from None
+    except OSError as error:  # the command line reports it by kind (bad path or full disk) and path
+        raise OSError(error.errno, error.strerror, str(path)) from None

@@ -9,8 +9,8 @@ from typing import Final
 from rich import box
 from rich.console import RenderableType
 from rich.table import Table
-from rich.text import Text
 
+from tau2._display import data_text
 from tau2.metrics import BOTH
 from tau2.report import fmt, tables
 from tau2.report.factors import side_labels
@@ -26,14 +26,14 @@ def line(text: str, style: str = "") -> Table:
     """One line that is cut with an ellipsis rather than wrapped when the terminal is narrower."""
     grid = Table.grid()
     grid.add_column(no_wrap=True, overflow="ellipsis")
-    grid.add_row(Text(text, style=style))
+    grid.add_row(data_text(text, style=style))
     return grid
 
 
 def rich_table(data: TableData) -> Table:
     """A compact rich table of `data`; cells are plain text, never markup, and never wrap mid-token."""
     table = Table(
-        title=Text(data.title, style="bold"),
+        title=data_text(data.title, style="bold"),
         title_justify="left",
         box=box.SIMPLE_HEAD,
         show_edge=False,
@@ -42,13 +42,13 @@ def rich_table(data: TableData) -> Table:
     for index, column in enumerate(data.columns):
         text = index < data.text_columns
         table.add_column(
-            Text(column),
+            data_text(column),
             justify="left" if text else "right",
             overflow="ellipsis" if text else "fold",
             no_wrap=text,
         )
     for row in data.rows:
-        table.add_row(*(Text(cell) for cell in row))
+        table.add_row(*(data_text(cell) for cell in row))
     return table
 
 

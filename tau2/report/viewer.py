@@ -11,6 +11,7 @@ from rich.console import RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from tau2._display import data_text
 from tau2.episode import AssertionRecord, Entry, EntryKind, Mode, mode_label
 from tau2.errors import UserInputError
 from tau2.runs import Run, SimulationRecord
@@ -42,7 +43,7 @@ def simulation_view(record: SimulationRecord) -> list[RenderableType]:
     actions of one record."""
     parts: list[RenderableType] = [_header(record)]
     if record.trajectory is None:
-        parts.append(Text("no trajectory recorded", style="italic"))
+        parts.append(data_text("no trajectory recorded", style="italic"))
     else:
         parts.append(_trajectory(record.trajectory.entries, record.mode))
     parts.append(_checks(record) if record.checks else _failed_assertions(record.assertions))
@@ -55,13 +56,13 @@ def simulation_view(record: SimulationRecord) -> list[RenderableType]:
 
 def _checks(record: SimulationRecord) -> Table:
     """Reward-basis checks: gating ones first, each with its outcome and what it checked."""
-    table = Table(title=Text("Evaluation checks", style="bold"), title_justify="left")
+    table = Table(title=data_text("Evaluation checks", style="bold"), title_justify="left")
     for column in ("kind", "role", "outcome", "item", "detail"):
         table.add_column(column, overflow="fold")
     for check in sorted(record.checks, key=lambda check: not check.gating):
         outcome = {True: "pass", False: "FAIL", None: "not judged"}[check.passed]
         cells = (check.kind.value, "gating" if check.gating else "diagnostic", outcome)
-        table.add_row(*(Text(cell) for cell in (*cells, check.item or "", check.detail or "")))
+        table.add_row(*(data_text(cell) for cell in (*cells, check.item or "", check.detail or "")))
     return table
 
 
@@ -87,25 +88,25 @@ def _header(record: SimulationRecord) -> Table:
     table = Table.grid()
     table.add_column(no_wrap=True, overflow="ellipsis")
     for number, row in enumerate(rows):
-        table.add_row(Text(row, style="bold" if number == 0 else ""))
+        table.add_row(data_text(row, style="bold" if number == 0 else ""))
     return table
 
 
 def _changes(changes: Sequence[StateChange]) -> Table:
-    table = Table(title=Text("World state changes (start → end)", style="bold"), title_justify="left")
+    table = Table(title=data_text("World state changes (start → end)", style="bold"), title_justify="left")
     for column in ("place", "change", "before", "after"):
         table.add_column(column, overflow="fold")
     for change in changes:
         before = "" if change.kind is ChangeKind.ADDED else json.dumps(change.before, ensure_ascii=False)
         after = "" if change.kind is ChangeKind.REMOVED else json.dumps(change.after, ensure_ascii=False)
-        table.add_row(*(Text(cell) for cell in (change.path, change.kind.value, before, after)))
+        table.add_row(*(data_text(cell) for cell in (change.path, change.kind.value, before, after)))
     return table
 
 
 def _trajectory(entries: Sequence[Entry], mode: Mode) -> Table:
     seats = [Side.AGENT] if mode is Mode.SOLO else [Side.AGENT, Side.USER]
     table = Table(
-        title=Text("Trajectory", style="bold"),
+        title=data_text("Trajectory", style="bold"),
         title_justify="left",
         caption=None
         if mode is Mode.SOLO
@@ -116,50 +117,52 @@ def _trajectory(entries: Sequence[Entry], mode: Mode) -> Table:
     )
     table.add_column("#", justify="right")
     for seat in seats:
-        table.add_column(Text(seat.value), ratio=1, overflow="fold")
+        table.add_column(data_text(seat.value), ratio=1, overflow="fold")
     for entry in entries:
-        cells = [_entry_text(entry) if entry.seat is seat else Text() for seat in seats]
-        table.add_row(Text(str(entry.index)), *cells)
+        cells = [_entry_text(entry) if entry.seat is seat else data_text() for seat in seats]
+        table.add_row(data_text(str(entry.index)), *cells)
     return table
 
 
 def _entry_text(entry: Entry) -> Text:
     call = entry.tool_call
     if entry.kind is EntryKind.TOOL_CALL and call is not None:
-        return Text(f"→ {call.name}({json.dumps(call.arguments, ensure_ascii=False)})", style="cyan")
+        return data_text(f"→ {call.name}({json.dumps(call.arguments, ensure_ascii=False)})", style="cyan")
     if entry.kind is EntryKind.TOOL_RESULT and entry.result is not None:
         name = f"{call.name}: " if call is not None else ""
-        return Text(f"← {name}{entry.result.render()}", style="green" if entry.result.ok else "red")
+        return data_text(f"← {name}{entry.result.render()}", style="green" if entry.result.ok else "red")
     if entry.kind is EntryKind.REJECTED_REPLY and entry.rejected is not None:
-        return Text(f"✗ not accepted: {entry.rejected.summary()}", style="red")
+        return data_text(f"✗ not accepted: {entry.rejected.summary()}", style="red")
     if entry.kind is EntryKind.ACTOR_ERROR:
-        return Text(f"! {entry.text or ''}", style="bold red")
-    return Text(entry.text or "")
+        return data_text(f"! {entry.text or ''}", style="bold red")
+    return data_text(entry.text or "")
 
 
 def _failed_assertions(assertions: Sequence[AssertionRecord]) -> RenderableType:
     failed = [a for a in assertions if not a.passed]
     if not failed:
-        return Text(f"All {len(assertions)} assertions held.", style="green")
-    table = Table(title=Text(f"Failed assertions ({len(failed)} of {len(assertions)})", style="bold red"))
+        return data_text(f"All {len(assertions)} assertions held.", style="green")
+    table = Table(
+        title=data_text(f"Failed assertions ({len(failed)} of {len(assertions)})", style="bold red")
+    )
     table.title_justify = "left"
     for column in ("side", "assertion", "arguments", "expected", "error"):
         table.add_column(column, overflow="fold")
     for a in failed:
         arguments = json.dumps(a.arguments, ensure_ascii=False)
         table.add_row(
-            *(Text(cell) for cell in (a.side.value, a.name, arguments, str(a.expected), a.error or ""))
+            *(data_text(cell) for cell in (a.side.value, a.name, arguments, str(a.expected), a.error or ""))
         )
     return table
 
 
 def _actions(record: SimulationRecord) -> Table:
-    table = Table(title=Text("Reference actions", style="bold"), title_justify="left")
+    table = Table(title=data_text("Reference actions", style="bold"), title_justify="left")
     for column in ("action", "seat", "performed", "by right seat"):
         table.add_column(column)
     for action in record.actions:
         cells = (action.name, action.side.value, _yes(action.performed), _yes(action.by_right_seat))
-        table.add_row(*(Text(cell) for cell in cells))
+        table.add_row(*(data_text(cell) for cell in cells))
     return table
 
 

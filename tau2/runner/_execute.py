@@ -10,7 +10,7 @@ from contextlib import contextmanager
 
 from tau2.actors import make_actor
 from tau2.episode import Actor, ActorTurn, Entry, EpisodeConfig, NLJudge, SeatContext, run_episode
-from tau2.errors import UserInputError
+from tau2.errors import StorageError
 from tau2.llm import AuthenticationError, call_settings
 from tau2.runner._convert import crash_record, episode_record
 from tau2.runner._plan import Unit
@@ -86,7 +86,7 @@ def ensure_manifest(prepared: PreparedRun) -> None:
             else "nothing was recorded: free space and run the same command again"
         )
         reason = error.strerror or str(error)
-        raise UserInputError(f"{run_dir / MANIFEST_FILE}: cannot write: {reason}; {recovery}") from None
+        raise StorageError(f"{run_dir / MANIFEST_FILE}: cannot write: {reason}; {recovery}") from None
 
 
 def episode_config(manifest: RunManifest, seed: int) -> EpisodeConfig:

@@ -9,8 +9,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from tau2._jsonfile import read_bytes_bounded
 from tau2.actors import make_actor
-from tau2.episode import ActorSpec, EpisodeConfig, Mode, shipped_policy
+from tau2.episode import ActorSpec, EpisodeConfig, Mode, check_structure, shipped_policy
 from tau2.errors import UserInputError
 from tau2.llm import ModelSpec, missing_credentials
 from tau2.personas import PersonaError, load_persona
@@ -110,6 +111,7 @@ def prepare_run(request: RunRequest, run_dir: Path, *, resume: bool) -> Prepared
     data_dir = Path(manifest.data_dir) if manifest.data_dir is not None else None
     if manifest.mode is Mode.SOLO:
         require_tickets(list(tasks.values()))
+    check_structure(list(tasks.values()))
     for task in tasks.values():
         initialize_world(task, data_dir)
     _check_actors(manifest)
@@ -170,6 +172,7 @@ def prepare_episode(request: RunRequest, task_id: str) -> EpisodeSetup:
     config = request.episode_config().model_copy(update={"seed": request.seed})
     if config.mode is Mode.SOLO:
         require_tickets([task])
+    check_structure([task])
     agent = request.agent.resolve(Side.AGENT, None)
     user = None if config.mode is Mode.SOLO else request.user.resolve(Side.USER, None)
     _policy(get_domain(task.domain), config.mode, config.policy_variant)
@@ -316,12 +319,12 @@ def _suite_path(request: RunRequest, base: RunManifest | None) -> Path:
 
 
 def _read_suite(path: Path) -> bytes:
+    """The suite's bytes; other `OSError`s (a directory, permissions) propagate with the path, for the
+    command line to report as bad input or as the machine refusing."""
     try:
-        return path.read_bytes()
+        return read_bytes_bounded(path)
     except FileNotFoundError:
         raise UserInputError(f"{path}: no such file") from None
-    except OSError as error:
-        raise UserInputError(f"{path}: cannot read: {error.strerror or error}") from None
 
 
 def _select(tasks: list[Task], task_ids: list[str] | None) -> list[Task]:

@@ -53,7 +53,8 @@ class RunManifest(BaseModel):
     versions: dict[str, str] = Field(default_factory=dict)
     hashes: dict[str, str] = Field(default_factory=dict)
     """Prompt and policy hashes, by name."""
-    task_ids: list[str]
+    task_ids: list[str] = Field(min_length=1)
+    """The tasks of the run, in order (a run covers at least one)."""
     judge: ModelSpec | None = None
     """The model judging natural-language assertions; None = they are not judged."""
     reward_basis_source: Literal["implied", "explicit"] | None = None

@@ -18,7 +18,7 @@ from types import TracebackType
 from typing import Any, Final
 
 from tau2.episode import TerminationReason
-from tau2.errors import UserInputError
+from tau2.errors import StorageError
 from tau2.llm import safe_text
 from tau2.runs._atomic import is_temporary, write_atomically
 from tau2.runs._records import SimulationRecord
@@ -129,7 +129,7 @@ def _append(descriptor: int, records: list[SimulationRecord], path: Path) -> Non
             data = data[os.write(descriptor, data) :]
         os.fsync(descriptor)
     except OSError as error:
-        raise UserInputError(
+        raise StorageError(
             f"{path}: cannot append: {error.strerror or error}; the records written before are kept: "
             f"free space and continue with `tau2 run --resume --out {path.parent}`"
         ) from None

@@ -1,0 +1,56 @@
+"""Command output: lines holding data printed inert, `-` as a file name meaning stdout, and output paths
+checked before the work that fills them starts."""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import typer
+
+from tau2._display import inert
+from tau2.errors import UserInputError
+
+STDOUT = Path("-")
+"""The file name that means standard output, as in most command-line tools."""
+
+
+def say(text: str, *, err: bool = False) -> None:
+    """Echo one line of text built from data, safe for the terminal."""
+    typer.echo(inert(text), err=err)
+
+
+def is_stdout(path: Path | None) -> bool:
+    """Whether an output option was given as `-`."""
+    return path == STDOUT
+
+
+@contextmanager
+def output_file(path: Path, name: str = "output.json") -> Iterator[Path]:
+    """The file to write: `path` itself, or for `-` a temporary file (called `name`) printed afterwards."""
+    if not is_stdout(path):
+        yield path
+        return
+    with tempfile.TemporaryDirectory(prefix="tau2-") as folder:
+        written = Path(folder) / name
+        yield written
+        sys.stdout.write(written.read_text(encoding="utf-8"))
+        sys.stdout.flush()
+
+
+def require_writable_path(path: Path, option: str) -> None:
+    """Refuse an output path that cannot become a file (a directory, or under a file) before any work."""
+    if is_stdout(path):
+        return
+    if path.is_dir():
+        raise UserInputError(f"{option} {path}: is a directory, not a file")
+    for parent in path.parents:
+        if parent.exists():
+            if not parent.is_dir():
+                raise UserInputError(f"{option} {path}: {parent} is a file, not a directory")
+            if parent != path.parent:
+                raise UserInputError(f"{option} {path}: directory {path.parent} does not exist")
+            return

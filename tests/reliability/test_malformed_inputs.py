@@ -1,0 +1,420 @@
+"""Malformed inputs to every command: each is refused with one line on stderr, the documented exit code
+(2 for bad input, 3 for a machine that refuses), no traceback, and no file created, changed or removed.
+
+The cases are data (`CASES`); one parametrized test runs each through the real CLI in-process, and a sample
+again as real `tau2` processes. Paths in a case's arguments are relative to a shared workspace holding a
+good suite, a good run, and the broken files and run directories of `BROKEN_FILES` and `BROKEN_RUNS`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+import pytest
+from typer.testing import CliRunner
+
+from tau2.cli import app
+
+
+class ReliabilityScale(Protocol):
+    """The `reliability_scale` fixture of this folder's conftest."""
+
+    def pick(self, fast: int, full: int) -> int: ...
+
+
+REPO = Path(__file__).resolve().parents[2]
+MOCK_SUITE = REPO / "domains" / "mock" / "suites" / "examples.json"
+OFFLINE = ["--agent", "oracle", "--user", "scripted"]
+BAD_INPUT, ENVIRONMENT = 2, 3
+SUBPROCESS_SAMPLE = 12
+"""Every how-many-th case also runs as a real process (in the fast suite; the full suite runs all)."""
+
+
+def _suite() -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(MOCK_SUITE.read_text(encoding="utf-8"))
+    return data
+
+
+def _edited(edit: Callable[[dict[str, Any]], object]) -> bytes:
+    """The mock suite with `edit` applied to its first task, as JSON bytes."""
+    data = _suite()
+    edit(data["tasks"][0])
+    return json.dumps(data).encode()
+
+
+def _suite_edited(edit: Callable[[dict[str, Any]], object]) -> bytes:
+    data = _suite()
+    edit(data)
+    return json.dumps(data).encode()
+
+
+GOOD = MOCK_SUITE.read_bytes()
+BROKEN_FILES: dict[str, bytes] = {
+    "empty.json": b"",
+    "whitespace.json": b"  \n\t ",
+    "truncated.json": GOOD[: len(GOOD) // 2],
+    "not-json.json": b"tasks: all of them",
+    "trailing-comma.json": b'{"tasks": [1,],}',
+    "binary.json": bytes(range(256)) * 4,
+    "latin1.json": b'{"name": "caf\xe9"}',
+    "number.json": b"42",
+    "null.json": b"null",
+    "string.json": b'"a suite"',
+    "array-of-numbers.json": b"[1, 2, 3]",
+    "deep-array.json": b"[" * 100_000 + b"]" * 100_000,
+    "deep-object.json": b'{"a":' * 50_000 + b"1" + b"}" * 50_000,
+    "deep-metadata.json": _edited(
+        lambda task: task.update(metadata={"x": json.loads("[" * 600 + "]" * 600)})
+    ),
+    "nan.json": GOOD.replace(b'"format_version": 1', b'"format_version": NaN'),
+    "surrogate-id.json": _edited(lambda task: task.update(id="lone\ud800")),
+    "surrogate-key.json": GOOD.replace(b'"tasks"', b'"\\udc80tasks"'),
+    "unknown-field.json": _edited(lambda task: task.update(colour="blue")),
+    "id-not-string.json": _edited(lambda task: task.update(id=5)),
+    "no-evaluation.json": _edited(lambda task: task.pop("evaluation")),
+    "assertions-not-list.json": _edited(lambda task: task["evaluation"].update(assertions="all")),
+    "bad-side.json": _edited(lambda task: task["evaluation"]["assertions"][0].update(side="both")),
+    "empty-tasks.json": _suite_edited(lambda suite: suite.update(tasks=[])),
+    "tasks-not-list.json": _suite_edited(lambda suite: suite.update(tasks={"a": 1})),
+    "unknown-format.json": _suite_edited(lambda suite: suite.update(format="tau3-suite")),
+    "unknown-domain.json": _edited(lambda task: task.update(domain="atlantis")),
+    "mixed-domains.json": _suite_edited(lambda suite: suite["tasks"][1].update(domain="telecom")),
+    "unknown-tool.json": _edited(lambda task: task["evaluation"]["solution"][0].update(name="launch")),
+    "unknown-assertion.json": _edited(
+        lambda task: task["evaluation"]["assertions"][0].update(name="assert_x")
+    ),
+    "wrong-argument.json": _edited(
+        lambda task: task["evaluation"]["assertions"][0].update(arguments={"x": 1})
+    ),
+    "unknown-init-call.json": _edited(lambda task: task["initialization"][0].update(name="summon")),
+    "tau2bench-wrong-types.json": b'[{"id": 1, "user_scenario": 2, "evaluation_criteria": []}]',
+}
+"""Broken task files, by file name in the workspace."""
+VERIFY_REPORTS = {
+    "unknown-tool.json",
+    "unknown-assertion.json",
+    "wrong-argument.json",
+    "unknown-init-call.json",
+}
+"""Readable files of invalid tasks: `verify` lists them as invalid on stdout and exits 1, by design."""
+
+RESULTS_LINE = (
+    (REPO / "tests" / "fixtures" / "runs" / "interactive" / "results.jsonl")
+    .read_text(encoding="utf-8")
+    .splitlines()[0]
+)
+
+
+BROKEN_RUNS: dict[str, dict[str, bytes | None]] = {
+    "run-empty-dir": {},
+    "run-no-manifest": {"results.jsonl": b""},
+    "run-empty-manifest": {"manifest.json": b""},
+    "run-garbled-manifest": {"manifest.json": b'{"run_id": "x", '},
+    "run-binary-manifest": {"manifest.json": b"\x00\x01\x02"},
+    "run-manifest-array": {"manifest.json": b"[]"},
+    "run-manifest-wrong-types": {"manifest.json": b'{"run_id": 1, "trials": "many"}'},
+    "run-manifest-deep": {"manifest.json": b"[" * 100_000 + b"]" * 100_000},
+    "run-manifest-is-dir": {"manifest.json": None},
+    "run-no-task-ids": {"manifest.json": b"NO_TASKS"},
+    "run-zero-trials": {"manifest.json": b"ZERO_TRIALS"},
+    "run-results-is-dir": {"manifest.json": b"GOOD", "results.jsonl": None},
+    "run-garbled-record": {"manifest.json": b"GOOD", "results.jsonl": b"{oops\n{}\n"},
+    "run-record-wrong-types": {"manifest.json": b"GOOD", "results.jsonl": b'{"task_id": 5}\n{}\n'},
+    "run-binary-results": {"manifest.json": b"GOOD", "results.jsonl": b"\x00\xff\xfe\n\x00\n"},
+}
+"""Broken run directories: file name → bytes, None for a directory in its place; GOOD is the good run's
+manifest, NO_TASKS and ZERO_TRIALS that manifest with an empty task list or zero trials."""
+
+
+@dataclass(frozen=True)
+class Case:
+    """One malformed invocation: its arguments (workspace-relative paths) and the exit code it must give."""
+
+    id: str
+    args: tuple[str, ...]
+    code: int = BAD_INPUT
+
+    @property
+    def command(self) -> str:
+        """The command it exercises (`export tau2bench`, `run`, …)."""
+        return " ".join(self.args[:2]) if self.args[0] in ("export", "import") else self.args[0]
+
+
+def _cases() -> list[Case]:
+    cases: list[Case] = []
+
+    def add(case_id: str, *args: str, code: int = BAD_INPUT) -> None:
+        cases.append(Case(case_id, args, code))
+
+    bad_paths = {
+        "missing": "no-such-file.json",
+        "directory": "a-directory",
+        "under-a-file": "a-file/suite.json",
+        "dev-zero": "/dev/zero",
+        "dev-null": "/dev/null",
+    }
+    for name in [*BROKEN_FILES, *bad_paths.values()]:
+        add(f"run-suite-{name}", "run", "--suite", name, *OFFLINE, "--out", "new-run")
+        add(f"episode-suite-{name}", "episode", "--suite", name, "--task-id", "unplugged", *OFFLINE)
+        if name not in VERIFY_REPORTS:
+            add(f"verify-{name}", "verify", name)
+    add("import-tau2bench-dev-zero", "import", "tau2bench", "/dev/zero", "--out", "new-run")
+    add("import-tau2bench-empty", "import", "tau2bench", "empty.json", "--out", "new-run")
+    add("import-tau2bench-deep", "import", "tau2bench", "deep-array.json", "--out", "new-run")
+    add("import-tau2bench-binary", "import", "tau2bench", "binary.json", "--out", "new-run")
+    add("import-tau2bench-suite", "import", "tau2bench", "good-suite.json", "--out", "new-run")
+    add("import-tau2bench-missing", "import", "tau2bench", "no-such-file.json", "--out", "new-run")
+    add("import-tau2bench-out-exists", "import", "tau2bench", "good-suite.json", "--out", "good-run")
+
+    run_dirs = [*BROKEN_RUNS, "no-such-run", "a-file", "/dev/null"]
+    for run_dir in run_dirs:
+        add(f"report-{run_dir}", "report", run_dir)
+        add(f"view-{run_dir}", "view", run_dir)
+        add(f"compare-a-{run_dir}", "compare", run_dir, "good-run")
+        add(f"export-tau2bench-{run_dir}", "export", "tau2bench", run_dir, "-o", "export.json")
+        add(f"resume-{run_dir}", "run", "--resume", "--out", run_dir, *OFFLINE)
+    for run_dir in ("run-garbled-manifest", "run-no-task-ids", "no-such-run"):
+        add(f"compare-b-{run_dir}", "compare", "good-run", run_dir)
+        add(f"export-potato-{run_dir}", "export", "potato", run_dir, "-o", "potato-project")
+        add(f"import-potato-into-{run_dir}", "import", "potato", "a-directory", run_dir)
+
+    suite = ("--suite", "good-suite.json")
+    run = ("run", *suite, *OFFLINE, "--out", "new-run")
+    for option, value in [
+        ("--trials", "0"),
+        ("--trials", "-1"),
+        ("--trials", "many"),
+        ("--trials", "99999999999999999999999999"),
+        ("--concurrency", "0"),
+        ("--workers", "0"),
+        ("--max-steps", "0"),
+        ("--max-errors", "-3"),
+        ("--max-actor-retries", "0"),
+        ("--mode", "telepathic"),
+        ("--seed", "1.5"),
+        ("--task-ids", ""),
+        ("--task-ids", ","),
+        ("--task-ids", "no-such-task"),
+        ("--task-ids", "lone\udc80"),
+        ("--split", "train"),
+        ("--persona", "no-such-persona"),
+        ("--domain", "atlantis"),
+        ("--data-dir", "no-such-dir"),
+        ("--data-dir", "a-file"),
+        ("--agent-timeout", "0"),
+        ("--rate-limit", "openai"),
+        ("--rate-limit", "openai=0"),
+        ("--agent-arg", "temperature"),
+        ("--judge-arg", "x"),
+        ("--out", "a-file"),
+        ("--out", "a-file/run"),
+        ("--out", "good-run"),
+    ]:
+        add(f"run-option{option}={value!r}", *run, option, value)
+    add(
+        "run-policy-variant-unknown",
+        "run",
+        "--domain",
+        "telecom",
+        *OFFLINE,
+        "--out",
+        "x",
+        "--policy-variant",
+        "x",
+    )
+    add("run-agent-unknown", "run", *suite, "--agent", "wizard", "--user", "scripted", "--out", "new-run")
+    add("run-user-unknown", "run", *suite, "--agent", "oracle", "--user", "wizard", "--out", "new-run")
+    add("run-oracle-as-user", "run", *suite, "--agent", "oracle", "--user", "oracle", "--out", "new-run")
+    add("run-scripted-as-agent", "run", *suite, "--agent", "scripted", "--user", "scripted", "--out", "x")
+    add("run-llm-without-model", "run", *suite, "--agent", "llm", "--user", "scripted", "--out", "new-run")
+    add("run-model-for-oracle", *run, "--agent-model", "openai/x")
+    add("run-plugin-missing", "run", *suite, "--agent", "no_such_module:f", *OFFLINE[2:], "--out", "x")
+    add("run-no-suite", "run", *OFFLINE, "--out", "new-run")
+    add("run-no-out", "run", *suite, *OFFLINE)
+    add("run-unknown-option", *run, "--colour", "blue")
+
+    episode = ("episode", *suite, *OFFLINE)
+    add("episode-no-task-id", *episode)
+    add("episode-unknown-task", *episode, "--task-id", "no-such-task")
+    add("episode-surrogate-task", *episode, "--task-id", "\ud800")
+    add("episode-max-steps-zero", *episode, "--task-id", "unplugged", "--max-steps", "0")
+    add("episode-mode-unknown", *episode, "--task-id", "unplugged", "--mode", "x")
+    add("episode-data-dir-missing", *episode, "--task-id", "unplugged", "--data-dir", "nope")
+
+    add("verify-data-dir-file", "verify", "good-suite.json", "--data-dir", "a-file")
+    add("verify-domain-unknown", "verify", "good-suite.json", "--domain", "atlantis")
+    add("verify-no-argument", "verify")
+
+    report = ("report", "good-run")
+    add("report-bootstrap-zero", *report, "--bootstrap-samples", "0")
+    add("report-bootstrap-negative", *report, "--bootstrap-samples", "-5")
+    add("report-html-directory", *report, "--html", "a-directory")
+    add("report-html-under-file", *report, "--html", "a-file/page.html")
+    add("report-html-missing-dir", *report, "--html", "no-dir/page.html")
+    add("report-html-manifest", *report, "--html", "good-run/manifest.json")
+    add("report-html-full-disk", *report, "--html", "/dev/full", code=ENVIRONMENT)
+    add("report-html-and-json-stdout", *report, "--html", "-", "--json")
+    add("compare-pair-by-unknown", "compare", "good-run", "good-run", "--pair-by", "colour")
+    add("compare-one-run", "compare", "good-run")
+    add("compare-html-full-disk", "compare", "good-run", "good-run", "--html", "/dev/full", code=ENVIRONMENT)
+
+    view = ("view", "good-run")
+    add("view-index-zero", *view, "--index", "0")
+    add("view-index-too-large", *view, "--index", "999")
+    add("view-unknown-task", *view, "--task", "no-such-task")
+    add("view-trial-missing", *view, "--trial", "7")
+    add("view-trial-not-int", *view, "--trial", "first")
+    add("view-html-full-disk", *view, "--html", "/dev/full", code=ENVIRONMENT)
+    add("view-html-directory", *view, "--html", "a-directory")
+
+    generate = ("generate", "-o", "generated.json")
+    add("generate-no-output", "generate")
+    add("generate-output-directory", "generate", "-o", "a-directory")
+    add("generate-output-under-file", "generate", "-o", "a-file/tasks.json")
+    add("generate-domain-unknown", *generate, "--domain", "atlantis")
+    add("generate-domain-without-catalog", *generate, "--domain", "mock")
+    add("generate-min-subtasks-zero", *generate, "--min-subtasks", "0")
+    add("generate-max-below-min", *generate, "--min-subtasks", "3", "--max-subtasks", "1")
+    add("generate-sample-zero", *generate, "--sample-per-bin", "0")
+    add("generate-format-unknown", *generate, "--format", "yaml")
+    add("generate-target-unknown", *generate, "--target", "somewhere")
+    add("generate-intent-unknown", *generate, "--intents", "no_such_intent")
+    add("generate-persona-unknown", *generate, "--personas", "no-such-persona")
+    add("generate-exclude-unknown", *generate, "--exclude", "no_such_subtask")
+    add("generate-data-dir-missing", *generate, "--data-dir", "no-such-dir")
+
+    add("export-tau2bench-out-exists", "export", "tau2bench", "good-run", "-o", "good-suite.json")
+    add("export-tau2bench-out-under-file", "export", "tau2bench", "good-run", "-o", "a-file/x.json")
+    add(
+        "export-tau2bench-submission-no-org",
+        "export",
+        "tau2bench",
+        "good-run",
+        "-o",
+        "x.json",
+        "--submission",
+        "s.json",
+    )
+    add("export-tau2bench-both-stdout", "export", "tau2bench", "good-run", "-o", "-", "--submission", "-")
+    add("export-potato-stdout", "export", "potato", "good-run", "-o", "-")
+    add("export-potato-out-is-file", "export", "potato", "good-run", "-o", "a-file")
+    add("export-potato-port-text", "export", "potato", "good-run", "-o", "p", "--port", "http")
+    add("export-unknown-format", "export", "csv", "good-run")
+    add("import-potato-missing", "import", "potato", "no-such-dir", "good-run")
+    add("import-potato-file", "import", "potato", "a-file", "good-run")
+    add("import-unknown-format", "import", "csv", "x")
+
+    add("play-seat-unknown", "play", "--seat", "referee", "--out", "play-run")
+    add("play-out-exists", "play", "--seat", "agent", "--out", "good-run")
+    add("play-mode-unknown", "play", "--mode", "x", "--out", "play-run")
+    add("unknown-command", "simulate")
+    add("surrogate-argument", "report", "run\udcff")
+    return cases
+
+
+CASES = _cases()
+
+
+def _write_workspace(root: Path, good_run: Path) -> None:
+    """The shared workspace: good inputs, the broken files and run directories, a file and a directory."""
+    (root / "good-suite.json").write_bytes(GOOD)
+    (root / "a-file").write_text("not a directory\n", encoding="utf-8")
+    (root / "a-directory").mkdir()
+    for name, content in BROKEN_FILES.items():
+        (root / name).write_bytes(content)
+    manifest = json.loads((good_run / "manifest.json").read_text(encoding="utf-8"))
+    special = {
+        b"GOOD": manifest,
+        b"NO_TASKS": {**manifest, "task_ids": []},
+        b"ZERO_TRIALS": {**manifest, "trials": 0},
+    }
+    for name, files in BROKEN_RUNS.items():
+        folder = root / name
+        folder.mkdir()
+        for file, content in files.items():
+            if content is None:
+                (folder / file).mkdir()
+            elif content in special:
+                (folder / file).write_text(json.dumps(special[content]), encoding="utf-8")
+            else:
+                (folder / file).write_bytes(content)
+
+
+def snapshot(root: Path) -> dict[str, tuple[bytes, int] | None]:
+    """Every path under `root` with its bytes and modification time (None for directories)."""
+    found: dict[str, tuple[bytes, int] | None] = {}
+    for path in sorted(root.rglob("*")):
+        relative = str(path.relative_to(root))
+        found[relative] = None if path.is_dir() else (path.read_bytes(), path.stat().st_mtime_ns)
+    return found
+
+
+@pytest.fixture(scope="module")
+def workspace(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """The shared workspace, with a good run of the mock suite; prints the suite's summary line at the end."""
+    root = tmp_path_factory.mktemp("malformed")
+    good_run = root / "good-run"
+    result = CliRunner().invoke(
+        app, ["run", "--suite", str(MOCK_SUITE), *OFFLINE, "-q", "--out", str(good_run)]
+    )
+    assert result.exit_code == 0, result.output
+    _write_workspace(root, good_run)
+    yield root
+    if len(_PASSED) == len(CASES):
+        commands = {case.command for case in CASES}
+        print(
+            f"\nRELIABILITY: malformed inputs: {len(CASES)} cases over {len(commands)} commands, "
+            "all one-line errors, 0 tracebacks, 0 files changed"
+        )
+
+
+_PASSED: set[str] = set()
+
+
+@pytest.fixture
+def in_workspace(workspace: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(workspace)
+    return workspace
+
+
+def test_corpus_is_large_and_covers_every_command() -> None:
+    from tau2.cli import COMMANDS, GROUPS
+
+    commands = {case.command.split()[0] for case in CASES}
+    assert len(CASES) >= 150
+    assert set(COMMANDS) | set(GROUPS) <= commands
+    assert len({case.id for case in CASES}) == len(CASES)
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda case: case.id)
+def test_malformed_input_is_one_line_and_changes_nothing(case: Case, in_workspace: Path) -> None:
+    before = snapshot(in_workspace)
+    result = CliRunner().invoke(app, list(case.args))
+    stderr = result.stderr
+    assert not isinstance(result.exception, Exception) or isinstance(result.exception, SystemExit), stderr
+    assert "Traceback" not in stderr + result.stdout
+    assert result.exit_code == case.code, f"exit {result.exit_code}: {stderr}"
+    assert len(stderr.splitlines()) == 1 and stderr.startswith("error: "), stderr
+    assert snapshot(in_workspace) == before, "the command changed the workspace"
+    _PASSED.add(case.id)
+
+
+def test_a_sample_as_real_processes(in_workspace: Path, reliability_scale: ReliabilityScale) -> None:
+    """Every 12th case (every case with TAU2_RELIABILITY=full) again as a `python -m tau2` process."""
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    for case in CASES[:: reliability_scale.pick(SUBPROCESS_SAMPLE, 1)]:
+        before = snapshot(in_workspace)
+        arguments = [argument.encode("utf-8", "surrogateescape") for argument in case.args]
+        command = [sys.executable.encode(), b"-m", b"tau2", *arguments]
+        result = subprocess.run(command, capture_output=True, env=env, timeout=120, check=False)
+        stderr = result.stderr.decode("utf-8", "replace")
+        assert result.returncode == case.code, f"{case.id}: {stderr}"
+        assert len(stderr.splitlines()) == 1 and "Traceback" not in stderr, f"{case.id}: {stderr}"
+        assert snapshot(in_workspace) == before, case.id

@@ -1,0 +1,126 @@
+"""Ctrl-C, SIGTERM and SIGHUP sent to a real `tau2` process: one line, exit 128 + N, no traceback, and the
+simulations finished before the signal stay recorded; also when the signal comes right after start."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tau2.cli import _signals
+
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+
+SUITE = Path(__file__).resolve().parents[1] / "domains" / "mock" / "suites" / "examples.json"
+SIGNALS = [signal.SIGINT, signal.SIGTERM, signal.SIGHUP]
+
+
+def _start(out: Path, turn_delay: float, *extra: str) -> subprocess.Popen[bytes]:
+    """`python -m tau2 run` on the mock suite, each actor turn slowed down so the run is still going."""
+    command = [sys.executable, "-m", "tau2", "run", "--suite", str(SUITE), "--agent", "oracle"]
+    command += ["--user", "scripted", "--quiet", "--out", str(out), "--debug-turn-delay", str(turn_delay)]
+    command += extra
+    env = {**os.environ, "PYTHONPATH": str(SUITE.parents[3])}
+    return subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+
+
+def _wait_for_records(out: Path, timeout: float = 60.0) -> None:
+    """Block until the run has recorded at least one simulation."""
+    results = out / "results.jsonl"
+    deadline = time.monotonic() + timeout
+    while not (results.is_file() and results.stat().st_size > 0):
+        assert time.monotonic() < deadline, "the run recorded nothing"
+        time.sleep(0.05)
+
+
+@pytest.mark.parametrize("signum", SIGNALS, ids=lambda s: signal.Signals(s).name)
+def test_signal_during_a_run_stops_it_with_one_line_and_keeps_the_records(
+    signum: int, tmp_path: Path
+) -> None:
+    out = tmp_path / "run"
+    process = _start(out, turn_delay=0.2)
+    _wait_for_records(out)
+    recorded = (out / "results.jsonl").read_bytes()
+    process.send_signal(signum)
+    stdout, stderr = process.communicate(timeout=60)
+    assert process.returncode == 128 + signum
+    lines = stderr.decode().splitlines()
+    assert lines == [
+        f"interrupted by {signal.Signals(signum).name}: finished simulations are saved; "
+        f"`tau2 run --resume --out {out}` continues"
+    ]
+    assert (out / "results.jsonl").read_bytes().startswith(recorded)
+    assert stdout == b""
+
+
+def _wait_for_handlers(process: subprocess.Popen[bytes], timeout: float = 30.0) -> None:
+    """Block until the process catches SIGTERM (Linux's SigCgt mask): tau2's first statement installs its
+    handlers, so from here on every signal is tau2's to handle, while the CLI is still importing."""
+    status = Path(f"/proc/{process.pid}/status")
+    bit = 1 << (signal.SIGTERM - 1)
+    deadline = time.monotonic() + timeout
+    while True:
+        caught = next(line for line in status.read_text().splitlines() if line.startswith("SigCgt:"))
+        if int(caught.split()[1], 16) & bit:
+            return
+        assert time.monotonic() < deadline, "tau2 never installed its signal handlers"
+        time.sleep(0.001)
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").is_file(), reason="needs Linux /proc")
+@pytest.mark.parametrize("signum", SIGNALS, ids=lambda s: signal.Signals(s).name)
+@pytest.mark.parametrize("delay", [0.0, 0.01, 0.05, 0.2])
+def test_signal_while_starting_prints_one_line_not_a_traceback(
+    signum: int, delay: float, tmp_path: Path
+) -> None:
+    """The first half second is spent importing; a signal then (sent as soon as tau2's code runs, or a
+    little later) ends the process at once with one line and 128 + N."""
+    process = _start(tmp_path / "run", turn_delay=0.5)
+    _wait_for_handlers(process)
+    time.sleep(delay)
+    process.send_signal(signum)
+    stdout, stderr = process.communicate(timeout=60)
+    text = stderr.decode()
+    assert process.returncode == 128 + signum, text
+    assert text.startswith(f"interrupted by {signal.Signals(signum).name}") and len(text.splitlines()) == 1
+    assert stdout == b""
+
+
+def test_workers_stop_with_their_parent_and_say_nothing(tmp_path: Path) -> None:
+    """With worker processes, only the parent speaks: one line, 143, the records kept."""
+    out = tmp_path / "run"
+    process = _start(out, 0.2, "--workers", "2", "--trials", "3")
+    _wait_for_records(out)
+    process.send_signal(signal.SIGTERM)
+    _, stderr = process.communicate(timeout=60)
+    assert process.returncode == 143
+    assert stderr.decode().splitlines() == [
+        f"interrupted by SIGTERM: finished simulations are saved; `tau2 run --resume --out {out}` continues"
+    ]
+
+
+def test_library_use_leaves_the_signal_handlers_alone() -> None:
+    """Importing the CLI in another program (here pytest) must not take over its signals."""
+    assert not _signals.running_command_line()
+    assert signal.getsignal(signal.SIGTERM) is not _signals._handle
+
+
+def test_importing_tau2_loads_nothing_until_used() -> None:
+    """The CLI installs its handlers right after `import tau2`, so that import must stay instant; the
+    re-exported API still resolves on first use."""
+    code = (
+        "import sys, tau2; loaded = sorted(m for m in sys.modules if m.startswith('tau2.')); "
+        "assert loaded == [], loaded; "
+        "from tau2 import World, verify_task; import tau2 as t; assert t.world.World is World; "
+        "assert all(getattr(t, name) is not None for name in t.__all__)"
+    )
+    env = {**os.environ, "PYTHONPATH": str(SUITE.parents[3])}
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=False
+    )
+    assert result.returncode == 0, result.stderr
