@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from typing import Literal
+from urllib.parse import urlsplit
 
-from pydantic import BaseModel, ConfigDict, Field, JsonValue, model_validator
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, field_validator, model_validator
 
 DEFAULT_RETRY_BUDGET_S = 300.0
 """Seconds a model call keeps retrying transient failures by default: enough to ride out a server
@@ -33,6 +34,16 @@ class ModelSpec(BaseModel):
     """Seconds, from a call's first attempt, during which transient failures are retried; None = no limit
     in time (`max_retries` then bounds the call)."""
     transport: TransportChoice = "auto"
+
+    @field_validator("api_base")
+    @classmethod
+    def _an_http_url(cls, api_base: str | None) -> str | None:
+        """An API base that is not an http(s) URL never answers: refuse it now, not after minutes of retry."""
+        if api_base is not None:
+            parts = urlsplit(api_base)
+            if parts.scheme not in ("http", "https") or not parts.hostname:
+                raise ValueError(f"{api_base!r} is not an http:// or https:// URL")
+        return api_base
 
     @model_validator(mode="after")
     def _bounded(self) -> ModelSpec:

@@ -58,7 +58,16 @@ class ModelRequest(BaseModel):
         if base is None and self.model is None:
             options = ", ".join(f"--{option}-{_MODEL_OPTIONS[key]}" for key in updates)
             raise UserInputError(f"{options}: no model to apply them to (give --{option}-model)")
-        model = ModelSpec(**updates) if base is None else base.model_copy(update=updates)
+        settings = updates if base is None else {**base.model_dump(), **updates}
+        try:
+            model = ModelSpec.model_validate(settings)
+        except ValidationError as error:
+            problem = error.errors()[0]
+            field = str(problem["loc"][0]) if problem["loc"] else "model"
+            name = _MODEL_OPTIONS.get(field, "model")
+            raise UserInputError(
+                f"--{option}-{name}: {problem['msg'].removeprefix('Value error, ')}"
+            ) from None
         if base is None or self.transport is not None:
             model = model.model_copy(update={"transport": resolve_transport(model)})
         return model

@@ -311,6 +311,60 @@ def _cases() -> list[Case]:
     add("import-potato-file", "import", "potato", "a-file", "good-run")
     add("import-unknown-format", "import", "csv", "x")
 
+    vllm = ("--agent-model", "hosted_vllm/m")
+    add("check-model-no-model", "check-model")
+    add("check-model-model-missing-value", "check-model", "--agent-model")
+    add("check-model-api-base-not-url", "check-model", *vllm, "--agent-api-base", "localhost:8000/v1")
+    add(
+        "check-model-api-base-ftp",
+        "check-model",
+        "--user-model",
+        "hosted_vllm/m",
+        "--user-api-base",
+        "ftp://h",
+    )
+    add("check-model-timeout-zero", "check-model", *vllm, "--agent-timeout", "0")
+    add("check-model-transport-unknown", "check-model", *vllm, "--agent-transport", "carrier")
+    add("check-model-arg-no-value", "check-model", *vllm, "--agent-arg", "temperature")
+    add(
+        "check-model-arg-owned",
+        "check-model",
+        *vllm,
+        "--agent-api-base",
+        "http://127.0.0.1:9/v1",
+        "--agent-arg",
+        "seed=3",
+    )
+    add("check-model-judge-options-no-model", "check-model", "--judge-timeout", "5")
+    add(
+        "run-api-base-not-url",
+        "run",
+        "--suite",
+        "good-suite.json",
+        "--agent",
+        "llm",
+        *vllm,
+        "--agent-api-base",
+        "x",
+        "--user",
+        "scripted",
+        "--out",
+        "new-run",
+    )
+    add(
+        "episode-api-base-not-url",
+        "episode",
+        "--suite",
+        "good-suite.json",
+        "--task-id",
+        "both",
+        "--agent",
+        "llm",
+        *vllm,
+        "--agent-api-base",
+        "x",
+    )
+
     add("play-seat-unknown", "play", "--seat", "referee", "--out", "play-run")
     add("play-out-exists", "play", "--seat", "agent", "--out", "good-run")
     add("play-mode-unknown", "play", "--mode", "x", "--out", "play-run")
@@ -389,7 +443,7 @@ def test_corpus_is_large_and_covers_every_command() -> None:
 
     commands = {case.command.split()[0] for case in CASES}
     assert len(CASES) >= 150
-    assert set(COMMANDS) | set(GROUPS) <= commands
+    assert {name.replace("_", "-") for name in COMMANDS} | set(GROUPS) <= commands
     assert len({case.id for case in CASES}) == len(CASES)
 
 
