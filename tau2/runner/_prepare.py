@@ -135,13 +135,13 @@ def prepare_run(request: RunRequest, run_dir: Path, *, resume: bool) -> Prepared
 def _stored_records(run_dir: Path, manifest: RunManifest, warnings: list[str]) -> list[SimulationRecord]:
     """A resumed run's effective records, after setting its damaged lines aside (warnings appended)."""
     results = run_dir / RESULTS_FILE
+    records, read_warnings = read_records(results)  # refuses an invalid record before anything moves
     moved = set_aside_damaged(results)
     if moved:
-        warnings.append(
+        read_warnings = [
             f"{results}: set aside {moved} damaged line{'' if moved == 1 else 's'} in "
             f"{run_dir / DAMAGED_FILE}; their simulations run again"
-        )
-    records, read_warnings = read_records(results)
+        ]
     effective, excluded = run_records(manifest, records, results)
     warnings.extend([*read_warnings, *excluded])
     return effective

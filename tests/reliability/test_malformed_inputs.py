@@ -127,10 +127,12 @@ BROKEN_RUNS: dict[str, dict[str, bytes | None]] = {
     "run-results-is-dir": {"manifest.json": b"GOOD", "results.jsonl": None},
     "run-garbled-record": {"manifest.json": b"GOOD", "results.jsonl": b"{oops\n{}\n"},
     "run-record-wrong-types": {"manifest.json": b"GOOD", "results.jsonl": b'{"task_id": 5}\n{}\n'},
-    "run-binary-results": {"manifest.json": b"GOOD", "results.jsonl": b"\x00\xff\xfe\n\x00\n"},
+    "run-damage-then-bad-record": {"manifest.json": b"GOOD", "results.jsonl": b"\x00\xfe\n\x00\n[]\n{}\n"},
 }
 """Broken run directories: file name → bytes, None for a directory in its place; GOOD is the good run's
-manifest, NO_TASKS and ZERO_TRIALS that manifest with an empty task list or zero trials."""
+manifest, NO_TASKS and ZERO_TRIALS that manifest with an empty task list or zero trials. (Lines that are
+not JSON objects alone are no error: readers skip them with a warning and a resume sets them aside; a JSON
+object that is no record is.)"""
 
 
 @dataclass(frozen=True)
