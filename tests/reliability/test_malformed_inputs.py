@@ -462,12 +462,21 @@ def test_malformed_input_is_one_line_and_changes_nothing(case: Case, in_workspac
     _PASSED.add(case.id)
 
 
+def _argv_bytes(argument: str) -> bytes:
+    """An argument as a command line carries it: undecodable bytes stand for `\\udc80`-`\\udcff`, and any
+    other lone surrogate becomes its (equally undecodable) UTF-8-style bytes."""
+    try:
+        return argument.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:
+        return argument.encode("utf-8", "surrogatepass")
+
+
 def test_a_sample_as_real_processes(in_workspace: Path, reliability_scale: ReliabilityScale) -> None:
     """Every 12th case (every case with TAU2_RELIABILITY=full) again as a `python -m tau2` process."""
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     for case in CASES[:: reliability_scale.pick(SUBPROCESS_SAMPLE, 1)]:
         before = snapshot(in_workspace)
-        arguments = [argument.encode("utf-8", "surrogateescape") for argument in case.args]
+        arguments = [_argv_bytes(argument) for argument in case.args]
         command = [sys.executable.encode(), b"-m", b"tau2", *arguments]
         result = subprocess.run(command, capture_output=True, env=env, timeout=120, check=False)
         stderr = result.stderr.decode("utf-8", "replace")

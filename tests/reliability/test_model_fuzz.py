@@ -431,6 +431,10 @@ class Tally:
         return sum(self.kinds.values())
 
 
+MAX_RETRIES = 4
+"""Retries per call: with no backoff a time budget alone would let a doomed call retry thousands of times."""
+
+
 def invoke(arguments: list[str], provider: FuzzProvider, tally: Tally, what: str) -> None:
     """One `tau2 run`; a non-zero exit or an exception is a crash."""
     with call_settings(retry=RetryPolicy(base_delay_s=0.0, max_delay_s=0.0, max_retry_after_s=0.0)):
@@ -454,6 +458,7 @@ def fuzz_run(tmp_path: Path, transport: str, mode: str, simulations: int, tally:
             arguments += [f"--{seat}-model", "openai/fuzz", f"--{seat}-api-base", server.base_url]
             arguments += [f"--{seat}-arg", "api_key=sk-fuzz", f"--{seat}-transport", transport]
             arguments += [f"--{seat}-timeout", str(TIMEOUT_S)]
+            arguments += [f"--{seat}-max-retries", str(MAX_RETRIES)]  # retries are immediate here
         first = provider.begin(f"{name}:first", doom=True)
         invoke(arguments, provider, tally, f"{name} first run")
         records, _ = read_records(out / "results.jsonl")
