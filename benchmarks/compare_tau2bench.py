@@ -48,6 +48,8 @@ class Outcome:
     passed: bool
     termination: str
     turns: int
+    seconds: float = 0.0
+    """How long the simulation took, as the framework recorded it."""
     tokens: dict[str, tuple[int, int]] = field(default_factory=dict)
     """Prompt and completion tokens per seat (agent, user)."""
 
@@ -83,6 +85,7 @@ def ours_outcomes(results: Path) -> list[Outcome]:
             passed=record.reward >= 1.0,
             termination=record.termination.value,
             turns=record.steps,
+            seconds=record.duration_s,
             tokens={
                 seat.value: (usage.prompt_tokens, usage.completion_tokens)
                 for seat, usage in record.usage.items()
@@ -122,6 +125,7 @@ def theirs_outcomes(results: dict[str, Any], solo: bool) -> list[Outcome]:
                 passed=reward is not None and float(reward) >= 1.0,
                 termination=str(simulation.get("termination_reason")),
                 turns=max(0, turns),
+                seconds=float(simulation.get("duration") or 0.0),
                 tokens={seat: (counts[0], counts[1]) for seat, counts in tokens.items()},
             )
         )
@@ -162,8 +166,8 @@ def pass_k(outcomes: Sequence[Outcome], k: int) -> float | None:
     return mean(values) if values else None
 
 
-def summary_rows(outcomes: Sequence[Outcome], wall: float, trials: int) -> list[tuple[str, str]]:
-    """The printed measures of one framework's run, as (measure, value) rows."""
+def summary_rows(outcomes: Sequence[Outcome], wall: float | None, trials: int) -> list[tuple[str, str]]:
+    """The printed measures of one framework's run, as (measure, value) rows (wall time None: unknown)."""
     rows = [("simulations", str(len(outcomes)))]
     for k in range(1, trials + 1):
         value = pass_k(outcomes, k)
@@ -179,7 +183,10 @@ def summary_rows(outcomes: Sequence[Outcome], wall: float, trials: int) -> list[
         prompt = sum(o.tokens.get(seat, (0, 0))[0] for o in outcomes)
         completion = sum(o.tokens.get(seat, (0, 0))[1] for o in outcomes)
         rows.append((f"{seat} tokens prompt / completion", f"{prompt:,} / {completion:,}"))
-    rows.append(("wall time", f"{wall:.0f} s"))
+    if outcomes:
+        seconds = [o.seconds for o in outcomes]
+        rows.append(("seconds/sim mean · max", f"{mean(seconds):.0f} · {max(seconds):.0f}"))
+    rows.append(("wall time", "–" if wall is None else f"{wall:.0f} s"))
     return rows
 
 
@@ -191,6 +198,19 @@ def print_side_by_side(ours: Sequence[tuple[str, str]], theirs: Sequence[tuple[s
     print(f"| measure | {OURS} | {THEIRS} |\n|---|---|---|")
     for name in names:
         print(f"| {name} | {ours_by_name.get(name, '–')} | {theirs_by_name.get(name, '–')} |")
+
+
+def print_comparison(
+    ours: Sequence[Outcome],
+    our_wall: float | None,
+    theirs: Sequence[Outcome],
+    their_wall: float | None,
+    trials: int,
+) -> None:
+    """The side-by-side table and the paired per-task comparison."""
+    print()
+    print_side_by_side(summary_rows(ours, our_wall, trials), summary_rows(theirs, their_wall, trials))
+    print_pairing(pair(ours, theirs))
 
 
 def print_pairing(pairing: Pairing) -> None:
@@ -372,9 +392,17 @@ def run_both(
             begun = time.perf_counter()
             walls[name] = finish(name, start(command, log, keep), begun, log)
             print(f"{name}: done in {walls[name]:.0f} s", flush=True)
-    ours = ours_outcomes(ours_dir / "results.jsonl")
-    theirs = theirs_outcomes(json.loads(theirs_json.read_text(encoding="utf-8")), settings.mode == "solo")
+    ours, theirs = read_both(keep, settings.mode == "solo")
     return (ours, walls[OURS]), (theirs, walls[THEIRS])
+
+
+def read_both(keep: Path, solo: bool) -> tuple[list[Outcome], list[Outcome]]:
+    """Both frameworks' outcomes from a `--keep` directory (what finished, if a run was cut short)."""
+    ours = ours_outcomes(keep / "tau2-run" / "results.jsonl")
+    theirs_json = keep / "tau2bench.json"
+    if not theirs_json.exists():
+        return ours, []
+    return ours, theirs_outcomes(json.loads(theirs_json.read_text(encoding="utf-8")), solo)
 
 
 def tau2bench_tasks_file(python: Path) -> Path:
@@ -409,16 +437,12 @@ def same_tasks(ours_file: Path, theirs_file: Path, task_ids: list[str]) -> list[
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument(
-        "--api-base", required=True, help="OpenAI-compatible API base, e.g. http://127.0.0.1:8080/v1"
-    )
-    parser.add_argument("--model", required=True, help="model as litellm names it, e.g. openai/qwen2.5-1.5b")
+    parser.add_argument("--api-base", help="OpenAI-compatible API base, e.g. http://127.0.0.1:8080/v1")
+    parser.add_argument("--model", help="model as litellm names it, e.g. openai/qwen2.5-1.5b")
     parser.add_argument(
         "--api-key", default="sk-local", help="key sent to the server (local servers ignore it)"
     )
-    parser.add_argument(
-        "--tau2bench-python", type=Path, required=True, help="python of an environment with τ²-bench"
-    )
+    parser.add_argument("--tau2bench-python", type=Path, help="python of an environment with τ²-bench")
     parser.add_argument("--telecom-dir", type=Path, default=TELECOM, help="τ²-bench telecom tasks and data")
     parser.add_argument(
         "--task-ids", help="comma-separated task ids (default: the first --tasks of the file)"
@@ -440,7 +464,16 @@ def main() -> None:
     parser.add_argument(
         "--keep", type=Path, help="directory for both runs' outputs and logs (default: temporary)"
     )
+    parser.add_argument(
+        "--from", dest="from_dir", type=Path, help="print an earlier --keep directory's comparison"
+    )
     options = parser.parse_args()
+    if options.from_dir is not None:
+        ours, theirs = read_both(options.from_dir, options.mode == "solo")
+        print_comparison(ours, None, theirs, None, options.trials)
+        return
+    if options.api_base is None or options.model is None or options.tau2bench_python is None:
+        parser.error("--api-base, --model and --tau2bench-python are needed to run (or give --from)")
 
     tasks_file = options.telecom_dir / "tasks_small.json"
     if not tasks_file.is_file():
@@ -479,11 +512,7 @@ def main() -> None:
         (ours, our_wall), (theirs, their_wall) = run_both(
             options.tau2bench_python, telecom, settings, task_ids, options.transport, keep, options.at_once
         )
-        print()
-        print_side_by_side(
-            summary_rows(ours, our_wall, options.trials), summary_rows(theirs, their_wall, options.trials)
-        )
-        print_pairing(pair(ours, theirs))
+        print_comparison(ours, our_wall, theirs, their_wall, options.trials)
         if options.keep:
             print(f"\noutputs: {keep}")
 
