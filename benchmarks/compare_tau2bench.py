@@ -266,7 +266,9 @@ class Settings:
 
 
 def theirs_command(python: Path, settings: Settings, task_ids: list[str], out: Path) -> list[str]:
-    """τ²-bench's `run` on its telecom tasks with these settings, saving to `out` (a .json path)."""
+    """τ²-bench's `run` on its telecom tasks with these settings, saving to `out` (a .json path). A
+    simulation its own code raises on (its solo agent raises on a text reply) is recorded as an agent error
+    with reward 0 (`--skip-failed-samples`) instead of failing the whole run at its end."""
     args = json.dumps(
         {
             "api_base": settings.api_base,
@@ -296,6 +298,7 @@ def theirs_command(python: Path, settings: Settings, task_ids: list[str], out: P
         "--results-dir", str(out.parent),
         "--save-to", out.stem,
         "--log-level", "ERROR",
+        "--skip-failed-samples",
     ]  # fmt: skip
 
 

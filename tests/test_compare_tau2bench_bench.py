@@ -159,6 +159,7 @@ def test_both_command_lines_carry_the_same_settings() -> None:
     assert their_args["temperature"] == 0.0 and their_args["max_tokens"] == 64
     assert "temperature=0.0" in ours and "max_tokens=64" in ours
     assert after(theirs, "--agent") == "llm_agent" and after(ours, "--mode") == "interactive"
+    assert "--skip-failed-samples" in theirs  # a simulation τ²-bench raises on is recorded, not fatal
     solo = bench.Settings(**{**settings.__dict__, "mode": "solo"})
     assert after(bench.theirs_command(Path("py"), solo, ids, Path("/o.json")), "--user") == "dummy_user"
     assert "--user-model" not in bench.ours_command(solo, Path("/telecom"), ids, "native", Path("/o"))
