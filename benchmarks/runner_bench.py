@@ -352,7 +352,7 @@ def main() -> None:
         print(f"\nτ²-bench comparison at {options.compare_level} in flight × {options.compare_latency}s")
         compare_with_tau2bench(
             options.tau2bench_python,
-            options.telecom_dir,
+            options.telecom_dir.resolve(),  # the runs work in a temporary directory
             options.compare_latency,
             options.compare_level,
             options.compare_trials,
