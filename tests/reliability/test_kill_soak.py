@@ -14,23 +14,15 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from test_runner_cli import untimed
+
 from tau2.runs import MANIFEST_FILE, RESULTS_FILE, SimulationRecord, load_run, read_records
 
 OFFLINE = ["--agent", "oracle", "--user", "scripted", "--quiet"]
 
 
-def comparable(record: SimulationRecord) -> dict[str, Any]:
-    """A record without its wall-clock fields and its run id, which differ between any two runs."""
-    data = record.model_dump(mode="json", exclude={"duration_s", "run_id"})
-    trajectory = data["trajectory"]
-    trajectory.pop("duration_s")
-    for entry in trajectory["entries"]:
-        entry.pop("elapsed_s")
-    return data
-
-
 def by_unit(records: list[SimulationRecord]) -> dict[tuple[str, int], dict[str, Any]]:
-    return {(record.task_id, record.trial): comparable(record) for record in records}
+    return {(record.task_id, record.trial): untimed(record) for record in records}
 
 
 def test_kill_nine_at_random_moments_then_resume_loses_duplicates_and_changes_nothing(
