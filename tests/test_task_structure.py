@@ -92,14 +92,10 @@ def test_verify_names_the_broken_field(case: str, tmp_path: Path) -> None:
     assert f"{task_id}: {expected}" in result.stdout
 
 
-def test_structure_check_is_cheap_for_a_large_suite() -> None:
-    """The check reads tool tables only: 5,000 tasks take well under a second."""
-    import time
-
+def test_structure_check_passes_every_task_of_a_large_suite() -> None:
+    """No false alarm over thousands of sound tasks."""
     tasks = [task.model_copy(update={"id": f"t{n}"}) for n in range(1000) for task in MOCK_TASKS]
-    started = time.perf_counter()
     assert all(structure_problem(task) is None for task in tasks)
-    assert time.perf_counter() - started < 2.0
 
 
 CONFORMANCE = Path(__file__).resolve().parents[1].parent / "shared" / "conformance"
