@@ -257,9 +257,11 @@ def _templated(value: Any) -> bool:
 
 def _describe(error: ValidationError, data: Any) -> str:
     """The first validation problem of a file, located by its entry's name where it has one."""
-    detail = error.errors(include_url=False)[0]
+    errors = error.errors(include_url=False)
+    detail = next((e for e in errors if e["type"] == "extra_forbidden"), errors[0])  # a typo first
     location = list(detail["loc"])
-    message = detail["msg"].removeprefix("Value error, ")
+    message = "unknown field" if detail["type"] == "extra_forbidden" else detail["msg"]
+    message = message.removeprefix("Value error, ")
     if len(location) >= 2 and isinstance(location[1], int) and isinstance(data.get(location[0]), list):
         entries = data[location[0]]
         entry = entries[location[1]] if location[1] < len(entries) else None

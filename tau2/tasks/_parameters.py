@@ -81,7 +81,7 @@ def _fields(text: str) -> list[tuple[str, str]]:
         if name is None:
             continue
         if not name.isidentifier() or spec or conversion:
-            raise ParameterError(f"{{{name}}} in {text!r} is not a parameter name")
+            raise ParameterError(f"{text!r}: a reference is a parameter's name in braces, like {{bill_id}}")
         fields.append((name, literal))
     return fields
 
