@@ -18,8 +18,9 @@ from typer.testing import CliRunner
 
 from tau2.cli import app
 from tau2.errors import UserInputError
-from tau2.generator.options import GeneratorOptions
+from tau2.generator.options import GeneratorOptions, Order
 from tau2.generator.pipeline import generate
+from tau2.generator.workflow import Workflow
 from tau2.tasks import CatalogExtension, extend_catalog, load_catalog_extension
 from tau2.tasks._suite import load_suite
 from tau2.world import get_domain
@@ -150,6 +151,23 @@ def test_layering_problems_name_the_file(
     with pytest.raises(UserInputError) as raised:
         extend_catalog(mock_catalog().model_copy(update={"parameters": parameters}), [extension])
     assert str(raised.value) == f"{tmp_path / 'faults.toml'}: {message}"
+
+
+def test_an_extension_adds_stages_and_precedences(tmp_path: Path) -> None:
+    staged = LAMP.replace('extends = "mock"\n', 'extends = "mock"\nstages = ["account"]\n').replace(
+        'arguments = { customer = "{customer}" } }]',
+        'arguments = { customer = "{customer}" }, stage = "account" }]',
+    )
+    staged += '\n[[fix_order]]\nbefore = "account"\nafter = "plug"\nreason = "the account before the lamp"\n'
+    catalog = mock_catalog().model_copy(update={"parameters": {"customer": "Ada"}})
+    extended = extend_catalog(catalog, [lamp_extension(tmp_path, staged)])
+    assert extended.stages == ("plug", "switch", "power", "account")
+    subtasks = [extended.subtask("unplugged"), extended.subtask("power_cut_by_name")]
+    steps = Workflow(extended).arrange(subtasks, Order.WORKFLOW).steps
+    assert [step.name for step in steps] == ["enable_power", "plug_in"]
+    unordered = extend_catalog(catalog, [lamp_extension(tmp_path, staged[: staged.index("\n[[fix_order]]")])])
+    steps = Workflow(unordered).arrange(subtasks, Order.WORKFLOW).steps
+    assert [step.name for step in steps] == ["plug_in", "enable_power"], "a new stage comes last by default"
 
 
 def test_a_precedence_cycle_from_an_extension_names_the_file(tmp_path: Path) -> None:
