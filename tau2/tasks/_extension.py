@@ -22,7 +22,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from tau2._jsonfile import field_path, read_bytes_bounded
+from tau2._jsonfile import field_path
 from tau2.errors import UserInputError
 from tau2.tasks._catalog import Group, Intent, Precedence, Subtask
 from tau2.tasks._parameters import ParameterError, referenced
@@ -38,7 +38,7 @@ _MAX_BYTES = 1 << 20
 
 
 class _Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=False)
+    model_config = ConfigDict(frozen=True, extra="forbid")
 
 
 class IntentExtension(_Frozen):
@@ -115,11 +115,14 @@ def load_catalog_extension(path: Path, domain: Domain[Any], origin: str | None =
     file and the entry (an unknown tool or argument, a malformed parameter reference, a bad field)."""
     where = origin or str(path)
     try:
-        raw = read_bytes_bounded(path, _MAX_BYTES)
+        with path.open("rb") as handle:
+            raw = handle.read(_MAX_BYTES + 1)
     except FileNotFoundError:
         raise UserInputError(f"{where}: no such file") from None
     except OSError as error:
         raise UserInputError(f"{where}: cannot read: {error.strerror or error}") from None
+    if len(raw) > _MAX_BYTES:
+        raise UserInputError(f"{where}: larger than {_MAX_BYTES >> 20} MiB; not read")
     try:
         data = tomllib.loads(raw.decode("utf-8"))
     except UnicodeDecodeError:
