@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from pydantic import JsonValue
+
 from tau2.generator.options import GeneratorOptions, OutputFormat
 from tau2.generator.pipeline import Generation
 from tau2.tasks import Suite, write_tau2_file
@@ -13,10 +15,12 @@ def make_suite(
     name: str, domain: str, generation: Generation, options: GeneratorOptions, data_dir: Path | None
 ) -> Suite:
     """A suite of the generated tasks recording the catalog version, the options and the data used."""
-    recorded = {
-        **options.model_dump(mode="json"),
+    recorded: dict[str, JsonValue] = {
+        **options.recorded(),
         "data_dir": None if data_dir is None else data_dir.as_posix(),
     }
+    if generation.extensions:
+        recorded["catalog_extensions"] = [record.model_dump(mode="json") for record in generation.extensions]
     return Suite(
         name=name,
         domain=domain,

@@ -42,6 +42,21 @@ def set_data_usage(state: TelecomState, customer_id: str, line_id: str, data_use
 
 
 @AGENT_ENV.env_function()
+def set_line_status(state: TelecomState, customer_id: str, line_id: str, status: LineStatusValue) -> None:
+    """Set a line's status directly, e.g. a line never activated or one closed by mistake. A Suspended
+    line is suspended from today; any other status clears the suspension date.
+
+    Args:
+        customer_id: The customer ID.
+        line_id: The ID of the customer's line.
+        status: The new line status.
+    """
+    _, line = require_owned_line(state.crm, customer_id, line_id)
+    line.status = LineStatus(status)
+    line.suspension_start_date = TODAY if line.status is LineStatus.SUSPENDED else None
+
+
+@AGENT_ENV.env_function()
 def suspend_line_for_overdue_bill(
     state: TelecomState, customer_id: str, line_id: str, new_bill_id: str, contract_ended: bool
 ) -> None:
@@ -117,6 +132,21 @@ def assert_line_status(
     """
     _, line = require_owned_line(state.crm, customer_id, line_id)
     return line.status == expected_status
+
+
+@AGENT_ENV.assertion()
+def assert_line_roaming_status(
+    state: TelecomState, customer_id: str, line_id: str, expected_status: bool
+) -> bool:
+    """Whether the carrier lets the line roam (its roaming setting in the CRM) equals `expected_status`.
+
+    Args:
+        customer_id: The customer ID.
+        line_id: The ID of the customer's line.
+        expected_status: Whether roaming should be enabled on the line.
+    """
+    _, line = require_owned_line(state.crm, customer_id, line_id)
+    return line.roaming_enabled == expected_status
 
 
 @AGENT_ENV.assertion()

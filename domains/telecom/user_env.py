@@ -9,14 +9,31 @@ from typing import Literal
 
 from tau2.domains.telecom.binding import bind, usage_exceeded
 from tau2.domains.telecom.network import can_send_mms, mobile_data_working, network_search, speed_test
-from tau2.domains.telecom.phone import ApnName, SimCardStatus, VpnPerformance
-from tau2.domains.telecom.phone_ops import airplane_off, airplane_on, connect_vpn, set_permission
+from tau2.domains.telecom.phone import (
+    ApnName,
+    NetworkTechnology,
+    SignalStrength,
+    SimCardStatus,
+    VpnPerformance,
+)
+from tau2.domains.telecom.phone_ops import (
+    airplane_off,
+    airplane_on,
+    connect_vpn,
+    require_app,
+    set_permission,
+)
 from tau2.domains.telecom.state import TelecomState
+from tau2.domains.telecom.user_tools import NetworkModeValue
 from tau2.world import Side, ToolSet
 
 USER_ENV = ToolSet(Side.USER)
 
 ConnectionStatusValue = Literal["connected", "searching", "no_service", "emergency_only"]
+TechnologyValue = Literal["2G", "3G", "4G", "5G"]
+SignalStrengthValue = Literal["none", "poor", "fair", "good", "excellent"]
+ApnSettingValue = Literal["apn_name", "reset_at_reboot", "mms_apn", "mmsc_url", "mms_proxy", "mms_port"]
+PermissionValue = Literal["sms", "storage", "phone", "network"]
 
 
 @USER_ENV.env_function()
@@ -38,6 +55,20 @@ def set_user_location(state: TelecomState, abroad: bool) -> None:
         abroad: Whether the user is abroad.
     """
     state.surroundings.is_abroad = abroad
+
+
+@USER_ENV.env_function()
+def set_signal_strength(
+    state: TelecomState, technology: TechnologyValue, strength: SignalStrengthValue
+) -> None:
+    """Set the signal one network technology offers where the user is (none: no coverage), then search.
+
+    Args:
+        technology: The network technology: 2G, 3G, 4G or 5G.
+        strength: The signal it offers here: none, poor, fair, good or excellent.
+    """
+    state.surroundings.signal_strength[NetworkTechnology(technology)] = SignalStrength(strength)
+    network_search(state)
 
 
 @USER_ENV.env_function()
@@ -255,3 +286,51 @@ def assert_mobile_data_usage_exceeded(state: TelecomState, expected_status: bool
         expected_status: Whether usage should be exceeded.
     """
     return usage_exceeded(state) == expected_status
+
+
+@USER_ENV.assertion()
+def assert_network_mode_preference(state: TelecomState, expected_mode: NetworkModeValue) -> bool:
+    """Whether the phone's network mode preference equals `expected_mode`.
+
+    Args:
+        expected_mode: The expected preference, e.g. 4g_5g_preferred.
+    """
+    return state.device.network_mode_preference == expected_mode
+
+
+@USER_ENV.assertion()
+def assert_vpn_connected(state: TelecomState, expected_status: bool) -> bool:
+    """Whether a VPN being connected equals `expected_status`.
+
+    Args:
+        expected_status: Whether a VPN should be connected.
+    """
+    return state.device.vpn_connected == expected_status
+
+
+@USER_ENV.assertion()
+def assert_apn_setting(
+    state: TelecomState, setting: ApnSettingValue, expected_value: str | int | bool | None = None
+) -> bool:
+    """Whether one field of the active APN settings equals `expected_value` (omitted or null: not set).
+
+    Args:
+        setting: The APN field: apn_name, reset_at_reboot, mms_apn, mmsc_url, mms_proxy or mms_port.
+        expected_value: The value it should have; omitted, the field should not be set.
+    """
+    value = getattr(state.device.active_apn_settings, setting)
+    return bool(value == expected_value) and isinstance(value, bool) == isinstance(expected_value, bool)
+
+
+@USER_ENV.assertion()
+def assert_app_permission(
+    state: TelecomState, app_name: str, permission: PermissionValue, expected_status: bool
+) -> bool:
+    """Whether an installed app holding `permission` equals `expected_status`.
+
+    Args:
+        app_name: The app's name, e.g. messaging.
+        permission: One of sms, storage, phone or network.
+        expected_status: Whether the app should hold the permission.
+    """
+    return bool(getattr(require_app(state.device, app_name).permissions, permission)) == expected_status
