@@ -242,7 +242,7 @@ def _resolve(request: RunRequest, base: RunManifest | None) -> tuple[RunManifest
     agent = request.agent.resolve(Side.AGENT, base.agent if base else None)
     user = _user_spec(request, mode, base)
     suite_path = _suite_path(request, base)
-    suite_bytes = _read_suite(suite_path)
+    suite_hash = _suite_hash(suite_path)
     tasks = _select(
         load_task_file(suite_path, pick("domain", request.domain)), _task_ids(request, suite_path, pick)
     )
@@ -260,7 +260,7 @@ def _resolve(request: RunRequest, base: RunManifest | None) -> tuple[RunManifest
     manifest = RunManifest(
         **(new_run_identity() if base is None else base.model_dump(include={"run_id", "created_at"})),
         suite_path=str(suite_path.resolve()),
-        suite_hash=sha256_bytes(suite_bytes),
+        suite_hash=suite_hash,
         data_dir=None if data_dir is None else str(data_dir.resolve()),
         domain=domain.name,
         episode=episode,
@@ -318,9 +318,16 @@ def _suite_path(request: RunRequest, base: RunManifest | None) -> Path:
     raise UserInputError("no tasks: give --suite FILE or --domain NAME")
 
 
+def _suite_hash(path: Path) -> str:
+    """The hash of a suite or task file, or of every task file of a τ²-bench task folder."""
+    if path.is_dir():
+        return sha256_tree(path)
+    return sha256_bytes(_read_suite(path))
+
+
 def _read_suite(path: Path) -> bytes:
-    """The suite's bytes; other `OSError`s (a directory, permissions) propagate with the path, for the
-    command line to report as bad input or as the machine refusing."""
+    """The suite's bytes; other `OSError`s (permissions) propagate with the path, for the command line to
+    report as bad input or as the machine refusing."""
     try:
         return read_bytes_bounded(path)
     except FileNotFoundError:
