@@ -5,6 +5,8 @@ final state (including logs of which hidden tools were called or handed over) de
 
 import dataclasses
 from functools import cache
+from pathlib import Path
+from typing import Any
 
 from tau2 import Domain, ToolResult, ToolTable
 from tau2.world import RetrievalConfig, RetrievalSupport
@@ -12,7 +14,14 @@ from tau2.world import RetrievalConfig, RetrievalSupport
 from . import hidden_accounts, hidden_credit, hidden_debit, hidden_misc, hidden_user
 from .agent_tools import AGENT_TOOLS
 from .loader import DATA_DIR, DEFAULT_TASKS, load_state, patch_state, prepare_task
-from .retrieval import CONFIGURATIONS, DEFAULT, configured, policy, required_documents, retrieved_documents
+from .retrieval import (
+    CONFIGURATIONS,
+    DEFAULT,
+    policy,
+    required_documents,
+    retrieval_tools,
+    retrieved_documents,
+)
 from .state import BankDB, fresh_copy
 from .user_tools import USER_TOOLS
 
@@ -34,7 +43,15 @@ def base_policy(solo: bool, variant: str) -> str:
     return policy(RetrievalConfig(name="no_knowledge"), None, None)
 
 
-_BASE: Domain[BankDB] = Domain(
+@cache
+def configured(config: RetrievalConfig, data_dir: Path | None) -> Domain[Any]:
+    """The domain an agent under `config` sees: the configuration's retrieval tools first, then the bank's;
+    built once per configuration and data directory."""
+    tools = ToolTable(retrieval_tools(config, data_dir), AGENT_TOOLS, USER_TOOLS)
+    return dataclasses.replace(DOMAIN, tools=tools)
+
+
+DOMAIN: Domain[BankDB] = Domain(
     name="banking_knowledge",
     description=(
         "Bank customer service with a knowledge base: the agent verifies the customer, looks up the "
@@ -49,18 +66,15 @@ _BASE: Domain[BankDB] = Domain(
     default_suite=DEFAULT_TASKS,
     prepare_task=prepare_task,
     refusal=refusal,
-)
-
-DOMAIN: Domain[BankDB] = dataclasses.replace(
-    _BASE,
     retrieval=RetrievalSupport(
         names=tuple(CONFIGURATIONS),
         default=DEFAULT,
-        configure=configured(_BASE, (AGENT_TOOLS, USER_TOOLS)),
+        configure=configured,
         policy=policy,
         retrieved=retrieved_documents,
         required=required_documents,
     ),
 )
+"""The pack; its `tools` are the bank's own, those of a run come from `configured`."""
 
 __all__ = ["DATA_DIR", "DOMAIN", "BankDB", "load_state"]

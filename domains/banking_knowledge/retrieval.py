@@ -17,7 +17,6 @@ The dense configurations need an embeddings endpoint (`RetrievalConfig.embedder`
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -25,9 +24,9 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from tau2 import Side, ToolKind, ToolSet, ToolTable, UserInputError
+from tau2 import Side, ToolKind, ToolSet, UserInputError
 from tau2.tasks import METADATA_KEY
-from tau2.world import Domain, RetrievalConfig
+from tau2.world import RetrievalConfig
 
 from .bm25 import BM25Search
 from .dense import DenseSearch, OpenAIEmbedder
@@ -199,8 +198,9 @@ def _shell(directory: Path) -> VirtualShell:
     return VirtualShell(build_tree(knowledge_base(directory)))
 
 
-def _tools(config: RetrievalConfig, directory: Path) -> ToolSet:
+def retrieval_tools(config: RetrievalConfig, data_dir: Path | None) -> ToolSet:
     """The configuration's retrieval tools, bound to the data directory's knowledge base."""
+    directory = _directory(data_dir)
     kind = configuration(config)
     knowledge = knowledge_base(directory)
     tools = ToolSet(Side.AGENT)
@@ -273,20 +273,6 @@ def _tools(config: RetrievalConfig, directory: Path) -> ToolSet:
 
         add(shell)
     return tools
-
-
-def configured(
-    base: Domain[BankDB], toolsets: Sequence[ToolSet]
-) -> Callable[[RetrievalConfig, Path | None], Domain[Any]]:
-    """The `configure` hook: the domain with a configuration's retrieval tools first, built once per
-    configuration and data directory."""
-
-    @cache
-    def configure(config: RetrievalConfig, data_dir: Path | None) -> Domain[Any]:
-        retrieval_tools = _tools(config, _directory(data_dir))
-        return dataclasses.replace(base, tools=ToolTable(retrieval_tools, *toolsets))
-
-    return configure
 
 
 # Diagnostics

@@ -170,6 +170,7 @@ def prepare_episode(request: RunRequest, task_id: str) -> EpisodeSetup:
     if request.persona is not None:
         (task,), _ = _with_persona([task], request.persona)
     config = request.episode_config().model_copy(update={"seed": request.seed})
+    config = with_retrieval(get_domain(task.domain), config, request.data_dir)
     if config.mode is Mode.SOLO:
         require_tickets([task])
     check_structure([task])
@@ -247,14 +248,15 @@ def _resolve(request: RunRequest, base: RunManifest | None) -> tuple[RunManifest
         load_task_file(suite_path, pick("domain", request.domain)), _task_ids(request, suite_path, pick)
     )
     domain = get_domain(tasks[0].domain)
+    data_dir = request.data_dir or (Path(base.data_dir) if base and base.data_dir else None)
+    episode = with_retrieval(domain, episode, data_dir)
     persona: str | None = pick("persona_override", request.persona)
     hashes = prompt_hashes(agent, user, mode, talk_only=domain.single_control)
     if persona is not None:
         tasks, hashes["persona"] = _with_persona(tasks, persona)
-    data_dir = request.data_dir or (Path(base.data_dir) if base and base.data_dir else None)
     if data_dir is not None:
         hashes["data_dir"] = _data_hash(data_dir)
-    policy = shipped_policy(domain, data_dir) or _policy(domain, mode, episode.policy_variant)
+    policy = _run_policy(domain, episode, data_dir)
     if policy is not None:
         hashes["policy"] = sha256_text(policy)
     manifest = RunManifest(
@@ -278,6 +280,27 @@ def _resolve(request: RunRequest, base: RunManifest | None) -> tuple[RunManifest
         reward_basis_source=reward_basis_source(tasks),
     )
     return manifest, {task.id: task for task in tasks}
+
+
+def with_retrieval(domain: Domain[Any], episode: EpisodeConfig, data_dir: Path | None) -> EpisodeConfig:
+    """`episode` with the retrieval configuration it runs under resolved (the domain's default when none
+    was given) and checked, so it is recorded; a domain without a knowledge base takes none."""
+    support = domain.retrieval
+    if support is None:
+        if episode.retrieval is not None:
+            raise UserInputError(f"--retrieval: domain {domain.name!r} has no knowledge base")
+        return episode
+    config = support.resolve(episode.retrieval)
+    support.configure(config, data_dir)  # refuses an unknown configuration or a missing package or embedder
+    return episode.model_copy(update={"retrieval": config})
+
+
+def _run_policy(domain: Domain[Any], episode: EpisodeConfig, data_dir: Path | None) -> str | None:
+    """The agent's instructions as the manifest hashes them: the retrieval configuration's template, the
+    data directory's policy, or the domain's own for the mode and variant."""
+    if domain.retrieval is not None and episode.retrieval is not None:
+        return domain.retrieval.policy(episode.retrieval, data_dir, None)
+    return shipped_policy(domain, data_dir) or _policy(domain, episode.mode, episode.policy_variant)
 
 
 def _task_ids(request: RunRequest, suite_path: Path, pick: Callable[[str, Any], Any]) -> list[str] | None:

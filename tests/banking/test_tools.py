@@ -117,7 +117,8 @@ def test_argument_mistakes_answer_pythons_own_words(world: World) -> None:
         "arguments: 'card_id' and 'reason'"
     )
     assert call('{"card_id": "x", "reason": "lost", "why": 1}') == (
-        "Error: Invalid arguments: KnowledgeTools.close_debit_card_4721() got an unexpected keyword argument 'why'"
+        "Error: Invalid arguments: KnowledgeTools.close_debit_card_4721() got an unexpected keyword "
+        "argument 'why'"
     )
     assert call("{oops").startswith("Error: Invalid JSON in arguments: Expecting property name")
     assert _state(world).agent_discoverable_tools.data == {}  # a call that never ran is not logged
