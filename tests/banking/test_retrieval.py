@@ -251,3 +251,12 @@ def _tool(name: str, tool: str, *, top_k: int = 10, embedder: EmbedderConfig | N
     found = domain.tools.tool(tool)
     assert found is not None
     return found.function
+
+
+@pytest.mark.parametrize("name", ["bm25_grep", "terminal_use"])
+def test_a_configured_domain_passes_the_domain_checker(name: str) -> None:
+    from tau2 import check_domain
+
+    support = get_domain("banking_knowledge").retrieval
+    assert support is not None
+    assert check_domain(support.configure(RetrievalConfig(name=name), None)) == []
