@@ -13,6 +13,9 @@ from tau2 import UserInputError
 
 from .documents import Document, KnowledgeBase
 
+COMMON = 32
+"""Terms in at least this many documents are scored when the index is built, so a query's new terms are
+rare ones, each scored over a few documents."""
 INSTALL_HINT = "the BM25 search needs rank-bm25 and numpy: pip install 'tau2[knowledge]'"
 
 
@@ -22,8 +25,12 @@ def tokens(text: str) -> list[str]:
 
 
 class BM25Search:
-    """An index of one knowledge base, built once; each term's scores are computed by the library once
-    and summed per query in token order, exactly as the library sums them."""
+    """An index of one knowledge base, built once.
+
+    The library scores each query term over the documents containing it (`get_batch_scores`; a document
+    without the term gets exactly 0 from it), once per term; a query adds its terms' scores in token order,
+    as the library's `get_scores` does, so every score is the library's to the last bit while a query costs
+    only the documents its new terms occur in (common terms are scored with the index)."""
 
     def __init__(self, knowledge: KnowledgeBase) -> None:
         try:
@@ -34,16 +41,31 @@ class BM25Search:
         self._numpy: Any = numpy
         self._documents = knowledge.documents
         self._index: Any = BM25Okapi([tokens(document.content) for document in self._documents])
-        self._term_scores: dict[str, Any] = {}
+        postings: dict[str, list[int]] = {}
+        for position, frequencies in enumerate(self._index.doc_freqs):
+            for term in frequencies:
+                postings.setdefault(term, []).append(position)
+        self._postings = postings
+        self._term_scores: dict[str, tuple[Any, Any]] = {}
+        for term, where in postings.items():
+            if len(where) >= COMMON:
+                self._term(term)
+
+    def _term(self, term: str) -> tuple[Any, Any]:
+        """The documents containing `term` and the library's score of the term in each, computed once."""
+        found = self._term_scores.get(term)
+        if found is None:
+            where = self._postings.get(term, [])
+            scores = self._index.get_batch_scores([term], where) if where else []
+            found = self._term_scores[term] = (self._numpy.array(where, dtype=int), self._numpy.array(scores))
+        return found
 
     def scores(self, query: str) -> Any:
         """Every document's score for `query` (a numpy array, in id order)."""
         total = self._numpy.zeros(len(self._documents))
         for term in tokens(query):
-            scores = self._term_scores.get(term)
-            if scores is None:
-                scores = self._term_scores[term] = self._index.get_scores([term])
-            total += scores
+            where, scores = self._term(term)
+            total[where] += scores
         return total
 
     def search(self, query: str, k: int) -> list[tuple[Document, float]]:

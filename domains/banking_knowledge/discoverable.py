@@ -12,7 +12,7 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
-from functools import cache
+from functools import cache, cached_property
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -89,7 +89,7 @@ class HiddenTool:
     effect: Effect
     function: Callable[..., str]
 
-    @property
+    @cached_property
     def parameters(self) -> list[inspect.Parameter]:
         """The tool's own parameters (after the state)."""
         return list(inspect.signature(self.function).parameters.values())[1:]

@@ -7,7 +7,6 @@ own table, so a fresh world is 23 shallow dict copies however large the database
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping
 from typing import Any
 
@@ -127,8 +126,9 @@ def fresh_copy(state: BankDB) -> BankDB:
 
 def merge_patch(state: BankDB, patch: Mapping[str, Any]) -> BankDB:
     """`state` with a task's data patch merged in, as τ²-bench merges it: nested maps merge key by key,
-    anything else replaces. Only the tables and records a patch names are copied, so the cost follows
-    the patch, not the database. A patch that is not a database raises `ValueError`, naming the field."""
+    anything else replaces. Only the maps a patch reaches are copied, so the cost follows the patch, not
+    the database (values are shared with the task: records are never changed in place). A patch that is
+    not a database raises `ValueError`, naming the field."""
     result = fresh_copy(state)
     for name, table_patch in patch.items():
         table = result.table(name)
@@ -147,7 +147,7 @@ def merge_patch(state: BankDB, patch: Mapping[str, Any]) -> BankDB:
                 for record_id, record in value.items():
                     if not isinstance(record, Mapping):
                         raise ValueError(f"{name}.data.{record_id}: a record must be an object")
-                    table.data[record_id] = _merge(table.data.get(record_id, {}), copy.deepcopy(record))
+                    table.data[record_id] = _merge(table.data.get(record_id, {}), record)
             # other keys are ignored, as τ²-bench's table model ignores them
     return result
 
