@@ -226,6 +226,13 @@ def show_episode(console: Console, result: EpisodeResult) -> None:
         item = f" {literal(check.item)}" if check.item else ""
         console.print(f"{check.kind.value.lower()} ({role}) {outcome}{item}")
     console.print(f"steps: {result.trajectory.steps}  tool errors: {evaluation.tool_errors}")
+    recall = evaluation.retrieval
+    if recall is not None:
+        shown = len(set(recall.required) & set(recall.retrieved))
+        console.print(
+            f"retrieval {literal(recall.configuration)}: {shown} of {len(recall.required)} required documents "
+            f"seen (recall@{recall.k} {'n/a' if recall.recall is None else f'{recall.recall:.3f}'})"
+        )
     console.print(f"[bold]reward: {result.reward}[/]")
 
 

@@ -147,3 +147,23 @@ def test_a_bad_task_folder_is_one_line_naming_the_file(tmp_path: Path) -> None:
     result = CliRunner().invoke(app, ["verify", str(broken)])
     assert result.exit_code == 2
     assert f"{broken / 'task_002.json'}: user_scenario: Field required" in result.output
+
+
+def test_an_episode_reports_what_was_retrieved() -> None:
+    result = CliRunner().invoke(
+        app,
+        [
+            "episode",
+            "--domain",
+            "banking_knowledge",
+            "--task-id",
+            "task_001",
+            "--agent",
+            "oracle",
+            "--user",
+            "scripted",
+        ],
+        env={"COLUMNS": "200", "LINES": "40"},
+    )
+    assert result.exit_code == 0, result.output
+    assert "retrieval bm25: 0 of 3 required documents seen (recall@10 0.000)" in result.output
