@@ -12,6 +12,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 
+from ..tau_common.merge import deep_merge
+
 Record = dict[str, Any]
 
 TABLES: tuple[str, ...] = (
@@ -147,18 +149,6 @@ def merge_patch(state: BankDB, patch: Mapping[str, Any]) -> BankDB:
                 for record_id, record in value.items():
                     if not isinstance(record, Mapping):
                         raise ValueError(f"{name}.data.{record_id}: a record must be an object")
-                    table.data[record_id] = _merge(table.data.get(record_id, {}), record)
+                    table.data[record_id] = deep_merge(table.data.get(record_id, {}), record)
             # other keys are ignored, as τ²-bench's table model ignores them
-    return result
-
-
-def _merge(original: Mapping[str, Any], patch: Mapping[str, Any]) -> dict[str, Any]:
-    """A new map: `original` with `patch` merged in (nested maps merge, anything else replaces)."""
-    result = dict(original)
-    for key, value in patch.items():
-        current = result.get(key)
-        if isinstance(value, Mapping) and isinstance(current, Mapping):
-            result[key] = _merge(current, value)
-        else:
-            result[key] = value
     return result

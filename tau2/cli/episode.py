@@ -229,9 +229,10 @@ def show_episode(console: Console, result: EpisodeResult) -> None:
     recall = evaluation.retrieval
     if recall is not None:
         shown = len(set(recall.required) & set(recall.retrieved))
+        rate = "n/a" if recall.recall is None else f"{recall.recall:.3f}"
         console.print(
-            f"retrieval {literal(recall.configuration)}: {shown} of {len(recall.required)} required documents "
-            f"seen (recall@{recall.k} {'n/a' if recall.recall is None else f'{recall.recall:.3f}'})"
+            f"retrieval {literal(recall.configuration)}: {shown} of {len(recall.required)} required "
+            f"documents seen (recall@{recall.k} {rate})"
         )
     console.print(f"[bold]reward: {result.reward}[/]")
 
