@@ -255,11 +255,16 @@ def run(tool: HiddenTool, state: BankDB, arguments: dict[str, Any]) -> str:
         raise ToolError(ErrorCode.INVALID_ARGUMENT, f"{tool.name}: {type(error).__name__}: {error}") from None
 
 
-def _keys(parsed: Any) -> list[Any]:
-    """What τ²-bench iterates as argument names: a map's keys, a list's items, a string's characters."""
-    if isinstance(parsed, dict | list | str):
+def _keys(parsed: Any) -> list[str]:
+    """What τ²-bench iterates as argument names: a map's keys, a list's items, a string's characters;
+    anything else fails the call, as iterating it fails τ²-bench's."""
+    if isinstance(parsed, dict | str):
         return list(parsed)
-    return []
+    if isinstance(parsed, list) and all(isinstance(item, str) for item in parsed):
+        return list(parsed)
+    raise ToolError(
+        ErrorCode.INVALID_ARGUMENT, f"the arguments must be a JSON object, not {type(parsed).__name__}"
+    )
 
 
 def argument_error(qualname: str, tool: HiddenTool, arguments: Any) -> str | None:

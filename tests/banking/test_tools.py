@@ -232,3 +232,13 @@ def test_a_task_patching_an_unknown_table_fails_its_set_up() -> None:
 
 def test_the_pack_passes_the_domain_checker() -> None:
     assert check_domain(get_domain("banking_knowledge")) == []
+
+
+def test_arguments_that_are_no_object_fail_the_hand_over(world: World) -> None:
+    result = world.call(
+        Side.AGENT,
+        "give_discoverable_user_tool",
+        {"discoverable_tool_name": "deposit_check_3847", "arguments": "[{}]"},
+    )
+    assert result.error is not None and result.error.code is ErrorCode.INVALID_ARGUMENT
+    assert _state(world).user_discoverable_tools.data == {}
