@@ -14,6 +14,7 @@ from tau2.cli import app
 from tau2.interfaces._tasks import load_tasks
 from tau2.runs._rundir import load_run
 from tau2.tasks._task import Task
+from tau2.world import available_domains
 from tau2.world._tools import Side
 
 runner = CliRunner()
@@ -36,7 +37,7 @@ def telecom_task() -> Task:
 def test_guided_menu_help_and_validation_then_a_recorded_win(tmp_path: Path) -> None:
     out = tmp_path / "played"
     stdin = [
-        "2",  # domain: mock (after airline)
+        str(available_domains().index("mock") + 1),  # domain: mock
         "",  # suite: the default
         "3",  # task: both
         "1",  # seat: agent

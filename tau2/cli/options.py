@@ -151,6 +151,33 @@ PolicyVariant = Annotated[
         "--policy-variant", help=f"Agent policy variant (default {_EPISODE_DEFAULTS.policy_variant})."
     ),
 ]
+RetrievalOption = Annotated[
+    str | None,
+    typer.Option(
+        "--retrieval",
+        metavar="NAME",
+        help="Retrieval configuration for a domain with a knowledge base (banking_knowledge: no_knowledge, "
+        "full_kb, golden_retrieval, bm25 (default), bm25_grep, grep_only, terminal_use; the dense ones "
+        "openai_embeddings[_grep], qwen_embeddings[_grep], alltools[-qwen] need --embedding-model).",
+    ),
+]
+RetrievalTopK = Annotated[
+    int | None,
+    typer.Option(
+        "--retrieval-top-k", min=1, max=1000, help="Documents one knowledge-base search returns (default 10)."
+    ),
+]
+EmbeddingModel = Annotated[
+    str | None,
+    typer.Option("--embedding-model", help="Embedding model of the dense retrieval configurations."),
+]
+EmbeddingApiBase = Annotated[
+    str | None,
+    typer.Option(
+        "--embedding-api-base",
+        help="OpenAI-compatible embeddings endpoint (up to /v1; default OpenAI's; key from OPENAI_API_KEY).",
+    ),
+]
 PersonaOption = Annotated[
     str | None,
     typer.Option(
@@ -231,6 +258,7 @@ def episode_options(
     max_errors: int | None,
     max_actor_retries: int | None,
     policy_variant: str | None,
+    retrieval: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The episode options given, by `EpisodeConfig` field name."""
     given = {
@@ -240,8 +268,26 @@ def episode_options(
         "max_errors": max_errors,
         "max_actor_retries": max_actor_retries,
         "policy_variant": policy_variant,
+        "retrieval": retrieval,
     }
     return {name: value for name, value in given.items() if value is not None}
+
+
+def retrieval_options(
+    name: str | None, top_k: int | None, embedding_model: str | None, embedding_api_base: str | None
+) -> dict[str, Any] | None:
+    """The retrieval options given, as the `RetrievalConfig` fields they set (None when none was given)."""
+    given: dict[str, Any] = {
+        key: value for key, value in (("name", name), ("top_k", top_k)) if value is not None
+    }
+    embedder = {
+        key: value
+        for key, value in (("model", embedding_model), ("api_base", embedding_api_base))
+        if value is not None
+    }
+    if embedder:
+        given["embedder"] = embedder
+    return given or None
 
 
 R = TypeVar("R", bound="BaseModel")

@@ -39,7 +39,17 @@ from tau2.llm import (
     safe_text,
 )
 from tau2.tasks import Task, initialize_world
-from tau2.world import Domain, Side, StateChange, ToolResult, World, state_changes
+from tau2.world import (
+    Domain,
+    RetrievalConfig,
+    Side,
+    StateChange,
+    ToolResult,
+    World,
+    get_domain,
+    refusal_of,
+    state_changes,
+)
 
 
 class EpisodeTiming(BaseModel):
@@ -107,7 +117,8 @@ async def run_episode(
             raise ValueError("interactive mode needs a user actor")
         actors[Side.USER] = user
     started = time.perf_counter()
-    world = initialize_world(task, data_dir)
+    retrieval = episode_retrieval(task, config)
+    world = initialize_world(task, data_dir, retrieval=retrieval)
     start = world.snapshot()
     contexts = seat_contexts(task, world.domain, config, persona_text, data_dir=data_dir)
     ready = time.perf_counter()
@@ -122,6 +133,7 @@ async def run_episode(
         data_dir=data_dir,
         nl_verdicts=judgement.verdicts,
         judge_usage=judgement.usage,
+        retrieval=retrieval,
     )
     finished = time.perf_counter()
     assert trajectory.termination is not None  # _Conversation.run always ends with a reason
@@ -140,6 +152,13 @@ async def run_episode(
     )
 
 
+def episode_retrieval(task: Task, config: EpisodeConfig) -> RetrievalConfig | None:
+    """The retrieval configuration an episode of `task` runs under: the configured one, or the domain's
+    default when it has a knowledge base; None for domains without one."""
+    support = get_domain(task.domain).retrieval
+    return config.retrieval if support is None else support.resolve(config.retrieval)
+
+
 def seat_contexts(
     task: Task,
     domain: Domain[Any],
@@ -151,7 +170,12 @@ def seat_contexts(
     """What each seat is given at the start: its toolsets and schemas, policy (agent), persona (user)."""
     solo = config.mode is Mode.SOLO
     whitelist = _whitelist(task)
-    policy = agent_policy(domain, solo, config.policy_variant, data_dir)
+    if domain.retrieval is not None:
+        policy: str | None = domain.retrieval.policy(
+            domain.retrieval.resolve(config.retrieval), data_dir, task
+        )
+    else:
+        policy = agent_policy(domain, solo, config.policy_variant, data_dir)
     if solo:
         schemas = [*_schemas(domain, Side.AGENT, None), *_schemas(domain, Side.USER, whitelist), DONE_SCHEMA]
         return {
@@ -402,7 +426,7 @@ class _Conversation:
                 if self._errors >= self._config.max_errors:
                     self._end(TerminationReason.TOO_MANY_ERRORS, f"{self._errors} failed tool calls")
                     return
-            elif call.name == self._transfer_tool:
+            elif call.name == self._transfer_tool and refusal_of(self._world.domain, result) is None:
                 self._end(TerminationReason.TRANSFER)
                 return
 

@@ -22,6 +22,7 @@ from tau2.metrics import (
     paired_effort,
     paired_terminations,
     pass_hat_k_curve,
+    retrieval_summary,
     seat_usage,
     task_outcomes,
     termination_counts,
@@ -64,6 +65,7 @@ def build_report(run: Run, bootstrap: Bootstrap) -> RunReport:
         tasks=outcomes,
         simulations=[_row(record) for record in records],
         warnings=run.warnings,
+        retrieval=retrieval_summary(records),
     )
 
 

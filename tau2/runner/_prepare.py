@@ -170,6 +170,7 @@ def prepare_episode(request: RunRequest, task_id: str) -> EpisodeSetup:
     if request.persona is not None:
         (task,), _ = _with_persona([task], request.persona)
     config = request.episode_config().model_copy(update={"seed": request.seed})
+    config = with_retrieval(get_domain(task.domain), config, request.data_dir)
     if config.mode is Mode.SOLO:
         require_tickets([task])
     check_structure([task])
@@ -242,25 +243,26 @@ def _resolve(request: RunRequest, base: RunManifest | None) -> tuple[RunManifest
     agent = request.agent.resolve(Side.AGENT, base.agent if base else None)
     user = _user_spec(request, mode, base)
     suite_path = _suite_path(request, base)
-    suite_bytes = _read_suite(suite_path)
+    suite_hash = _suite_hash(suite_path)
     tasks = _select(
         load_task_file(suite_path, pick("domain", request.domain)), _task_ids(request, suite_path, pick)
     )
     domain = get_domain(tasks[0].domain)
+    data_dir = request.data_dir or (Path(base.data_dir) if base and base.data_dir else None)
+    episode = with_retrieval(domain, episode, data_dir)
     persona: str | None = pick("persona_override", request.persona)
     hashes = prompt_hashes(agent, user, mode, talk_only=domain.single_control)
     if persona is not None:
         tasks, hashes["persona"] = _with_persona(tasks, persona)
-    data_dir = request.data_dir or (Path(base.data_dir) if base and base.data_dir else None)
     if data_dir is not None:
         hashes["data_dir"] = _data_hash(data_dir)
-    policy = shipped_policy(domain, data_dir) or _policy(domain, mode, episode.policy_variant)
+    policy = _run_policy(domain, episode, data_dir)
     if policy is not None:
         hashes["policy"] = sha256_text(policy)
     manifest = RunManifest(
         **(new_run_identity() if base is None else base.model_dump(include={"run_id", "created_at"})),
         suite_path=str(suite_path.resolve()),
-        suite_hash=sha256_bytes(suite_bytes),
+        suite_hash=suite_hash,
         data_dir=None if data_dir is None else str(data_dir.resolve()),
         domain=domain.name,
         episode=episode,
@@ -278,6 +280,27 @@ def _resolve(request: RunRequest, base: RunManifest | None) -> tuple[RunManifest
         reward_basis_source=reward_basis_source(tasks),
     )
     return manifest, {task.id: task for task in tasks}
+
+
+def with_retrieval(domain: Domain[Any], episode: EpisodeConfig, data_dir: Path | None) -> EpisodeConfig:
+    """`episode` with the retrieval configuration it runs under resolved (the domain's default when none
+    was given) and checked, so it is recorded; a domain without a knowledge base takes none."""
+    support = domain.retrieval
+    if support is None:
+        if episode.retrieval is not None:
+            raise UserInputError(f"--retrieval: domain {domain.name!r} has no knowledge base")
+        return episode
+    config = support.resolve(episode.retrieval)
+    support.configure(config, data_dir)  # refuses an unknown configuration or a missing package or embedder
+    return episode.model_copy(update={"retrieval": config})
+
+
+def _run_policy(domain: Domain[Any], episode: EpisodeConfig, data_dir: Path | None) -> str | None:
+    """The agent's instructions as the manifest hashes them: the retrieval configuration's template, the
+    data directory's policy, or the domain's own for the mode and variant."""
+    if domain.retrieval is not None and episode.retrieval is not None:
+        return domain.retrieval.policy(episode.retrieval, data_dir, None)
+    return shipped_policy(domain, data_dir) or _policy(domain, episode.mode, episode.policy_variant)
 
 
 def _task_ids(request: RunRequest, suite_path: Path, pick: Callable[[str, Any], Any]) -> list[str] | None:
@@ -318,9 +341,16 @@ def _suite_path(request: RunRequest, base: RunManifest | None) -> Path:
     raise UserInputError("no tasks: give --suite FILE or --domain NAME")
 
 
+def _suite_hash(path: Path) -> str:
+    """The hash of a suite or task file, or of every task file of a τ²-bench task folder."""
+    if path.is_dir():
+        return sha256_tree(path)
+    return sha256_bytes(_read_suite(path))
+
+
 def _read_suite(path: Path) -> bytes:
-    """The suite's bytes; other `OSError`s (a directory, permissions) propagate with the path, for the
-    command line to report as bad input or as the machine refusing."""
+    """The suite's bytes; other `OSError`s (permissions) propagate with the path, for the command line to
+    report as bad input or as the machine refusing."""
     try:
         return read_bytes_bounded(path)
     except FileNotFoundError:

@@ -31,6 +31,15 @@ _MODEL_OPTIONS: Final = {
 """Command-line names of the model settings besides the model itself."""
 
 
+_RETRIEVAL_OPTIONS: Final = {
+    "retrieval.top_k": "retrieval-top-k",
+    "retrieval.embedder.model": "embedding-model",
+    "retrieval.embedder.api_base": "embedding-api-base",
+    "retrieval.embedder": "embedding-model",
+}
+"""Command-line names of the retrieval settings, by `EpisodeConfig` field path."""
+
+
 class ModelRequest(BaseModel):
     """A model's options as given on the command line; None means "not given"."""
 
@@ -121,13 +130,27 @@ class RunRequest(BaseModel):
     """The model judging natural-language assertions (none unless named)."""
 
     def episode_config(self, base: EpisodeConfig | None = None) -> EpisodeConfig:
-        """`base` (or the defaults) with the given episode options applied; a bad value is one line."""
-        merged = {**(base or EpisodeConfig()).model_dump(mode="json"), **self.episode}
+        """`base` (or the defaults) with the given episode options applied; a bad value is one line.
+
+        Retrieval options given without `--retrieval` adjust the base's configuration; with it, they
+        start a new one."""
+        stored = (base or EpisodeConfig()).model_dump(mode="json")
+        merged = {**stored, **self.episode}
+        given = self.episode.get("retrieval")
+        kept = stored.get("retrieval")
+        if isinstance(given, dict) and isinstance(kept, dict) and "name" not in given:
+            embedder = given.get("embedder")
+            kept_embedder = kept.get("embedder")
+            if isinstance(embedder, dict) and isinstance(kept_embedder, dict):
+                given = {**given, "embedder": {**kept_embedder, **embedder}}
+            merged["retrieval"] = {**kept, **given}
         try:
             return EpisodeConfig.model_validate(merged)
         except ValidationError as error:
             problem = error.errors()[0]
             name = ".".join(str(part) for part in problem["loc"]) or "episode"
+            if name.startswith("retrieval"):
+                name = _RETRIEVAL_OPTIONS.get(name, "retrieval")
             raise UserInputError(f"--{name.replace('_', '-')}: {problem['msg']}") from None
 
 

@@ -2,8 +2,9 @@
 between two of its states, domain packs and their registry, and the conformance checker for packs."""
 
 from tau2.world._checks import check_domain
-from tau2.world._domain import Domain, available_domains, get_domain, register_domain
+from tau2.world._domain import Domain, available_domains, get_domain, refusal_of, register_domain
 from tau2.world._results import ToolFailure, ToolResult
+from tau2.world._retrieval import EmbedderConfig, RetrievalConfig, RetrievalRecall, RetrievalSupport
 from tau2.world._state_diff import ChangeKind, StateChange, state_changes
 from tau2.world._tools import Side, Tool, ToolKind, ToolSet, ToolTable
 from tau2.world._world import World
@@ -11,6 +12,10 @@ from tau2.world._world import World
 __all__ = [
     "ChangeKind",
     "Domain",
+    "EmbedderConfig",
+    "RetrievalConfig",
+    "RetrievalRecall",
+    "RetrievalSupport",
     "Side",
     "StateChange",
     "Tool",
@@ -23,6 +28,7 @@ __all__ = [
     "available_domains",
     "check_domain",
     "get_domain",
+    "refusal_of",
     "register_domain",
     "state_changes",
 ]
