@@ -107,6 +107,19 @@ def canonical_json(data: Any) -> str:
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
 
+_RAW_LINE_BREAKS = {
+    ord(separator): f"\\u{ord(separator):04x}" for separator in "\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
+}
+"""Every line boundary `str.splitlines` honours but `\\n`, as a JSON escape."""
+
+
+def json_line(json_text: str) -> str:
+    """One JSON value on one line for readers that split on every Unicode line boundary, as
+    `str.splitlines` does: JSON keeps U+0085, U+2028 and U+2029 raw inside strings, so they become escapes
+    (which decode to the same text). `json_text` is JSON written without indentation; no final newline."""
+    return json_text.translate(_RAW_LINE_BREAKS)
+
+
 def write_json(path: Path, data: Any) -> None:
     """Write `data` as canonical JSON with Unix newlines."""
     path.write_text(canonical_json(data), encoding="utf-8", newline="\n")

@@ -4,63 +4,23 @@ Skipped with a reason where selenium, Chromium or chromedriver is missing (CI in
 
 from __future__ import annotations
 
-import os
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from fixtures.browser import chromium, script_errors
 from fixtures.make_runs import RUNS_DIR
 from typer.testing import CliRunner
 
 from tau2.cli import app
 
-CHROMIUM_FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--window-size=1400,1000",
-]
-
-
-def _missing() -> str | None:
-    """Why no browser test can run here, or None."""
-    try:
-        import selenium  # noqa: F401
-    except ImportError:
-        return "selenium is not installed (pip install -e '.[dev]')"
-    for program in ("chromium", "chromedriver"):
-        if shutil.which(program) is None:
-            return f"{program} is not installed (apt-get install chromium chromium-driver)"
-    return None
-
 
 @pytest.fixture(scope="module")
 def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     """A headless Chromium with a fresh profile, closed after the module's tests."""
-    reason = _missing()
-    if reason is not None:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"CI must run the browser test: {reason}")
-        pytest.skip(reason)
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = str(shutil.which("chromium"))
-    for flag in [*CHROMIUM_FLAGS, f"--user-data-dir={tmp_path_factory.mktemp('chromium-profile')}"]:
-        options.add_argument(flag)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(service=Service(str(shutil.which("chromedriver"))), options=options)
-    try:
+    with chromium(tmp_path_factory.mktemp("chromium-profile")) as driver:
         yield driver
-    finally:
-        driver.quit()
 
 
 def write_page(tmp_path: Path, *arguments: str) -> Path:
@@ -69,11 +29,6 @@ def write_page(tmp_path: Path, *arguments: str) -> Path:
     result = CliRunner().invoke(app, [*arguments, "--html", str(page)])
     assert result.exit_code == 0, result.output
     return page
-
-
-def script_errors(driver: Any) -> list[str]:
-    """Errors the page logged (uncaught exceptions and console errors)."""
-    return [entry["message"] for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
 
 
 def test_report_lists_every_simulation_and_opens_a_failed_transcript(browser: Any, tmp_path: Path) -> None:
