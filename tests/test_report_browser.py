@@ -113,3 +113,21 @@ def test_transcript_shows_what_a_seat_said_that_was_not_accepted(browser: Any, t
     assert [turn.text for turn in rejected] == ["✗ not accepted: I will look into it."]
     assert "nobody reads messages" in panel.find_elements(By.CSS_SELECTOR, ".turn.error.agent")[0].text
     assert script_errors(browser) == []
+
+
+def test_long_names_are_shortened_in_the_simulations_table_and_whole_on_demand(
+    browser: Any, tmp_path: Path
+) -> None:
+    from selenium.webdriver.common.by import By
+    from test_report import LONG, long_names_run
+
+    page = write_page(tmp_path, "report", str(long_names_run(tmp_path / "run")))
+    browser.get(page.as_uri())
+    persona = browser.find_elements(By.CSS_SELECTOR, "#sim-body tr")[0].find_elements(By.TAG_NAME, "td")[3]
+    assert persona.text == "P" * 149 + "…" + "P" * 50 + " (60,000 characters)"
+    whole = persona.find_element(By.CSS_SELECTOR, "details.long .whole")
+    assert not whole.is_displayed()
+    persona.find_element(By.TAG_NAME, "summary").click()
+    assert whole.is_displayed() and len(whole.get_attribute("textContent")) == LONG
+    assert browser.find_element(By.ID, "transcript").get_attribute("hidden"), "only the name unfolds"
+    assert script_errors(browser) == []

@@ -59,8 +59,9 @@ def comparison_page(report: ComparisonReport) -> str:
     level = report.bootstrap.level
     a, b = side_labels(report.factors, report.a.run_id, report.b.run_id)
     legend = (
-        f'<p class="config"><span class="legend-a">A = {escape(a)}</span> ({escape(report.a.run_id)}, '
-        f'{escape(report.a.path)}) · <span class="legend-b">B = {escape(b)}</span> '
+        f'<p class="config"><span class="legend-a">A = {escape(fmt.shortened(a))}</span> '
+        f"({escape(report.a.run_id)}, {escape(report.a.path)}) · "
+        f'<span class="legend-b">B = {escape(fmt.shortened(b))}</span> '
         f"({escape(report.b.run_id)}, {escape(report.b.path)}) · paired by {report.pair_by.value} on "
         f"{fmt.count(report.shared)} shared tasks; differences are B − A</p>"
     )
@@ -297,7 +298,13 @@ def _diff_bar(group: PairedGroup) -> plots.Bar:
 
 def _viewer(records: Sequence[SimulationRecord], open_index: int | None = None) -> str:
     """The simulations table and transcript panel, with the rows inline and the transcripts compressed."""
-    data = {"fields": list(ROW_FIELDS), "rows": table_rows(records), "chunk": CHUNK, "open": open_index}
+    data = {
+        "fields": list(ROW_FIELDS),
+        "rows": table_rows(records),
+        "chunk": CHUNK,
+        "open": open_index,
+        "long": fmt.LONG_NAME,
+    }
     blocks = "".join(
         f'<script type="application/gzip-base64" id="tau2-t-{number}">{block}</script>'
         for number, block in enumerate(chunks(records))
@@ -342,8 +349,8 @@ def _page(title: str, body: Sequence[str], viewer: bool) -> str:
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f"<title>{escape(title)}</title><style>{_asset('report.css')}</style></head>"
-        f"<body><h1>{escape(title)}</h1>{''.join(body)}{script}</body></html>\n"
+        f"<title>{escape(fmt.shortened(title))}</title><style>{_asset('report.css')}</style></head>"
+        f"<body><h1>{escape(fmt.shortened(title))}</h1>{''.join(body)}{script}</body></html>\n"
     )
 
 
@@ -382,6 +389,17 @@ def _table(data: TableData) -> str:
 
 
 def _cell(text: str) -> str:
+    """A table cell's text; a long name is shown shortened, the whole of it one click away."""
+    if len(text) <= fmt.LONG_NAME:
+        return _lines(text)
+    return (
+        f'<details class="long"><summary>{_lines(fmt.shortened(text))} '
+        f'<span class="note">({len(text):,} characters)</span></summary>'
+        f'<div class="whole">{_lines(text)}</div></details>'
+    )
+
+
+def _lines(text: str) -> str:
     return escape(text).replace("\n", "<br>")
 
 

@@ -29,11 +29,23 @@
   const outcome = (row) => (row[F.excluded] ? "excluded" : row[F.reward] >= 1 ? "pass" : "fail");
   const json = (value) => (typeof value === "string" ? value : JSON.stringify(value));
 
+  // A name as the tables show it: past data.long characters its start and end around an ellipsis, the
+  // whole of it one click away (the click does not open the row's transcript).
+  function name(text) {
+    text = String(text);
+    if (text.length <= data.long) return text;
+    const tail = Math.floor(data.long / 4);
+    const short = text.slice(0, data.long - tail - 1) + "…" + text.slice(-tail);
+    const summary = el("summary", {}, short + " ", el("span", { class: "note" }, `(${int(text.length)} characters)`));
+    summary.addEventListener("click", (event) => event.stopPropagation());
+    return el("details", { class: "long" }, summary, el("div", { class: "whole" }, text));
+  }
+
   function chips(row) {
     const box = el("span", { class: "chips" });
-    if (!row[F.intent] && !row[F.subtasks].length) box.append(el("span", { class: "chip" }, row[F.task]));
-    if (row[F.intent]) box.append(el("span", { class: "chip intent" }, row[F.intent]));
-    for (const fault of row[F.subtasks]) box.append(el("span", { class: "chip" }, fault));
+    if (!row[F.intent] && !row[F.subtasks].length) box.append(el("span", { class: "chip" }, name(row[F.task])));
+    if (row[F.intent]) box.append(el("span", { class: "chip intent" }, name(row[F.intent])));
+    for (const fault of row[F.subtasks]) box.append(el("span", { class: "chip" }, name(fault)));
     return box;
   }
 
@@ -86,7 +98,7 @@
       el("td", { class: "num" }, item.index + 1),
       el("td", {}, el("span", { class: "badge " + result }, result)),
       el("td", {}, chips(row)),
-      el("td", {}, row[F.persona] || ""),
+      el("td", {}, name(row[F.persona] || "")),
       el("td", { class: "num" }, row[F.trial]),
       el("td", {}, row[F.termination]),
       el("td", { class: "num" }, int(row[F.steps])),
@@ -133,7 +145,7 @@
     const fact = (name, value, cls) => facts.append(el("dt", {}, name), el("dd", { class: cls || "" }, value));
     fact("termination", row[F.termination] + (t.detail ? ": " + t.detail : ""), result === "pass" ? "" : "bad");
     fact("mode", t.mode);
-    fact("persona", row[F.persona] || "none");
+    fact("persona", name(row[F.persona] || "none"));
     fact("trial / seed", `${row[F.trial]} / ${t.seed}`);
     fact("expects transfer", t.transfer ? "yes" : "no");
     fact("turns / tool errors", `${int(row[F.steps])} / ${int(row[F.tool_errors])}`);
@@ -145,7 +157,7 @@
       "Assertions", ["", "seat", "assertion", "arguments", "error"],
       t.assertions.map((a) => [
         { text: a[4] ? "pass" : "FAIL", cls: a[4] ? "good" : "bad" },
-        a[0], (a[3] ? "" : "not ") + a[1], json(a[2]), a[5] || "",
+        a[0], name((a[3] ? "" : "not ") + a[1]), json(a[2]), a[5] || "",
       ]),
     );
     const changes = table(
@@ -156,7 +168,7 @@
     const actions = table(
       "Reference actions", ["action", "seat", "performed", "by the right seat"],
       t.actions.map((a) => [
-        a[0], a[1],
+        name(a[0]), a[1],
         { text: a[2] ? "yes" : "NO", cls: a[2] ? "good" : "bad" },
         { text: a[3] ? "yes" : "NO", cls: a[3] ? "good" : "bad" },
       ]),
