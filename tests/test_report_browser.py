@@ -67,13 +67,21 @@ def test_report_lists_every_simulation_and_opens_a_failed_transcript(browser: An
     assert script_errors(browser) == []
 
 
-def test_comparison_page_renders_without_script_errors(browser: Any, tmp_path: Path) -> None:
+def test_comparison_page_opens_the_transcripts_of_a_task_that_flips(browser: Any, tmp_path: Path) -> None:
     from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
 
     page = write_page(tmp_path, "compare", str(RUNS_DIR / "interactive"), str(RUNS_DIR / "solo"))
     browser.get(page.as_uri())
     assert browser.find_element(By.TAG_NAME, "h1").text == "tau2 compare: interactive vs solo"
     assert "What it costs, per simulation" in browser.find_element(By.TAG_NAME, "body").text
+    panel = browser.find_element(By.ID, "transcript")
+    for side, link in (("B", "trial 1: pass"), ("A", "trial 1: fail")):
+        browser.find_element(By.LINK_TEXT, link).click()
+        heading = f"(run {side})"
+        WebDriverWait(browser, 10).until(lambda _, seen=heading: panel.is_displayed() and seen in panel.text)
+        assert "trial / seed\n1 / 1001" in panel.text, "the flipping task's trial 1 in that run"
+    assert "FAIL" in panel.text and "get_customer_by_phone" in panel.text
     assert script_errors(browser) == []
 
 

@@ -54,7 +54,7 @@
     if (state.outcome !== "all" && outcome(row) !== state.outcome) return false;
     if (state.termination !== "all" && row[F.termination] !== state.termination) return false;
     if (!state.text) return true;
-    const haystack = [row[F.task], row[F.termination], row[F.persona] || ""].join(" ").toLowerCase();
+    const haystack = [row[F.task], row[F.termination], row[F.persona] || "", row[F.run] || ""].join(" ").toLowerCase();
     return state.text.split(/\s+/).every((word) => haystack.includes(word));
   }
 
@@ -96,6 +96,7 @@
       "tr",
       { class: "sim " + result, "data-index": item.index, tabindex: "0", title: row[F.task] },
       el("td", { class: "num" }, item.index + 1),
+      row[F.run] ? el("td", {}, row[F.run]) : null,
       el("td", {}, el("span", { class: "badge " + result }, result)),
       el("td", {}, chips(row)),
       el("td", {}, name(row[F.persona] || "")),
@@ -137,7 +138,8 @@
     const result = outcome(row);
     const head = el(
       "div", { class: "detail-head" },
-      el("h3", {}, `Simulation ${index + 1} `, el("span", { class: "badge " + result }, result)),
+      el("h3", {}, `Simulation ${index + 1} `, row[F.run] ? `(run ${row[F.run]}) ` : "",
+        el("span", { class: "badge " + result }, result)),
       chips(row),
       el("details", {}, el("summary", {}, "full task id"), el("code", {}, row[F.task])),
     );
@@ -248,8 +250,13 @@
       });
     }
     render();
-    const wanted = /^#sim-(\d+)$/.exec(location.hash);
-    if (wanted && rows[wanted[1] - 1]) open(wanted[1] - 1);
+    const linked = () => {
+      const wanted = /^#sim-(\d+)$/.exec(location.hash);
+      return wanted && rows[wanted[1] - 1] ? wanted[1] - 1 : null;
+    };
+    // Links within the page (a comparison's tasks that flip) open the simulation they point at.
+    window.addEventListener("hashchange", () => { if (linked() !== null) open(linked()); });
+    if (linked() !== null) open(linked());
     else if (data.open !== null && rows[data.open]) open(data.open);
   }
   setup();
