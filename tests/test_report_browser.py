@@ -139,3 +139,37 @@ def test_long_names_are_shortened_in_the_simulations_table_and_whole_on_demand(
     assert whole.is_displayed() and len(whole.get_attribute("textContent")) == LONG
     assert browser.find_element(By.ID, "transcript").get_attribute("hidden"), "only the name unfolds"
     assert script_errors(browser) == []
+
+
+def test_transcript_assertions_show_what_must_be_returned_and_what_was_observed(
+    browser: Any, tmp_path: Path
+) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+    from test_view import TELECOM_TASK
+
+    out = tmp_path / "run"
+    arguments = ["run", "--domain", "telecom", "--agent", "null", "--user", "scripted", "-q"]
+    assert CliRunner().invoke(app, [*arguments, "--task-ids", TELECOM_TASK, "--out", str(out)]).exit_code == 0
+    browser.get(write_page(tmp_path, "view", str(out)).as_uri())
+    panel = browser.find_element(By.ID, "transcript")
+    WebDriverWait(browser, 10).until(lambda _: panel.is_displayed() and "Assertions" in panel.text)
+    table = next(t for t in panel.find_elements(By.TAG_NAME, "table") if "Assertions" in t.text)
+    rows = [
+        [cell.text for cell in row.find_elements(By.CSS_SELECTOR, "th, td")]
+        for row in table.find_elements(By.TAG_NAME, "tr")
+    ]
+    assert rows == [
+        ["", "seat", "assertion", "arguments", "must return", "observed", "error"],
+        ["FAIL", "user", "assert_mobile_data_status", '{"expected_status":true}', "True", "false", ""],
+        [
+            "FAIL",
+            "user",
+            "assert_internet_speed",
+            '{"expected_speed":200,"expected_desc":"excellent"}',
+            "True",
+            '{"speed":null,"desc":"No Connection"}',
+            "",
+        ],
+    ]
+    assert script_errors(browser) == []

@@ -12,7 +12,7 @@ from tau2.domains.telecom.network import can_send_mms, mobile_data_working, netw
 from tau2.domains.telecom.phone import ApnName, SimCardStatus, VpnPerformance
 from tau2.domains.telecom.phone_ops import airplane_off, airplane_on, connect_vpn, set_permission
 from tau2.domains.telecom.state import TelecomState
-from tau2.world import Side, ToolSet
+from tau2.world import Observation, Side, ToolSet
 
 USER_ENV = ToolSet(Side.USER)
 
@@ -166,61 +166,66 @@ def remove_app_permission(state: TelecomState, app_name: str, permission: str) -
 
 
 @USER_ENV.assertion()
-def assert_airplane_mode_status(state: TelecomState, expected_status: bool) -> bool:
-    """Whether airplane mode equals `expected_status`.
+def assert_airplane_mode_status(state: TelecomState, expected_status: bool) -> Observation:
+    """Whether airplane mode equals `expected_status`; observes the airplane mode.
 
     Args:
         expected_status: The expected airplane mode.
     """
-    return state.device.airplane_mode == expected_status
+    observed = state.device.airplane_mode
+    return Observation(holds=observed == expected_status, observed=observed)
 
 
 @USER_ENV.assertion()
-def assert_service_status(state: TelecomState, expected_status: ConnectionStatusValue) -> bool:
-    """Whether the stored cellular connection status equals `expected_status`.
+def assert_service_status(state: TelecomState, expected_status: ConnectionStatusValue) -> Observation:
+    """Whether the stored cellular connection status equals `expected_status`; observes the status.
 
     Args:
         expected_status: The expected connection status.
     """
-    return state.device.network_connection_status == expected_status
+    observed = state.device.network_connection_status
+    return Observation(holds=observed == expected_status, observed=observed)
 
 
 @USER_ENV.assertion()
-def assert_mobile_data_status(state: TelecomState, expected_status: bool) -> bool:
-    """Whether mobile data working equals `expected_status`.
+def assert_mobile_data_status(state: TelecomState, expected_status: bool) -> Observation:
+    """Whether mobile data working equals `expected_status`; observes whether mobile data works.
 
     Args:
         expected_status: Whether mobile data should work.
     """
-    return mobile_data_working(state) == expected_status
+    observed = mobile_data_working(state)
+    return Observation(holds=observed == expected_status, observed=observed)
 
 
 @USER_ENV.assertion()
-def assert_mobile_roaming_status(state: TelecomState, expected_status: bool) -> bool:
-    """Whether the phone's data roaming setting equals `expected_status`.
+def assert_mobile_roaming_status(state: TelecomState, expected_status: bool) -> Observation:
+    """Whether the phone's data roaming setting equals `expected_status`; observes the setting.
 
     Args:
         expected_status: The expected setting.
     """
-    return state.device.roaming_enabled == expected_status
+    observed = state.device.roaming_enabled
+    return Observation(holds=observed == expected_status, observed=observed)
 
 
 @USER_ENV.assertion()
-def assert_mobile_data_saver_mode_status(state: TelecomState, expected_status: bool) -> bool:
-    """Whether data saver mode equals `expected_status`.
+def assert_mobile_data_saver_mode_status(state: TelecomState, expected_status: bool) -> Observation:
+    """Whether data saver mode equals `expected_status`; observes the setting.
 
     Args:
         expected_status: The expected setting.
     """
-    return state.device.data_saver_mode == expected_status
+    observed = state.device.data_saver_mode
+    return Observation(holds=observed == expected_status, observed=observed)
 
 
 @USER_ENV.assertion()
 def assert_internet_speed(
     state: TelecomState, expected_speed: float, expected_desc: str | None = None
-) -> bool:
+) -> Observation:
     """Whether the speed test reaches `expected_speed` Mbps (no connection counts as 0) and, when given,
-    its label equals `expected_desc` ignoring case.
+    its label equals `expected_desc` ignoring case. Observes the speed (null: no connection) and the label.
 
     Args:
         expected_speed: The minimum speed in Mbps.
@@ -228,30 +233,35 @@ def assert_internet_speed(
     """
     result = speed_test(state)
     fast_enough = (result.speed or 0.0) >= expected_speed
-    return fast_enough and (expected_desc is None or result.label.casefold() == expected_desc.casefold())
+    holds = fast_enough and (expected_desc is None or result.label.casefold() == expected_desc.casefold())
+    return Observation(holds=holds, observed={"speed": result.speed, "desc": result.label})
 
 
 @USER_ENV.assertion()
-def assert_internet_not_excellent(state: TelecomState) -> bool:
-    """Whether the speed test label is anything but excellent (true without connection)."""
-    return speed_test(state).label.casefold() != "excellent"
+def assert_internet_not_excellent(state: TelecomState) -> Observation:
+    """Whether the speed test label is anything but excellent (true without connection); observes the
+    label."""
+    label = speed_test(state).label
+    return Observation(holds=label.casefold() != "excellent", observed=label)
 
 
 @USER_ENV.assertion()
-def assert_can_send_mms(state: TelecomState, expected_status: bool) -> bool:
-    """Whether being able to send MMS equals `expected_status`.
+def assert_can_send_mms(state: TelecomState, expected_status: bool) -> Observation:
+    """Whether being able to send MMS equals `expected_status`; observes whether an MMS can be sent.
 
     Args:
         expected_status: Whether MMS should be possible.
     """
-    return can_send_mms(state) == expected_status
+    observed = can_send_mms(state)
+    return Observation(holds=observed == expected_status, observed=observed)
 
 
 @USER_ENV.assertion()
-def assert_mobile_data_usage_exceeded(state: TelecomState, expected_status: bool) -> bool:
-    """Whether the line's data usage being exceeded equals `expected_status`.
+def assert_mobile_data_usage_exceeded(state: TelecomState, expected_status: bool) -> Observation:
+    """Whether the line's data usage being exceeded equals `expected_status`; observes whether it is.
 
     Args:
         expected_status: Whether usage should be exceeded.
     """
-    return usage_exceeded(state) == expected_status
+    observed = usage_exceeded(state)
+    return Observation(holds=observed == expected_status, observed=observed)

@@ -123,10 +123,12 @@ def task_spec(task: Task) -> str:
 
 
 def final_outcome(record: SimulationRecord) -> str:
-    """The termination, every assertion's outcome and the reward."""
+    """The termination, every assertion's outcome (with what it observed) and the reward."""
     lines = [f"Termination: {record.termination.value}"]
     for assertion in record.assertions:
         verdict = "passed" if assertion.passed else "FAILED"
+        if assertion.observed is not None:
+            verdict += f" (observed {json.dumps(assertion.observed, ensure_ascii=False)})"
         lines.append(f"Assertion {assertion.name}({json.dumps(assertion.arguments)}): {verdict}")
     lines.append(f"Reward: {record.reward}")
     return "\n".join(lines)

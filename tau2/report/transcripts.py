@@ -83,7 +83,8 @@ def transcript(record: SimulationRecord) -> dict[str, Any]:
         },
         "entries": [_entry(entry) for entry in entries],
         "assertions": [
-            [a.side.value, a.name, a.arguments, a.expected, a.passed, a.error] for a in record.assertions
+            [a.side.value, a.name, a.arguments, a.expected, a.passed, a.error, a.observed]
+            for a in record.assertions
         ],
         "actions": [[a.name, a.side.value, a.performed, a.by_right_seat] for a in record.actions],
         "changes": [[c.path, c.kind.value, c.before, c.after] for c in record.state_changes],

@@ -1,8 +1,10 @@
-"""The world contract: tools and their results, the shared world state of one episode, the difference
-between two of its states, domain packs and their registry, and the conformance checker for packs."""
+"""The world contract: tools and their results, what an assertion observed, the shared world state of one
+episode, the difference between two of its states, domain packs and their registry, and the conformance
+checker for packs."""
 
 from tau2.world._checks import check_domain
 from tau2.world._domain import Domain, available_domains, get_domain, register_domain
+from tau2.world._observation import Observation
 from tau2.world._results import ToolFailure, ToolResult
 from tau2.world._state_diff import ChangeKind, StateChange, state_changes
 from tau2.world._tools import Side, Tool, ToolKind, ToolSet, ToolTable
@@ -11,6 +13,7 @@ from tau2.world._world import World
 __all__ = [
     "ChangeKind",
     "Domain",
+    "Observation",
     "Side",
     "StateChange",
     "Tool",

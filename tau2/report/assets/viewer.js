@@ -156,10 +156,10 @@
       Object.entries(t.usage).map(([seat, u]) => [seat, int(u[0]), int(u[1]), int(u[2]), usd(u[3])]),
     );
     const assertions = table(
-      "Assertions", ["", "seat", "assertion", "arguments", "error"],
+      "Assertions", ["", "seat", "assertion", "arguments", "must return", "observed", "error"],
       t.assertions.map((a) => [
         { text: a[4] ? "pass" : "FAIL", cls: a[4] ? "good" : "bad" },
-        a[0], name((a[3] ? "" : "not ") + a[1]), json(a[2]), a[5] || "",
+        a[0], name(a[1]), json(a[2]), a[3] ? "True" : "False", a[6] === null || a[6] === undefined ? "" : json(a[6]), a[5] || "",
       ]),
     );
     const changes = table(
