@@ -246,3 +246,29 @@ def test_served_project_is_annotated_and_imported(potato: tuple[str, Path], run_
     assert load_run(run_dir).records  # the run itself is untouched
     again = runner.invoke(app, ["import", "potato", str(project), str(run_dir)])
     assert again.exit_code == 2 and "--replace" in again.stderr
+
+
+def test_the_outcome_shown_on_request_says_what_each_assertion_observed(tmp_path: Path) -> None:
+    from test_view import TELECOM_TASK
+
+    run = str(tmp_path / "run")
+    cli(
+        "run",
+        "--domain",
+        "telecom",
+        "--agent",
+        "null",
+        "--user",
+        "scripted",
+        "-q",
+        "--task-ids",
+        TELECOM_TASK,
+        "--out",
+        run,
+    )
+    cli("export", "potato", run, "-o", str(tmp_path / "project"), "--show-outcome")
+    (item,) = read_items(tmp_path / "project")
+    assert (
+        'Assertion assert_internet_speed({"expected_speed": 200, "expected_desc": "excellent"}): FAILED '
+        '(observed {"speed": null, "desc": "No Connection"})'
+    ) in item["final_outcome"]
