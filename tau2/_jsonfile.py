@@ -7,11 +7,11 @@ always reads `<file>: <field path>: <reason>`.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from pydantic import ValidationError
+from pydantic import JsonValue, ValidationError
 from pydantic_core import ErrorDetails
 
 from tau2.errors import UserInputError
@@ -118,6 +118,17 @@ def json_line(json_text: str) -> str:
     `str.splitlines` does: JSON keeps U+0085, U+2028 and U+2029 raw inside strings, so they become escapes
     (which decode to the same text). `json_text` is JSON written without indentation; no final newline."""
     return json_text.translate(_RAW_LINE_BREAKS)
+
+
+def map_strings(value: JsonValue, change: Callable[[str], str]) -> JsonValue:
+    """Parsed JSON `value` with `change` applied to every string in it, object keys included."""
+    if isinstance(value, str):
+        return change(value)
+    if isinstance(value, list):
+        return [map_strings(item, change) for item in value]
+    if isinstance(value, dict):
+        return {change(key): map_strings(item, change) for key, item in value.items()}
+    return value
 
 
 def write_json(path: Path, data: Any) -> None:

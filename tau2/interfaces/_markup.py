@@ -4,7 +4,11 @@ close that block or start a character reference is replaced by its full-width lo
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Final
+
+from pydantic import JsonValue
+
+from tau2._jsonfile import map_strings
 
 MARKUP_LOOKALIKES: Final = {"&": "\uff06", "<": "\uff1c", ">": "\uff1e"}
 """`&`, `<`, `>` and what each becomes: ＆, ＜, ＞."""
@@ -17,12 +21,6 @@ def inert_markup(text: str) -> str:
     return text.translate(_TABLE)
 
 
-def inert_strings(value: Any) -> Any:
+def inert_strings(value: JsonValue) -> JsonValue:
     """`value` (JSON data) with `inert_markup` applied to every string in it, keys included."""
-    if isinstance(value, str):
-        return inert_markup(value)
-    if isinstance(value, list):
-        return [inert_strings(item) for item in value]
-    if isinstance(value, dict):
-        return {inert_markup(str(key)): inert_strings(item) for key, item in value.items()}
-    return value
+    return map_strings(value, inert_markup)

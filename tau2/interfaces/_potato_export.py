@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, Final
+from typing import Final
+
+from pydantic import JsonValue
 
 from tau2 import Entry, EntryKind, Side, SimulationRecord, Task, UserInputError, UserInstructions
 from tau2._display import inert
@@ -64,23 +66,22 @@ def export_project(run_dir: Path, out: Path, *, port: int = 8000, show_outcome: 
 
 def data_item(
     record: SimulationRecord, task: Task | None, domain: str, *, show_outcome: bool = False
-) -> dict[str, Any]:
+) -> dict[str, JsonValue]:
     """One item of the data file, every string inert markup: `id`, `text` (the conversation as text),
     `domain`, the task specification, `conversation` (one line per event), and with `show_outcome` the
     `final_outcome` and the `reward`."""
     assert record.trajectory is not None
     lines = conversation_lines(record.trajectory.entries)
-    item: dict[str, Any] = {
+    item: dict[str, JsonValue] = {
         "id": simulation_id(record),
         "text": "\n".join(lines),
         "domain": domain,
         "task_spec": task_spec(task) if task is not None else record.task_id,
-        "conversation": lines,
+        "conversation": [*lines],
     }
     if show_outcome:
         item |= {"final_outcome": final_outcome(record), "reward": record.reward}
-    inert: dict[str, Any] = inert_strings(item)
-    return inert
+    return {key: inert_strings(value) for key, value in item.items()}
 
 
 def conversation_lines(entries: list[Entry]) -> list[str]:
