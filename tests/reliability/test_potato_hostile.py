@@ -20,7 +20,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import pytest
 from fixtures.browser import chromium
 from fixtures.potato_server import free_port, potato_server
 from reliability.conftest import ReliabilityScale
@@ -170,8 +169,6 @@ class PageCheck:
 
     pages: int = 0
     strings: int = 0
-    executed: int = 0
-    missing: int = 0
 
 
 def check_page(driver: Any, item: dict[str, Any], title: str, seen: PageCheck) -> None:
@@ -189,7 +186,6 @@ def check_page(driver: Any, item: dict[str, Any], title: str, seen: PageCheck) -
     markup = driver.execute_script(
         "return Array.from(document.querySelectorAll('[id^=tau2pwn]')).map(e => e.outerHTML)"
     )
-    seen.executed += len(ran or []) + len(markup)
     assert ran is None, f"{item['id']!r}: payloads ran: {[PAYLOADS[n].kind for n in ran]}"
     assert markup == [], f"{item['id']!r}: taken as markup: {markup}"
     assert driver.title == title
@@ -199,9 +195,7 @@ def check_page(driver: Any, item: dict[str, Any], title: str, seen: PageCheck) -
     for field in FIELDS:
         for text in strings(item[field]):
             seen.strings += 1
-            if shown(text) not in body:
-                seen.missing += 1
-                pytest.fail(f"{item['id']!r}: {field} not shown literally: {text[:200]!r}")
+            assert shown(text) in body, f"{item['id']!r}: {field} not shown literally: {text[:200]!r}"
 
 
 def annotate_every_item(driver: Any, url: str, items: dict[str, dict[str, Any]], title: str) -> PageCheck:
@@ -257,5 +251,5 @@ def test_hostile_model_text_runs_nothing_in_the_annotators_browser(
     print(
         f"RELIABILITY: potato round trip: {len(PAYLOADS)} hostile kinds in {count} simulations, "
         f"{seen.strings} exported strings on {seen.pages} pages of the real Potato server in Chromium: "
-        f"{seen.executed} ran or became markup, {seen.missing} not shown literally"
+        "none ran or became markup, every one shown literally, every item served"
     )
