@@ -30,8 +30,11 @@ class AssertionRecord(BaseModel):
     name: str
     arguments: dict[str, JsonValue] = Field(default_factory=dict)
     expected: bool = True
+    """What the assertion must return for the check to pass: True (it must hold) or False (it must not)."""
     passed: bool
     error: str | None = None
+    observed: JsonValue = None
+    """The value the assertion compared, when it reports one (records written before it existed: None)."""
 
 
 class ActionRecord(BaseModel):
@@ -96,6 +99,7 @@ def evaluate(
             expected=outcome.expected,
             passed=outcome.passed,
             error=outcome.error,
+            observed=outcome.observed,
         )
         for outcome in run_assertions(world, task.evaluation.assertions)
     ]

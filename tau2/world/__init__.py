@@ -1,8 +1,10 @@
-"""The world contract: tools and their results, the shared world state of one episode, the difference
-between two of its states, domain packs and their registry, and the conformance checker for packs."""
+"""The world contract: tools and their results, what an assertion observed, the shared world state of one
+episode, the difference between two of its states, domain packs and their registry, and the conformance
+checker for packs."""
 
 from tau2.world._checks import check_domain
 from tau2.world._domain import Domain, available_domains, get_domain, refusal_of, register_domain
+from tau2.world._observation import Observation
 from tau2.world._results import ToolFailure, ToolResult
 from tau2.world._retrieval import EmbedderConfig, RetrievalConfig, RetrievalRecall, RetrievalSupport
 from tau2.world._state_diff import ChangeKind, StateChange, state_changes
@@ -13,6 +15,7 @@ __all__ = [
     "ChangeKind",
     "Domain",
     "EmbedderConfig",
+    "Observation",
     "RetrievalConfig",
     "RetrievalRecall",
     "RetrievalSupport",
