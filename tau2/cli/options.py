@@ -181,9 +181,15 @@ def model_request(
     max_retries: int | None = None,
     option: str,
 ) -> ModelRequest:
-    """A model's options as a request (None = not given); `option` prefixes the option names."""
+    """A model's options as a request (None = not given); `option` prefixes the option names. A bad API
+    base is refused here, before anything is read or written."""
+    from tau2.errors import UserInputError
+    from tau2.llm import api_base_problem
     from tau2.runner import ModelRequest, parse_assignments
 
+    problem = None if api_base is None else api_base_problem(api_base)
+    if problem is not None:
+        raise UserInputError(f"--{option}-api-base: {problem}")
     return ModelRequest(
         model=model,
         api_base=api_base,
@@ -221,7 +227,7 @@ def seat_request(
         max_retries=max_retries,
         option=seat,
     )
-    return SeatRequest(kind=kind, text_tool_calls=text_tool_calls or None, **settings.model_dump())
+    return SeatRequest(kind=kind, text_tool_calls=text_tool_calls or None, **dict(settings))
 
 
 def episode_options(
