@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from pydantic import BaseModel
     from rich.console import RenderableType
 
+    from tau2.metrics import Bootstrap
     from tau2.runner import ModelRequest, SeatRequest
 
 RunDir = Annotated[Path, typer.Argument(help="A run directory (written by `tau2 run`).", show_default=False)]
@@ -49,11 +50,27 @@ HtmlFile = Annotated[
     ),
 ]
 BootstrapSamples = Annotated[
-    int, typer.Option("--bootstrap-samples", min=1, help="Bootstrap resamples for intervals.")
+    int,
+    typer.Option("--bootstrap-samples", min=1, help="Bootstrap resamples for intervals (at most 100,000)."),
 ]
 BootstrapSeed = Annotated[int, typer.Option("--bootstrap-seed", help="Seed of the bootstrap.")]
 
 _EPISODE_DEFAULTS = EpisodeConfig()
+
+
+def bootstrap_options(samples: int, seed: int) -> Bootstrap:
+    """The bootstrap the report options ask for; more resamples than `Bootstrap` allows (time grows with
+    them: a typo would run for days) is one line, before any run is read."""
+    from tau2.errors import UserInputError
+    from tau2.metrics import Bootstrap
+    from tau2.metrics.bootstrap import MAX_SAMPLES
+
+    if samples > MAX_SAMPLES:
+        raise UserInputError(
+            f"--bootstrap-samples {samples}: at most {MAX_SAMPLES:,} (intervals settle long before)"
+        )
+    return Bootstrap(samples=samples, seed=seed)
+
 
 # The seat options, declared once for both seats and shared by `run` and `episode`.
 
