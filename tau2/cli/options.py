@@ -280,9 +280,7 @@ def emit_report(
     summary: Callable[[R], Sequence[RenderableType]],
 ) -> None:
     """Print warnings on stderr, write the HTML page if asked, then print the report as JSON or tables."""
-    from rich.console import Console
-
-    from tau2.cli._output import is_stdout, require_writable_path, say
+    from tau2.cli._output import is_stdout, require_writable_path, say, table_console
     from tau2.errors import UserInputError
     from tau2.report import write_page
 
@@ -300,6 +298,6 @@ def emit_report(
     if json_output:
         typer.echo(report.model_dump_json(indent=2))
         return
-    console = Console()
+    console = table_console()
     for renderable in summary(report):
         console.print(renderable)
