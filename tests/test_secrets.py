@@ -102,10 +102,11 @@ def test_no_serialised_or_printed_form_holds_a_secret_and_calls_get_them_all(
 
 
 def test_a_stored_marker_is_withheld_until_given_again() -> None:
-    stored = SecretArgs.of({"api_key": REDACTED, "temperature": 0, "extra_headers": {"Cookie": REDACTED}})
+    assert dict(SecretArgs({"api_key": KEY})) == {"api_key": REDACTED}  # built directly, still redacted
+    stored = SecretArgs({"api_key": REDACTED, "temperature": 0, "extra_headers": {"Cookie": REDACTED}})
     assert stored.withheld() == ["api_key", "extra_headers.Cookie"]
     assert stored.for_request() == {"temperature": 0, "extra_headers": {}}
-    again = stored.merged(SecretArgs.of({"api_key": KEY}))
+    again = stored.merged(SecretArgs({"api_key": KEY}))
     assert again == stored and again.withheld() == ["extra_headers.Cookie"]
     assert again.for_request() == {"api_key": KEY, "temperature": 0, "extra_headers": {}}
 
@@ -165,6 +166,12 @@ def test_resume_needs_the_key_again_and_takes_it_without_a_configuration_differe
             "again or set OPENAI_API_KEY\n"
         )
         assert (out / "manifest.json").read_bytes() == stored and len(server.requests) == 8
+
+        changed = CliRunner().invoke(
+            app, [*resume, "--agent-arg", f"api_key={KEY}", "--agent-arg", "temperature=1"]
+        )
+        assert changed.exit_code == 2 and KEY not in changed.output
+        assert f'agent.model.args ({{"api_key": "{REDACTED}", "temperature": 0.5}} → ' in changed.stderr
 
         other = "sk-another-key-77"  # the key is no part of the configuration: another one is fine
         resumed = CliRunner().invoke(app, [*resume, "--agent-arg", f"api_key={other}"])

@@ -196,7 +196,7 @@ def _object(text: str) -> dict[str, Any] | None:
 
 def _with_args(client: ModelClient, extra: dict[str, Any]) -> ModelClient:
     """A client of the same model with more request arguments."""
-    return ModelClient(client.spec.model_copy(update={"args": client.spec.args.merged(SecretArgs.of(extra))}))
+    return ModelClient(client.spec.model_copy(update={"args": client.spec.args.merged(SecretArgs(extra))}))
 
 
 async def _context_window(spec: ModelSpec) -> Check:

@@ -51,32 +51,23 @@ class SecretArgs(dict[str, JsonValue]):
     and `repr` see, and what equality compares) never holds a secret; the live values sit beside it, in
     memory, for `for_request`. Copies made with `dict(...)` or `.copy()` are plain and lose them."""
 
-    def __init__(
-        self, items: Mapping[str, JsonValue] | None = None, live: Mapping[ArgPath, JsonValue] | None = None
-    ) -> None:
-        super().__init__(items or {})
-        self._live = dict(live or {})
-
-    @classmethod
-    def of(cls, args: Mapping[str, JsonValue]) -> SecretArgs:
+    def __init__(self, args: Mapping[str, JsonValue] | None = None) -> None:
         """`args` with every secret taken out and replaced by `REDACTED` (a marker already there, as read
         from a stored run, stays a withheld secret)."""
-        if isinstance(args, SecretArgs):
-            return args
         live: dict[ArgPath, JsonValue] = {}
-        items = {key: _redacted((key,), value, live) for key, value in args.items()}
-        return cls(items, live)
+        super().__init__({key: _redacted((key,), value, live) for key, value in (args or {}).items()})
+        self._live = live
 
     def merged(self, given: SecretArgs) -> SecretArgs:
         """These arguments with `given` ones set over them, name by name, secrets included (how a resume
         gives the keys again without repeating every other argument)."""
         kept = {path: value for path, value in self._live.items() if path[0] not in given}
-        return SecretArgs({**self, **given}, {**kept, **given._live})
+        return _restored({**self, **given}, {**kept, **given._live})
 
     def for_request(self) -> dict[str, JsonValue]:
         """The arguments to send: every secret's live value in place of its marker; a withheld secret is
         left out (the provider's environment variable may then supply it)."""
-        return _revealed((), dict(self), self._live)  # type: ignore[return-value]
+        return _revealed((), self, self._live)
 
     def withheld(self) -> list[str]:
         """Secrets shown by a marker without a live value (stored runs), as dotted paths."""
@@ -90,7 +81,7 @@ class SecretArgs(dict[str, JsonValue]):
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickled with the live values (worker processes and Ray actors make the calls)."""
-        return (SecretArgs, (dict(self), self._live))
+        return (_restored, (dict(self), self._live))
 
     @classmethod
     def __get_pydantic_core_schema__(cls, source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
@@ -104,7 +95,7 @@ class SecretArgs(dict[str, JsonValue]):
 
 def _validate(value: Any, handler: core_schema.ValidatorFunctionWrapHandler) -> SecretArgs:
     """Keep a `SecretArgs` (and its live values) as it is; redact anything else once it is valid."""
-    return value if isinstance(value, SecretArgs) else SecretArgs.of(handler(value))
+    return value if isinstance(value, SecretArgs) else SecretArgs(handler(value))
 
 
 def _serialise(value: SecretArgs) -> dict[str, JsonValue]:
@@ -123,18 +114,28 @@ def _redacted(path: ArgPath, value: JsonValue, live: dict[ArgPath, JsonValue]) -
     return value
 
 
-def _revealed(path: ArgPath, value: JsonValue, live: Mapping[ArgPath, JsonValue]) -> JsonValue:
-    """`value` at `path` with markers replaced by live values; a withheld secret's key is dropped."""
-    if not isinstance(value, dict):
-        return value
+def _revealed(
+    path: ArgPath, items: Mapping[str, JsonValue], live: Mapping[ArgPath, JsonValue]
+) -> dict[str, JsonValue]:
+    """`items` at `path` with markers replaced by live values; a withheld secret's key is dropped."""
     revealed: dict[str, JsonValue] = {}
-    for key, item in value.items():
+    for key, item in items.items():
         here = (*path, key)
         if here in live:
             revealed[key] = live[here]
-        elif not (item == REDACTED and is_secret_name(key)):
+        elif isinstance(item, dict):
             revealed[key] = _revealed(here, item, live)
+        elif not (item == REDACTED and is_secret_name(key)):
+            revealed[key] = item
     return revealed
+
+
+def _restored(items: dict[str, JsonValue], live: dict[ArgPath, JsonValue]) -> SecretArgs:
+    """`SecretArgs` from items already redacted and their live values (merging, unpickling)."""
+    args = SecretArgs()
+    args.update(items)
+    args._live = live
+    return args
 
 
 def _secret_paths(path: ArgPath, value: JsonValue) -> Iterable[ArgPath]:
