@@ -29,15 +29,18 @@ MODEL = "openai/tau2-test-model"
 @pytest.mark.parametrize(
     "name",
     ["api_key", "x-api-key", "apiKey", "Authorization", "Proxy-Authorization", "Cookie", "auth_token",
-     "client_secret", "password", "aws_secret_access_key", "azure_ad_token", "credentials"],
+     "client_secret", "password", "aws_secret_access_key", "azure_ad_token", "credentials", "apikey",
+     "accesstoken", "clientSecret", "XApiKey", "HF_TOKEN", "OPENAI_API_KEY"],
 )  # fmt: skip
 def test_credential_names_are_secret(name: str) -> None:
     assert is_secret_name(name)
 
 
 @pytest.mark.parametrize(
-    "name", ["max_tokens", "max_completion_tokens", "temperature", "prompt_cache_key", "OpenAI-Organization"]
-)
+    "name",
+    ["max_tokens", "max_completion_tokens", "maxNewTokens", "temperature", "prompt_cache_key",
+     "OpenAI-Organization", "tokenizer", "TOKENIZERS_PARALLELISM", "keyword", "top_logprobs"],
+)  # fmt: skip
 def test_ordinary_arguments_are_not_secret(name: str) -> None:
     assert not is_secret_name(name)
 

@@ -29,6 +29,10 @@ SECRET_WORDS: Final = frozenset(
 `api_key`, `x-api-key`, `auth_token`, `client_secret`, `Authorization`, `Proxy-Authorization`, `Cookie`.
 Counts such as `max_tokens` hold `tokens`, not `token`."""
 
+SECRET_TEXT: Final = re.compile(r"token(?!s|iz)|secret|passw(?:or)?d|authorization|cookie|credential|key$")
+"""The same words run together (`apikey`, `accesstoken`, `clientsecret`), searched in the name lowercased
+without separators; `tokens` and `tokenizer` are no secret."""
+
 NOT_SECRET: Final = frozenset({"prompt_cache_key"})
 """Names with a secret word that name no secret (OpenAI's cache routing key)."""
 
@@ -42,8 +46,13 @@ ArgPath = tuple[str, ...]
 
 def is_secret_name(name: str) -> bool:
     """Whether an argument or header called `name` holds a credential."""
+    if name.lower() in NOT_SECRET:
+        return False
     words = re.split(r"[^a-z0-9]+", re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", name).lower())
-    return name.lower() not in NOT_SECRET and not SECRET_WORDS.isdisjoint(words)
+    return (
+        not SECRET_WORDS.isdisjoint(words)
+        or SECRET_TEXT.search(re.sub(r"[^a-z0-9]", "", name.lower())) is not None
+    )
 
 
 class SecretArgs(dict[str, JsonValue]):
