@@ -14,9 +14,10 @@ from typer.testing import CliRunner
 
 from tau2.cli import app
 from tau2.episode import ActorSpec, EpisodeConfig
+from tau2.errors import UserInputError
 from tau2.llm import ModelSpec
-from tau2.metrics import PairBy
-from tau2.report import SCHEMA_VERSION, ComparisonReport, auto_pair_by, plots
+from tau2.metrics import Bootstrap, PairBy
+from tau2.report import SCHEMA_VERSION, ComparisonReport, auto_pair_by, build_comparison, plots
 from tau2.report.factors import differing_factors, title
 from tau2.report.fmt import short_id
 from tau2.runs._rundir import Run, load_run
@@ -126,6 +127,15 @@ def test_runs_without_shared_tasks_are_refused_on_one_line() -> None:
     assert result.stderr.strip() == (
         f"error: {run_path('interactive')} and {run_path('disjoint')} share no tasks (pairing by task)"
     )
+
+
+def test_runs_without_shared_tasks_are_refused_as_such_even_when_one_would_pair_ambiguously() -> None:
+    easy, hard = load_run(RUNS_DIR / "persona_easy"), load_run(RUNS_DIR / "persona_hard")
+    both_personas = easy.model_copy(update={"records": [*easy.records, *hard.records]})
+    disjoint = load_run(RUNS_DIR / "disjoint")
+    with pytest.raises(UserInputError) as refused:
+        build_comparison(both_personas, disjoint, PairBy.COMPOSITION, Bootstrap(samples=10))
+    assert str(refused.value).endswith("share no tasks (pairing by composition)")
 
 
 def test_comparison_html_is_self_contained_with_plots(tmp_path: Path) -> None:

@@ -88,6 +88,8 @@ class TaskChooser:
     def __init__(
         self, domain: str, suite: str | Path | None, task_id: str | None, persona: str | None
     ) -> None:
+        if suite is None and default_suite_name(domain) is None:  # refused now, not at the first reset
+            raise UserInputError(f"domain {domain!r} has no default suite; give a suite")
         self.domain = domain
         self._settings: dict[str, Any] = {"suite": suite, "task_id": task_id, "persona": persona}
         self._suites: dict[str | Path | None, list[Task]] = {}

@@ -13,7 +13,7 @@ from tau2._jsonfile import read_bytes_bounded
 from tau2.actors import make_actor
 from tau2.episode import ActorSpec, EpisodeConfig, Mode, check_structure, shipped_policy
 from tau2.errors import UserInputError
-from tau2.llm import ModelSpec, missing_credentials
+from tau2.llm import ModelSpec, missing_credentials, withheld_credentials
 from tau2.personas import PersonaError, load_persona
 from tau2.runner._manifest import (
     differences,
@@ -107,7 +107,9 @@ def prepare_run(request: RunRequest, run_dir: Path, *, resume: bool) -> Prepared
                 f"{run_dir}: cannot resume with --trials {manifest.trials}: the run plans {stored.trials} "
                 "(a resume may add trials, never remove them)"
             )
-        manifest = stored.model_copy(update={"trials": manifest.trials})
+        # The stored configuration, with the secrets given now (they compare equal to the stored markers).
+        given = {"agent": manifest.agent, "user": manifest.user, "judge": manifest.judge}
+        manifest = stored.model_copy(update={"trials": manifest.trials, **given})
     data_dir = Path(manifest.data_dir) if manifest.data_dir is not None else None
     if manifest.mode is Mode.SOLO:
         require_tickets(list(tasks.values()))
@@ -128,7 +130,7 @@ def prepare_run(request: RunRequest, run_dir: Path, *, resume: bool) -> Prepared
         units=pending_units(manifest.task_ids, manifest.trials, manifest.seed, previous),
         warnings=warnings,
         stored=stored is not None,
-        manifest_changed=stored is not None and manifest != stored,
+        manifest_changed=stored is not None and manifest.trials != stored.trials,
     )
 
 
@@ -422,10 +424,16 @@ def _check_actors(manifest: RunManifest) -> None:
 
 
 def check_credentials(agent: ModelSpec | None, user: ModelSpec | None, judge: ModelSpec | None) -> None:
-    """Refuse, on one line naming the seat, a model whose key is missing (checked offline)."""
+    """Refuse, on one line naming the seat, a model whose key is missing (checked offline), or whose
+    secrets a resumed run needs given again."""
     for seat, spec in (("agent", agent), ("user", user), ("judge", judge)):
-        problem = None if spec is None else missing_credentials(spec)
-        if spec is not None and problem is not None:
+        if spec is None:
+            continue
+        withheld = withheld_credentials(spec, seat)
+        if withheld is not None:
+            raise UserInputError(f"{seat} seat ({spec.name}): {withheld}")
+        problem = missing_credentials(spec)
+        if problem is not None:
             raise UserInputError(
                 f"{seat} seat ({spec.name}): {problem}; set it, or give --{seat}-arg api_key=..."
             )

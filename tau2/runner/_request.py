@@ -13,7 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field, JsonValue, ValidationError
 from tau2.actors import checked_kind
 from tau2.episode import ActorSpec, EpisodeConfig
 from tau2.errors import UserInputError
-from tau2.llm import ModelSpec, ProviderLimit, TransportChoice, resolve_transport
+from tau2.llm import ModelSpec, ProviderLimit, SecretArgs, TransportChoice, resolve_transport
 from tau2.world import Side
 
 DEFAULT_KIND: Final = "llm"
@@ -47,7 +47,8 @@ class ModelRequest(BaseModel):
 
     model: str | None = None
     api_base: str | None = None
-    args: dict[str, JsonValue] | None = None
+    args: SecretArgs | None = None
+    """Secrets among them are redacted from the moment they are read (see `SecretArgs`)."""
     timeout_s: float | None = None
     transport: TransportChoice | None = None
     retry_budget_s: float | None = None
@@ -59,15 +60,18 @@ class ModelRequest(BaseModel):
         return any(value is not None for value in self.model_dump().values())
 
     def apply(self, base: ModelSpec | None, option: str) -> ModelSpec | None:
-        """`base` with the given settings applied (`option` prefixes the command-line names in errors)."""
+        """`base` with the given settings applied (`option` prefixes the command-line names in errors).
+        Given arguments are set over the base's name by name, so a resume may give its keys again alone."""
         given = {"name": self.model, **{key: getattr(self, key) for key in _MODEL_OPTIONS}}
         updates = {key: value for key, value in given.items() if value is not None}
         if not updates:
             return base
+        if base is not None and self.args is not None:
+            updates["args"] = base.args.merged(self.args)
         if base is None and self.model is None:
             options = ", ".join(f"--{option}-{_MODEL_OPTIONS[key]}" for key in updates)
             raise UserInputError(f"{options}: no model to apply them to (give --{option}-model)")
-        settings = updates if base is None else {**base.model_dump(), **updates}
+        settings = updates if base is None else {**dict(base), **updates}  # a dump would drop the secrets
         try:
             model = ModelSpec.model_validate(settings)
         except ValidationError as error:

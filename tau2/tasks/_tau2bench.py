@@ -13,7 +13,15 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, JsonValue, TypeAdapter, ValidationError, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    JsonValue,
+    StrictBool,
+    TypeAdapter,
+    ValidationError,
+    field_validator,
+)
 
 from tau2._jsonfile import field_path, read_json, validation_error, write_json
 from tau2.errors import UnknownDomainError, UserInputError
@@ -80,7 +88,8 @@ class EnvFunctionCall(_Record):
 class EnvAssertion(EnvFunctionCall):
     """An assertion call and the boolean it must return."""
 
-    assert_value: bool = True
+    assert_value: StrictBool = True
+    """Strict: `"yes"` or `1` is a mistake in the file, never read as True."""
     message: str | None = None
 
 

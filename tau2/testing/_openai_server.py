@@ -301,6 +301,7 @@ class ScriptedOpenAIServer:
         self._lock = threading.Lock()
         self._requests: list[ChatRequest] = []
         self._embedding_requests = 0
+        self._headers: list[dict[str, str]] = []
         self._port: int | None = None
         self._thread: threading.Thread | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -325,6 +326,12 @@ class ScriptedOpenAIServer:
         """A snapshot of every valid request received so far, in arrival order."""
         with self._lock:
             return list(self._requests)
+
+    @property
+    def request_headers(self) -> list[dict[str, str]]:
+        """The HTTP headers of each request in `requests`, in the same order (what credentials arrived)."""
+        with self._lock:
+            return [dict(headers) for headers in self._headers]
 
     @property
     def request_count(self) -> int:
@@ -483,6 +490,7 @@ class ScriptedOpenAIServer:
             return _error_response(400, detail, {})
         with self._lock:
             self._requests.append(request)
+            self._headers.append(dict(http_request.headers))
             number = len(self._requests)
         if request.stream:
             detail = ErrorDetail(

@@ -9,7 +9,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from tau2._urls import api_base_problem
 
 if TYPE_CHECKING:  # annotation only: tasks are a task-layer concept
     from tau2.tasks import Task
@@ -19,12 +21,24 @@ if TYPE_CHECKING:  # annotation only: tasks are a task-layer concept
 class EmbedderConfig(BaseModel):
     """An OpenAI-compatible embeddings endpoint, for the configurations that search by dense vectors."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(
+        frozen=True, extra="forbid", hide_input_in_errors=True
+    )  # a URL may hold a password
 
     model: str = Field(min_length=1)
     """The embedding model as the endpoint names it, e.g. `text-embedding-3-large`."""
     api_base: str | None = None
     """The endpoint's base URL (up to `/v1`); None = OpenAI's."""
+
+    @field_validator("api_base")
+    @classmethod
+    def _usable(cls, api_base: str | None) -> str | None:
+        """Refuse, before anything is stored, a URL that is not http(s) or that carries credentials."""
+        problem = None if api_base is None else api_base_problem(api_base)
+        if problem is not None:
+            raise ValueError(problem)
+        return api_base
+
     api_key_env: str = "OPENAI_API_KEY"
     """The environment variable holding the API key (read when the run starts; never recorded)."""
     timeout_s: float = Field(default=60.0, gt=0)
