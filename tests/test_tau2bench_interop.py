@@ -50,7 +50,7 @@ def test_export_then_import_keeps_every_reward(options: list[str], tmp_path: Pat
     assert rewards(tmp_path / "back") == rewards(tmp_path / "ours")
     imported = load_import(tmp_path / "back")
     assert imported is not None and not imported.disagreements()
-    assert all(simulation.tool_result_mismatches == 0 for simulation in imported.simulations)
+    assert all(not simulation.mismatches for simulation in imported.simulations)
     cli("report", str(tmp_path / "back"))
 
 
@@ -72,7 +72,9 @@ def test_exported_messages_pair_each_tool_call_with_its_result(tmp_path: Path) -
     assert document["info"]["environment_info"]["domain_name"] == "mock"
     for simulation in document["simulations"]:
         messages = simulation["messages"]
-        assert messages[0] == {"role": "assistant", "content": "Hi! How can I help you today?"}
+        assert messages[0]["role"] == "assistant"
+        assert messages[0]["content"] == "Hi! How can I help you today?"
+        assert [message["turn_idx"] for message in messages] == list(range(len(messages)))
         for index, message in enumerate(messages):
             calls = message.get("tool_calls") or []
             following = messages[index + 1 : index + 1 + len(calls)]
@@ -98,6 +100,7 @@ def test_submission_reports_pass_k_as_tau2bench_computes_it(tmp_path: Path) -> N
     cli(
         "export", "tau2bench", str(tmp_path / "r"), "-o", str(tmp_path / "results.json"),
         "--submission", str(tmp_path / "submission.json"), "--organization", "Acme", "--model-name", "m",
+        "--custom",
     )  # fmt: skip
     document = json.loads((tmp_path / "results.json").read_text(encoding="utf-8"))
     submission = json.loads((tmp_path / "submission.json").read_text(encoding="utf-8"))
