@@ -4,6 +4,10 @@ follows τ²-bench's formula, and bad inputs fail on one line without touching e
 from __future__ import annotations
 
 import json
+import shutil
+import subprocess
+import sys
+from datetime import datetime
 from math import comb
 from pathlib import Path
 
@@ -273,3 +277,75 @@ def test_a_model_run_keeps_its_token_usage_through_the_round_trip(tmp_path: Path
     assert ours.reward == back.reward == 1.0
     assert ours.usage[Side.AGENT].calls == 4 and ours.usage[Side.AGENT].prompt_tokens > 0
     assert back.usage == ours.usage
+    (simulation,) = json.loads((tmp_path / "results.json").read_text(encoding="utf-8"))["simulations"]
+    priced = [m for m in simulation["messages"] if m["role"] == "assistant" and "usage" in m]
+    assert len(priced) == 4 and all("cost" in m and m["usage"]["prompt_tokens"] > 0 for m in priced)
+
+
+AIRLINE_DATA = Path(__file__).resolve().parents[1] / "domains" / "airline" / "data"
+
+
+def airline_run(tmp_path: Path, policy: str, agent: str = "oracle") -> tuple[Path, Path]:
+    """A run of our airline tasks on a copy of the airline data whose policy reads `policy`."""
+    data = tmp_path / f"data-{agent}"
+    shutil.copytree(AIRLINE_DATA, data)
+    (data / "policy.md").write_text(policy, encoding="utf-8")
+    run_dir, suite = tmp_path / f"run-{agent}", tmp_path / f"tasks-{agent}.json"
+    shutil.copy(data / "tasks.json", suite)
+    cli(
+        "run", "--suite", str(suite), "--data-dir", str(data), "--agent", agent,
+        "--user", "scripted", "-q", "--out", str(run_dir),
+    )  # fmt: skip
+    return run_dir, data
+
+
+def test_export_writes_the_policy_the_run_used(tmp_path: Path) -> None:
+    """The agent read the data directory's policy, so the export says so; once that text is gone (the
+    directory moved), the export refuses rather than write another policy under the run's name."""
+    policy = "# Airline policy of this study\n\nBe brief.\n"
+    run_dir, data = airline_run(tmp_path, policy)
+    cli("export", "tau2bench", str(run_dir), "-o", str(tmp_path / "results.json"))
+    document = json.loads((tmp_path / "results.json").read_text(encoding="utf-8"))
+    assert document["info"]["environment_info"]["policy"] == policy
+    data.rename(tmp_path / "moved")
+    again = [
+        sys.executable,
+        "-m",
+        "tau2",
+        "export",
+        "tau2bench",
+        str(run_dir),
+        "-o",
+        str(tmp_path / "again.json"),
+    ]
+    result = subprocess.run(
+        again, capture_output=True, text=True, timeout=120, check=False
+    )  # a fresh process
+    assert result.returncode == 2 and "no longer" in result.stderr
+    assert not (tmp_path / "again.json").exists()
+
+
+def test_export_writes_the_checks_and_message_details_tau2bench_shows(tmp_path: Path) -> None:
+    """`reward_info` carries the database and communication checks and the reward breakdown; every
+    message its position (`turn_idx`) and time."""
+    run_dir, _ = airline_run(tmp_path, "# Policy\n", agent="null")
+    cli("export", "tau2bench", str(run_dir), "-o", str(tmp_path / "results.json"))
+    document = json.loads((tmp_path / "results.json").read_text(encoding="utf-8"))
+    Results.model_validate(document)
+    records = {record.task_id: record for record in load_run(run_dir).records}
+    for simulation in document["simulations"]:
+        reward = simulation["reward_info"]
+        record = records[simulation["task_id"]]
+        database = next(check for check in record.checks if check.kind.value == "DB")
+        assert reward["db_check"] == {"db_match": database.passed, "db_reward": float(bool(database.passed))}
+        assert set(reward["reward_breakdown"]) == set(reward["reward_basis"])
+        assert all(reward["reward_breakdown"].values()) == (reward["reward"] == 1.0)
+        told = [check for check in record.checks if check.kind.value == "COMMUNICATE"]
+        assert [(c["info"], c["met"]) for c in reward.get("communicate_checks", [])] == [
+            (check.item, check.passed) for check in told
+        ]
+        messages = simulation["messages"]
+        assert [message["turn_idx"] for message in messages] == list(range(len(messages)))
+        times = [datetime.fromisoformat(message["timestamp"]) for message in messages]
+        assert times == sorted(times)
+    assert any("communicate_checks" in s["reward_info"] for s in document["simulations"])

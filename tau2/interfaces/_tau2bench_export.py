@@ -304,14 +304,17 @@ def _check_fields(checks: list[CheckRecord]) -> dict[str, Any]:
 
 
 def _breakdown(record: SimulationRecord, basis: list[str]) -> dict[str, float]:
-    """Per component of the reward basis, 1.0 when all its checks passed (τ²-bench's `reward_breakdown`);
-    a record judged by assertions alone knows that component only."""
+    """Per component of the reward basis, 1.0 when all its checks passed (τ²-bench's `reward_breakdown`;
+    a component without items, such as no information to tell, passes); a record judged by assertions
+    alone knows that component only."""
+    if not record.checks:
+        assertions = RewardType.ENV_ASSERTION.value
+        passed = all(check.passed for check in record.assertions)
+        return {assertions: float(passed)} if assertions in basis else {}
     outcomes: dict[str, list[bool]] = defaultdict(list)
     for check in record.checks:
         outcomes[check.kind.value].append(check.passed is True)
-    if not record.checks:
-        outcomes[RewardType.ENV_ASSERTION.value] = [check.passed for check in record.assertions]
-    return {kind: float(all(outcomes[kind])) for kind in basis if kind in outcomes}
+    return {kind: float(all(outcomes[kind])) for kind in basis}
 
 
 def _numbered(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
