@@ -139,6 +139,11 @@ def test_a_recorded_reward_that_differs_is_listed(tmp_path: Path) -> None:
     task_id = document["simulations"][0]["task_id"]
     assert "4 agree with the recorded reward, 1 disagree" in output
     assert f"{task_id} trial 0: recorded 0.0, ours 1.0" in output
+    terminal = cli("report", str(tmp_path / "back"), "--html", str(tmp_path / "report.html"))
+    page = (tmp_path / "report.html").read_text(encoding="utf-8")
+    simulation_id = document["simulations"][0]["id"]
+    for shown in (terminal, page):  # the HTML report shows the agreement section the terminal shows
+        assert "Recorded by τ²-bench" in shown and simulation_id in shown
 
 
 def test_bad_input_fails_on_one_line_and_never_overwrites(tmp_path: Path) -> None:
