@@ -7,9 +7,11 @@ import json
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from datetime import datetime
 from math import comb
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -354,3 +356,88 @@ def test_export_writes_the_checks_and_message_details_tau2bench_shows(tmp_path: 
         times = [datetime.fromisoformat(message["timestamp"]) for message in messages]
         assert times == sorted(times)
     assert any("communicate_checks" in s["reward_info"] for s in document["simulations"])
+
+
+@pytest.fixture(scope="module")
+def exported(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """A τ²-bench results file of a small offline mock run, as a document to edit."""
+    root = tmp_path_factory.mktemp("exported")
+    cli("run", "--domain", "mock", "--agent", "oracle", "--user", "scripted", "-q", "--out", str(root / "r"))
+    cli("export", "tau2bench", str(root / "r"), "-o", str(root / "results.json"))
+    document: dict[str, Any] = json.loads((root / "results.json").read_text(encoding="utf-8"))
+    return document
+
+
+def edited_text(document: dict[str, Any], old: str, new: str) -> str:
+    text = json.dumps(document)
+    assert old in text
+    return text.replace(old, new, 1)
+
+
+def replaced(old: str, new: str) -> Callable[[dict[str, Any]], str]:
+    return lambda document: edited_text(document, old, new)
+
+
+def as_json(part: Callable[[dict[str, Any]], object]) -> Callable[[dict[str, Any]], str]:
+    return lambda document: json.dumps(part(document))
+
+
+HUGE = "1" + "0" * 30
+REFUSED = {
+    "nan": (replaced('"duration": ', '"duration": NaN, "x": '), "NaN is not a JSON number"),
+    "infinity": (replaced('"duration": ', '"duration": -Infinity, "x": '), "Infinity is not a JSON number"),
+    "overflow": (replaced('"duration": ', '"duration": 1e309, "x": '), "a number too large for a float"),
+    "huge-trial": (replaced('"trial": 0', f'"trial": {HUGE}'), "an integer beyond 64 bits"),
+    "large-trial": (replaced('"trial": 0', '"trial": 1000000000000'), "simulations[0].trial: 1000000000000"),
+    "negative-trial": (replaced('"trial": 0', '"trial": -1'), "simulations[0].trial: -1"),
+    "task-list": (as_json(lambda d: d["tasks"]), "a JSON list of tasks (a task file: run it with"),
+    "simulation-list": (as_json(lambda d: d["simulations"]), "a JSON list of simulations, without the run's"),
+    "json-lines": (
+        lambda d: "\n".join(json.dumps(s) for s in d["simulations"]),
+        "JSON Lines (one JSON value",
+    ),
+    "metrics": (as_json(lambda d: {"avg_reward": 0.5, "pass_hat_ks": {"1": 0.5}}), "τ²-bench's metrics"),
+    "no-simulations": (
+        as_json(lambda d: {**d, "simulations": []}),
+        "simulations: the file holds no simulations",
+    ),
+    "no-tasks": (as_json(lambda d: {"info": d["info"]}), "tasks: missing"),
+    "truncated": (lambda d: json.dumps(d)[:-40], "the JSON ends early"),
+    "empty": (lambda d: "", "the file is empty"),
+}
+
+
+@pytest.mark.parametrize(("edit", "expected"), REFUSED.values(), ids=REFUSED.keys())
+def test_what_a_run_cannot_hold_is_refused_in_one_line(
+    exported: dict[str, Any], edit: Callable[[dict[str, Any]], str], expected: str, tmp_path: Path
+) -> None:
+    source = tmp_path / "results.json"
+    source.write_text(edit(exported), encoding="utf-8")
+    result = runner.invoke(app, ["import", "tau2bench", str(source), "--out", str(tmp_path / "run")])
+    assert result.exit_code == 2, result.output
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"error: {source}: ") and expected in lines[0], lines
+    assert not (tmp_path / "run").exists()
+
+
+def test_a_repeated_task_and_trial_is_renumbered_with_a_warning(
+    exported: dict[str, Any], tmp_path: Path
+) -> None:
+    document = json.loads(json.dumps(exported))
+    first = document["simulations"][0]
+    document["simulations"] += [{**first, "id": "again-1"}, {**first, "id": "again-2"}]
+    source = tmp_path / "results.json"
+    source.write_text(json.dumps(document), encoding="utf-8")
+    result = runner.invoke(app, ["import", "tau2bench", str(source), "--out", str(tmp_path / "run")])
+    assert result.exit_code == 0, result.output
+    count = len(document["simulations"])
+    task = first["task_id"]
+    again = f"task {task!r} trial 0 appears again; imported as trial"
+    assert result.stderr.splitlines() == [
+        f"warning: {source}: simulations[{count - 2}]: {again} 1",
+        f"warning: {source}: simulations[{count - 1}]: {again} 2",
+    ]
+    run = load_run(tmp_path / "run")
+    assert run.manifest.trials == 3 and not run.warnings
+    assert sorted(record.trial for record in run.records if record.task_id == task) == [0, 1, 2]
+    assert runner.invoke(app, ["report", str(tmp_path / "run")]).exit_code == 0

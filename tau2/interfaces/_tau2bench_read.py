@@ -29,6 +29,8 @@ except ImportError:  # a platform without ijson's compiled wheel
 _TASKS: Final = TypeAdapter(list[Tau2Task])
 _SHOWN_KEYS: Final = 6
 _SNIFFED_BYTES: Final = 1 << 16
+_NEAR: Final = 8
+"""Characters either side of the spot a parser error points at that are searched for a non-finite word."""
 
 _LOOKALIKES: Final = (
     (frozenset({"pass_hat_ks"}), "τ²-bench's metrics (scores without trajectories)"),
@@ -186,9 +188,9 @@ def _json_problem(error: JSONError) -> str:
     message = lines[0].rstrip(".") if lines else "invalid JSON"
     context = lines[1] if len(lines) > 1 else ""
     marker = lines[2].find("^") if len(lines) > 2 else -1
-    near = context[marker:] if 0 <= marker < len(context) else context.strip()
-    for token in ("NaN", "Infinity", "-Infinity"):
-        if near.startswith(token):
+    near = context[max(0, marker - _NEAR) : marker + _NEAR] if marker >= 0 else context
+    for token in ("NaN", "Infinity"):  # the parser stops a character or two into the word
+        if token in near:
             return f"{token} is not a JSON number (non-finite numbers cannot be stored)"
     for text, problem in _PROBLEMS:
         if text in message:
