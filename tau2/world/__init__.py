@@ -4,7 +4,7 @@ between two of its states, domain packs and their registry, and the conformance 
 from tau2.world._checks import check_domain
 from tau2.world._domain import Domain, available_domains, get_domain, register_domain
 from tau2.world._results import ToolFailure, ToolResult
-from tau2.world._state_diff import ChangeKind, StateChange, state_changes
+from tau2.world._state_diff import ChangeKind, StateChange, shared_state_changes, state_changes
 from tau2.world._tools import Side, Tool, ToolKind, ToolSet, ToolTable
 from tau2.world._world import World
 
@@ -24,5 +24,6 @@ __all__ = [
     "check_domain",
     "get_domain",
     "register_domain",
+    "shared_state_changes",
     "state_changes",
 ]
