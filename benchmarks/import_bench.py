@@ -1,11 +1,12 @@
 """Peak memory and time of `tau2 import tau2bench` on a large results file, against reading the same file
 whole (`json.load` into the results model, as the importer once did).
 
-Writes a results file of about `--size-mb` megabytes by repeating the simulations of a small one as further
-trials, then runs each reader in its own process under `/usr/bin/time -v` and prints its peak resident
-memory and wall time. Run from the repository root:
+Writes a results file of about `--size-mb` megabytes by repeating the simulations of a smaller one as
+further trials (by default an export of an offline run of τ²-bench's 50 airline tasks on its data: oracle
+agent, scripted user), then runs each reader in its own process under `/usr/bin/time -v` and prints its
+peak resident memory and wall time. Run from the repository root:
 
-    python benchmarks/import_bench.py [--size-mb 200] [--source FILE] [--data-dir DIR]
+    python benchmarks/import_bench.py [--size-mb 200] [--data-dir DIR] [--source FILE]
 """
 
 from __future__ import annotations
@@ -20,7 +21,6 @@ from pathlib import Path
 from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
-SOURCE = REPO / "tests" / "fixtures" / "tau2bench" / "gold_airline_results.json"
 DATA_DIR = REPO.parent / "shared" / "conformance" / "tau2-airline"
 READ_WHOLE = """
 import json, sys
@@ -29,6 +29,17 @@ with open(sys.argv[1], encoding="utf-8") as handle:
     results = Results.model_validate(json.load(handle))
 print(len(results.simulations))
 """
+
+
+def exported_run(data_dir: Path, directory: Path) -> Path:
+    """A results file of one offline run of the tasks in `data_dir`, exported by `tau2 export tau2bench`."""
+    run, out = directory / "source-run", directory / "source.json"
+    offline = ["--agent", "oracle", "--user", "scripted", "--quiet"]
+    tau2 = [sys.executable, "-m", "tau2"]
+    suite = ["--suite", str(data_dir / "tasks.json"), "--data-dir", str(data_dir)]
+    subprocess.run([*tau2, "run", *suite, *offline, "--out", str(run)], check=True, capture_output=True)
+    subprocess.run([*tau2, "export", "tau2bench", str(run), "-o", str(out)], check=True, capture_output=True)
+    return out
 
 
 def write_large(source: Path, out: Path, size: int) -> int:
@@ -67,18 +78,18 @@ def measured(command: list[str]) -> tuple[float, str]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--size-mb", type=int, default=200)
-    parser.add_argument("--source", type=Path, default=SOURCE)
+    parser.add_argument("--source", type=Path, help="A results file to repeat (default: an offline run's).")
     parser.add_argument("--data-dir", type=Path, default=DATA_DIR)
     options = parser.parse_args()
     with tempfile.TemporaryDirectory() as directory:
         big = Path(directory) / "results.json"
-        count = write_large(options.source, big, options.size_mb * 1_000_000)
+        source = options.source or exported_run(options.data_dir, Path(directory))
+        count = write_large(source, big, options.size_mb * 1_000_000)
         size = big.stat().st_size / 1e6
         print(f"results file: {size:.0f} MB, {count:,} simulations")
         whole, whole_time = measured([sys.executable, "-c", READ_WHOLE, str(big)])
-        print(
-            f"read whole (json.load + model): peak {whole:,.0f} MB ({whole / size:.1f}× the file), {whole_time}"
-        )
+        ratio = whole / size
+        print(f"read whole (json.load + model): peak {whole:,.0f} MB ({ratio:.1f}× the file), {whole_time}")
         command = [sys.executable, "-m", "tau2", "import", "tau2bench", str(big), "--out", f"{directory}/run"]
         peak, wall = measured([*command, "--data-dir", str(options.data_dir)])
         print(f"tau2 import tau2bench: peak {peak:,.0f} MB ({peak / size:.1f}× the file), {wall}")

@@ -11,7 +11,6 @@ import os
 from pathlib import Path
 
 import pytest
-from conftest import SHARED_CONFORMANCE
 from typer.testing import CliRunner
 
 from tau2.cli import app
@@ -21,6 +20,8 @@ from tau2.runs._rundir import load_run
 from tau2.tasks import RewardType
 from tau2.world._tools import Side
 
+SHARED_CONFORMANCE = Path(__file__).resolve().parents[1].parent / "shared" / "conformance"
+"""The public τ²-bench data beside the repository (as in `conftest.py`)."""
 FIXTURES = Path(__file__).parent / "fixtures" / "tau2bench"
 RESULTS = FIXTURES / "smollm2_telecom_results.json"
 CONFORMANCE = SHARED_CONFORMANCE / "tau2-telecom"

@@ -10,7 +10,6 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import SHARED_CONFORMANCE
 from typer.testing import CliRunner
 
 from tau2.cli import app
@@ -18,6 +17,8 @@ from tau2.interfaces._tau2bench_tasksets import OFFICIAL_TASK_SETS, official_tas
 from tau2.runs._rundir import load_run
 from tau2.tasks import load_split, load_task_file
 
+SHARED_CONFORMANCE = Path(__file__).resolve().parents[1].parent / "shared" / "conformance"
+"""The public τ²-bench data beside the repository (as in `conftest.py`)."""
 runner = CliRunner()
 
 

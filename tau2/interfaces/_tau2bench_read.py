@@ -43,6 +43,8 @@ _LOOKALIKES: Final = (
 
 RESULTS_SHAPE: Final = "one JSON object with `info`, `tasks` and `simulations`"
 _END: Final = object()
+_UNREADABLE: Final = (JSONError, UnicodeDecodeError)
+"""What the parser raises on text that is not JSON, or not UTF-8."""
 
 
 class ResultsFile(BaseModel):
@@ -61,7 +63,7 @@ class ResultsFile(BaseModel):
                 return any(
                     role == "user" for role in _parser.items(handle, "simulations.item.messages.item.role")
                 )
-            except JSONError:  # the simulations' own pass reports it, naming the simulation
+            except _UNREADABLE:  # the simulations' own pass reports it, naming the simulation
                 return True
 
     def simulations(self) -> Iterator[tuple[int, SimulationRun]]:
@@ -72,7 +74,7 @@ class ResultsFile(BaseModel):
             while True:
                 try:
                     item = next(items, _END)
-                except JSONError as error:
+                except _UNREADABLE as error:
                     raise UserInputError(
                         f"{self.path}: simulations[{index}]: {_json_problem(error)}"
                     ) from None
@@ -130,7 +132,7 @@ def _first(path: Path, key: str) -> Any | None:
     with _open(path) as handle:
         try:
             return next(iter(_parser.items(handle, key, use_float=True)), None)
-        except JSONError as error:
+        except _UNREADABLE as error:
             if "trailing garbage" in str(error):
                 raise UserInputError(
                     f"{path}: JSON Lines (one JSON value per line), not τ²-bench's results ({RESULTS_SHAPE})"
@@ -150,7 +152,7 @@ def _looks_like(path: Path) -> str:
             if first != "start_map":
                 return f"a single JSON {first.replace('start_', '')}"
             keys = [value for prefix, event, value in events if prefix == "" and event == "map_key"]
-        except JSONError as error:
+        except _UNREADABLE as error:
             raise UserInputError(f"{path}: {_json_problem(error)}") from None
     for needed, name in _LOOKALIKES:
         if needed <= set(keys):
@@ -181,9 +183,11 @@ _PROBLEMS: Final = (
 )
 
 
-def _json_problem(error: JSONError) -> str:
+def _json_problem(error: JSONError | UnicodeDecodeError) -> str:
     """One line for a parser error: what is wrong and the text around it (the parser's own message spans
     several lines, drawing an arrow under the spot)."""
+    if isinstance(error, UnicodeDecodeError):
+        return f"cannot read: not UTF-8 text ({error.reason})"
     lines = str(error).splitlines()
     message = lines[0].rstrip(".") if lines else "invalid JSON"
     context = lines[1] if len(lines) > 1 else ""
