@@ -30,6 +30,7 @@ from tau2 import (
 )
 from tau2._jsonfile import read_json, validation_error, write_json
 from tau2.interfaces._runs import NewRun, check_new_run_dir
+from tau2.interfaces._tau2bench_format import SimulationRun
 from tau2.interfaces._tau2bench_read import ResultsFile, open_results
 from tau2.interfaces._tau2bench_replay import CallMismatch, replay
 from tau2.llm import ModelSpec
@@ -111,63 +112,17 @@ def import_results(path: Path, run_dir: Path, data_dir: Path | None = None) -> T
         config = EpisodeConfig(mode=mode, max_steps=info.max_steps, max_errors=info.max_errors)
     except ValidationError as error:
         raise validation_error(path, error, ("info",)) from None
-    labels = {
-        Side.AGENT: ActorSpec(
-            kind=IMPORTED_KIND, model=ModelSpec(name=info.agent_info.llm or info.agent_info.implementation)
-        ),
-        Side.USER: ActorSpec(
-            kind=IMPORTED_KIND, model=ModelSpec(name=info.user_info.llm or info.user_info.implementation)
-        ),
-    }
-    comparisons: list[ImportedSimulation] = []
-    trials: dict[str, set[int]] = defaultdict(set)
-    repeated: list[tuple[int, ImportedSimulation]] = []
+    agent = ActorSpec(
+        kind=IMPORTED_KIND, model=ModelSpec(name=info.agent_info.llm or info.agent_info.implementation)
+    )
+    user = ActorSpec(
+        kind=IMPORTED_KIND, model=ModelSpec(name=info.user_info.llm or info.user_info.implementation)
+    )
+    labels = {Side.AGENT: agent.label(), Side.USER: user.label() if mode is Mode.INTERACTIVE else None}
     with NewRun(run_dir) as run:
-        with run.path(_RENUMBERED).open("w+", encoding="utf-8") as aside:
-            for index, simulation in results.simulations():
-                task = tasks.get(simulation.task_id)
-                if task is None:
-                    raise UserInputError(
-                        f"{path}: simulations[{index}].task_id: {simulation.task_id!r} is not in tasks"
-                    )
-                trial = _trial(path, index, simulation.trial, trials[task.id])
-                seed = simulation.seed if simulation.seed is not None else (info.seed or 0)
-                try:
-                    replayed = replay(task, simulation, config.model_copy(update={"seed": seed}), data_dir)
-                except TaskSetupError as error:
-                    hint = (
-                        "" if data_dir else " (τ²-bench's tasks need τ²-bench's data files: give --data-dir)"
-                    )
-                    raise UserInputError(f"{path}: simulations[{index}]: {error}{hint}") from None
-                result = replayed.result.model_copy(
-                    update={
-                        "agent": labels[Side.AGENT].label(),
-                        "user": labels[Side.USER].label() if mode is Mode.INTERACTIVE else None,
-                    }
-                )
-                record = episode_record(task, trial, result)
-                recorded = simulation.reward_info.reward if simulation.reward_info is not None else None
-                comparison = ImportedSimulation(
-                    simulation_id=simulation.id,
-                    task_id=task.id,
-                    trial=trial,
-                    recorded_reward=recorded,
-                    reward=result.reward,
-                    tool_calls=replayed.calls,
-                    mismatches=replayed.mismatches,
-                )
-                if trial in trials[task.id]:
-                    aside.write(record.model_dump_json() + "\n")
-                    repeated.append((index, comparison))
-                else:
-                    trials[task.id].add(trial)
-                    run.append(record)
-                    comparisons.append(comparison)
-            if not comparisons:
-                raise UserInputError(f"{path}: simulations: the file holds no simulations; nothing to import")
-            aside.seek(0)
-            warnings = _renumber(path, aside, repeated, trials, run, comparisons)
-        run.path(_RENUMBERED).unlink()
+        importer = _Importer(results, tasks, config, data_dir, labels, run)
+        comparisons, warnings = importer.run_all()
+        trials = importer.trials
         used = [task for task in tasks.values() if trials.get(task.id)]
         imported = Tau2BenchImport(
             source=str(path),
@@ -181,8 +136,8 @@ def import_results(path: Path, run_dir: Path, data_dir: Path | None = None) -> T
             tasks=used,
             task_ids=[task.id for task in used],
             mode=mode,
-            agent=labels[Side.AGENT],
-            user=labels[Side.USER] if mode is Mode.INTERACTIVE else None,
+            agent=agent,
+            user=user if mode is Mode.INTERACTIVE else None,
             config=config,
             trials=max(max(numbers) for numbers in trials.values() if numbers) + 1,
             seed=info.seed or 0,
@@ -190,6 +145,98 @@ def import_results(path: Path, run_dir: Path, data_dir: Path | None = None) -> T
             hashes={"policy": sha256_text(info.environment_info.policy)},
         )
     return imported
+
+
+class _Importer:
+    """Replays a file's simulations into a new run, one at a time, and renumbers repeated trials."""
+
+    def __init__(
+        self,
+        results: ResultsFile,
+        tasks: dict[str, Task],
+        config: EpisodeConfig,
+        data_dir: Path | None,
+        labels: dict[Side, str | None],
+        run: NewRun,
+    ) -> None:
+        self.results, self.tasks, self.config, self.data_dir = results, tasks, config, data_dir
+        self.labels, self.run = labels, run
+        self.trials: dict[str, set[int]] = defaultdict(set)
+        """The trial numbers imported so far, by task."""
+
+    def run_all(self) -> tuple[list[ImportedSimulation], list[str]]:
+        """Import every simulation; the comparisons and the warnings of renumbered trials."""
+        path = self.results.path
+        comparisons: list[ImportedSimulation] = []
+        repeated: list[tuple[int, ImportedSimulation]] = []
+        with self.run.path(_RENUMBERED).open("w+", encoding="utf-8") as aside:
+            for index, simulation in self.results.simulations():
+                record, comparison = self._one(index, simulation)
+                if record.trial in self.trials[record.task_id]:
+                    aside.write(record.model_dump_json() + "\n")
+                    repeated.append((index, comparison))
+                else:
+                    self.trials[record.task_id].add(record.trial)
+                    self.run.append(record)
+                    comparisons.append(comparison)
+            if not comparisons:
+                raise UserInputError(f"{path}: simulations: the file holds no simulations; nothing to import")
+            aside.seek(0)
+            warnings = self._renumber(aside, repeated, comparisons)
+        self.run.path(_RENUMBERED).unlink()
+        return comparisons, warnings
+
+    def _one(self, index: int, simulation: SimulationRun) -> tuple[SimulationRecord, ImportedSimulation]:
+        """The record of one simulation, replayed and judged, and how it compares with the recorded one."""
+        path = self.results.path
+        task = self.tasks.get(simulation.task_id)
+        if task is None:
+            raise UserInputError(
+                f"{path}: simulations[{index}].task_id: {simulation.task_id!r} is not in tasks"
+            )
+        trial = _trial(path, index, simulation.trial, self.trials[task.id])
+        seed = simulation.seed if simulation.seed is not None else (self.results.info.seed or 0)
+        try:
+            replayed = replay(task, simulation, self.config.model_copy(update={"seed": seed}), self.data_dir)
+        except TaskSetupError as error:
+            hint = "" if self.data_dir else f" ({DATA_HINT})"
+            raise UserInputError(f"{path}: simulations[{index}]: {error}{hint}") from None
+        result = replayed.result.model_copy(
+            update={"agent": self.labels[Side.AGENT], "user": self.labels[Side.USER]}
+        )
+        recorded = simulation.reward_info.reward if simulation.reward_info is not None else None
+        comparison = ImportedSimulation(
+            simulation_id=simulation.id,
+            task_id=task.id,
+            trial=trial,
+            recorded_reward=recorded,
+            reward=result.reward,
+            tool_calls=replayed.calls,
+            mismatches=replayed.mismatches,
+        )
+        return episode_record(task, trial, result), comparison
+
+    def _renumber(
+        self,
+        aside: IO[str],
+        repeated: list[tuple[int, ImportedSimulation]],
+        comparisons: list[ImportedSimulation],
+    ) -> list[str]:
+        """Give each simulation whose (task, trial) repeated its task's first free trial number, now that
+        every number of the file is known; one warning per simulation renumbered."""
+        path = self.results.path
+        warnings = []
+        for (index, comparison), line in zip(repeated, aside, strict=True):
+            taken = self.trials[comparison.task_id]
+            free = _first_free(path, taken)
+            taken.add(free)
+            self.run.append(SimulationRecord.model_validate_json(line).model_copy(update={"trial": free}))
+            comparisons.append(comparison.model_copy(update={"trial": free}))
+            warnings.append(
+                f"{path}: simulations[{index}]: task {comparison.task_id!r} trial {comparison.trial} appears "
+                f"again; imported as trial {free}"
+            )
+        return warnings
 
 
 def load_import(run_dir: Path) -> Tau2BenchImport | None:
@@ -232,27 +279,3 @@ def _first_free(path: Path, taken: set[int]) -> int:
     if free >= MAX_TRIALS:
         raise UserInputError(f"{path}: simulations: more than {MAX_TRIALS} trials of one task")
     return free
-
-
-def _renumber(
-    path: Path,
-    aside: IO[str],
-    repeated: list[tuple[int, ImportedSimulation]],
-    trials: dict[str, set[int]],
-    run: NewRun,
-    comparisons: list[ImportedSimulation],
-) -> list[str]:
-    """Give each simulation whose (task, trial) repeated its task's first free trial number, now that every
-    number of the file is known; one warning per simulation renumbered."""
-    warnings = []
-    for (index, comparison), line in zip(repeated, aside, strict=True):
-        free = _first_free(path, trials[comparison.task_id])
-        trials[comparison.task_id].add(free)
-        record = SimulationRecord.model_validate_json(line).model_copy(update={"trial": free})
-        run.append(record)
-        comparisons.append(comparison.model_copy(update={"trial": free}))
-        warnings.append(
-            f"{path}: simulations[{index}]: task {comparison.task_id!r} trial {comparison.trial} appears "
-            f"again; imported as trial {free}"
-        )
-    return warnings
