@@ -7,10 +7,10 @@ reused call ids)."""
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import pytest
+from tau.conformance import conformance_dir
 from typer.testing import CliRunner
 
 from tau2.cli import app
@@ -20,21 +20,8 @@ from tau2.runs._rundir import load_run
 from tau2.tasks import RewardType
 from tau2.world._tools import Side
 
-SHARED_CONFORMANCE = Path(__file__).resolve().parents[1].parent / "shared" / "conformance"
-"""The public τ²-bench data beside the repository (as in `conftest.py`)."""
 FIXTURES = Path(__file__).parent / "fixtures" / "tau2bench"
 RESULTS = FIXTURES / "smollm2_telecom_results.json"
-CONFORMANCE = SHARED_CONFORMANCE / "tau2-telecom"
-
-
-def conformance(domain: str) -> Path:
-    """τ²-bench's data folder of `domain` (absent: a skip, or on CI a failure)."""
-    folder = SHARED_CONFORMANCE / f"tau2-{domain}"
-    if not folder.is_dir():
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"τ²-bench {domain} data not found in {folder}")
-        pytest.skip(f"τ²-bench {domain} data not found in {folder}")
-    return folder
 
 
 def import_file(results: Path, out: Path, data_dir: Path) -> str:
@@ -46,7 +33,7 @@ def import_file(results: Path, out: Path, data_dir: Path) -> str:
 
 def test_real_results_file_imports_with_its_rewards(tmp_path: Path) -> None:
     out = tmp_path / "run"
-    output = import_file(RESULTS, out, conformance("telecom"))
+    output = import_file(RESULTS, out, conformance_dir("telecom"))
     assert "2 agree with the recorded reward, 0 disagree" in output
     document = json.loads(RESULTS.read_text(encoding="utf-8"))
     run = load_run(out)
@@ -78,7 +65,7 @@ def test_results_tau2bench_scored_import_with_its_verdicts(domain: str, tmp_path
     replayed call its recorded outcome, and the run shows what each simulation changed."""
     results = FIXTURES / f"gold_{domain}_results.json"
     out = tmp_path / "run"
-    output = import_file(results, out, conformance(domain))
+    output = import_file(results, out, conformance_dir(domain))
     document = json.loads(results.read_text(encoding="utf-8"))
     simulations = document["simulations"]
     calls = sum(len(m.get("tool_calls") or []) for s in simulations for m in s["messages"])
@@ -111,7 +98,7 @@ def test_a_call_whose_recorded_outcome_differs_is_named(tmp_path: Path) -> None:
     messages[index + 1]["error"] = not messages[index + 1]["error"]
     edited = tmp_path / "edited.json"
     edited.write_text(json.dumps({**document, "simulations": [shared]}), encoding="utf-8")
-    output = import_file(edited, tmp_path / "run", conformance("retail"))
+    output = import_file(edited, tmp_path / "run", conformance_dir("retail"))
     tool = messages[index]["tool_calls"][0]["name"]
     recorded, replayed = ("error", "success") if messages[index + 1]["error"] else ("success", "error")
     named = [line.strip() for line in output.splitlines() if "tool_calls[" in line]

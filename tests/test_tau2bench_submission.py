@@ -10,6 +10,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from tau.conformance import conformance_dir
 from typer.testing import CliRunner
 
 from tau2.cli import app
@@ -17,18 +18,7 @@ from tau2.interfaces._tau2bench_tasksets import OFFICIAL_TASK_SETS, official_tas
 from tau2.runs._rundir import load_run
 from tau2.tasks import load_split, load_task_file
 
-SHARED_CONFORMANCE = Path(__file__).resolve().parents[1].parent / "shared" / "conformance"
-"""The public τ²-bench data beside the repository (as in `conftest.py`)."""
 runner = CliRunner()
-
-
-def conformance(domain: str) -> Path:
-    folder = SHARED_CONFORMANCE / f"tau2-{domain}"
-    if not folder.is_dir():
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"τ²-bench {domain} data not found in {folder}")
-        pytest.skip(f"τ²-bench {domain} data not found in {folder}")
-    return folder
 
 
 def cli(*arguments: str) -> str:
@@ -47,7 +37,7 @@ def cli(*arguments: str) -> str:
     ],
 )
 def test_official_task_files_are_recognised_by_content(domain: str, file: str) -> None:
-    tasks = load_task_file(conformance(domain) / file)
+    tasks = load_task_file(conformance_dir(domain) / file)
     official = official_task_set(domain, tasks)
     assert official is not None and official.domain == domain
     assert official_task_set(domain, list(reversed(tasks))) == official  # order is not content
@@ -110,7 +100,7 @@ def test_a_submission_of_another_task_set_is_refused_unless_custom(tmp_path: Pat
 
 
 def test_a_whole_official_task_set_makes_a_standard_submission(tmp_path: Path) -> None:
-    data = conformance("airline")
+    data = conformance_dir("airline")
     offline = ["--agent", "null", "--user", "scripted", "-q"]
     cli(
         "run",

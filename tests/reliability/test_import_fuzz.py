@@ -24,13 +24,12 @@ from typing import Any
 
 import pytest
 from reliability.conftest import ReliabilityScale
+from tau.conformance import SHARED
 from typer.testing import CliRunner, Result
 
 from tau2.cli import app
 from tau2.runs._rundir import load_run
 
-SHARED_CONFORMANCE = Path(__file__).resolve().parents[2].parent / "shared" / "conformance"
-"""The public τ²-bench data beside the repository (as in `conftest.py`)."""
 runner = CliRunner()
 CASE_SECONDS = 60
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "tau2bench"
@@ -169,7 +168,7 @@ def sources(tmp_path_factory: pytest.TempPathFactory) -> list[tuple[str, dict[st
         )
         found.append((name, json.loads((root / f"{name}.json").read_text(encoding="utf-8")), None))
     for domain in ("airline", "retail"):
-        data_dir = SHARED_CONFORMANCE / f"tau2-{domain}"
+        data_dir = SHARED / f"tau2-{domain}"
         if data_dir.is_dir():
             document = json.loads((FIXTURES / f"gold_{domain}_results.json").read_text(encoding="utf-8"))
             found.append((domain, document, data_dir))
