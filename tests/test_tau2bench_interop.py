@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tau.conformance import conformance_dir
 from typer.testing import CliRunner
 
 from tau2.cli import GROUPS, app
@@ -441,3 +442,29 @@ def test_a_repeated_task_and_trial_is_renumbered_with_a_warning(
     assert run.manifest.trials == 3 and not run.warnings
     assert sorted(record.trial for record in run.records if record.task_id == task) == [0, 1, 2]
     assert runner.invoke(app, ["report", str(tmp_path / "run")]).exit_code == 0
+
+
+@pytest.mark.parametrize(("domain", "task_ids"), [("airline", "7,11,23"), ("retail", "2,13,46")])
+def test_a_round_trip_on_tau2bench_data_keeps_every_database_judged_reward(
+    domain: str, task_ids: str, tmp_path: Path
+) -> None:
+    """Our oracle on τ²-bench's tasks and data passes on the database check; imported with the same data,
+    every simulation passes again (judged on that data, not the domain's own)."""
+    data = conformance_dir(domain)
+    cli(
+        "run", "--suite", str(data / "tasks.json"), "--data-dir", str(data), "--task-ids", task_ids,
+        "--agent", "oracle", "--user", "scripted", "-q", "--out", str(tmp_path / "ours"),
+    )  # fmt: skip
+    cli("export", "tau2bench", str(tmp_path / "ours"), "-o", str(tmp_path / "results.json"))
+    output = cli(
+        "import",
+        "tau2bench",
+        str(tmp_path / "results.json"),
+        "--out",
+        str(tmp_path / "back"),
+        "--data-dir",
+        str(data),
+    )
+    assert "3 agree with the recorded reward, 0 disagree" in output
+    assert rewards(tmp_path / "back") == rewards(tmp_path / "ours")
+    assert {reward for reward, _ in rewards(tmp_path / "back").values()} == {1.0}
