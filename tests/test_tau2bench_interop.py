@@ -391,6 +391,10 @@ REFUSED = {
     "huge-trial": (replaced('"trial": 0', f'"trial": {HUGE}'), "an integer beyond 64 bits"),
     "large-trial": (replaced('"trial": 0', '"trial": 1000000000000'), "simulations[0].trial: 1000000000000"),
     "negative-trial": (replaced('"trial": 0', '"trial": -1'), "simulations[0].trial: -1"),
+    "deep": (
+        replaced('"duration": ', f'"duration": {"[" * 300}{"]" * 300}, "x": '),
+        "levels deep (a results file",
+    ),
     "task-list": (as_json(lambda d: d["tasks"]), "a JSON list of tasks (a task file: run it with"),
     "simulation-list": (as_json(lambda d: d["simulations"]), "a JSON list of simulations, without the run's"),
     "json-lines": (

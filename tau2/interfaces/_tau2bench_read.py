@@ -9,6 +9,8 @@ beyond 64 bits are not JSON a run can hold, and are refused with the text around
 from __future__ import annotations
 
 from collections.abc import Iterator
+from itertools import accumulate, repeat
+from operator import itemgetter
 from pathlib import Path
 from typing import IO, Any, Final
 
@@ -43,6 +45,9 @@ _LOOKALIKES: Final = (
 
 RESULTS_SHAPE: Final = "one JSON object with `info`, `tasks` and `simulations`"
 _END: Final = object()
+MAX_DEPTH: Final = 256
+"""How deeply a results file may nest (τ²-bench's own nest a dozen levels, tool arguments included)."""
+_DEPTH_CHANGE: Final = {"start_map": 1, "start_array": 1, "end_map": -1, "end_array": -1}
 _UNREADABLE: Final = (JSONError, UnicodeDecodeError)
 """What the parser raises on text that is not JSON, or not UTF-8."""
 
@@ -117,14 +122,31 @@ def _open(path: Path) -> IO[bytes]:
 
 
 def _check_text(path: Path) -> None:
-    """Refuse what is plainly no JSON text: an empty file or binary data (a device such as /dev/zero
-    shows it at once)."""
+    """Refuse what is plainly no JSON text: an empty file, binary data (a device such as /dev/zero shows it
+    at once), or nesting no results file has (the parser's key paths grow with the square of the depth, so
+    a file of a few hundred kilobytes nested a hundred thousand deep would take gigabytes)."""
     with _open(path) as handle:
         start = handle.read(_SNIFFED_BYTES)
     if b"\x00" in start:
         raise UserInputError(f"{path}: binary data, not JSON text (a NUL byte at byte {start.index(0)})")
     if not start.strip():
         raise UserInputError(f"{path}: the file is empty, not τ²-bench's results ({RESULTS_SHAPE})")
+    with _open(path) as handle:
+        kinds = map(itemgetter(0), _events(handle))
+        deepest = max(accumulate(map(_DEPTH_CHANGE.get, kinds, repeat(0))), default=0)
+    if deepest > MAX_DEPTH:
+        raise UserInputError(
+            f"{path}: JSON nested {deepest} levels deep (a results file needs at most {MAX_DEPTH})"
+        )
+
+
+def _events(handle: IO[bytes]) -> Iterator[tuple[str, Any]]:
+    """The parser's events without key paths, up to the first error (the later passes report it, with the
+    simulation it is in)."""
+    try:
+        yield from _parser.basic_parse(handle)
+    except _UNREADABLE:
+        return
 
 
 def _first(path: Path, key: str) -> Any | None:

@@ -5,7 +5,7 @@ on: `report` (terminal, JSON and HTML), `view`, and an export that imports again
 The files start from exported offline runs (mock domain, interactive and solo) and, with the τ²-bench data
 beside the repository, from the airline and retail files τ²-bench itself scored. Mutations replace a
 value anywhere in the document (numbers JSON has no room for, huge, negative and fractional numbers,
-other types, hostile text), remove a field, repeat or drop a simulation, reorder messages, or cut the file
+other types, a list nested 300 deep, hostile text), remove a field, repeat or drop a simulation, reorder messages, or cut the file
 at a random byte. Each case gets a minute; a command that runs longer fails the test.
 """
 
@@ -38,6 +38,7 @@ Path_ = tuple[str | int, ...]
 VALUES: list[Any] = [
     None, True, 0, -1, 1.5, 2**62, 10**30, -(10**30), 1e300, -0.0, "", "x" * 100_000, "\x1b[31mred\x1b[0m",
     "\ud800", "\x00", [], {}, [[[[[]]]]], {"role": "tool"}, "user_stop", "assistant", "NaN",
+    json.loads("[" * 300 + "]" * 300),
 ]  # fmt: skip
 """Replacement values; `10**30` is written as that integer, `1e300` as a float JSON does allow."""
 TEXT_EDITS: list[tuple[str, str]] = [("NaN", "number"), ("Infinity", "number"), ("1e309", "number")]
