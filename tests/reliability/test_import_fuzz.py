@@ -5,8 +5,8 @@ on: `report` (terminal, JSON and HTML), `view`, and an export that imports again
 The files start from exported offline runs (mock domain, interactive and solo) and, with the τ²-bench data
 beside the repository, from the airline and retail files τ²-bench itself scored. Mutations replace a
 value anywhere in the document (numbers JSON has no room for, huge, negative and fractional numbers,
-other types, a list nested 300 deep, hostile text), remove a field, repeat or drop a simulation, reorder messages, or cut the file
-at a random byte. Each case gets a minute; a command that runs longer fails the test.
+other types, a list nested 300 deep, hostile text), remove a field, repeat or drop a simulation, reorder
+messages, or cut the file at a random byte. Each case gets a minute; a command that runs longer fails.
 """
 
 from __future__ import annotations
