@@ -20,7 +20,7 @@ def closing(info: list[str]) -> str:
 
 
 class OracleAgent:
-    """Performs its own reference steps, asks the user seat for the others, then states the information the
+    """Performs its own reference steps, asks the user for phone steps, then states the information the
     task requires and closes (or calls `done`).
 
     Interactive: one agent step per turn; a user step becomes a structured request, and the user's next
