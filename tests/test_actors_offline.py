@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import subprocess
 import sys
@@ -14,14 +15,13 @@ from tau2.actors._human import HumanActor
 from tau2.actors._null import NULL_LINE, NullAgent
 from tau2.actors._oracle import CLOSING, OracleAgent
 from tau2.actors._requests import (
-    REQUEST_PREFIX,
     RESOLVED_PHRASE,
     Request,
     format_request,
     is_resolved,
     parse_request,
 )
-from tau2.actors._scripted import GIVE_UP, GOODBYE, IDLE_LINE, ScriptedUser, reason_for_call
+from tau2.actors._scripted import GIVE_UP, GOODBYE, ScriptedUser, reason_for_call
 from tau2.actors._transfer import TransferAgent
 from tau2.domains.mock.tasks import BOTH, UNPLUGGED
 from tau2.episode import DONE_TOOL, GREETING, run_episode, seat_contexts
@@ -31,9 +31,13 @@ from tau2.episode._trajectory import Entry, EntryKind, TerminationReason
 from tau2.errors import UserInputError
 from tau2.llm import ModelSpec
 from tau2.tasks._task import Task, UserScenario
-from tau2.world._domain import get_domain
+from tau2.world import NEUTRAL_PHRASING, RequestPhrasing
+from tau2.world._domain import get_domain, register_domain
 from tau2.world._results import ToolResult
 from tau2.world._tools import Side
+
+IDLE_LINE = NEUTRAL_PHRASING.idle_line
+PHONE = RequestPhrasing(request_prefix="Please do this on your phone:", idle_line="What now, on my phone?")
 
 
 def context(task: Task, seat: Side, mode: Mode = Mode.INTERACTIVE) -> SeatContext:
@@ -51,11 +55,28 @@ def calls(turn: ActorTurn) -> list[tuple[str, dict[str, object]]]:
 # Shared phrases
 
 
-def test_a_request_round_trips() -> None:
+@pytest.mark.parametrize("phrasing", [NEUTRAL_PHRASING, PHONE])
+def test_a_request_round_trips(phrasing: RequestPhrasing) -> None:
     arguments = {"app_name": "messaging", "permission": "sms"}
-    text = format_request("grant_app_permission", arguments)
-    assert text.startswith(REQUEST_PREFIX)
-    assert parse_request(text) == Request(name="grant_app_permission", arguments=arguments)
+    text = format_request("grant_app_permission", arguments, phrasing)
+    expected = '{"app_name": "messaging", "permission": "sms"}'
+    assert text == f"{phrasing.request_prefix} grant_app_permission {expected}"
+    assert parse_request(text, phrasing) == Request(name="grant_app_permission", arguments=arguments)
+
+
+def test_the_neutral_request_is_understood_in_every_domain_and_a_domains_own_only_there() -> None:
+    neutral, phone = format_request("plug_in", {}), format_request("plug_in", {}, PHONE)
+    assert neutral == "Please do this on your side: plug_in {}"
+    assert parse_request(neutral, PHONE) == Request(name="plug_in", arguments={})
+    assert parse_request(phone, NEUTRAL_PHRASING) is None
+    both = f"{format_request('look', {}, PHONE)} and then {neutral}"
+    assert parse_request(both, PHONE) == Request(name="look", arguments={})  # the first request in the text
+
+
+@pytest.mark.parametrize("line", ["", "  ", "two\nlines"])
+def test_a_phrasing_is_one_non_empty_line(line: str) -> None:
+    with pytest.raises(ValueError, match="must be one non-empty line"):
+        RequestPhrasing(request_prefix=line)
 
 
 @pytest.mark.parametrize(
@@ -74,10 +95,11 @@ def test_a_request_round_trips() -> None:
         ),
         ("Could you restart your phone?", None),
         ("Please do this on your phone:", None),
+        ("PLEASE DO THIS ON YOUR SIDE: `plug_in`", Request(name="plug_in", arguments={})),
     ],
 )
 def test_requests_are_parsed_robustly(text: str, expected: Request | None) -> None:
-    assert parse_request(text) == expected
+    assert parse_request(text, PHONE) == expected
 
 
 def test_the_resolved_phrase_is_recognised() -> None:
@@ -154,6 +176,25 @@ async def test_a_request_resets_the_scripted_users_patience() -> None:
     await user.act([message(Side.AGENT, format_request("look_at_lamp", {}))])
     await user.act([])  # the report (no result observed: a plain statement)
     assert (await user.act([message(Side.AGENT, NULL_LINE)])).text == IDLE_LINE
+
+
+async def test_the_offline_seats_speak_the_domains_wording() -> None:
+    worded = register_domain(dataclasses.replace(get_domain("mock"), name="mock-worded", phrasing=PHONE))
+    task = BOTH.model_copy(update={"domain": worded.name})
+    result = await run_episode(task, OracleAgent(), ScriptedUser(), EpisodeConfig())
+    said = [entry.text for entry in result.trajectory.entries if entry.kind is EntryKind.MESSAGE]
+    assert "Please do this on your phone: plug_in {}" in said
+    assert result.reward == 1.0
+    user = ScriptedUser()
+    await user.start(context(task, Side.USER))
+    await user.act([message(Side.AGENT, GREETING)])
+    assert (await user.act([message(Side.AGENT, NULL_LINE)])).text == PHONE.idle_line
+
+
+async def test_telecom_keeps_its_phone_wording() -> None:
+    phrasing = get_domain("telecom").phrasing
+    assert phrasing.request_prefix == "Please do this on your phone:"
+    assert phrasing.idle_line == "I'm not sure what to do. What should I do on my phone?"
 
 
 def test_unstructured_instructions_are_the_reason_for_calling() -> None:

@@ -24,6 +24,7 @@ LAYERS: dict[str, int] = {
     "_jsonfile": 0,
     "_display": 0,
     "_urls": 0,
+    "_registry": 0,
     "testing": 0,
     "world": 1,
     "tasks": 2,

@@ -44,7 +44,7 @@ from tau2.domains.telecom.policies import policy
 from tau2.domains.telecom.state import TelecomState
 from tau2.domains.telecom.user_env import USER_ENV
 from tau2.domains.telecom.user_tools import USER_TOOLS
-from tau2.world import Domain, ToolTable
+from tau2.world import Domain, RequestPhrasing, ToolTable
 
 DOMAIN: Domain[TelecomState] = Domain(
     name="telecom",
@@ -60,6 +60,10 @@ DOMAIN: Domain[TelecomState] = Domain(
     patch_state=apply_patches,
     catalog=CATALOG,
     default_suite=DEFAULT_SUITE,
+    phrasing=RequestPhrasing(
+        request_prefix="Please do this on your phone:",
+        idle_line="I'm not sure what to do. What should I do on my phone?",
+    ),
 )
 
 __all__ = [

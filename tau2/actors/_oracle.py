@@ -7,7 +7,7 @@ from pydantic import JsonValue
 from tau2.actors._requests import RESOLVED_PHRASE, format_request
 from tau2.episode import DONE_TOOL, ActorSpec, ActorTurn, Entry, Mode, SeatContext, ToolCall
 from tau2.tasks import SolutionStep
-from tau2.world import Side
+from tau2.world import NEUTRAL_PHRASING, Side
 
 CLOSING = f"{RESOLVED_PHRASE} Thank you for contacting us!"
 
@@ -35,6 +35,7 @@ class OracleAgent:
         self._waiting = False
         self._solo = False
         self._calls = 0
+        self._phrasing = NEUTRAL_PHRASING
 
     async def start(self, context: SeatContext) -> None:
         """Take the plan from the task's reference solution."""
@@ -44,6 +45,7 @@ class OracleAgent:
         self._waiting = False
         self._solo = context.config.mode is Mode.SOLO
         self._calls = 0
+        self._phrasing = context.phrasing
 
     async def act(self, observation: list[Entry]) -> ActorTurn:
         """The next step of the plan; the user's reply to a request completes that step."""
@@ -56,7 +58,7 @@ class OracleAgent:
                 self._next += 1
                 return self._call(step.name, step.arguments)
             self._waiting = True
-            return ActorTurn(text=format_request(step.name, step.arguments))
+            return ActorTurn(text=format_request(step.name, step.arguments, self._phrasing))
         if self._solo:
             return self._call(DONE_TOOL, {})
         return ActorTurn(text=closing(self._info))
