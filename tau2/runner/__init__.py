@@ -11,7 +11,7 @@ from tau2.runner._manifest import (
     sha256_bytes,
 )
 from tau2.runner._plan import Unit, pending_units
-from tau2.runner._prepare import EpisodeSetup, PreparedRun, prepare_episode, prepare_run
+from tau2.runner._prepare import EpisodeSetup, PreparedRun, prepare_episode, prepare_run, suite_hash
 from tau2.runner._progress import ProgressBar, Tally
 from tau2.runner._ray_workers import execute_on_ray
 from tau2.runner._request import (
@@ -59,4 +59,5 @@ __all__ = [
     "sha256_bytes",
     "simulate",
     "split_limits",
+    "suite_hash",
 ]

@@ -2,6 +2,7 @@
 between two of its states, domain packs and their registry, and the conformance checker for packs."""
 
 from tau2.world._checks import check_domain
+from tau2.world._customer import CustomerRecord
 from tau2.world._domain import Domain, available_domains, get_domain, refusal_of, register_domain
 from tau2.world._results import ToolFailure, ToolResult
 from tau2.world._retrieval import EmbedderConfig, RetrievalConfig, RetrievalRecall, RetrievalSupport
@@ -11,6 +12,7 @@ from tau2.world._world import World
 
 __all__ = [
     "ChangeKind",
+    "CustomerRecord",
     "Domain",
     "EmbedderConfig",
     "RetrievalConfig",

@@ -3,7 +3,7 @@ themselves under the `tau2.domains` entry-point group (or by calling `register_d
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cache
 from importlib.metadata import entry_points
@@ -13,12 +13,14 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 from pydantic import BaseModel
 
 from tau2.errors import UnknownDomainError
-from tau2.world._tools import ToolTable
+from tau2.world._tools import Side, ToolTable
 
 if TYPE_CHECKING:  # annotation only: catalogs and tasks are task-layer concepts
     from tau2.tasks import CatalogSource, Task
+    from tau2.world._customer import CustomerRecord
     from tau2.world._results import ToolResult
     from tau2.world._retrieval import RetrievalSupport
+    from tau2.world._world import World
 
 State = TypeVar("State", bound=BaseModel)
 
@@ -67,6 +69,12 @@ class Domain(Generic[State]):
     reference actions."""
     retrieval: RetrievalSupport | None = None
     """The domain's retrieval configurations, when it has a knowledge base."""
+    discoverable_tools: Callable[[], Mapping[str, Side]] | None = None
+    """Tools a seat reaches through the domain's own mechanism rather than its tool table, by name and seat
+    (banking's hidden tools, which the agent unlocks or hands to the customer); texts may name them."""
+    customer_record: Callable[[World, Task], CustomerRecord | None] | None = None
+    """The record of the customer a task's user seat plays, read from the task's initialised world (None
+    when the task names no customer of the data); `tau2 lint` checks the task's texts against it."""
 
 
 def refusal_of(domain: Domain[Any], result: ToolResult) -> str | None:
