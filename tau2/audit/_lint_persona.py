@@ -56,7 +56,8 @@ _BIRTH = re.compile(
     re.IGNORECASE,
 )
 _PHONE = re.compile(r"(?<![\d-])(?:\(\d{3}\)\s*|\d{3}[-. ])\d{3}[-. ]\d{4}(?![\d-])")
-_PHONE_CONTEXT = re.compile(r"phone|number|call", re.IGNORECASE)
+_PHONE_CONTEXT = re.compile(r"phone|your (?:\w+ )?number|number is", re.IGNORECASE)
+"""What a number must follow (within 40 characters) to be stated as the customer's own."""
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 
 
@@ -90,7 +91,7 @@ def _ages(text: str, record: CustomerRecord) -> Iterator[str]:
     for match in _AGE.finditer(text):
         stated = int(match[1] or match[2] or match[3])
         if stated != age:
-            yield f'"{match[0]}" but {born}'
+            yield f'"{match[0].lstrip(", ")}" but {born}'
     for match in _DECADE.finditer(text):
         decade = int(match[1]) * 10 if match[1] else _DECADES[match[2].lower()]
         if not decade <= age < decade + 10:

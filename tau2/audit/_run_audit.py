@@ -117,7 +117,7 @@ def audit_run(run: Run, bootstrap: Bootstrap) -> RunAudit:
                 cause=attribute(record, findings, task_defects),
             )
         )
-    if interactive and any(record.trajectory is None for record in run.records):
+    if interactive and any(record.trajectory is None and not record.excluded for record in run.records):
         notes.append("some records hold no trajectory: their simulated user is not audited")
     counts = {cause.value: sum(audit.cause is cause for audit in audits) for cause in Cause}
     return RunAudit(

@@ -290,13 +290,19 @@ def _unfounded_fact(entries: Sequence[Entry], task: Task) -> str | None:
     )
 
 
+_DEVICE_VERBS = (
+    "toggled|turned|switched|restarted|rebooted|reset|reseated|reinserted|enabled|disabled|granted|"
+    "connected|disconnected|ran|checked|made|paid|set|changed|updated|installed|opened|completed|plugged|did"
+)
 _CLAIM = re.compile(
-    r"\b(?:I(?:'ve|’ve| have)?|I just|I already)\s+(?:just\s+|already\s+|now\s+)?"
-    r"(?:done|did|toggled|turned|switched|restarted|rebooted|reset|reseated|reinserted|enabled|disabled|"
-    r"granted|connected|disconnected|ran|checked|made|paid|set|changed|updated|installed|opened|completed)\b"
+    r"\bI(?:'ve|’ve| have| just| already)\s+(?:just\s+|already\s+|now\s+)?"
+    r"(?:\w+ed|done|did|ran|made|paid|set|reset|put|run|taken)\b"
+    rf"|\bI\s+(?:just\s+|already\s+|now\s+)?(?:{_DEVICE_VERBS})\b"
     r"|^\s*done\b",
     re.IGNORECASE,
 )
+"""A first-person claim of a finished action: "I've plugged it in", "I have checked", "I toggled it",
+"Done"."""
 
 
 def _claimed_action(entries: Sequence[Entry], tools: SeatTools) -> str | None:
