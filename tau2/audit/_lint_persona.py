@@ -51,10 +51,13 @@ _MONTHS = [
     "December",
 ]
 _BIRTH = re.compile(
-    r"\b(?:date of birth|birth ?date|DOB|born(?: on)?)\W{0,6}"
+    r"(?:\b(?:your|my)\s+(?:date of birth|birth ?date|DOB|birthday)|\b(?:you were|I was)\s+born(?:\s+on)?"
+    r"|(?:^|[\n|])[\s*-]*(?:date of birth|birth ?date|DOB))\W{0,6}"
     r"(\d{4}-\d{2}-\d{2}|\d{1,2}/\d{1,2}/\d{4}|(?:" + "|".join(_MONTHS) + r")\s+\d{1,2},?\s+\d{4})",
     re.IGNORECASE,
 )
+"""A date of birth stated as the customer's: "your date of birth is …", "I was born on …", or a labelled
+line of the customer's details ("- DOB: …"); another passenger's ("Kevin Smith, DOB …") is not."""
 _PHONE = re.compile(r"(?<![\d-])(?:\(\d{3}\)\s*|\d{3}[-. ])\d{3}[-. ]\d{4}(?![\d-])")
 _PHONE_CONTEXT = re.compile(r"phone|your (?:\w+ )?number|number is", re.IGNORECASE)
 """What a number must follow (within 40 characters) to be stated as the customer's own."""

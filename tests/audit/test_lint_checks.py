@@ -163,6 +163,7 @@ RECORD = CustomerRecord(
         "You are 30 years old.",
         "You are in your sixties.",
         "Your date of birth: 06/15/1986",
+        "**Verification info:**\n- DOB: 09/22/1991 | Address: 1 Main Street",
         "You are John Smyth with phone number 555-123-2002.",
         "Your name is Jane.",
         "You are John Smith with phone number 555-999-0000.",
@@ -181,7 +182,8 @@ def test_statements_the_record_contradicts(text: str) -> None:
         "Your 16-year-old daughter Sofia has a card; the company is 2 years old.",
         "You are John Smith with phone number 555-123-2003.",
         "You are French and you are Polite.",
-        "Your name is John. Born 1985-06-15. Email john.smith@example.com.",
+        "Your name is John. Your date of birth is 1985-06-15. Email john.smith@example.com.",
+        "You travel with Kevin Smith, DOB 2001-04-12.",
         "You ran the speed test 100 times. Call the shop at 555-000-1111 for spare parts.",
     ],
 )
