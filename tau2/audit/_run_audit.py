@@ -91,13 +91,17 @@ def audit_run(run: Run, bootstrap: Bootstrap) -> RunAudit:
     data_dir = Path(manifest.data_dir) if manifest.data_dir else None
     interactive = manifest.mode is Mode.INTERACTIVE
     defects: dict[str, list[str]] = {}
+    seats: dict[tuple[str, ...] | None, SeatTools] = {}
     audits = []
     audited: dict[str, list[tuple[str, bool]]] = {check: [] for check in USER_CHECKS}
     for record in run.records:
         task = tasks.get(record.task_id) if tasks is not None else None
         findings: list[UserFinding] = []
         if interactive and domain is not None and record.trajectory is not None and not record.excluded:
-            findings = audit_trajectory(record.trajectory, SeatTools.of(domain, task), task)
+            offered = None if task is None or task.user_tools is None else tuple(task.user_tools)
+            if offered not in seats:
+                seats[offered] = SeatTools.of(domain, task)
+            findings = audit_trajectory(record.trajectory, seats[offered], task)
             fired = {finding.check for finding in findings}
             for check in USER_CHECKS:
                 if task is not None or check not in NEEDS_TASK:

@@ -57,14 +57,17 @@ def attribution(audit: RunAudit | None) -> TableData:
 
 
 def failures(audit: RunAudit | None) -> TableData:
-    """Every failed simulation with its cause and what points there (task defects, user findings)."""
+    """Every failed simulation with its cause and what points there (task defects, user findings); only
+    the task id, the one text column, is cut on a narrow terminal."""
     rows = []
     for sim in [] if audit is None else audit.simulations:
         if sim.cause is None:
             continue
         why = [*sim.task_defects, *(f.check for f in sim.findings)]
-        rows.append([fmt.short_id(sim.task_id), str(sim.trial), CAUSE_LABELS[sim.cause], ", ".join(why)])
-    return TableData("Failed simulations", ["task", "trial", "cause", "findings"], rows, text_columns=4)
+        rows.append(
+            [fmt.short_id(sim.task_id), str(sim.trial), CAUSE_LABELS[sim.cause], ", ".join(why) or "-"]
+        )
+    return TableData("Failed simulations", ["task", "trial", "cause", "findings"], rows)
 
 
 def notes(audit: RunAudit | None) -> list[str]:

@@ -4,9 +4,12 @@ conversation."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from tau2.audit import USER_CHECKS, SeatTools, audit_trajectory
 from tau2.domains.mock.tasks import BOTH
@@ -170,3 +173,24 @@ def test_the_customer_seat_failing() -> None:
     assert "user_seat_failed" in fired(broken)
     agent_failed = sound().ended(TerminationReason.ACTOR_ERROR, "agent actor: The turn was empty.")
     assert "user_seat_failed" not in fired(agent_failed)
+
+
+IDENTIFIERS = st.text(alphabet="ABCDEFGHJKLMNPQRSTUVWXYZ0123456789", min_size=3, max_size=10).filter(
+    lambda token: any(ch.isdigit() for ch in token) and any(ch.isalpha() for ch in token)
+)
+
+
+@given(st.lists(IDENTIFIERS, min_size=1, max_size=4, unique=True), IDENTIFIERS)
+def test_identifiers_the_customer_was_given_are_founded_and_new_ones_are_not(
+    given_tokens: list[str], new: str
+) -> None:
+    persona = "Your references are " + ", ".join(given_tokens) + "."
+    task = BOTH.model_copy(
+        update={"user_scenario": BOTH.user_scenario.model_copy(update={"persona_text": persona})}
+    )
+    repeated = Talk().user("My references: " + " and ".join(given_tokens) + ".").ended()
+    assert "unfounded_fact" not in fired(repeated, task)
+    known = re.sub(r"[^a-z0-9]", "", task.user_scenario.text().lower())
+    if new.lower() not in known:  # the rule compares letters and digits only
+        invented = Talk().user(f"My reference is {new}.").ended()
+        assert fired(invented, task)["unfounded_fact"] == f"stated {new!r}"
