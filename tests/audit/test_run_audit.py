@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from tau2.actors import ActorKind, register_actor
+from tau2.actors import ActorKind
+from tau2.actors._registry import _registered
 from tau2.audit import Cause, UserFinding, attribute, audit_run
 from tau2.cli import app
 from tau2.domains.mock.tasks import BOTH, ENABLE_POWER, MOCK_TASKS, PLUG_IN
@@ -37,7 +38,12 @@ class RoleTaker:
         return ActorTurn(text="Hello! How can I assist you today?", stop=True)
 
 
-register_actor(ActorKind("role-taker", {Side.USER: RoleTaker}, description="plays the agent"))
+@pytest.fixture
+def role_taker(monkeypatch: pytest.MonkeyPatch) -> str:
+    """The role-taking customer as an actor kind, registered for one test only."""
+    kind = ActorKind("role-taker", {Side.USER: RoleTaker}, description="plays the agent")
+    monkeypatch.setitem(_registered, kind.name, kind)
+    return kind.name
 
 
 def run(tmp_path: Path, agent: str, user: str, tasks: list[Task] | None = None) -> Path:
@@ -91,8 +97,8 @@ def test_failures_of_an_idle_agent_are_the_agents_and_a_broken_task_is_a_task_de
     assert defect["task_defects"] == ["reference_action_fails", "verification_fails"]
 
 
-def test_a_customer_playing_the_agent_is_blamed(tmp_path: Path) -> None:
-    run_dir = run(tmp_path, "oracle", "role-taker")
+def test_a_customer_playing_the_agent_is_blamed(tmp_path: Path, role_taker: str) -> None:
+    run_dir = run(tmp_path, "oracle", role_taker)
     audit = audit_of(run_dir)
     assert audit["attribution"] == {"agent": 0, "simulated_user": 5, "task_defect": 0, "infrastructure": 0}
     rates = {check["check"]: check for check in audit["checks"]}  # type: ignore[attr-defined]
