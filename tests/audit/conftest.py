@@ -14,6 +14,8 @@ from conftest import SHARED_CONFORMANCE
 from typer.testing import CliRunner
 
 from tau2.cli import app
+from tau2.domains.mock.tasks import BOTH, ENABLE_POWER, PLUG_IN
+from tau2.tasks import Task
 
 
 @pytest.fixture
@@ -43,3 +45,12 @@ def lint_json(*arguments: str | Path, exit_code: int | None = None) -> dict[str,
 def flagged(document: dict[str, Any], check: str) -> set[str]:
     """The ids of the tasks a check fired on."""
     return {finding["task_id"] for finding in document["findings"] if finding["check"] == check}
+
+
+def broken_task() -> Task:
+    """A mock task (id `broken`) whose first reference action fails: it names a customer with no account."""
+    wrong = ENABLE_POWER.model_copy(update={"arguments": {"customer": "Bob"}})
+    solution = [wrong, PLUG_IN]
+    return BOTH.model_copy(
+        update={"id": "broken", "evaluation": BOTH.evaluation.model_copy(update={"solution": solution})}
+    )

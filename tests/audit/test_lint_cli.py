@@ -8,10 +8,10 @@ from typer.testing import CliRunner
 
 from tau2.audit import LINT_CHECKS
 from tau2.cli import app
-from tau2.domains.mock.tasks import BOTH, ENABLE_POWER, MOCK_TASKS, PLUG_IN
+from tau2.domains.mock.tasks import BOTH, MOCK_TASKS
 from tau2.tasks import Suite, Task
 
-from .conftest import lint_json
+from .conftest import broken_task, lint_json
 
 runner = CliRunner()
 
@@ -23,14 +23,7 @@ def save(path: Path, tasks: list[Task]) -> Path:
 
 def broken_suite(tmp_path: Path) -> Path:
     """The mock examples plus a task whose first reference action fails."""
-    wrong = ENABLE_POWER.model_copy(update={"arguments": {"customer": "Bob"}})
-    broken = BOTH.model_copy(
-        update={
-            "id": "broken",
-            "evaluation": BOTH.evaluation.model_copy(update={"solution": [wrong, PLUG_IN]}),
-        }
-    )
-    return save(tmp_path / "broken.json", [*MOCK_TASKS, broken])
+    return save(tmp_path / "broken.json", [*MOCK_TASKS, broken_task()])
 
 
 def test_a_clean_file_exits_0_with_a_summary(suite_file: Path) -> None:

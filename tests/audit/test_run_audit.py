@@ -13,13 +13,15 @@ from tau2.actors import ActorKind
 from tau2.actors._registry import _registered
 from tau2.audit import Cause, UserFinding, attribute, audit_run
 from tau2.cli import app
-from tau2.domains.mock.tasks import BOTH, ENABLE_POWER, MOCK_TASKS, PLUG_IN
+from tau2.domains.mock.tasks import MOCK_TASKS
 from tau2.episode import ActorSpec, ActorTurn, Entry, Mode, SeatContext, TerminationReason
 from tau2.metrics import Bootstrap
 from tau2.report import RunReport, build_report, run_page
 from tau2.runs import SimulationRecord, load_run
 from tau2.tasks import Suite, Task
 from tau2.world import Side
+
+from .conftest import broken_task
 
 runner = CliRunner()
 
@@ -81,14 +83,7 @@ def test_the_scripted_user_with_the_oracle_breaks_no_rule_but_leaves_a_fix_unche
 
 
 def test_failures_of_an_idle_agent_are_the_agents_and_a_broken_task_is_a_task_defect(tmp_path: Path) -> None:
-    wrong = ENABLE_POWER.model_copy(update={"arguments": {"customer": "Bob"}})
-    broken = BOTH.model_copy(
-        update={
-            "id": "broken",
-            "evaluation": BOTH.evaluation.model_copy(update={"solution": [wrong, PLUG_IN]}),
-        }
-    )
-    audit = audit_of(run(tmp_path, "null", "scripted", [*MOCK_TASKS, broken]))
+    audit = audit_of(run(tmp_path, "null", "scripted", [*MOCK_TASKS, broken_task()]))
     assert audit["attribution"] == {"agent": 5, "simulated_user": 0, "task_defect": 1, "infrastructure": 0}
     simulations = audit["simulations"]
     assert isinstance(simulations, list)
