@@ -1,6 +1,6 @@
 """The package layout's rules: one namespace that user folders cannot shadow, and imports that only
-flow down the layers (world → tasks → llm → episode → actors → runs → runner → metrics → report → interfaces →
-cli)."""
+flow down the layers (world → tasks → llm → episode → actors → runs → runner → metrics and audit → report →
+interfaces → cli)."""
 
 from __future__ import annotations
 
@@ -35,6 +35,7 @@ LAYERS: dict[str, int] = {
     "runs": 6,
     "runner": 7,
     "metrics": 8,
+    "audit": 8,
     "report": 9,
     "generator": 9,
     "domains": 9,

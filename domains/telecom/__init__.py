@@ -20,6 +20,7 @@ from tau2.domains.telecom.crm import (
     Plan,
     TelecomDB,
 )
+from tau2.domains.telecom.customer import customer_record
 from tau2.domains.telecom.export import dump_tau2_user_db
 from tau2.domains.telecom.invariants import invariant_violations
 from tau2.domains.telecom.loader import DATA_DIR, load_files, load_state
@@ -64,6 +65,7 @@ DOMAIN: Domain[TelecomState] = Domain(
         request_prefix="Please do this on your phone:",
         idle_line="I'm not sure what to do. What should I do on my phone?",
     ),
+    customer_record=customer_record,
 )
 
 __all__ = [

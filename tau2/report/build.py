@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from statistics import fmean
 
+from tau2.audit import audit_run
 from tau2.errors import UserInputError
 from tau2.metrics import (
     Bootstrap,
@@ -66,6 +67,7 @@ def build_report(run: Run, bootstrap: Bootstrap) -> RunReport:
         simulations=[_row(record) for record in records],
         warnings=run.warnings,
         retrieval=retrieval_summary(records),
+        audit=audit_run(run, bootstrap),
     )
 
 

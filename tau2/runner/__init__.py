@@ -12,7 +12,7 @@ from tau2.runner._manifest import (
     sha256_text,
 )
 from tau2.runner._plan import Unit, pending_units
-from tau2.runner._prepare import EpisodeSetup, PreparedRun, prepare_episode, prepare_run
+from tau2.runner._prepare import EpisodeSetup, PreparedRun, prepare_episode, prepare_run, suite_hash
 from tau2.runner._progress import ProgressBar, Tally
 from tau2.runner._ray_workers import execute_on_ray
 from tau2.runner._request import (
@@ -61,4 +61,5 @@ __all__ = [
     "sha256_text",
     "simulate",
     "split_limits",
+    "suite_hash",
 ]

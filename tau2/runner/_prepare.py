@@ -245,7 +245,7 @@ def _resolve(request: RunRequest, base: RunManifest | None) -> tuple[RunManifest
     agent = request.agent.resolve(Side.AGENT, base.agent if base else None)
     user = _user_spec(request, mode, base)
     suite_path = _suite_path(request, base)
-    suite_hash = _suite_hash(suite_path)
+    hashed_suite = suite_hash(suite_path)
     tasks = _select(
         load_task_file(suite_path, pick("domain", request.domain)), _task_ids(request, suite_path, pick)
     )
@@ -264,7 +264,7 @@ def _resolve(request: RunRequest, base: RunManifest | None) -> tuple[RunManifest
     manifest = RunManifest(
         **(new_run_identity() if base is None else base.model_dump(include={"run_id", "created_at"})),
         suite_path=str(suite_path.resolve()),
-        suite_hash=suite_hash,
+        suite_hash=hashed_suite,
         data_dir=None if data_dir is None else str(data_dir.resolve()),
         domain=domain.name,
         episode=episode,
@@ -343,7 +343,7 @@ def _suite_path(request: RunRequest, base: RunManifest | None) -> Path:
     raise UserInputError("no tasks: give --suite FILE or --domain NAME")
 
 
-def _suite_hash(path: Path) -> str:
+def suite_hash(path: Path) -> str:
     """The hash of a suite or task file, or of every task file of a τ²-bench task folder."""
     if path.is_dir():
         return sha256_tree(path)

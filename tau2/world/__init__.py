@@ -3,6 +3,7 @@ episode, the difference between two of its states, domain packs (with the wordin
 requests) and their registry, and the conformance checker for packs."""
 
 from tau2.world._checks import check_domain
+from tau2.world._customer import CustomerRecord
 from tau2.world._domain import (
     DOMAIN_GROUP,
     Domain,
@@ -24,6 +25,7 @@ __all__ = [
     "DOMAIN_GROUP",
     "NEUTRAL_PHRASING",
     "ChangeKind",
+    "CustomerRecord",
     "Domain",
     "EmbedderConfig",
     "Observation",

@@ -4,7 +4,7 @@ themselves under the `tau2.domains` entry-point group (or by calling `register_d
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
@@ -14,12 +14,14 @@ from pydantic import BaseModel
 from tau2._registry import Registry, is_reference
 from tau2.errors import UnknownDomainError, UserInputError
 from tau2.world._phrasing import NEUTRAL_PHRASING, RequestPhrasing
-from tau2.world._tools import ToolTable
+from tau2.world._tools import Side, ToolTable
 
 if TYPE_CHECKING:  # annotation only: catalogs and tasks are task-layer concepts
     from tau2.tasks import CatalogSource, Task
+    from tau2.world._customer import CustomerRecord
     from tau2.world._results import ToolResult
     from tau2.world._retrieval import RetrievalSupport
+    from tau2.world._world import World
 
 State = TypeVar("State", bound=BaseModel)
 
@@ -71,6 +73,12 @@ class Domain(Generic[State]):
     phrasing: RequestPhrasing = NEUTRAL_PHRASING
     """How the offline oracle agent and scripted user word their requests here (the neutral wording unless
     the domain gives its own)."""
+    discoverable_tools: Callable[[], Mapping[str, Side]] | None = None
+    """Tools a seat reaches through the domain's own mechanism rather than its tool table, by name and seat
+    (banking's hidden tools, which the agent unlocks or hands to the customer); texts may name them."""
+    customer_record: Callable[[World, Task], CustomerRecord | None] | None = None
+    """The record of the customer a task's user seat plays, read from the task's initialised world (None
+    when the task names no customer of the data); `tau2 lint` checks the task's texts against it."""
 
 
 def refusal_of(domain: Domain[Any], result: ToolResult) -> str | None:
