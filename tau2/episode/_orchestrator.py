@@ -245,6 +245,15 @@ def _failure(error: Exception, seat: Side) -> tuple[TerminationReason, str]:
     return TerminationReason.INFRASTRUCTURE_ERROR, f"unexpected error in the {detail}{where}"
 
 
+def _after_corrections(seat: Side, corrected: int) -> str | None:
+    """The trace a proper ending keeps when it came right after replies of its seat were rejected, so a
+    format failure the seat recovered from by ending the episode never reads as a clean ending."""
+    if not corrected:
+        return None
+    replies = "a rejected reply" if corrected == 1 else f"{corrected} rejected replies"
+    return f"ended right after {replies} of the {seat.value}"
+
+
 def _as_rejected(turn: ActorTurn) -> RejectedReply | None:
     """What a turn that broke the protocol said, as a rejected reply; None when it said nothing."""
     if turn.text is None and not turn.tool_calls and not turn.stop:
@@ -345,14 +354,16 @@ class _Conversation:
             if self._bad_turns[seat] >= self._config.max_actor_retries:
                 self._end(TerminationReason.ACTOR_ERROR, f"{seat.value} actor: {problem}")
             return seat
-        self._bad_turns[seat] = 0
+        corrected, self._bad_turns[seat] = self._bad_turns[seat], 0
         if turn.tool_calls:
             self._run_calls(seat, turn.tool_calls, usage)
+            if self._termination in (TerminationReason.AGENT_STOP, TerminationReason.TRANSFER):
+                self._detail = _after_corrections(seat, corrected)
             return seat
         if turn.text:
             self._append(seat, EntryKind.MESSAGE, text=turn.text, usage=usage)
         if turn.stop:
-            self._end(TerminationReason.USER_STOP)
+            self._end(TerminationReason.USER_STOP, _after_corrections(seat, corrected))
         return seat.other
 
     def _problem(self, seat: Side, turn: ActorTurn) -> str | None:

@@ -18,6 +18,7 @@ from tau2.llm._probe import Check, probe_model
 from tau2.llm._retries import RetryPolicy
 from tau2.llm._spec import ModelSpec, TransportChoice
 from tau2.llm._text import safe_text
+from tau2.llm._text_calls import TextCalls, read_text_calls
 from tau2.llm._transports import NATIVE_PROVIDERS, TransportName, resolve_transport
 from tau2.llm._usage import Usage
 
@@ -35,6 +36,7 @@ __all__ = [
     "ProviderLimit",
     "RateLimits",
     "RetryPolicy",
+    "TextCalls",
     "TransportChoice",
     "TransportName",
     "Usage",
@@ -46,6 +48,7 @@ __all__ = [
     "default_limits",
     "missing_credentials",
     "probe_model",
+    "read_text_calls",
     "resolve_transport",
     "safe_text",
 ]
