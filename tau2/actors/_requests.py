@@ -15,6 +15,8 @@ from pydantic import BaseModel, ConfigDict, JsonValue
 REQUEST_PREFIX = "Please do this on your phone:"
 RESOLVED_PHRASE = "Your issue is resolved."
 """The oracle's closing sentence; the scripted user ends the call when it reads it."""
+FAILED_REPORT = "but it failed:"
+"""What the scripted user's report of a phone action says when the action failed."""
 
 _REQUEST = re.compile(re.escape(REQUEST_PREFIX) + r"\s*`?(?P<name>[A-Za-z_][A-Za-z0-9_]*)`?", re.IGNORECASE)
 _DECODER = json.JSONDecoder()
@@ -49,6 +51,18 @@ def parse_request(text: str) -> Request | None:
         if isinstance(value, dict):
             arguments = value
     return Request(name=match.group("name"), arguments=arguments)
+
+
+def format_report(name: str, shown: str | None, ok: bool = True) -> str:
+    """The user seat's report of the phone action `name`: what the phone showed, and whether it failed."""
+    if shown is None:
+        return f"I did {name}."
+    return f"I did {name}. It shows: {shown}" if ok else f"I tried {name}, {FAILED_REPORT} {shown}"
+
+
+def reports_failure(text: str, name: str) -> bool:
+    """Whether a customer message reports that the phone action `name` failed."""
+    return text.startswith(f"I tried {name}, {FAILED_REPORT}")
 
 
 def is_resolved(text: str) -> bool:
