@@ -25,7 +25,7 @@ from tau2.actors._requests import (
 from tau2.actors._scripted import GIVE_UP, GOODBYE, IDLE_LINE, ScriptedUser, reason_for_call
 from tau2.actors._transfer import TransferAgent
 from tau2.domains.mock.tasks import BOTH, UNPLUGGED
-from tau2.episode import DONE_TOOL, GREETING, run_episode, seat_contexts
+from tau2.episode import DONE_TOOL, GREETING, EpisodeResult, run_episode, seat_contexts
 from tau2.episode._actor import Actor, ActorSpec, ActorTurn, SeatContext
 from tau2.episode._config import EpisodeConfig, Mode
 from tau2.episode._trajectory import Entry, EntryKind, TerminationReason
@@ -133,13 +133,17 @@ class NeverHangsUp:
         return ActorTurn(text="Is that all?") if turn.stop else turn
 
 
-async def test_oracle_asks_again_then_transfers_a_customer_who_does_not_act() -> None:
-    result = await run_episode(BOTH, OracleAgent(), WritesCallsAsText(), EpisodeConfig(seed=1))
-    agent_messages = [
+def agent_messages_of(result: EpisodeResult) -> list[str]:
+    return [
         entry.text or ""
         for entry in result.trajectory.entries
         if entry.seat is Side.AGENT and entry.kind is EntryKind.MESSAGE
     ]
+
+
+async def test_oracle_asks_again_then_transfers_a_customer_who_does_not_act() -> None:
+    result = await run_episode(BOTH, OracleAgent(), WritesCallsAsText(), EpisodeConfig(seed=1))
+    agent_messages = agent_messages_of(result)
     request = format_request("plug_in", {})
     assert agent_messages[1:] == [request, f"{ASK_AGAIN} {request}", f"{ASK_AGAIN} {request}"]
     assert len(agent_messages) - 1 == MAX_REQUESTS
@@ -149,11 +153,7 @@ async def test_oracle_asks_again_then_transfers_a_customer_who_does_not_act() ->
 
 async def test_oracle_transfers_a_customer_who_does_not_hang_up_instead_of_repeating_its_claim() -> None:
     result = await run_episode(BOTH, OracleAgent(), NeverHangsUp(), EpisodeConfig(seed=1))
-    agent_messages = [
-        entry.text or ""
-        for entry in result.trajectory.entries
-        if entry.seat is Side.AGENT and entry.kind is EntryKind.MESSAGE
-    ]
+    agent_messages = agent_messages_of(result)
     assert sum(is_resolved(text) for text in agent_messages) == 1
     assert result.termination is TerminationReason.TRANSFER
     assert result.reward == 1.0, "the lamp is lit: the transfer does not undo a solved task"

@@ -144,33 +144,37 @@ def tool_line(lines: list[str], name: str = "tool calls") -> str:
     return line
 
 
-def test_tool_calls_written_as_bare_json_are_named_as_such(transport: str) -> None:
-    result, lines, _ = check(calls_as_text, transport)
+@pytest.mark.parametrize(
+    ("responder", "opening", "cause"),
+    [
+        (
+            calls_as_text,
+            "the call came back as bare JSON text: either the server has no tool-call parser",
+            "or the model writes calls in a form its parser does not read",
+        ),
+        (
+            tags_unparsed,
+            "the call came back as text in <tool_call> tags: the server passed",
+            "its tool-call parser is off or does not match the model",
+        ),
+        (
+            llama_cpp,
+            "the call came back as text in a Markdown code fence: the model wraps its calls",
+            "not a missing server option",
+        ),
+    ],
+)
+def test_calls_written_as_text_are_told_apart_by_their_form(
+    responder: Callable[[ChatRequest], Reply], opening: str, cause: str, transport: str
+) -> None:
+    result, lines, _ = check(responder, transport)
     assert result.exit_code == 1
     line = tool_line(lines)
-    assert line.startswith("  ✗ tool calls: the call came back as bare JSON text: either the server has no ")
+    assert line.startswith(f"  ✗ tool calls: {opening}") and cause in line
     assert 'tau2 reads it as lookup_order({"order_id": "A-17"}) with --agent-text-tool-calls' in line
     assert not any("parallel" in line for line in lines)
-
-
-def test_tags_left_as_text_blame_the_servers_parser(transport: str) -> None:
-    result, lines, _ = check(tags_unparsed, transport)
-    assert result.exit_code == 1
-    line = tool_line(lines)
-    assert line.startswith(
-        "  ✗ tool calls: the call came back as text in <tool_call> tags: the server passed"
-    )
-    assert "its tool-call parser is off or does not match the model" in line
-
-
-def test_fenced_calls_from_llama_cpp_are_the_models_form_not_a_missing_parser(transport: str) -> None:
-    result, lines, _ = check(llama_cpp, transport)
-    assert result.exit_code == 1
-    line = tool_line(lines)
-    assert line.startswith("  ✗ tool calls: the call came back as text in a Markdown code fence: the model ")
-    assert "not a missing server option" in line
-    assert "tool-call parser is off" not in line and "--jinja" not in line
-    assert 'tau2 reads it as lookup_order({"order_id": "A-17"}) with --agent-text-tool-calls' in line
+    if responder is llama_cpp:  # the server's options are not to blame for the model's own form
+        assert "tool-call parser is off" not in line and "--jinja" not in line
 
 
 def test_the_text_tool_call_option_confirms_the_remedy_and_forcing_is_reported_unenforced(

@@ -176,13 +176,10 @@ async def _forced_tool_choice(client: ModelClient, checks: list[Check], reading:
     """Whether `tool_choice: required` (the form OpenAI, vLLM and llama.cpp all accept; llama.cpp ignores a
     named, object-valued one) is enforced: a structured call must come back to a prompt that needs none.
     Runs send no `tool_choice` unless `--agent-arg` sets it, so an unenforced one only warns."""
-    asked = [{"role": "user", "content": "Reply with the single word: ready"}]
-    try:
-        completion = await _with_args(client, {"tool_choice": "required"}).complete(
-            asked, [_LOOKUP], seed=None
-        )
-    except InfrastructureError as error:
-        checks.append(Check(name="forced tool choice", outcome="warn", detail=_unanswered(client, error)))
+    completion = await _required(
+        client, checks, "forced tool choice", "Reply with the single word: ready", _LOOKUP
+    )
+    if completion is None:
         return
     if completion.tool_calls:
         detail = "tool_choice=required is enforced (a call came back to a prompt that needs none)"
@@ -199,13 +196,9 @@ async def _forced_tool_choice(client: ModelClient, checks: list[Check], reading:
 
 async def _parallel_tool_calls(client: ModelClient, checks: list[Check], reading: _Reading) -> None:
     """With `tool_choice: required`, whether one reply carries several calls."""
-    asked = [{"role": "user", "content": "Get the weather in Paris and in Tokyo, in one reply."}]
-    try:
-        completion = await _with_args(client, {"tool_choice": "required"}).complete(
-            asked, [_WEATHER], seed=None
-        )
-    except InfrastructureError as error:
-        checks.append(Check(name="parallel tool calls", outcome="warn", detail=_unanswered(client, error)))
+    asked = "Get the weather in Paris and in Tokyo, in one reply."
+    completion = await _required(client, checks, "parallel tool calls", asked, _WEATHER)
+    if completion is None:
         return
     calls, how = reading.calls(completion)
     count = len(calls)
@@ -220,6 +213,19 @@ async def _parallel_tool_calls(client: ModelClient, checks: list[Check], reading
     else:
         detail = f"tool_choice=required answered without a tool call: {how or _shown(completion)}"
         checks.append(Check(name="parallel tool calls", outcome="warn", detail=detail))
+
+
+async def _required(
+    client: ModelClient, checks: list[Check], name: str, asked: str, tool: dict[str, Any]
+) -> Completion | None:
+    """The reply to `asked` with `tool` under `tool_choice: required`; None, with the check `name` warned
+    about, when the server refused the request or took too long."""
+    try:
+        messages = [{"role": "user", "content": asked}]
+        return await _with_args(client, {"tool_choice": "required"}).complete(messages, [tool], seed=None)
+    except InfrastructureError as error:
+        checks.append(Check(name=name, outcome="warn", detail=_unanswered(client, error)))
+        return None
 
 
 def _unanswered(client: ModelClient, error: InfrastructureError) -> str:
