@@ -110,12 +110,13 @@ async def execute_on_ray(
                     except ray.exceptions.RayActorError as error:
                         progress.unit_abandoned()
                         pending.appendleft(unit)
-                        if actors[worker] is actor:  # the first of its lanes to hear of the death
+                        if actors[worker] is actor:  # the first of its lanes to hear of the loss
                             if restarts == 0:
                                 raise RuntimeError(
                                     f"Ray workers keep dying; the run stopped: {error}"
                                 ) from None
                             restarts -= 1
+                            ray.kill(actor)  # gone for good, even if it was only unreachable
                             actors[worker] = remote.options(max_concurrency=slots[worker]).remote(
                                 shared_setup
                             )
