@@ -46,8 +46,30 @@ class Plan:
 
     @property
     def assertions(self) -> tuple[AssertionCall, ...]:
-        """Stored assertions: the intent's failure ones for a transfer, else success plus extras."""
-        return self.intent.failure if self.transfer else self.intent.success + self.extras
+        """Stored assertions: for a transfer, each unfixable subtask's transfer assertions (the intent's
+        failure ones when it has none of its own), in init order without repeats; else success plus extras."""
+        if not self.transfer:
+            return self.intent.success + self.extras
+        stored: list[AssertionCall] = []
+        for subtask in self.arrangement.init:
+            if not subtask.unfixable:
+                continue
+            for check in subtask.transfer_assertions or self.intent.failure:
+                if check not in stored:
+                    stored.append(check)
+        return tuple(stored)
+
+    @property
+    def texts(self) -> Texts:
+        """The intent's text templates, each followed by the fragments its subtasks add, in init order."""
+        texts = self.intent.texts
+        updates: dict[str, str] = {}
+        for field in Texts.model_fields:
+            added = [part for subtask in self.arrangement.init if (part := getattr(subtask.texts, field))]
+            if added:
+                own = getattr(texts, field)
+                updates[field] = " ".join([own, *added] if own else added)
+        return texts.model_copy(update=updates) if updates else texts
 
 
 def render(template: str, facts: Mapping[str, str]) -> str:
@@ -60,7 +82,7 @@ def render(template: str, facts: Mapping[str, str]) -> str:
 
 def build_task(plan: Plan, persona: Persona, facts: Mapping[str, str], domain: Domain[Any]) -> Task:
     """The `domain` task of a verified plan played by `persona`, its texts filled from `facts`."""
-    texts: Texts = plan.intent.texts
+    texts = plan.texts
     catalog = plan.catalog
     if plan.transfer:
         if domain.transfer_tool is None:

@@ -34,9 +34,12 @@ def offered_subtasks(catalog: Catalog, include_optional: Collection[str]) -> lis
 
 
 def compose(intent: Intent, offered: list[Subtask]) -> list[Composition]:
-    """Valid compositions: the product over the intent's groups, each offering its variants then "none"
-    (the last group varies fastest)."""
-    choices = [[*(s for s in offered if s.group == group), None] for group in intent.groups]
+    """Valid compositions: the product over the intent's groups, each offering its variants that may join
+    the intent, then "none" (the last group varies fastest)."""
+    choices = [
+        [*(s for s in offered if s.group == group and s.offered_to(intent.name)), None]
+        for group in intent.groups
+    ]
     compositions = []
     for picked in product(*choices):
         chosen = [subtask for subtask in picked if subtask is not None]

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, model_validator
+
+BASE_CATALOG = "base"
+"""The name of a domain's own catalog, without extensions (for telecom, τ²-bench's faults)."""
 
 
 class PersonaAssignment(StrEnum):
@@ -53,6 +56,11 @@ class GeneratorOptions(BaseModel):
     seed: int = 0
     target: TargetMode = TargetMode.FIXED
     order: Order = Order.WORKFLOW
+    catalog: str = BASE_CATALOG
+    """Which of the domain's catalogs: its own (`base`) or a named one that layers extensions onto it."""
+    max_transfer_share: float | None = Field(default=None, ge=0, le=1)
+    """At most this share of each (intent, #subtasks, persona) bin's tasks are transfers (see
+    `sampling.capped_sample`); None keeps every selected draft."""
 
     @model_validator(mode="after")
     def _consistent(self) -> GeneratorOptions:
@@ -65,3 +73,15 @@ class GeneratorOptions(BaseModel):
         if self.max_subtasks is not None and self.max_subtasks < self.min_subtasks:
             raise ValueError(f"max_subtasks {self.max_subtasks} is below min_subtasks {self.min_subtasks}")
         return self
+
+    def recorded(self) -> dict[str, JsonValue]:
+        """The options as a suite records them. Options added after the first suites were shipped are left
+        out at their defaults, so the same command still writes the same bytes."""
+        data: dict[str, JsonValue] = self.model_dump(mode="json")
+        for name in _RECORDED_WHEN_SET:
+            if getattr(self, name) == type(self).model_fields[name].default:
+                del data[name]
+        return data
+
+
+_RECORDED_WHEN_SET = ("catalog", "max_transfer_share")

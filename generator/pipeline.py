@@ -7,22 +7,32 @@ import gc
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from tau2.errors import UserInputError
 from tau2.generator.assign import Draft, assign_personas
 from tau2.generator.build import Plan, build_task
-from tau2.generator.compose import Composition, compose, offered_subtasks
+from tau2.generator.compose import Composition, compose, is_transfer, offered_subtasks
 from tau2.generator.lint import LintFinding, LintKind, missing_facts, persona_conflicts
-from tau2.generator.options import GeneratorOptions, Order
+from tau2.generator.options import BASE_CATALOG, GeneratorOptions, Order
 from tau2.generator.replay import Outcome, verify_plans
-from tau2.generator.sampling import select, stratified_sample
+from tau2.generator.sampling import capped_sample, select, stratified_sample
 from tau2.generator.targets import assign_targets
 from tau2.generator.verify import baseline_problem
 from tau2.generator.workflow import Workflow
 from tau2.personas import Persona, PersonaError, load_personas
-from tau2.tasks import Catalog, CatalogSource, Task
+from tau2.tasks import (
+    Catalog,
+    CatalogExtension,
+    CatalogSource,
+    ExtensionRecord,
+    LayeredCatalogSource,
+    Task,
+    extend_catalog,
+    load_catalog_extension,
+)
 from tau2.world import Domain, World
 
 
@@ -39,9 +49,13 @@ class Generation:
     """What a generation produced: verified tasks, rejections with reasons, and lint findings."""
 
     catalog_version: str
+    options: GeneratorOptions
+    """The options in effect: those given, with the transfer cap the extensions recommend filled in."""
     tasks: list[Task]
     rejected: list[Rejection]
     findings: list[LintFinding]
+    extensions: tuple[ExtensionRecord, ...] = ()
+    """The catalog extensions layered onto the domain's catalog, in order."""
 
 
 def catalog_source(domain: Domain[Any]) -> CatalogSource:
@@ -52,6 +66,17 @@ def catalog_source(domain: Domain[Any]) -> CatalogSource:
     return source
 
 
+def catalog_layers(domain: Domain[Any], source: CatalogSource, name: str) -> list[CatalogExtension]:
+    """The extensions the domain's catalog called `name` layers onto its own (none for `base`)."""
+    if name == BASE_CATALOG:
+        return []
+    layers = dict(source.catalog_layers()) if isinstance(source, LayeredCatalogSource) else {}
+    if name not in layers:
+        known = ", ".join([BASE_CATALOG, *layers])
+        raise UserInputError(f"--catalog: domain {domain.name!r} has no catalog {name!r} (catalogs: {known})")
+    return [load_catalog_extension(path, domain) for path in layers[name]]
+
+
 def plan_drafts(catalog: Catalog, options: GeneratorOptions, personas: Sequence[Persona]) -> list[Draft]:
     """The drafts the options select from a catalog, in output order (before target assignment)."""
     check_names(catalog, options)
@@ -60,9 +85,18 @@ def plan_drafts(catalog: Catalog, options: GeneratorOptions, personas: Sequence[
     pools = [compose(intent, offered) for intent in intents]
     drafts = assign_personas(pools, personas, options.persona_assignment)
     drafts = select(drafts, options.exclude, options.min_subtasks, options.max_subtasks)
+    if options.max_transfer_share is not None:
+        transfer = partial(_holds_unfixable, catalog)
+        return capped_sample(
+            drafts, options.sample_per_bin, options.seed, transfer, options.max_transfer_share
+        )
     if options.sample_per_bin is not None:
         drafts = stratified_sample(drafts, options.sample_per_bin, options.seed)
     return drafts
+
+
+def _holds_unfixable(catalog: Catalog, draft: Draft) -> bool:
+    return is_transfer(catalog, draft.composition)
 
 
 def check_names(catalog: Catalog, options: GeneratorOptions) -> None:
@@ -84,11 +118,20 @@ def check_names(catalog: Catalog, options: GeneratorOptions) -> None:
 
 
 def generate(
-    domain: Domain[Any], options: GeneratorOptions, data_dir: Path | None = None, lint: bool = True
+    domain: Domain[Any],
+    options: GeneratorOptions,
+    data_dir: Path | None = None,
+    lint: bool = True,
+    extensions: Sequence[CatalogExtension] = (),
 ) -> Generation:
-    """Generate, verify and (optionally) lint the tasks the options describe on the domain's data."""
+    """Generate, verify and (optionally) lint the tasks the options describe on the domain's data, from the
+    catalog `options.catalog` names with `extensions` layered on top."""
     source = catalog_source(domain)
-    catalogs = source.catalogs(World.create(domain, data_dir))
+    layers = [*catalog_layers(domain, source, options.catalog), *extensions]
+    options = with_recommended_cap(options, layers)
+    catalogs = [
+        extend_catalog(catalog, layers) for catalog in source.catalogs(World.create(domain, data_dir))
+    ]
     if not catalogs:
         raise UserInputError(f"the {domain.name} data has no eligible target to plant faults on")
     reference = catalogs[0]
@@ -97,7 +140,7 @@ def generate(
     personas = _personas(options.personas)
     drafts = plan_drafts(reference, options, personas)
     targets = assign_targets(drafts, catalogs, options.target, options.seed)
-    plans = _plans(drafts, targets, Workflow(reference), options.order)
+    plans = _plans(drafts, targets, _workflow(reference, layers), options.order)
     with _collector_paused():
         checked = _check_plans(domain, data_dir, source, list(plans.values()), lint)
         tasks: list[Task] = []
@@ -118,7 +161,28 @@ def generate(
                     LintFinding(subject=task.id, kind=LintKind.REDUNDANT_STEP, message=message)
                     for message in outcome.redundant
                 )
-    return Generation(reference.version, tasks, rejected, findings)
+    records = tuple(layer.record for layer in layers)
+    return Generation(reference.version, options, tasks, rejected, findings, records)
+
+
+def with_recommended_cap(options: GeneratorOptions, layers: Sequence[CatalogExtension]) -> GeneratorOptions:
+    """`options` with the strictest transfer cap the layered extensions recommend, unless one was given."""
+    recommended = [
+        layer.content.max_transfer_share for layer in layers if layer.content.max_transfer_share is not None
+    ]
+    if options.max_transfer_share is not None or not recommended:
+        return options
+    return options.model_copy(update={"max_transfer_share": min(recommended)})
+
+
+def _workflow(catalog: Catalog, layers: Sequence[CatalogExtension]) -> Workflow:
+    """The catalog's workflow graphs; a cycle is the extensions' fault when there are any."""
+    try:
+        return Workflow(catalog)
+    except ValueError as error:
+        if not layers:
+            raise
+        raise UserInputError(f"{', '.join(layer.origin for layer in layers)}: {error}") from None
 
 
 def _plans(
@@ -185,7 +249,7 @@ def _structure(catalog: Catalog) -> tuple[object, ...]:
     """The parts of a catalog that must not depend on its target."""
     return (
         [
-            (s.name, s.group, s.unfixable, s.optional, [s.stage_of(step) for step in s.solution])
+            (s.name, s.group, s.unfixable, s.optional, s.intents, [s.stage_of(step) for step in s.solution])
             for s in catalog.subtasks
         ],
         [(i.name, i.groups, i.prerequisites, i.min_own_subtasks) for i in catalog.intents],

@@ -5,21 +5,25 @@ cli)."""
 from __future__ import annotations
 
 import ast
-import os
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
 
-import tau2
-
-PACKAGE = Path(tau2.__file__).parent
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE_DIRS: dict[str, str] = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"][
+    "setuptools"
+]["package-dir"]
+"""Import name → folder, as pyproject maps the top-level folders into the one `tau2` namespace."""
+MAPPED = {name.removeprefix("tau2.") for name in PACKAGE_DIRS if name != "tau2"}
 
 LAYERS: dict[str, int] = {
     "errors": 0,
     "_jsonfile": 0,
     "_display": 0,
+    "_urls": 0,
     "testing": 0,
     "world": 1,
     "tasks": 2,
@@ -49,13 +53,17 @@ def part_of(module: str) -> str | None:
 
 
 def modules() -> list[tuple[str, Path]]:
-    """Every module of the installed package, named as it is imported (symlinked folders included)."""
+    """Every module of the package, named as it is imported (the mapped top-level folders included)."""
     found = []
-    paths = [Path(root, file) for root, _, files in os.walk(PACKAGE, followlinks=True) for file in files]
-    for path in sorted(path for path in paths if path.suffix == ".py"):
-        relative = path.relative_to(PACKAGE.parent).with_suffix("")
-        name = ".".join(relative.parts).removesuffix(".__init__")
-        found.append((name, path))
+    for package, folder in PACKAGE_DIRS.items():
+        root = ROOT / folder
+        nested = package != "tau2"  # tau2's own walk must not re-enter a mapped folder
+        for path in sorted(root.rglob("*.py")):
+            relative = path.relative_to(root).with_suffix("")
+            if not nested and relative.parts[0] in MAPPED:
+                continue
+            name = ".".join([package, *relative.parts]).removesuffix(".__init__")
+            found.append((name, path))
     return found
 
 

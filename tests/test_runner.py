@@ -261,11 +261,12 @@ def test_tally_averages_pass_1_over_tasks_and_keeps_unpriced_cost_visible() -> N
             "c", 0, termination=TerminationReason.INFRASTRUCTURE_ERROR, usage={Side.USER: Usage(cost=None)}
         )
     )
-    assert (tally.failed, tally.done, tally.pass_1) == (1, 3, 0.75)
+    assert (tally.infra_errors, tally.done, tally.pass_1) == (1, 3, 0.75)
+    assert (tally.passed, tally.failed) == (2, 1)  # judged outcomes, apart from infrastructure errors
     assert tally.cost_text() == "$0.5000 + unpriced"
     assert (
-        "3/6 done · 0 running · 1 failed · pass^1 0.750 · 1.2k tokens · $0.5000 + unpriced"
-        in tally.stats_text()
+        "3/6 done · 0 running · 2 passed · 1 failed · 1 infra errors · pass^1 0.750 · 1.2k tokens · "
+        "$0.5000 + unpriced" in tally.stats_text()
     )
     assert Tally(1, [record(usage={Side.USER: Usage(cost=None)})]).cost_text() == "unpriced"
 

@@ -191,7 +191,7 @@ def test_progress_bar_shows_live_counts_on_a_terminal() -> None:
             )
         )
     text = buffer.getvalue()
-    assert "1/4 done · 1 running · 0 failed · pass^1 1.000 · 0 tokens · $0.0000" in text
+    assert "1/4 done · 1 running · 1 passed · 0 failed · 0 infra errors · pass^1 1.000 · 0 tokens" in text
     quiet = io.StringIO()
     with ProgressBar(Tally(1), enabled=False, console=Console(file=quiet, force_terminal=True)) as bar:
         bar.unit_started()

@@ -55,6 +55,8 @@ OVER_ALLOWANCE_GB = 0.1
 
 DEFAULT_SUITE = Path(__file__).parent / "suites" / "base.json"
 """The suite `tau2 run --domain telecom` uses unless told otherwise (see suites/README.md)."""
+EXTENDED_FAULTS = Path(__file__).parent / "catalogs" / "extended.toml"
+"""The catalog extension with the faults beyond τ²-bench's (`tau2 generate --catalog extended`)."""
 
 A, U = Side.AGENT, Side.USER
 
@@ -516,6 +518,17 @@ def build_catalog(target: EligibleLine, bill_id: str) -> Catalog:
         fix_order=FIX_ORDER,
         injection_order=INJECTION_ORDER,
         facts={"refuel_gb": str(REFUEL_GB)},
+        parameters={
+            "customer_id": customer.customer_id,
+            "line_id": line.line_id,
+            "name": customer.full_name,
+            "phone_number": line.phone_number,
+            "bill_id": bill_id,
+            "allowance_gb": _gb(target.plan.data_limit_gb + line.data_refueling_gb),
+            "refueled_gb": line.data_refueling_gb,
+            "refuel_gb": REFUEL_GB,
+            "over_allowance_gb": OVER_ALLOWANCE_GB,
+        },
     )
 
 
@@ -531,6 +544,10 @@ class TelecomCatalog:
     def situation(self, world: World) -> dict[str, str]:
         """Where the customer is after initialisation."""
         return {"location": ABROAD if _state(world).surroundings.is_abroad else AT_HOME}
+
+    def catalog_layers(self) -> dict[str, tuple[Path, ...]]:
+        """`extended`: τ²-bench's faults plus the new ones of `catalogs/extended.toml`."""
+        return {"extended": (EXTENDED_FAULTS,)}
 
 
 def _state(world: World) -> TelecomState:

@@ -22,6 +22,8 @@ from tau2.cli.options import (
     AgentTransport,
     DataDir,
     DomainOption,
+    EmbeddingApiBase,
+    EmbeddingModel,
     JudgeApiBase,
     JudgeArg,
     JudgeMaxRetries,
@@ -35,6 +37,8 @@ from tau2.cli.options import (
     OraclePlan,
     PersonaOption,
     PolicyVariant,
+    RetrievalOption,
+    RetrievalTopK,
     SuiteOption,
     UserApiBase,
     UserArg,
@@ -47,6 +51,7 @@ from tau2.cli.options import (
     UserTransport,
     episode_options,
     model_request,
+    retrieval_options,
     seat_request,
 )
 from tau2.episode import Entry, EntryKind, EpisodeResult, Mode
@@ -81,6 +86,10 @@ def command(
     max_errors: MaxErrors = None,
     max_actor_retries: MaxActorRetries = None,
     policy_variant: PolicyVariant = None,
+    retrieval: RetrievalOption = None,
+    retrieval_top_k: RetrievalTopK = None,
+    embedding_model: EmbeddingModel = None,
+    embedding_api_base: EmbeddingApiBase = None,
     persona: PersonaOption = None,
     seed: Annotated[int | None, typer.Option("--seed", help="Seed passed to the actors.")] = None,
     data_dir: DataDir = None,
@@ -128,7 +137,15 @@ def command(
             seat="user",
             text_tool_calls=user_text_tool_calls,
         ),
-        episode=episode_options(mode, oracle_plan, max_steps, max_errors, max_actor_retries, policy_variant),
+        episode=episode_options(
+            mode,
+            oracle_plan,
+            max_steps,
+            max_errors,
+            max_actor_retries,
+            policy_variant,
+            retrieval_options(retrieval, retrieval_top_k, embedding_model, embedding_api_base),
+        ),
         persona=persona,
         seed=seed,
         data_dir=data_dir,
@@ -209,6 +226,14 @@ def show_episode(console: Console, result: EpisodeResult) -> None:
         item = f" {literal(check.item)}" if check.item else ""
         console.print(f"{check.kind.value.lower()} ({role}) {outcome}{item}")
     console.print(f"steps: {result.trajectory.steps}  tool errors: {evaluation.tool_errors}")
+    recall = evaluation.retrieval
+    if recall is not None:
+        shown = len(set(recall.required) & set(recall.retrieved))
+        rate = "n/a" if recall.recall is None else f"{recall.recall:.3f}"
+        console.print(
+            f"retrieval {literal(recall.configuration)}: {shown} of {len(recall.required)} required "
+            f"documents seen (recall@{recall.k} {rate})"
+        )
     console.print(f"[bold]reward: {result.reward}[/]")
 
 

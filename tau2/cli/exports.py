@@ -21,6 +21,13 @@ def potato(
     run_dir: RunDir,
     out: OutPath,
     port: Annotated[int, typer.Option("--port", help="Port the Potato server will listen on.")] = 8000,
+    show_outcome: Annotated[
+        bool,
+        typer.Option(
+            "--show-outcome",
+            help="Show annotators the assertions and the reward (default: they judge blind).",
+        ),
+    ] = False,
 ) -> None:
     """Write a Potato annotation project for the simulations of RUN_DIR (serve: potato start config.yaml)."""
     from tau2.cli._output import is_stdout
@@ -30,7 +37,7 @@ def potato(
 
     if is_stdout(out):
         raise UserInputError("--out -: a Potato project is a directory; give its path")
-    count = export_project(run_dir, out, port=port)
+    count = export_project(run_dir, out, port=port, show_outcome=show_outcome)
     typer.echo(f"wrote {out} ({count} simulations); serve it with: cd {out} && potato start {CONFIG_FILE}")
 
 

@@ -46,6 +46,13 @@ def command(
         int | None,
         typer.Option("--sample-per-bin", help="Sample this many per (intent, #subtasks, persona) bin."),
     ] = None,
+    max_transfer_share: Annotated[
+        float | None,
+        typer.Option(
+            "--max-transfer-share",
+            help="At most this share (0-1) of each (intent, #subtasks, persona) bin are transfer tasks.",
+        ),
+    ] = None,
     seed: Annotated[int, typer.Option("--seed", help="Seed of sampling and target spreading.")] = 0,
     target: Annotated[
         TargetMode, typer.Option("--target", help="fixed: the first eligible target; spread: all of them.")
@@ -58,6 +65,22 @@ def command(
         OutputFormat, typer.Option("--format", help="native (tau2 suite) or tau2-bench (task array).")
     ] = OutputFormat.NATIVE,
     lint: Annotated[bool, typer.Option("--lint/--no-lint", help="Lint the generated tasks.")] = True,
+    catalog: Annotated[
+        str,
+        typer.Option(
+            "--catalog",
+            help="The domain's catalog: base (its own; for telecom τ²-bench's faults) or a named one "
+            "(telecom: extended, with new faults).",
+        ),
+    ] = "base",
+    catalog_extensions: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--catalog-extension",
+            help="A catalog-extension TOML file, or an installed extension's name, layered on the catalog "
+            "(repeatable).",
+        ),
+    ] = None,
 ) -> None:
     """Generate verified tasks from a domain's subtask catalog; exit 1 when any task was rejected."""
     from pydantic import ValidationError
@@ -68,6 +91,7 @@ def command(
     from tau2.generator.options import GeneratorOptions
     from tau2.generator.pipeline import generate
     from tau2.generator.summary import summary_lines
+    from tau2.tasks import load_catalog_extension, resolve_catalog_extension
     from tau2.world import get_domain
 
     try:
@@ -80,9 +104,11 @@ def command(
             min_subtasks=min_subtasks,
             max_subtasks=max_subtasks,
             sample_per_bin=sample_per_bin,
+            max_transfer_share=max_transfer_share,
             seed=seed,
             target=target,
             order=order,
+            catalog=catalog,
         )
     except ValidationError as error:
         detail = error.errors(include_url=False)[0]
@@ -92,9 +118,13 @@ def command(
         raise UserInputError(flag + message) from None
     require_writable_path(output, "--output")
     chosen = get_domain(domain)
-    generation = generate(chosen, options, data_dir, lint=lint)
+    extensions = [
+        load_catalog_extension(path, chosen, origin)
+        for path, origin in map(resolve_catalog_extension, catalog_extensions or ())
+    ]
+    generation = generate(chosen, options, data_dir, lint=lint, extensions=extensions)
     with output_file(output, f"{chosen.name}-generated.json") as path:
-        write_generation(path, output_format, chosen.name, generation, options, data_dir)
+        write_generation(path, output_format, chosen.name, generation, data_dir)
     report = partial(typer.echo, err=is_stdout(output))  # the summary must not mix into the tasks on stdout
     report(f"wrote {output} ({output_format.value})")
     for line in summary_lines(generation):

@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from pydantic import BaseModel
     from rich.console import RenderableType
 
+    from tau2.metrics import Bootstrap
     from tau2.runner import ModelRequest, SeatRequest
 
 RunDir = Annotated[Path, typer.Argument(help="A run directory (written by `tau2 run`).", show_default=False)]
@@ -49,11 +50,27 @@ HtmlFile = Annotated[
     ),
 ]
 BootstrapSamples = Annotated[
-    int, typer.Option("--bootstrap-samples", min=1, help="Bootstrap resamples for intervals.")
+    int,
+    typer.Option("--bootstrap-samples", min=1, help="Bootstrap resamples for intervals (at most 100,000)."),
 ]
 BootstrapSeed = Annotated[int, typer.Option("--bootstrap-seed", help="Seed of the bootstrap.")]
 
 _EPISODE_DEFAULTS = EpisodeConfig()
+
+
+def bootstrap_options(samples: int, seed: int) -> Bootstrap:
+    """The bootstrap the report options ask for; more resamples than `Bootstrap` allows (time grows with
+    them: a typo would run for days) is one line, before any run is read."""
+    from tau2.errors import UserInputError
+    from tau2.metrics import Bootstrap
+    from tau2.metrics.bootstrap import MAX_SAMPLES
+
+    if samples > MAX_SAMPLES:
+        raise UserInputError(
+            f"--bootstrap-samples {samples}: at most {MAX_SAMPLES:,} (intervals settle long before)"
+        )
+    return Bootstrap(samples=samples, seed=seed)
+
 
 # The seat options, declared once for both seats and shared by `run` and `episode`.
 
@@ -151,6 +168,33 @@ PolicyVariant = Annotated[
         "--policy-variant", help=f"Agent policy variant (default {_EPISODE_DEFAULTS.policy_variant})."
     ),
 ]
+RetrievalOption = Annotated[
+    str | None,
+    typer.Option(
+        "--retrieval",
+        metavar="NAME",
+        help="Retrieval configuration for a domain with a knowledge base (banking_knowledge: no_knowledge, "
+        "full_kb, golden_retrieval, bm25 (default), bm25_grep, grep_only, terminal_use; the dense ones "
+        "openai_embeddings[_grep], qwen_embeddings[_grep], alltools[-qwen] need --embedding-model).",
+    ),
+]
+RetrievalTopK = Annotated[
+    int | None,
+    typer.Option(
+        "--retrieval-top-k", min=1, max=1000, help="Documents one knowledge-base search returns (default 10)."
+    ),
+]
+EmbeddingModel = Annotated[
+    str | None,
+    typer.Option("--embedding-model", help="Embedding model of the dense retrieval configurations."),
+]
+EmbeddingApiBase = Annotated[
+    str | None,
+    typer.Option(
+        "--embedding-api-base",
+        help="OpenAI-compatible embeddings endpoint (up to /v1; default OpenAI's; key from OPENAI_API_KEY).",
+    ),
+]
 PersonaOption = Annotated[
     str | None,
     typer.Option(
@@ -181,9 +225,15 @@ def model_request(
     max_retries: int | None = None,
     option: str,
 ) -> ModelRequest:
-    """A model's options as a request (None = not given); `option` prefixes the option names."""
+    """A model's options as a request (None = not given); `option` prefixes the option names. A bad API
+    base is refused here, before anything is read or written."""
+    from tau2.errors import UserInputError
+    from tau2.llm import api_base_problem
     from tau2.runner import ModelRequest, parse_assignments
 
+    problem = None if api_base is None else api_base_problem(api_base)
+    if problem is not None:
+        raise UserInputError(f"--{option}-api-base: {problem}")
     return ModelRequest(
         model=model,
         api_base=api_base,
@@ -221,7 +271,7 @@ def seat_request(
         max_retries=max_retries,
         option=seat,
     )
-    return SeatRequest(kind=kind, text_tool_calls=text_tool_calls or None, **settings.model_dump())
+    return SeatRequest(kind=kind, text_tool_calls=text_tool_calls or None, **dict(settings))
 
 
 def episode_options(
@@ -231,6 +281,7 @@ def episode_options(
     max_errors: int | None,
     max_actor_retries: int | None,
     policy_variant: str | None,
+    retrieval: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The episode options given, by `EpisodeConfig` field name."""
     given = {
@@ -240,8 +291,26 @@ def episode_options(
         "max_errors": max_errors,
         "max_actor_retries": max_actor_retries,
         "policy_variant": policy_variant,
+        "retrieval": retrieval,
     }
     return {name: value for name, value in given.items() if value is not None}
+
+
+def retrieval_options(
+    name: str | None, top_k: int | None, embedding_model: str | None, embedding_api_base: str | None
+) -> dict[str, Any] | None:
+    """The retrieval options given, as the `RetrievalConfig` fields they set (None when none was given)."""
+    given: dict[str, Any] = {
+        key: value for key, value in (("name", name), ("top_k", top_k)) if value is not None
+    }
+    embedder = {
+        key: value
+        for key, value in (("model", embedding_model), ("api_base", embedding_api_base))
+        if value is not None
+    }
+    if embedder:
+        given["embedder"] = embedder
+    return given or None
 
 
 R = TypeVar("R", bound="BaseModel")
@@ -257,9 +326,7 @@ def emit_report(
     summary: Callable[[R], Sequence[RenderableType]],
 ) -> None:
     """Print warnings on stderr, write the HTML page if asked, then print the report as JSON or tables."""
-    from rich.console import Console
-
-    from tau2.cli._output import is_stdout, require_writable_path, say
+    from tau2.cli._output import is_stdout, require_writable_path, say, table_console
     from tau2.errors import UserInputError
     from tau2.report import write_page
 
@@ -277,6 +344,6 @@ def emit_report(
     if json_output:
         typer.echo(report.model_dump_json(indent=2))
         return
-    console = Console()
+    console = table_console()
     for renderable in summary(report):
         console.print(renderable)

@@ -18,6 +18,8 @@ from tau2.cli.options import (
     AgentTimeout,
     AgentTransport,
     DomainOption,
+    EmbeddingApiBase,
+    EmbeddingModel,
     JudgeApiBase,
     JudgeArg,
     JudgeMaxRetries,
@@ -31,6 +33,8 @@ from tau2.cli.options import (
     OraclePlan,
     PersonaOption,
     PolicyVariant,
+    RetrievalOption,
+    RetrievalTopK,
     SplitOption,
     SuiteOption,
     UserApiBase,
@@ -44,6 +48,7 @@ from tau2.cli.options import (
     UserTransport,
     episode_options,
     model_request,
+    retrieval_options,
     seat_request,
 )
 
@@ -86,6 +91,10 @@ def command(
     max_errors: MaxErrors = None,
     max_actor_retries: MaxActorRetries = None,
     policy_variant: PolicyVariant = None,
+    retrieval: RetrievalOption = None,
+    retrieval_top_k: RetrievalTopK = None,
+    embedding_model: EmbeddingModel = None,
+    embedding_api_base: EmbeddingApiBase = None,
     persona: PersonaOption = None,
     trials: Annotated[
         int | None, typer.Option("--trials", min=1, max=MAX_TRIALS, help="Trials per task (default 1).")
@@ -195,7 +204,15 @@ def command(
             seat="user",
             text_tool_calls=user_text_tool_calls,
         ),
-        episode=episode_options(mode, oracle_plan, max_steps, max_errors, max_actor_retries, policy_variant),
+        episode=episode_options(
+            mode,
+            oracle_plan,
+            max_steps,
+            max_errors,
+            max_actor_retries,
+            policy_variant,
+            retrieval_options(retrieval, retrieval_top_k, embedding_model, embedding_api_base),
+        ),
         persona=persona,
         trials=trials,
         seed=seed,

@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING
 
 from tau2.episode._actor import Actor, ActorTurn, SeatContext
 from tau2.episode._config import EpisodeConfig
-from tau2.episode._orchestrator import _Conversation, seat_contexts
+from tau2.episode._episode import Episode
+from tau2.episode._orchestrator import start_actors, take_turns
 from tau2.episode._trajectory import Entry, EntryKind, RejectedReply, ToolCall, Trajectory
 from tau2.tasks import Task, initialize_world
 from tau2.world import Side
@@ -110,9 +111,9 @@ def check_actor(
 async def _converse(
     task: Task, config: EpisodeConfig, data_dir: Path | None, actors: dict[Side, _Recorder]
 ) -> Trajectory:
-    world = initialize_world(task, data_dir)
-    contexts = seat_contexts(task, world.domain, config, data_dir=data_dir)
-    return await _Conversation(world, task, config, dict(actors)).run(contexts)
+    episode = Episode(task, config, data_dir=data_dir)
+    await take_turns(episode, actors, await start_actors(episode, actors))
+    return episode.trajectory
 
 
 def protocol_problems(

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
+
+from tau2.world import RetrievalConfig
 
 
 class Mode(StrEnum):
@@ -34,7 +37,19 @@ class EpisodeConfig(BaseModel):
     max_actor_retries: int = Field(default=3, ge=1)
     """Consecutive malformed outputs from one actor before it is declared broken."""
     policy_variant: str = "manual"
+    retrieval: RetrievalConfig | None = None
+    """How the agent reaches the domain's knowledge base (domains that have one); None = the domain's
+    default, which a run resolves and records."""
     seed: int | None = None
+
+    @model_serializer(mode="wrap")
+    def _omit_unset_retrieval(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        """Leave `retrieval` out while unset, so configurations of domains without a knowledge base (and
+        the manifests holding them) stay as they were."""
+        data: dict[str, Any] = handler(self)
+        if data.get("retrieval") is None:
+            data.pop("retrieval", None)
+        return data
 
     def label(self) -> str:
         """Short printable form, e.g. `solo+oracle_plan`."""

@@ -8,6 +8,7 @@ functions behind the export and import commands, for use from Python.
 
 from tau2.interfaces._actions import message_action, parse_action, stop_action, tool_call_action
 from tau2.interfaces._agreement import LabelAgreement, label_agreement
+from tau2.interfaces._markup import inert_markup
 from tau2.interfaces._play import choose_setup as choose_play_setup
 from tau2.interfaces._play import play as play_session
 from tau2.interfaces._play import record as record_play
@@ -38,6 +39,7 @@ __all__ = [
     "extra_sections",
     "import_potato_annotations",
     "import_tau2bench_results",
+    "inert_markup",
     "label_agreement",
     "load_import",
     "load_labels",

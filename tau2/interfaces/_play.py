@@ -1,4 +1,4 @@
-"""`tau2 play`: a person plays one seat of a task in the terminal, on the ordinary orchestrator.
+"""`tau2 play`: a person plays one seat of a task in the terminal, on the ordinary episode core.
 
 A guided menu picks the domain, the suite, the task (shown with its intent and subtasks), the seat and
 the other seat's actor; the person then sees the seat's policy or scenario and its tools, types messages
@@ -36,9 +36,9 @@ from tau2 import (
     make_actor,
 )
 from tau2._display import markup_literal as literal
-from tau2.episode import DONE_TOOL
-from tau2.interfaces._bridge import EpisodeDriver, EpisodeFailed, SeatTurn
+from tau2.episode import DONE_TOOL, Turn
 from tau2.interfaces._brief import seat_brief
+from tau2.interfaces._driver import EpisodeDriver
 from tau2.interfaces._runs import write_run
 from tau2.interfaces._tasks import default_suite_name, domain_suites, find_task, load_tasks
 from tau2.interfaces._terminal import SessionEnded, Terminal
@@ -141,7 +141,7 @@ def play(
         context = driver.context(seat)
         if context is not None:
             _introduce(term, context)
-        while isinstance(event, SeatTurn):
+        while isinstance(event, Turn):
             assert context is not None
             _show(term, event.observation, seat)
             seen = max([seen, *(entry.index for entry in event.observation)])
@@ -151,8 +151,6 @@ def play(
         return None
     finally:
         driver.close()
-    if isinstance(event, EpisodeFailed):
-        raise event.error
     _show(term, [e for e in event.trajectory.entries if e.index > seen and e.visible_to(seat)], seat)
     _outcome(term, event)
     return event

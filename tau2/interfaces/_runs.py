@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Final
 
 from tau2 import ActorSpec, EpisodeConfig, Mode, SimulationRecord, Suite, Task, UserInputError
+from tau2._jsonfile import json_line
 from tau2.runner import new_run_identity, package_versions, sha256_bytes
 from tau2.runs import RESULTS_FILE, RunManifest
 
@@ -53,5 +54,5 @@ def write_run(
     manifest.save(run_dir)
     stamped = (record.model_copy(update={"run_id": manifest.run_id}) for record in records)
     with (run_dir / RESULTS_FILE).open("w", encoding="utf-8", newline="\n") as handle:
-        handle.writelines(record.model_dump_json() + "\n" for record in stamped)
+        handle.writelines(json_line(record.model_dump_json()) + "\n" for record in stamped)
     return manifest

@@ -13,7 +13,7 @@ from tau2._jsonfile import read_bytes_bounded
 from tau2.actors import make_actor
 from tau2.episode import ActorSpec, EpisodeConfig, Mode, check_structure, shipped_policy
 from tau2.errors import UserInputError
-from tau2.llm import ModelSpec, missing_credentials
+from tau2.llm import ModelSpec, missing_credentials, withheld_credentials
 from tau2.personas import PersonaError, load_persona
 from tau2.runner._manifest import (
     differences,
@@ -107,7 +107,9 @@ def prepare_run(request: RunRequest, run_dir: Path, *, resume: bool) -> Prepared
                 f"{run_dir}: cannot resume with --trials {manifest.trials}: the run plans {stored.trials} "
                 "(a resume may add trials, never remove them)"
             )
-        manifest = stored.model_copy(update={"trials": manifest.trials})
+        # The stored configuration, with the secrets given now (they compare equal to the stored markers).
+        given = {"agent": manifest.agent, "user": manifest.user, "judge": manifest.judge}
+        manifest = stored.model_copy(update={"trials": manifest.trials, **given})
     data_dir = Path(manifest.data_dir) if manifest.data_dir is not None else None
     if manifest.mode is Mode.SOLO:
         require_tickets(list(tasks.values()))
@@ -128,7 +130,7 @@ def prepare_run(request: RunRequest, run_dir: Path, *, resume: bool) -> Prepared
         units=pending_units(manifest.task_ids, manifest.trials, manifest.seed, previous),
         warnings=warnings,
         stored=stored is not None,
-        manifest_changed=stored is not None and manifest != stored,
+        manifest_changed=stored is not None and manifest.trials != stored.trials,
     )
 
 
@@ -170,6 +172,7 @@ def prepare_episode(request: RunRequest, task_id: str) -> EpisodeSetup:
     if request.persona is not None:
         (task,), _ = _with_persona([task], request.persona)
     config = request.episode_config().model_copy(update={"seed": request.seed})
+    config = with_retrieval(get_domain(task.domain), config, request.data_dir)
     if config.mode is Mode.SOLO:
         require_tickets([task])
     check_structure([task])
@@ -242,25 +245,26 @@ def _resolve(request: RunRequest, base: RunManifest | None) -> tuple[RunManifest
     agent = request.agent.resolve(Side.AGENT, base.agent if base else None)
     user = _user_spec(request, mode, base)
     suite_path = _suite_path(request, base)
-    suite_bytes = _read_suite(suite_path)
+    suite_hash = _suite_hash(suite_path)
     tasks = _select(
         load_task_file(suite_path, pick("domain", request.domain)), _task_ids(request, suite_path, pick)
     )
     domain = get_domain(tasks[0].domain)
+    data_dir = request.data_dir or (Path(base.data_dir) if base and base.data_dir else None)
+    episode = with_retrieval(domain, episode, data_dir)
     persona: str | None = pick("persona_override", request.persona)
     hashes = prompt_hashes(agent, user, mode, talk_only=domain.single_control)
     if persona is not None:
         tasks, hashes["persona"] = _with_persona(tasks, persona)
-    data_dir = request.data_dir or (Path(base.data_dir) if base and base.data_dir else None)
     if data_dir is not None:
         hashes["data_dir"] = _data_hash(data_dir)
-    policy = shipped_policy(domain, data_dir) or _policy(domain, mode, episode.policy_variant)
+    policy = _run_policy(domain, episode, data_dir)
     if policy is not None:
         hashes["policy"] = sha256_text(policy)
     manifest = RunManifest(
         **(new_run_identity() if base is None else base.model_dump(include={"run_id", "created_at"})),
         suite_path=str(suite_path.resolve()),
-        suite_hash=sha256_bytes(suite_bytes),
+        suite_hash=suite_hash,
         data_dir=None if data_dir is None else str(data_dir.resolve()),
         domain=domain.name,
         episode=episode,
@@ -278,6 +282,27 @@ def _resolve(request: RunRequest, base: RunManifest | None) -> tuple[RunManifest
         reward_basis_source=reward_basis_source(tasks),
     )
     return manifest, {task.id: task for task in tasks}
+
+
+def with_retrieval(domain: Domain[Any], episode: EpisodeConfig, data_dir: Path | None) -> EpisodeConfig:
+    """`episode` with the retrieval configuration it runs under resolved (the domain's default when none
+    was given) and checked, so it is recorded; a domain without a knowledge base takes none."""
+    support = domain.retrieval
+    if support is None:
+        if episode.retrieval is not None:
+            raise UserInputError(f"--retrieval: domain {domain.name!r} has no knowledge base")
+        return episode
+    config = support.resolve(episode.retrieval)
+    support.configure(config, data_dir)  # refuses an unknown configuration or a missing package or embedder
+    return episode.model_copy(update={"retrieval": config})
+
+
+def _run_policy(domain: Domain[Any], episode: EpisodeConfig, data_dir: Path | None) -> str | None:
+    """The agent's instructions as the manifest hashes them: the retrieval configuration's template, the
+    data directory's policy, or the domain's own for the mode and variant."""
+    if domain.retrieval is not None and episode.retrieval is not None:
+        return domain.retrieval.policy(episode.retrieval, data_dir, None)
+    return shipped_policy(domain, data_dir) or _policy(domain, episode.mode, episode.policy_variant)
 
 
 def _task_ids(request: RunRequest, suite_path: Path, pick: Callable[[str, Any], Any]) -> list[str] | None:
@@ -318,9 +343,16 @@ def _suite_path(request: RunRequest, base: RunManifest | None) -> Path:
     raise UserInputError("no tasks: give --suite FILE or --domain NAME")
 
 
+def _suite_hash(path: Path) -> str:
+    """The hash of a suite or task file, or of every task file of a τ²-bench task folder."""
+    if path.is_dir():
+        return sha256_tree(path)
+    return sha256_bytes(_read_suite(path))
+
+
 def _read_suite(path: Path) -> bytes:
-    """The suite's bytes; other `OSError`s (a directory, permissions) propagate with the path, for the
-    command line to report as bad input or as the machine refusing."""
+    """The suite's bytes; other `OSError`s (permissions) propagate with the path, for the command line to
+    report as bad input or as the machine refusing."""
     try:
         return read_bytes_bounded(path)
     except FileNotFoundError:
@@ -392,10 +424,16 @@ def _check_actors(manifest: RunManifest) -> None:
 
 
 def check_credentials(agent: ModelSpec | None, user: ModelSpec | None, judge: ModelSpec | None) -> None:
-    """Refuse, on one line naming the seat, a model whose key is missing (checked offline)."""
+    """Refuse, on one line naming the seat, a model whose key is missing (checked offline), or whose
+    secrets a resumed run needs given again."""
     for seat, spec in (("agent", agent), ("user", user), ("judge", judge)):
-        problem = None if spec is None else missing_credentials(spec)
-        if spec is not None and problem is not None:
+        if spec is None:
+            continue
+        withheld = withheld_credentials(spec, seat)
+        if withheld is not None:
+            raise UserInputError(f"{seat} seat ({spec.name}): {withheld}")
+        problem = missing_credentials(spec)
+        if problem is not None:
             raise UserInputError(
                 f"{seat} seat ({spec.name}): {problem}; set it, or give --{seat}-arg api_key=..."
             )

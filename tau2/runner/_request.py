@@ -13,7 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field, JsonValue, ValidationError
 from tau2.actors import checked_kind
 from tau2.episode import ActorSpec, EpisodeConfig
 from tau2.errors import UserInputError
-from tau2.llm import ModelSpec, ProviderLimit, TransportChoice, resolve_transport
+from tau2.llm import ModelSpec, ProviderLimit, SecretArgs, TransportChoice, resolve_transport
 from tau2.world import Side
 
 DEFAULT_KIND: Final = "llm"
@@ -31,6 +31,15 @@ _MODEL_OPTIONS: Final = {
 """Command-line names of the model settings besides the model itself."""
 
 
+_RETRIEVAL_OPTIONS: Final = {
+    "retrieval.top_k": "retrieval-top-k",
+    "retrieval.embedder.model": "embedding-model",
+    "retrieval.embedder.api_base": "embedding-api-base",
+    "retrieval.embedder": "embedding-model",
+}
+"""Command-line names of the retrieval settings, by `EpisodeConfig` field path."""
+
+
 class ModelRequest(BaseModel):
     """A model's options as given on the command line; None means "not given"."""
 
@@ -38,7 +47,8 @@ class ModelRequest(BaseModel):
 
     model: str | None = None
     api_base: str | None = None
-    args: dict[str, JsonValue] | None = None
+    args: SecretArgs | None = None
+    """Secrets among them are redacted from the moment they are read (see `SecretArgs`)."""
     timeout_s: float | None = None
     transport: TransportChoice | None = None
     retry_budget_s: float | None = None
@@ -50,15 +60,18 @@ class ModelRequest(BaseModel):
         return any(value is not None for value in self.model_dump().values())
 
     def apply(self, base: ModelSpec | None, option: str) -> ModelSpec | None:
-        """`base` with the given settings applied (`option` prefixes the command-line names in errors)."""
+        """`base` with the given settings applied (`option` prefixes the command-line names in errors).
+        Given arguments are set over the base's name by name, so a resume may give its keys again alone."""
         given = {"name": self.model, **{key: getattr(self, key) for key in _MODEL_OPTIONS}}
         updates = {key: value for key, value in given.items() if value is not None}
         if not updates:
             return base
+        if base is not None and self.args is not None:
+            updates["args"] = base.args.merged(self.args)
         if base is None and self.model is None:
             options = ", ".join(f"--{option}-{_MODEL_OPTIONS[key]}" for key in updates)
             raise UserInputError(f"{options}: no model to apply them to (give --{option}-model)")
-        settings = updates if base is None else {**base.model_dump(), **updates}
+        settings = updates if base is None else {**dict(base), **updates}  # a dump would drop the secrets
         try:
             model = ModelSpec.model_validate(settings)
         except ValidationError as error:
@@ -121,13 +134,27 @@ class RunRequest(BaseModel):
     """The model judging natural-language assertions (none unless named)."""
 
     def episode_config(self, base: EpisodeConfig | None = None) -> EpisodeConfig:
-        """`base` (or the defaults) with the given episode options applied; a bad value is one line."""
-        merged = {**(base or EpisodeConfig()).model_dump(mode="json"), **self.episode}
+        """`base` (or the defaults) with the given episode options applied; a bad value is one line.
+
+        Retrieval options given without `--retrieval` adjust the base's configuration; with it, they
+        start a new one."""
+        stored = (base or EpisodeConfig()).model_dump(mode="json")
+        merged = {**stored, **self.episode}
+        given = self.episode.get("retrieval")
+        kept = stored.get("retrieval")
+        if isinstance(given, dict) and isinstance(kept, dict) and "name" not in given:
+            embedder = given.get("embedder")
+            kept_embedder = kept.get("embedder")
+            if isinstance(embedder, dict) and isinstance(kept_embedder, dict):
+                given = {**given, "embedder": {**kept_embedder, **embedder}}
+            merged["retrieval"] = {**kept, **given}
         try:
             return EpisodeConfig.model_validate(merged)
         except ValidationError as error:
             problem = error.errors()[0]
             name = ".".join(str(part) for part in problem["loc"]) or "episode"
+            if name.startswith("retrieval"):
+                name = _RETRIEVAL_OPTIONS.get(name, "retrieval")
             raise UserInputError(f"--{name.replace('_', '-')}: {problem['msg']}") from None
 
 

@@ -8,13 +8,28 @@ from tau2.tasks._catalog import (
     Fact,
     Group,
     Intent,
+    LayeredCatalogSource,
     Precedence,
     Step,
     Subtask,
     Target,
+    TextFragments,
     Texts,
 )
+from tau2.tasks._extension import (
+    ENTRY_POINT_GROUP as CATALOG_EXTENSION_GROUP,
+)
+from tau2.tasks._extension import (
+    CatalogExtension,
+    ExtensionFile,
+    ExtensionRecord,
+    IntentExtension,
+    installed_catalog_extensions,
+    load_catalog_extension,
+    resolve_catalog_extension,
+)
 from tau2.tasks._initialize import TaskSetupError, initialize_world
+from tau2.tasks._layering import extend_catalog
 from tau2.tasks._reward_basis import IMPLIED_BASIS, RewardType
 from tau2.tasks._solo import require_tickets
 from tau2.tasks._suite import Suite, load_suite
@@ -43,17 +58,23 @@ from tau2.tasks._tau2bench import (
 
 __all__ = [
     "BASIS_IMPLIED_KEY",
+    "CATALOG_EXTENSION_GROUP",
     "IMPLIED_BASIS",
     "METADATA_KEY",
     "AssertionCall",
     "Catalog",
+    "CatalogExtension",
     "CatalogSource",
     "EnvCall",
     "Evaluation",
+    "ExtensionFile",
+    "ExtensionRecord",
     "Fact",
     "Group",
     "InitialData",
     "Intent",
+    "IntentExtension",
+    "LayeredCatalogSource",
     "Precedence",
     "RewardType",
     "SolutionStep",
@@ -64,18 +85,23 @@ __all__ = [
     "Task",
     "TaskSetupError",
     "Tau2Task",
+    "TextFragments",
     "Texts",
     "ToolRequestor",
     "UserInstructions",
     "UserScenario",
     "all_passed",
     "default_reward_basis",
+    "extend_catalog",
     "first_failure",
     "initialize_world",
+    "installed_catalog_extensions",
+    "load_catalog_extension",
     "load_split",
     "load_suite",
     "load_task_file",
     "require_tickets",
+    "resolve_catalog_extension",
     "run_assertions",
     "task_from_tau2",
     "task_to_tau2",

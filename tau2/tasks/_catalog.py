@@ -7,6 +7,8 @@ eligible target of a world (e.g. one customer's line), so the same catalog works
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from pathlib import Path
 from typing import Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -33,6 +35,18 @@ class Fact(_Frozen):
     phrase: str
 
 
+class TextFragments(_Frozen):
+    """Sentences a subtask adds to its intent's text templates in every task that holds it (each after the
+    intent's own text, in the task's init order), e.g. what the customer remembers about this fault."""
+
+    purpose: str | None = None
+    reason_for_call: str | None = None
+    known_info: str | None = None
+    task_instructions: str | None = None
+    ticket: str | None = None
+    transfer_summary: str | None = None
+
+
 class Subtask(_Frozen):
     """One atomic fault: how to plant it, how to see it, and how to fix it (or that only a transfer can)."""
 
@@ -51,6 +65,13 @@ class Subtask(_Frozen):
     """Facts the customer must be able to tell the agent for the solution to be reachable."""
     optional: bool = False
     """Offered only when the generator is asked to include it by name."""
+    intents: tuple[str, ...] = ()
+    """The intents this subtask may join; empty means every intent holding its group (a variant may break
+    only some intents' predicates, e.g. a 3G-only network mode slows data but still carries MMS)."""
+    transfer_assertions: tuple[AssertionCall, ...] = ()
+    """For an unfixable subtask: what a transfer task holding it stores instead of the intent's failure
+    assertions (e.g. "not excellent" when data works but too slowly); empty means the failure assertions."""
+    texts: TextFragments = Field(default_factory=TextFragments)
 
     @model_validator(mode="after")
     def _solution_matches_fixability(self) -> Subtask:
@@ -60,7 +81,13 @@ class Subtask(_Frozen):
             raise ValueError(f"unfixable subtask {self.name!r} must not have a solution")
         if not self.unfixable and not self.solution:
             raise ValueError(f"fixable subtask {self.name!r} needs a solution")
+        if self.transfer_assertions and not self.unfixable:
+            raise ValueError(f"fixable subtask {self.name!r} must not have transfer assertions")
         return self
+
+    def offered_to(self, intent: str) -> bool:
+        """Whether this subtask may join compositions of `intent` (given that the intent holds its group)."""
+        return not self.intents or intent in self.intents
 
     def stage_of(self, step: Step) -> str:
         """The workflow stage of one of this subtask's steps."""
@@ -147,6 +174,9 @@ class Catalog(_Frozen):
     injection_order: tuple[Precedence, ...] = ()
     facts: dict[str, str] = Field(default_factory=dict)
     """Constant facts for the texts (e.g. an accepted refuel amount)."""
+    parameters: dict[str, str | int | float | bool] = Field(default_factory=dict)
+    """Named values of this target that catalog extensions' calls may use (e.g. a customer ID, a data
+    allowance in GB); see `tau2.tasks.extend_catalog`."""
 
     @model_validator(mode="after")
     def _references_resolve(self) -> Catalog:
@@ -162,10 +192,19 @@ class Catalog(_Frozen):
             for step in subtask.solution:
                 if subtask.stage_of(step) not in self.stages:
                     raise ValueError(f"subtask {subtask.name!r}: unknown stage {subtask.stage_of(step)!r}")
+        intents = {intent.name: intent for intent in self.intents}
         for intent in self.intents:
             unknown = set(intent.groups) - set(groups)
             if unknown:
                 raise ValueError(f"intent {intent.name!r} names unknown groups {sorted(unknown)}")
+        for subtask in self.subtasks:
+            for name in subtask.intents:
+                if name not in intents:
+                    raise ValueError(f"subtask {subtask.name!r} names unknown intent {name!r}")
+                if subtask.group not in intents[name].groups:
+                    raise ValueError(
+                        f"subtask {subtask.name!r}: intent {name!r} does not hold its group {subtask.group!r}"
+                    )
         for rule in self.fix_order:
             _known("fix_order", rule, self.stages)
         for rule in self.injection_order:
@@ -215,4 +254,14 @@ class CatalogSource(Protocol):
 
     def situation(self, world: World) -> dict[str, str]:
         """Facts the texts state that are read from the world after initialisation (e.g. location)."""
+        ...
+
+
+@runtime_checkable
+class LayeredCatalogSource(CatalogSource, Protocol):
+    """A catalog source that also offers named catalogs: its own catalog with extension files layered on
+    (e.g. telecom's `extended`, τ²-bench's faults plus new ones). `base`, the catalog alone, is implied."""
+
+    def catalog_layers(self) -> Mapping[str, tuple[Path, ...]]:
+        """Extension files of each named catalog, in layering order."""
         ...

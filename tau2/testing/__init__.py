@@ -1,4 +1,5 @@
-"""Test utilities shipped with tau2: a scripted OpenAI-compatible server for offline LLM tests."""
+"""Test utilities shipped with tau2: a scripted OpenAI-compatible server for offline LLM and embedding
+tests."""
 
 from tau2.testing._openai_server import (
     ChatRequest,
@@ -8,6 +9,7 @@ from tau2.testing._openai_server import (
     ScriptedOpenAIServer,
     ScriptedToolCall,
     ScriptedUsage,
+    embedding_of,
     estimate_tokens,
 )
 
@@ -19,5 +21,6 @@ __all__ = [
     "ScriptedOpenAIServer",
     "ScriptedToolCall",
     "ScriptedUsage",
+    "embedding_of",
     "estimate_tokens",
 ]
