@@ -73,6 +73,7 @@ def test_submission_to_stdout_keeps_messages_off_stdout(run_dir: Path, tmp_path:
         "-",
         "--organization",
         "o",
+        "--custom",  # the mock suite is no official τ²-bench task set
     ]
     result = runner.invoke(app, arguments)
     assert result.exit_code == 0, result.output

@@ -29,7 +29,7 @@ def command(
 ) -> None:
     """Report one run: a one-screen headline (--full: every table), or JSON with --json; --html FILE also
     writes a self-contained page with plots and every simulation's transcript."""
-    from tau2.interfaces import extra_sections
+    from tau2.interfaces import extra_sections, imported_tables
     from tau2.report import build_report, run_page, run_tables
     from tau2.runs import load_run
 
@@ -41,6 +41,6 @@ def command(
         report.warnings,
         html=html,
         json_output=json_output,
-        page=lambda r: run_page(r, run.records),
+        page=lambda r: run_page(r, run.records, imported_tables(run_dir)),
         summary=lambda r: [*run_tables(r, full=full), *extra_sections(run_dir)],
     )

@@ -51,9 +51,8 @@ from tau2.cli.options import (
     retrieval_options,
     seat_request,
 )
+from tau2.runs import MAX_TRIALS
 
-MAX_TRIALS = 10_000
-"""More trials per task than any study needs; a typo like 10000000 would plan units until memory runs out."""
 MAX_WORKERS = 1_024
 """More worker processes than any machine has cores; a typo must not fork thousands of processes."""
 

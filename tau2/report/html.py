@@ -22,14 +22,16 @@ PLOTTED_BREAKDOWNS = ("intent", "fault", "resolution", "subtasks", "persona")
 """Breakdowns drawn as plots (the others are tables only); one with a single group is not drawn."""
 
 
-def run_page(report: RunReport, records: Sequence[SimulationRecord]) -> str:
-    """The HTML report of one run: headline, plots, the simulations viewer, then every table."""
+def run_page(report: RunReport, records: Sequence[SimulationRecord], extra: Sequence[TableData] = ()) -> str:
+    """The HTML report of one run: headline, plots, the simulations viewer, then every table; `extra` are
+    tables about data from outside tools (an imported run's recorded rewards), shown after the headline."""
     m = report.manifest
     body = [
         f'<p class="config">{escape(tables.config_line(report))}</p>',
         f'<p class="config">{escape(tables.totals_line(report))}</p>',
         _warnings(report.warnings),
         _run_headline(report),
+        _section("Recorded elsewhere", *(_table(table) for table in extra)),
         _section("Plots", _run_plots(report)),
         _viewer(records),
         _section(

@@ -9,6 +9,7 @@ from tau2.runner._manifest import (
     new_run_identity,
     package_versions,
     sha256_bytes,
+    sha256_text,
 )
 from tau2.runner._plan import Unit, pending_units
 from tau2.runner._prepare import EpisodeSetup, PreparedRun, prepare_episode, prepare_run
@@ -57,6 +58,7 @@ __all__ = [
     "run_summary",
     "set_aside_damaged",
     "sha256_bytes",
+    "sha256_text",
     "simulate",
     "split_limits",
 ]

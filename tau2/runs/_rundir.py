@@ -20,6 +20,9 @@ from tau2.runs._store import record_object
 
 MANIFEST_FILE: Final = "manifest.json"
 RESULTS_FILE: Final = "results.jsonl"
+MAX_TRIALS: Final = 10_000
+"""More trials per task than any study needs: `tau2 run --trials` and imported trial numbers stay below it
+(a typo like 10000000 would plan units until memory runs out)."""
 _SHOWN_LINES: Final = 5
 """How many damaged line numbers a warning lists."""
 

@@ -7,7 +7,7 @@ from tau2.world._domain import Domain, available_domains, get_domain, refusal_of
 from tau2.world._observation import Observation
 from tau2.world._results import ToolFailure, ToolResult
 from tau2.world._retrieval import EmbedderConfig, RetrievalConfig, RetrievalRecall, RetrievalSupport
-from tau2.world._state_diff import ChangeKind, StateChange, state_changes
+from tau2.world._state_diff import ChangeKind, StateChange, shared_state_changes, state_changes
 from tau2.world._tools import Side, Tool, ToolKind, ToolSet, ToolTable
 from tau2.world._world import World
 
@@ -33,5 +33,6 @@ __all__ = [
     "get_domain",
     "refusal_of",
     "register_domain",
+    "shared_state_changes",
     "state_changes",
 ]
