@@ -13,10 +13,11 @@ from rich.console import Console
 from tau2.actors import ActorKind, ModelUse, actor_kinds, make_actor, register_actor
 from tau2.actors._human import HumanActor
 from tau2.actors._null import NULL_LINE, NullAgent
-from tau2.actors._oracle import CLOSING, OracleAgent
+from tau2.actors._oracle import ASK_AGAIN, CLOSING, MAX_REQUESTS, NO_TRANSFER, TRANSFER_SUMMARY, OracleAgent
 from tau2.actors._requests import (
     RESOLVED_PHRASE,
     Request,
+    format_report,
     format_request,
     is_resolved,
     parse_request,
@@ -24,7 +25,7 @@ from tau2.actors._requests import (
 from tau2.actors._scripted import GIVE_UP, GOODBYE, ScriptedUser, reason_for_call
 from tau2.actors._transfer import TransferAgent
 from tau2.domains.mock.tasks import BOTH, UNPLUGGED
-from tau2.episode import DONE_TOOL, GREETING, run_episode, seat_contexts
+from tau2.episode import DONE_TOOL, GREETING, EpisodeResult, run_episode, seat_contexts
 from tau2.episode._actor import Actor, ActorSpec, ActorTurn, SeatContext
 from tau2.episode._config import EpisodeConfig, Mode
 from tau2.episode._trajectory import Entry, EntryKind, TerminationReason
@@ -121,7 +122,84 @@ async def test_oracle_interactive_acts_asks_and_closes() -> None:
     assert not ask.tool_calls
     close = await oracle.act([message(Side.USER, "I did it.")])
     assert close.text == CLOSING
-    assert (await oracle.act([])).text == CLOSING
+    # a customer who answers the closing instead of hanging up is handed to a human, not told it again
+    [(name, arguments)] = calls(await oracle.act([message(Side.USER, "It is still dark.")]))
+    assert name == "transfer_to_human_agents" and arguments == {"summary": TRANSFER_SUMMARY}
+
+
+class WritesCallsAsText:
+    """A customer that never acts: it answers every request by writing the call out as text, as a small
+    model served without a tool-call parser does."""
+
+    async def start(self, context: SeatContext) -> None:
+        self._spoke = False
+
+    async def act(self, observation: list[Entry]) -> ActorTurn:
+        if not self._spoke:
+            self._spoke = True
+            return ActorTurn(text="My lamp is dark.")
+        return ActorTurn(text='```json\n{"name": "plug_in", "arguments": {}}\n```')
+
+
+class NeverHangsUp:
+    """A customer that does what it is asked but answers the closing instead of ending the call."""
+
+    def __init__(self) -> None:
+        self._scripted = ScriptedUser()
+
+    async def start(self, context: SeatContext) -> None:
+        await self._scripted.start(context)
+
+    async def act(self, observation: list[Entry]) -> ActorTurn:
+        turn = await self._scripted.act(observation)
+        return ActorTurn(text="Is that all?") if turn.stop else turn
+
+
+def agent_messages_of(result: EpisodeResult) -> list[str]:
+    return [
+        entry.text or ""
+        for entry in result.trajectory.entries
+        if entry.seat is Side.AGENT and entry.kind is EntryKind.MESSAGE
+    ]
+
+
+async def test_oracle_asks_again_then_transfers_a_customer_who_does_not_act() -> None:
+    result = await run_episode(BOTH, OracleAgent(), WritesCallsAsText(), EpisodeConfig(seed=1))
+    agent_messages = agent_messages_of(result)
+    request = format_request("plug_in", {})
+    assert agent_messages[1:] == [request, f"{ASK_AGAIN} {request}", f"{ASK_AGAIN} {request}"]
+    assert len(agent_messages) - 1 == MAX_REQUESTS
+    assert not any(is_resolved(text) for text in agent_messages)
+    assert result.termination is TerminationReason.TRANSFER and result.reward == 0.0
+
+
+async def test_oracle_transfers_a_customer_who_does_not_hang_up_instead_of_repeating_its_claim() -> None:
+    result = await run_episode(BOTH, OracleAgent(), NeverHangsUp(), EpisodeConfig(seed=1))
+    agent_messages = agent_messages_of(result)
+    assert sum(is_resolved(text) for text in agent_messages) == 1
+    assert result.termination is TerminationReason.TRANSFER
+    assert result.reward == 1.0, "the lamp is lit: the transfer does not undo a solved task"
+
+
+async def test_oracle_asks_again_when_the_scripted_user_reports_a_failed_step() -> None:
+    oracle = OracleAgent()
+    await oracle.start(context(BOTH, Side.AGENT))
+    await oracle.act([message(Side.USER, "My lamp is dark.")])
+    await oracle.act([])
+    failed = format_report("plug_in", "Error (invalid_state): no socket", ok=False)
+    again = await oracle.act([message(Side.USER, failed)])
+    assert again.text == f"{ASK_AGAIN} {format_request('plug_in', {})}"
+    done = await oracle.act([message(Side.USER, format_report("plug_in", "lit: yes"))])
+    assert done.text == CLOSING
+
+
+async def test_oracle_says_it_cannot_resolve_where_there_is_no_transfer_tool() -> None:
+    oracle = OracleAgent()
+    await oracle.start(context(BOTH, Side.AGENT).model_copy(update={"transfer_tool": None}))
+    await oracle.act([message(Side.USER, "My lamp is dark.")])
+    await oracle.act([])
+    await oracle.act([message(Side.USER, "I did it.")])
+    assert (await oracle.act([message(Side.USER, "Still dark.")])).text == NO_TRANSFER
 
 
 async def test_oracle_solo_performs_every_step_then_done() -> None:

@@ -18,6 +18,8 @@ from tau2.world import NEUTRAL_PHRASING, RequestPhrasing
 
 RESOLVED_PHRASE = "Your issue is resolved."
 """The oracle's closing sentence; the scripted user ends the call when it reads it."""
+FAILED_REPORT = "but it failed:"
+"""What the scripted user's report of an action says when the action failed."""
 
 _DECODER = json.JSONDecoder()
 
@@ -60,6 +62,18 @@ def parse_request(text: str, phrasing: RequestPhrasing = NEUTRAL_PHRASING) -> Re
 def _pattern(prefix: str) -> re.Pattern[str]:
     """A prefix followed by a tool name (possibly in backticks)."""
     return re.compile(re.escape(prefix) + r"\s*`?(?P<name>[A-Za-z_][A-Za-z0-9_]*)`?", re.IGNORECASE)
+
+
+def format_report(name: str, shown: str | None, ok: bool = True) -> str:
+    """The user seat's report of the action `name`: what its seat showed, and whether it failed."""
+    if shown is None:
+        return f"I did {name}."
+    return f"I did {name}. It shows: {shown}" if ok else f"I tried {name}, {FAILED_REPORT} {shown}"
+
+
+def reports_failure(text: str, name: str) -> bool:
+    """Whether a customer message reports that the action `name` failed."""
+    return text.startswith(f"I tried {name}, {FAILED_REPORT}")
 
 
 def is_resolved(text: str) -> bool:

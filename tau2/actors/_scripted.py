@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from tau2.actors._requests import is_resolved, parse_request
+from tau2.actors._requests import format_report, is_resolved, parse_request
 from tau2.episode import ActorSpec, ActorTurn, Entry, EntryKind, SeatContext, ToolCall
 from tau2.tasks import Task, UserInstructions
 from tau2.world import NEUTRAL_PHRASING, Side
@@ -80,9 +80,11 @@ class ScriptedUser:
                 and answered is not None
                 and answered.call_id == call.call_id
             ):
-                shown = entry.result.render() if entry.result is not None else ""
-                return f"I did {call.name}. It shows: {shown}"
-        return f"I did {call.name}."
+                result = entry.result
+                if result is None:
+                    return format_report(call.name, "")
+                return format_report(call.name, result.render(), result.ok)
+        return format_report(call.name, None)
 
 
 def reason_for_call(task: Task) -> str:

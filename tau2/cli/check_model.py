@@ -8,6 +8,7 @@ from tau2.cli.options import (
     AgentApiBase,
     AgentArg,
     AgentModel,
+    AgentTextToolCalls,
     AgentTimeout,
     AgentTransport,
     JudgeApiBase,
@@ -17,6 +18,7 @@ from tau2.cli.options import (
     UserApiBase,
     UserArg,
     UserModel,
+    UserTextToolCalls,
     UserTimeout,
     UserTransport,
     model_request,
@@ -32,11 +34,13 @@ def command(
     agent_arg: AgentArg = None,
     agent_timeout: AgentTimeout = None,
     agent_transport: AgentTransport = None,
+    agent_text_tool_calls: AgentTextToolCalls = None,
     user_model: UserModel = None,
     user_api_base: UserApiBase = None,
     user_arg: UserArg = None,
     user_timeout: UserTimeout = None,
     user_transport: UserTransport = None,
+    user_text_tool_calls: UserTextToolCalls = None,
     judge_model: JudgeModel = None,
     judge_api_base: JudgeApiBase = None,
     judge_arg: JudgeArg = None,
@@ -45,7 +49,8 @@ def command(
     """Check each named model (reachable, authenticated, chat, tool calls, context window, pricing).
 
     It takes the model options of `tau2 run`; each check is one line, and a failed check (✗) makes the
-    command exit 1. Warnings (!) are worth reading but do not stop a run.
+    command exit 1. Warnings (!) are worth reading but do not stop a run. With --agent-text-tool-calls or
+    --user-text-tool-calls, tool calls the model writes as text count when tau2 can read them, as in a run.
     """
     import asyncio
 
@@ -68,11 +73,17 @@ def command(
             specs[seat] = spec
     if not specs:
         raise UserInputError("no model to check: give --agent-model, --user-model or --judge-model")
+    text_calls = {"agent": bool(agent_text_tool_calls), "user": bool(user_text_tool_calls)}
+    for seat, enabled in text_calls.items():
+        if enabled and seat not in specs:
+            raise UserInputError(f"--{seat}-text-tool-calls: no --{seat}-model to check")
     failed = False
     for seat, spec in specs.items():
         where = f" at {spec.api_base}" if spec.api_base else ""
         typer.echo(f"{seat}: {spec.name}{where} ({resolve_transport(spec)} transport)")
-        for check in asyncio.run(probe_model(spec)):
+        option = f"--{seat}-text-tool-calls" if seat in text_calls else None
+        probe = probe_model(spec, text_tool_calls=text_calls.get(seat, False), text_calls_option=option)
+        for check in asyncio.run(probe):
             typer.echo(f"  {MARKS[check.outcome]} {check.name}: {check.detail}")
             failed = failed or check.outcome == "fail"
     if failed:
