@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fixtures.make_runs import AIRPLANE, RUNS_DIR, manifest, record
+from fixtures.make_runs import AIRPLANE, RUNS_DIR, manifest, many_trials_run, record
 from typer.testing import CliRunner
 
 from tau2.cli import app
@@ -94,6 +94,22 @@ def test_json_report_follows_the_documented_schema() -> None:
     assert len(data["simulations"]) == 16
     assert data["manifest"]["run_id"] == "run-interactive"
     RunReport.model_validate(data)
+
+
+def test_pass_hat_k_stops_at_k_8_unless_more_is_asked_for(tmp_path: Path) -> None:
+    run_dir = many_trials_run(tmp_path / "run", 12)
+    default = report_json(run_dir)
+    assert list(default["pass_hat_k"]) == [str(k) for k in range(1, 9)]
+    assert list(default["breakdowns"]["intent"][0]["pass_hat_k"]) == [str(k) for k in range(1, 9)]
+    more = report_json(run_dir, "--max-k", "10")
+    assert list(more["pass_hat_k"]) == [str(k) for k in range(1, 11)]
+    assert {k: more["pass_hat_k"][k] for k in default["pass_hat_k"]} == default["pass_hat_k"], "same seed"
+    assert list(report_json(run_dir, "--max-k", "99")["pass_hat_k"]) == [str(k) for k in range(1, 13)]
+    assert more["pass_hat_k"]["10"]["value"] == 0.0 and more["pass_hat_k"]["2"]["value"] == pytest.approx(
+        (8 * 7) / (12 * 11)
+    )
+    result = runner.invoke(app, ["report", run_dir, "--max-k", "0"])
+    assert result.exit_code == 2
 
 
 def test_json_report_is_deterministic_and_the_bootstrap_configurable() -> None:

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from tau2.cli.options import BootstrapSamples, BootstrapSeed, HtmlFile, JsonOutput, emit_report
+from tau2.cli.options import BootstrapSamples, BootstrapSeed, HtmlFile, JsonOutput, MaxK, emit_report
 from tau2.cli.report import Full
 from tau2.metrics.paired import PairBy
 
@@ -30,6 +30,7 @@ def command(
     full: Full = False,
     bootstrap_samples: BootstrapSamples = 1000,
     bootstrap_seed: BootstrapSeed = 0,
+    max_k: MaxK = None,
 ) -> None:
     """Compare two runs on the tasks both share: pass^k and what B costs in turns, tokens, dollars, tool
     errors and endings per seat (--full: every table); refuses runs that share none."""
@@ -38,7 +39,7 @@ def command(
     from tau2.runs import load_run
 
     bootstrap = Bootstrap(samples=bootstrap_samples, seed=bootstrap_seed)
-    report = build_comparison(load_run(run_a), load_run(run_b), pair_by, bootstrap)
+    report = build_comparison(load_run(run_a), load_run(run_b), pair_by, bootstrap, max_k)
     emit_report(
         report,
         report.warnings,

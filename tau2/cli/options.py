@@ -52,6 +52,10 @@ BootstrapSamples = Annotated[
     int, typer.Option("--bootstrap-samples", min=1, help="Bootstrap resamples for intervals.")
 ]
 BootstrapSeed = Annotated[int, typer.Option("--bootstrap-seed", help="Seed of the bootstrap.")]
+MaxK = Annotated[
+    int | None,
+    typer.Option("--max-k", min=1, help="Show pass^k for k = 1..K (default 8; at most the runs' trials)."),
+]
 
 _EPISODE_DEFAULTS = EpisodeConfig()
 

@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from tau2.cli.options import BootstrapSamples, BootstrapSeed, HtmlFile, JsonOutput, RunDir, emit_report
+from tau2.cli.options import BootstrapSamples, BootstrapSeed, HtmlFile, JsonOutput, MaxK, RunDir, emit_report
 
 Full = Annotated[bool, typer.Option("--full", help="Print every table, not just the headline.")]
 
@@ -18,6 +18,7 @@ def command(
     full: Full = False,
     bootstrap_samples: BootstrapSamples = 1000,
     bootstrap_seed: BootstrapSeed = 0,
+    max_k: MaxK = None,
 ) -> None:
     """Report one run: a one-screen headline (--full: every table), or JSON with --json; --html FILE also
     writes a self-contained page with plots and every simulation's transcript."""
@@ -27,7 +28,7 @@ def command(
     from tau2.runs import load_run
 
     run = load_run(run_dir)
-    report = build_report(run, Bootstrap(samples=bootstrap_samples, seed=bootstrap_seed))
+    report = build_report(run, Bootstrap(samples=bootstrap_samples, seed=bootstrap_seed), max_k)
     emit_report(
         report,
         report.warnings,
