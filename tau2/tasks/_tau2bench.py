@@ -14,7 +14,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, JsonValue, TypeAdapter, ValidationError, field_validator
 
-from tau2._jsonfile import field_path, read_json, validation_error, write_json
+from tau2._jsonfile import collector_paused, field_path, read_json, validation_error, write_json
 from tau2.errors import UnknownDomainError, UserInputError
 from tau2.tasks import _task as ours
 from tau2.tasks._reward_basis import IMPLIED_BASIS, RewardType
@@ -311,6 +311,11 @@ def load_task_file(path: Path, domain: str | None = None) -> list[ours.Task]:
     `domain` overrides the domain a τ²-bench task names in its instructions; every error is one line
     naming the file and the field.
     """
+    with collector_paused():
+        return _load_task_file(path, domain)
+
+
+def _load_task_file(path: Path, domain: str | None) -> list[ours.Task]:
     data = read_json(path)
     if is_suite_document(data):
         suite = parse_suite(data, path)
