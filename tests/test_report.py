@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import gc
 import gzip
 import json
 import re
@@ -15,6 +16,7 @@ import pytest
 from fixtures.make_runs import AIRPLANE, RUNS_DIR, manifest, many_trials_run, record
 from typer.testing import CliRunner
 
+from tau2 import runs as runs_module
 from tau2.cli import app
 from tau2.episode import Mode
 from tau2.metrics import Bootstrap
@@ -237,3 +239,18 @@ def test_html_never_overwrites_the_runs_own_files(tmp_path: Path, name: str) -> 
     assert result.exit_code == 2
     assert f"is a file of the run in {run_dir}" in result.stderr
     assert (run_dir / name).read_bytes() == before
+
+
+@pytest.mark.parametrize(
+    "command", [["report", INTERACTIVE], ["compare", INTERACTIVE, str(RUNS_DIR / "solo")]]
+)
+def test_reading_and_reducing_runs_pauses_the_garbage_collector(
+    command: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    collecting: list[bool] = []
+    load = runs_module.load_run
+    monkeypatch.setattr(runs_module, "load_run", lambda path: collecting.append(gc.isenabled()) or load(path))
+    result = runner.invoke(app, [*command, "--json"])
+    assert result.exit_code == 0, result.output
+    assert collecting and not any(collecting)
+    assert gc.isenabled()

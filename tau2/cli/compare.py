@@ -34,12 +34,14 @@ def command(
 ) -> None:
     """Compare two runs on the tasks both share: pass^k and what B costs in turns, tokens, dollars, tool
     errors and endings per seat (--full: every table); refuses runs that share none."""
+    from tau2._jsonfile import collector_paused
     from tau2.metrics import Bootstrap
     from tau2.report import build_comparison, comparison_page, comparison_tables
     from tau2.runs import load_run
 
     bootstrap = Bootstrap(samples=bootstrap_samples, seed=bootstrap_seed)
-    report = build_comparison(load_run(run_a), load_run(run_b), pair_by, bootstrap, max_k)
+    with collector_paused():
+        report = build_comparison(load_run(run_a), load_run(run_b), pair_by, bootstrap, max_k)
     emit_report(
         report,
         report.warnings,

@@ -22,13 +22,15 @@ def command(
 ) -> None:
     """Report one run: a one-screen headline (--full: every table), or JSON with --json; --html FILE also
     writes a self-contained page with plots and every simulation's transcript."""
+    from tau2._jsonfile import collector_paused
     from tau2.interfaces import extra_sections
     from tau2.metrics import Bootstrap
     from tau2.report import build_report, run_page, run_tables
     from tau2.runs import load_run
 
-    run = load_run(run_dir)
-    report = build_report(run, Bootstrap(samples=bootstrap_samples, seed=bootstrap_seed), max_k)
+    with collector_paused():
+        run = load_run(run_dir)
+        report = build_report(run, Bootstrap(samples=bootstrap_samples, seed=bootstrap_seed), max_k)
     emit_report(
         report,
         report.warnings,
