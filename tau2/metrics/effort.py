@@ -44,7 +44,7 @@ class PairedMean(BaseModel):
 SEAT_MEASURES: Final = ("messages", "tool calls", "tool errors", "tokens", "cost")
 """Per-seat measures of one simulation; a seat absent from a run (solo has no user) counts zero."""
 
-MEASURES: Final = [(BOTH, "turns"), *((seat.value, name) for seat in Side for name in SEAT_MEASURES)]
+MEASURES: Final = ((BOTH, "turns"), *((seat.value, name) for seat in Side for name in SEAT_MEASURES))
 """Every (seat, measure) of the effort table, actor turns of the whole episode first."""
 
 
