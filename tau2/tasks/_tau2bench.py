@@ -23,7 +23,7 @@ from pydantic import (
     field_validator,
 )
 
-from tau2._jsonfile import field_path, read_json, validation_error, write_json
+from tau2._jsonfile import collector_paused, field_path, read_json, validation_error, write_json
 from tau2.errors import UnknownDomainError, UserInputError
 from tau2.tasks import _task as ours
 from tau2.tasks._reward_basis import IMPLIED_BASIS, RewardType
@@ -327,6 +327,11 @@ def load_task_file(path: Path, domain: str | None = None) -> list[ours.Task]:
     suite's domain, or a `module:attribute` reference to it, which its tasks then name (so that every
     process running them finds the domain). Every error is one line naming the file and the field.
     """
+    with collector_paused():
+        return _load_task_file(path, domain)
+
+
+def _load_task_file(path: Path, domain: str | None) -> list[ours.Task]:
     if path.is_dir():
         return _tasks_from_folder(path, domain)
     data = read_json(path)
