@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fixtures.tau2bench_banking_results import results
 from hypothesis import given
 from hypothesis import strategies as st
 from tau.conformance import conformance_dir
@@ -65,6 +64,14 @@ def records(run_dir: Path) -> dict[str, SimulationRecord]:
         for simulation in imported.simulations
     }
     return {ids[record.task_id, record.trial]: record for record in load_run(run_dir).records}
+
+
+def results(data: Path, task_ids: list[str] | None = None) -> dict[str, Any]:
+    """The banking results file the fixture script writes (it scores searches with rank-bm25)."""
+    pytest.importorskip("rank_bm25", reason="the knowledge extra (rank-bm25) is not installed")
+    from fixtures.tau2bench_banking_results import results as build
+
+    return build(data, task_ids)
 
 
 def gating_failures(record: SimulationRecord) -> set[RewardType]:
