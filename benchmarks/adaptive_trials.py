@@ -166,6 +166,45 @@ def adaptive(bank: Bank, budget: Budget, round_size: int, bootstrap: Bootstrap, 
         experiment.run(allocation.tasks)
 
 
+@dataclass(frozen=True)
+class Outcome:
+    """One experiment over several banks: per bank, its true Δpass^1, the target, and per allocation the
+    simulations it took and the error of its Δpass^1 estimate."""
+
+    deltas: list[float]
+    targets: list[float]
+    simulations: dict[str, list[int]]
+    errors: dict[str, list[float]]
+
+    def saved(self) -> float:
+        return 1 - sum(self.simulations["adaptive"]) / sum(self.simulations["uniform"])
+
+
+def experiment(domain: str, replicate: bool, options: argparse.Namespace, bootstrap: Bootstrap) -> Outcome:
+    """Both allocations on `options.seeds` banks of one domain."""
+    outcome = Outcome([], [], {"uniform": [], "adaptive": []}, {"uniform": [], "adaptive": []})
+    for seed in range(options.seeds):
+        bank = make_bank(domain, replicate, seed)
+        target = bank.half_width_at(options.target_trials, bootstrap.level)
+        tasks = len(bank.baseline)
+        budget = Budget(
+            max_simulations=2 * tasks * (MAX_TRIALS // 4),
+            target_half_width=target,
+            initial_trials=options.initial,
+        )
+        round_size = max(1, tasks // 10)
+        runs = {
+            "uniform": uniform(bank, target, budget, round_size, bootstrap),
+            "adaptive": adaptive(bank, budget, round_size, bootstrap, seed),
+        }
+        for name, run in runs.items():
+            outcome.simulations[name].append(run.simulations())
+            outcome.errors[name].append(run.delta() - bank.delta)
+        outcome.deltas.append(bank.delta)
+        outcome.targets.append(target)
+    return outcome
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -180,46 +219,27 @@ def main() -> None:
     bootstrap = Bootstrap(samples=options.bootstrap_samples)
     started = time.perf_counter()
     totals = {"uniform": 0, "adaptive": 0}
-    print(f"target: the half width of uniform allocation at {options.target_trials} trials per task")
-    print(
-        f"{'experiment':<40} {'Δ':>6} {'target':>6} {'uniform':>8} {'adaptive':>8} {'saved':>6} {'per seed':>13}"
-    )
+    print(f"target: the half width uniform allocation reaches at {options.target_trials} trials per task")
+    print(f"{'experiment':<44} {'Δ':>6} {'target':>6} {'uniform':>8} {'adaptive':>8} {'saved':>6}  per seed")
     for domain in PUBLISHED:
         for replicate in (False, True):
-            sims = {"uniform": [], "adaptive": []}
-            errors: dict[str, list[float]] = {"uniform": [], "adaptive": []}
-            deltas, targets = [], []
-            for seed in range(options.seeds):
-                bank = make_bank(domain, replicate, seed)
-                target = bank.half_width_at(options.target_trials, bootstrap.level)
-                tasks = len(bank.baseline)
-                budget = Budget(
-                    max_simulations=2 * tasks * (MAX_TRIALS // 4),
-                    target_half_width=target,
-                    initial_trials=options.initial,
-                )
-                round_size = max(1, tasks // 10)
-                runs = {
-                    "uniform": uniform(bank, target, budget, round_size, bootstrap),
-                    "adaptive": adaptive(bank, budget, round_size, bootstrap, seed),
-                }
-                for name, experiment in runs.items():
-                    sims[name].append(experiment.simulations())
-                    errors[name].append(experiment.delta() - bank.delta)
-                deltas.append(bank.delta)
-                targets.append(target)
+            outcome = experiment(domain, replicate, options, bootstrap)
             for name in totals:
-                totals[name] += sum(sims[name])
-            per_seed = 1 - np.array(sims["adaptive"]) / np.array(sims["uniform"])
-            label = f"{domain}: {'replicate ' + BASELINE if replicate else BASELINE + ' vs ' + ARM}"
-            print(
-                f"{label:<40} {np.mean(deltas):>+6.3f} {np.mean(targets):>6.3f} {np.mean(sims['uniform']):>8.0f} "
-                f"{np.mean(sims['adaptive']):>8.0f} {1 - sum(sims['adaptive']) / sum(sims['uniform']):>6.2f} "
-                f"{per_seed.min():>+6.2f}..{per_seed.max():>+5.2f}"
+                totals[name] += sum(outcome.simulations[name])
+            per_seed = 1 - np.array(outcome.simulations["adaptive"]) / np.array(
+                outcome.simulations["uniform"]
             )
+            label = f"{domain}: " + (f"{BASELINE} twice" if replicate else f"{BASELINE} vs {ARM}")
+            mean = {name: np.mean(values) for name, values in outcome.simulations.items()}
             print(
-                f"{'':<40} mean error of Δpass^1: uniform {np.mean(errors['uniform']):+.4f}, "
-                f"adaptive {np.mean(errors['adaptive']):+.4f} (± {np.std(errors['adaptive']) / sqrt(options.seeds):.4f})"
+                f"{label:<44} {np.mean(outcome.deltas):>+6.3f} {np.mean(outcome.targets):>6.3f} "
+                f"{mean['uniform']:>8.0f} {mean['adaptive']:>8.0f} {outcome.saved():>6.2f}  "
+                f"{per_seed.min():+.2f} to {per_seed.max():+.2f}"
+            )
+            spread = np.std(outcome.errors["adaptive"]) / sqrt(options.seeds)
+            print(
+                f"{'':<44} mean error of Δpass^1: uniform {np.mean(outcome.errors['uniform']):+.4f}, "
+                f"adaptive {np.mean(outcome.errors['adaptive']):+.4f} (± {spread:.4f})"
             )
     saved = 1 - totals["adaptive"] / totals["uniform"]
     print(f"simulations: uniform {totals['uniform']:,}, adaptive {totals['adaptive']:,}")
