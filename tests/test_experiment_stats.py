@@ -246,14 +246,16 @@ def test_the_comparison_serialises_every_figure_the_report_names() -> None:
 
 
 def test_an_always_transfer_agent_loses_against_the_oracle() -> None:
-    """Shaped like the telecom default suite with two trials: the oracle solves every task, an agent that
-    always transfers only the ~40 % whose correct outcome is a transfer."""
+    """The shape of the experiments issue's bar, two trials of 159 tasks: the oracle solves every task, an
+    agent that always transfers only the 62 whose correct outcome is a transfer."""
     tasks = 159
     transfers = set(random.Random(0).sample(range(tasks), 62))
     oracle = TaskCounts.from_counts([2] * tasks, [2] * tasks)
     transfer = TaskCounts.from_counts([2] * tasks, [2 if task in transfers else 0 for task in range(tasks)])
     units = mcnemar((True, task in transfers) for task in range(tasks) for _ in range(2))
-    result = compare_arms("transfer", "oracle", (oracle, transfer), units, Bootstrap())
+    result = compare_arms(
+        "transfer", "oracle", arm_counts=transfer, baseline_counts=oracle, units=units, bootstrap=Bootstrap()
+    )
     assert result.delta_pass_hat_1 == pytest.approx(-97 / 159)
     assert result.flips_to_fail == 194 and result.flips_to_pass == 0
     assert result.p_value < 0.001 and result.detected
@@ -264,7 +266,7 @@ def test_compare_arms_uses_each_side_s_own_trials() -> None:
     """Unequal trials: per-task pass^1 divides by each arm's own valid trials."""
     base = TaskCounts.from_counts([2, 6, 3], [1, 6, 0])
     arm = TaskCounts.from_counts([4, 3, 3], [4, 3, 3])
-    result = compare_arms("b", "a", (base, arm), mcnemar([]), FAST)
+    result = compare_arms("b", "a", arm_counts=arm, baseline_counts=base, units=mcnemar([]), bootstrap=FAST)
     assert result.delta_pass_hat_1 == pytest.approx((0.5 + 0 + 1) / 3)
     assert result.tasks == 3
 
@@ -398,11 +400,15 @@ def test_missing_trials_are_spent_simulations() -> None:
     assert allocate(arms, Budget(max_simulations=100), round_size=1).simulations == 8
 
 
-def test_allocation_refuses_unpaired_arms() -> None:
+def test_allocation_refuses_unpaired_arms_and_impossible_rounds() -> None:
     with pytest.raises(ValueError, match="task 1 has 2 ended trials in the baseline and 3 in arm 1"):
         allocate(paired([2, 2], [1, 1]) + paired([2, 3], [1, 1]), Budget(max_simulations=9), round_size=1)
     with pytest.raises(ValueError, match="at least one other arm"):
         allocate(paired([2], [1]), Budget(max_simulations=9), round_size=1)
+    with pytest.raises(ValueError, match="at least one task"):
+        allocate(paired([], [], []), Budget(max_simulations=9), round_size=1)
+    with pytest.raises(ValueError, match="round_size must be at least 1"):
+        allocate(paired([2], [1], [1]), Budget(max_simulations=9), round_size=0)
     with pytest.raises(ValueError, match="arm 1 has 1 tasks, the baseline 2"):
         allocate(paired([2, 2], [1, 1]) + paired([2], [1]), Budget(max_simulations=9), round_size=1)
 

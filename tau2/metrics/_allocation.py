@@ -20,6 +20,10 @@ PRIOR: Final = 0.25
 always or never succeed, and a prior with its weight near 0 and 1 lets agreeing trials say so early."""
 
 
+INTERVALS: Final = Bootstrap()
+"""The intervals whose half widths are checked against the target, unless the experiment sets its own."""
+
+
 class Budget(BaseModel):
     """What an adaptive experiment may spend: a cap on simulations (all arms, missing ones included), and
     optionally the half width of every arm's Δpass^1 interval at which it stops early."""
@@ -58,15 +62,16 @@ def allocate(
     *,
     round_size: int,
     seed: int = 0,
-    bootstrap: Bootstrap | None = None,
+    bootstrap: Bootstrap = INTERVALS,
     prior: float = PRIOR,
 ) -> Allocation:
     """The next round of an experiment whose per-task counts so far are `arms` (the baseline first, entry i
     the same task in every arm, every task with as many ended trials in every arm). The initial round comes
     first, trial by trial across tasks; then tasks are ranked by how much one more paired trial would narrow
     the intervals still wider than the target, ties broken by an order drawn from `seed`."""
+    if round_size < 1 or prior <= 0:
+        raise ValueError(f"round_size must be at least 1 and prior positive: {round_size=}, {prior=}")
     ended = _paired_trials(arms)
-    bootstrap = bootstrap or Bootstrap()
     simulations = int(ended.sum()) * len(arms)
     half_widths = [_half_width(arms[0], arm, bootstrap) for arm in arms[1:]]
     affordable = (budget.max_simulations - simulations) // len(arms)
@@ -93,6 +98,8 @@ def _paired_trials(arms: Sequence[TaskCounts]) -> Counts:
     if len(arms) < 2:
         raise ValueError("an experiment needs a baseline and at least one other arm")
     ended = arms[0].planned
+    if not len(ended):
+        raise ValueError("an experiment needs at least one task")
     for index, arm in enumerate(arms[1:], start=1):
         if len(arm) != len(ended):
             raise ValueError(f"arm {index} has {len(arm)} tasks, the baseline {len(ended)}")

@@ -52,14 +52,16 @@ class ArmComparison(BaseModel):
 def compare_arms(
     arm: str,
     baseline: str,
-    counts: tuple[TaskCounts, TaskCounts],
+    *,
+    arm_counts: TaskCounts,
+    baseline_counts: TaskCounts,
     units: McNemar,
     bootstrap: Bootstrap,
     power: float = DEFAULT_POWER,
 ) -> ArmComparison:
-    """Compare `arm` with `baseline` from their per-task counts (`counts` is (baseline, arm), entry i the same
-    task in both) and the McNemar test of their paired units."""
-    base, other = counts
+    """Compare `arm` with `baseline` from their per-task counts (entry i the same task in both) and the
+    McNemar test of their paired units."""
+    base, other = baseline_counts, arm_counts
     estimate = paired_pass_hat_k(base, other, 1, bootstrap)["1"]
     both = (base.trials > 0) & (other.trials > 0)
     differences = other.successes[both] / other.trials[both] - base.successes[both] / base.trials[both]
