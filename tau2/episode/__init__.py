@@ -4,7 +4,7 @@ it, the trajectory it records, and the evaluation that judges it."""
 from tau2.episode._actor import Actor, ActorSpec, ActorTurn, SeatContext
 from tau2.episode._basis import FINISHED, CheckRecord, evaluate_basis, replay_reference
 from tau2.episode._check_actor import RandomActor, check_actor, protocol_problems
-from tau2.episode._config import EpisodeConfig, Mode, mode_label
+from tau2.episode._config import EpisodeConfig, EpisodeSettings, Mode, mode_label
 from tau2.episode._evaluation import ActionRecord, AssertionRecord, EvaluationResult, evaluate
 from tau2.episode._judge import NOT_JUDGED, NLJudge, Verdict
 from tau2.episode._orchestrator import (
@@ -43,6 +43,7 @@ __all__ = [
     "EntryKind",
     "EpisodeConfig",
     "EpisodeResult",
+    "EpisodeSettings",
     "EpisodeTiming",
     "EvaluationResult",
     "Mode",

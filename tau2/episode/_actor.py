@@ -17,13 +17,17 @@ class ActorSpec(BaseModel):
     """How to build an actor: a registered kind (`llm`, `oracle`, `scripted`, …) and, for kinds that
     take one, the model it talks to. Printed in run manifests."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
 
-    kind: str
+    kind: str = "llm"
+    """Kind of the seat: llm (needs a model), oracle, null, transfer, scripted, human, an installed kind, or
+    module:factory."""
     model: ModelSpec | None = None
+    """The model of a kind that talks to one (a name alone, or its settings); nothing is chosen for you."""
     text_tool_calls: bool = False
-    """Read a tool call the model wrote as JSON in its text as that call (a compatibility aid for servers
-    without a tool-call parser); left out of manifests while off, so older manifests stay as they were."""
+    """Read a tool call the model writes as JSON in its message (bare, fenced or in <tool_call> tags) as
+    that call: a compatibility aid for servers without a tool-call parser. Left out of manifests while
+    off."""
 
     @model_serializer(mode="wrap")
     def _omit_off_options(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:

@@ -19,12 +19,15 @@ def mode_label(mode: Mode, oracle_plan: bool) -> str:
     return mode.value + ("+oracle_plan" if oracle_plan else "")
 
 
-class EpisodeConfig(BaseModel):
-    """Everything that shapes one episode besides the task and the actors."""
+class EpisodeSettings(BaseModel):
+    """The settings every episode of a run shares: the mode and the episode's limits. A run configuration
+    carries them as its own fields; `EpisodeConfig` adds the seed of one episode."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
 
     mode: Mode = Mode.INTERACTIVE
+    """`interactive` (the agent talks to the customer, who holds the phone) or `solo` (the agent holds both
+    toolsets and reads the task's ticket)."""
     oracle_plan: bool = False
     """Show the agent the task's reference solution as numbered steps, each naming its seat."""
     max_steps: int = Field(default=100, ge=1)
@@ -34,8 +37,15 @@ class EpisodeConfig(BaseModel):
     max_actor_retries: int = Field(default=3, ge=1)
     """Consecutive malformed outputs from one actor before it is declared broken."""
     policy_variant: str = "manual"
-    seed: int | None = None
+    """Which of the domain's policy texts the agent reads."""
 
     def label(self) -> str:
         """Short printable form, e.g. `solo+oracle_plan`."""
         return mode_label(self.mode, self.oracle_plan)
+
+
+class EpisodeConfig(EpisodeSettings):
+    """Everything that shapes one episode besides the task and the actors."""
+
+    seed: int | None = None
+    """The episode's seed, given to the actors and sent with every model request; None = unseeded."""
