@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from tau2.cli._option_text import parse_assignments, parse_rate_limit, parse_task_ids
 from tau2.domains.mock.tasks import BOTH, NEEDS_HUMAN
 from tau2.episode import EpisodeResult, EpisodeTiming
 from tau2.episode._actor import ActorSpec
@@ -24,9 +25,6 @@ from tau2.runner import (
     derive_seed,
     differences,
     episode_record,
-    parse_assignments,
-    parse_rate_limit,
-    parse_task_ids,
     pending_units,
     set_aside_damaged,
 )
@@ -186,7 +184,8 @@ def test_differences_name_nested_fields_and_hashes_but_ignore_identity() -> None
 
 
 def test_seat_requests_resolve_against_a_stored_spec() -> None:
-    stored = ActorSpec(kind="llm", model=ModelSpec(name="m", api_base="http://x", args={"temperature": 0}))
+    model = ModelSpec(name="m", api_base="http://x", args={"temperature": 0}, transport="litellm")
+    stored = ActorSpec(kind="llm", model=model)
     assert SeatRequest().resolve(Side.AGENT, stored) == stored
     resolved = SeatRequest(model="n").resolve(Side.AGENT, stored).model
     assert resolved is not None and resolved.name == "n" and resolved.api_base == "http://x"

@@ -389,7 +389,7 @@ def _write_workspace(root: Path, good_run: Path) -> None:
     special = {
         b"GOOD": manifest,
         b"NO_TASKS": {**manifest, "task_ids": []},
-        b"ZERO_TRIALS": {**manifest, "trials": 0},
+        b"ZERO_TRIALS": {**manifest, "config": {**manifest["config"], "trials": 0}},
     }
     for name, files in BROKEN_RUNS.items():
         folder = root / name
