@@ -121,7 +121,12 @@ def test_task_subset_persona_override_and_solo_mode(suite_file: Path, tmp_path: 
         ([*OFFLINE, "--persona", "nobody"], "error: --persona: 'nobody': unknown persona; available: easy,"),
         ([*OFFLINE, "--persona", "missing.toml"], "error: --persona: missing.toml: file not found"),
         ([*OFFLINE, "--task-ids", "both,ghost"], "error: --task-ids: not in the suite: ghost"),
-        ([*OFFLINE, "--trials", "0"], "Invalid value for '--trials'"),
+        ([*OFFLINE, "--trials", "0"], "error: --trials: Input should be greater than or equal to 1"),
+        ([*OFFLINE, "--max-steps", "0"], "error: --max-steps: Input should be greater than or equal to 1"),
+        (
+            ["--agent", "llm", "--agent-model", "m", "--user", "scripted", "--agent-timeout", "0"],
+            "error: --agent-timeout: Input should be greater than 0",
+        ),
         ([*OFFLINE, "--data-dir", "/nonexistent"], "error: --data-dir /nonexistent: not a directory"),
         ([*OFFLINE, "--domain", "atlantis"], "domain: the suite is for 'mock', not 'atlantis'"),
     ],
