@@ -5,6 +5,7 @@ options, `--print-config` read back unchanged, and command functions with few pa
 from __future__ import annotations
 
 import ast
+import json
 from pathlib import Path
 from typing import Any
 
@@ -179,3 +180,17 @@ def test_check_model_names_options_without_a_model() -> None:
     result = runner.invoke(app, ["check-model", "--user-timeout", "3"])
     assert result.exit_code == 2
     assert result.stderr == "error: --user-timeout: no model to apply them to (give --user-model)\n"
+
+
+def test_episode_takes_a_run_configuration_file(suite_file: Path, tmp_path: Path) -> None:
+    path = tmp_path / "run.toml"
+    path.write_text(
+        f'suite = "{suite_file}"\ntrials = 4\nmode = "solo"\nagent = {{ kind = "oracle" }}\n'
+        'user = { kind = "scripted" }\n'
+    )
+    result = runner.invoke(
+        app, ["episode", "--config", str(path), "--task-id", "both", "--mode", "interactive", "--json"]
+    )
+    assert result.exit_code == 0, result.output
+    episode = json.loads(result.stdout)
+    assert (episode["reward"], episode["config"]["mode"], episode["user"]) == (1.0, "interactive", "scripted")

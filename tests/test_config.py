@@ -70,6 +70,7 @@ def test_relative_paths_in_a_file_are_relative_to_the_file(tmp_path: Path) -> No
         ('executor = { kind = "ray" }', "executor: the ray executor needs the cluster's address"),
         ("trials = 20000", "trials: Input should be less than or equal to 10000"),
         (b"\xff\xfe", "cannot read: not UTF-8 text"),
+        ("x = " + "[" * 5000 + "]" * 5000, "TOML nested too deeply to read"),
     ],
 )
 def test_a_bad_file_is_one_line_naming_file_and_field(

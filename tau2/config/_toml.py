@@ -38,6 +38,8 @@ def read_toml(path: Path) -> dict[str, Any]:
         raise UserInputError(f"{path}: cannot read: not UTF-8 text ({error.reason})") from None
     except tomllib.TOMLDecodeError as error:
         raise UserInputError(f"{path}: invalid TOML: {error}") from None
+    except RecursionError:
+        raise UserInputError(f"{path}: TOML nested too deeply to read") from None
 
 
 def to_toml(model: BaseModel) -> str:
