@@ -64,8 +64,8 @@ class PreparedRun(BaseModel):
 
     run_dir: Path
     config: RunConfig
-    """The configuration this session runs with: the manifest's, with the settings that may change on
-    resume (concurrency, rate limits, executor) as given now."""
+    """The configuration this session runs with, resolved like the manifest's; on resume, the settings
+    that may change (concurrency, rate limits, executor) are as given now, not as stored."""
     manifest: RunManifest
     tasks: dict[str, Task]
     """The selected tasks by id, with any persona override applied."""
@@ -94,8 +94,8 @@ def prepare_run(layers: Layers, run_dir: Path, *, resume: bool) -> PreparedRun:
     stored = _stored_manifest(run_dir) if resume else None
     if stored is None:
         _require_empty(run_dir)
-    config = layered(layers, None if stored is None else stored.config)
-    manifest, tasks = _resolve(config, layers, stored)
+    manifest, tasks = _resolve(layered(layers, None if stored is None else stored.config), layers, stored)
+    config = manifest.config
     if stored is not None:
         changed = differences(stored, manifest)
         if changed:
@@ -122,7 +122,7 @@ def prepare_run(layers: Layers, run_dir: Path, *, resume: bool) -> PreparedRun:
         previous = _stored_records(run_dir, manifest, warnings)
     return PreparedRun(
         run_dir=run_dir,
-        config=config.model_copy(update={"trials": manifest.trials}),
+        config=config,
         manifest=manifest,
         tasks=tasks,
         previous=previous,
