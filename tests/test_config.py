@@ -51,6 +51,13 @@ def test_the_example_configuration_reads_as_written(tmp_path: Path) -> None:
     assert config.max_steps == EpisodeConfig().max_steps
 
 
+def test_a_seat_given_as_a_string_is_its_kind_and_a_model_its_name() -> None:
+    config = RunConfig.model_validate({"user": "scripted", "judge": "openai/m", "agent": {"model": "x"}})
+    assert config.user == ActorSpec(kind="scripted")
+    assert config.judge == ModelSpec(name="openai/m")
+    assert config.agent == ActorSpec(kind="llm", model=ModelSpec(name="x"))
+
+
 def test_relative_paths_in_a_file_are_relative_to_the_file(tmp_path: Path) -> None:
     (tmp_path / "experiments").mkdir()
     path = tmp_path / "experiments" / "run.toml"

@@ -223,9 +223,12 @@ def test_a_run_with_a_flat_manifest_resumes_and_adds_trials(suite_file: Path, tm
     assert run("--suite", str(suite_file), *OFFLINE, "--max-steps", "40", "--out", str(out)).exit_code == 0
     manifest_file = out / "manifest.json"
     manifest_file.write_text(json.dumps(flat(json.loads(manifest_file.read_text()))))
-    refused = run("--resume", "--out", str(out), "--max-steps", "7", "--quiet")
+    refused = run("--resume", "--out", str(out), "--max-steps", "7", "--persona", "hard", "--quiet")
     assert refused.exit_code == 2
-    assert "cannot resume: the configuration differs in episode.max_steps (40 → 7)" in refused.stderr
+    assert (
+        "cannot resume: the configuration differs in episode.max_steps (40 → 7); persona_override "
+        "(None → hard); persona (none → "
+    ) in refused.stderr
     resumed = run("--resume", "--out", str(out), "--trials", "2", "--quiet")
     assert resumed.exit_code == 0, resumed.output
     assert "5 tasks × 2 trials" in resumed.stdout and "10/10 judged" in resumed.stdout

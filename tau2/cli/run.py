@@ -42,12 +42,11 @@ def command(
     from tau2.config import layered
     from tau2.errors import UserInputError
     from tau2.llm import AuthenticationError
-    from tau2.runner import nothing_judged, run_summary
-    from tau2.runs import load_manifest
+    from tau2.runner import nothing_judged, run_summary, stored_manifest
 
     layers = configured_layers(config, RUN_OPTIONS, given)
     if print_config:
-        stored = None if not (resume and out is not None) else load_manifest(out).config
+        stored = stored_manifest(out).config if resume and out is not None else None
         typer.echo(layered(layers, stored).to_toml(), nl=False)
         return
     if out is None:

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from typing import Any, Protocol, runtime_checkable
 
-from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    model_serializer,
+    model_validator,
+)
 
 from tau2.episode._config import EpisodeConfig
 from tau2.episode._trajectory import Entry, RejectedReply, ToolCall
@@ -28,6 +35,12 @@ class ActorSpec(BaseModel):
     """Read a tool call the model writes as JSON in its message (bare, fenced or in <tool_call> tags) as
     that call: a compatibility aid for servers without a tool-call parser. Left out of manifests while
     off."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _a_kind_alone(cls, data: Any) -> Any:
+        """A seat given as a string is its kind (`user = "scripted"`)."""
+        return {"kind": data} if isinstance(data, str) else data
 
     @model_serializer(mode="wrap")
     def _omit_off_options(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:

@@ -13,7 +13,7 @@ from tau2.runner._manifest import (
     sha256_bytes,
 )
 from tau2.runner._plan import Unit, pending_units
-from tau2.runner._prepare import EpisodeSetup, PreparedRun, prepare_episode, prepare_run
+from tau2.runner._prepare import EpisodeSetup, PreparedRun, prepare_episode, prepare_run, stored_manifest
 from tau2.runner._progress import ProgressBar, RunProgress, Tally
 from tau2.runner._ray_workers import execute_on_ray
 from tau2.runner._seats import SeatRequest, resolved_model, resolved_seat
@@ -56,4 +56,5 @@ __all__ = [
     "sha256_bytes",
     "simulate",
     "split_limits",
+    "stored_manifest",
 ]

@@ -36,7 +36,7 @@ def _shaping(manifest: RunManifest) -> dict[str, Any]:
         "episode": manifest.episode,
         "agent": manifest.agent,
         "user": manifest.user,
-        "persona": manifest.config.persona,
+        "persona_override": manifest.config.persona,  # named as before: `persona` is the text's hash
         "seed": manifest.seed,
         "hashes": manifest.hashes,
         "task_ids": manifest.task_ids,

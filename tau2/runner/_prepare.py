@@ -91,7 +91,7 @@ def prepare_run(layers: Layers, run_dir: Path, *, resume: bool) -> PreparedRun:
     Checks run cheapest first: the run directory, the settings, the configuration against a stored one,
     and only then every task's initialisation and each seat's actor.
     """
-    stored = _stored_manifest(run_dir) if resume else None
+    stored = stored_manifest(run_dir) if resume else None
     if stored is None:
         _require_empty(run_dir)
     manifest, tasks = _resolve(layered(layers, None if stored is None else stored.config), layers, stored)
@@ -216,7 +216,8 @@ def _solo_warnings(mode: Mode, layers: Layers) -> list[str]:
     ]
 
 
-def _stored_manifest(run_dir: Path) -> RunManifest:
+def stored_manifest(run_dir: Path) -> RunManifest:
+    """The manifest of the run stored in `run_dir`; a directory holding none is one line saying so."""
     if not (run_dir / MANIFEST_FILE).is_file():
         unstarted = run_dir.is_dir() and all(is_temporary(path, MANIFEST_FILE) for path in run_dir.iterdir())
         hint = "; nothing is recorded there: run without --resume" if unstarted else ""
