@@ -58,6 +58,7 @@ def main() -> None:
     options = GeneratorOptions(
         persona_assignment=PersonaAssignment.ROTATE,
         catalog="extended",
+        max_transfer_share=1.0,  # the whole pool, transfers included
         target=arguments.target,
         order=arguments.order,
         seed=arguments.seed,

@@ -1,5 +1,5 @@
 """Gymnasium environment overhead: resets and steps per second of `tau2/<domain>-<seat>-v0` with the offline
-other seat, i.e. what the background event loop and the thread handoff of each step cost.
+other seat, i.e. what driving the episode core and running the other seat's turns on the private loop cost.
 
 Run: `python benchmarks/gym_bench.py [--domain telecom] [--seat agent] [--episodes N]` (extra `gym`).
 """

@@ -49,6 +49,8 @@ class Generation:
     """What a generation produced: verified tasks, rejections with reasons, and lint findings."""
 
     catalog_version: str
+    options: GeneratorOptions
+    """The options in effect: those given, with the transfer cap the extensions recommend filled in."""
     tasks: list[Task]
     rejected: list[Rejection]
     findings: list[LintFinding]
@@ -126,6 +128,7 @@ def generate(
     catalog `options.catalog` names with `extensions` layered on top."""
     source = catalog_source(domain)
     layers = [*catalog_layers(domain, source, options.catalog), *extensions]
+    options = with_recommended_cap(options, layers)
     catalogs = [
         extend_catalog(catalog, layers) for catalog in source.catalogs(World.create(domain, data_dir))
     ]
@@ -158,7 +161,18 @@ def generate(
                     LintFinding(subject=task.id, kind=LintKind.REDUNDANT_STEP, message=message)
                     for message in outcome.redundant
                 )
-    return Generation(reference.version, tasks, rejected, findings, tuple(layer.record for layer in layers))
+    records = tuple(layer.record for layer in layers)
+    return Generation(reference.version, options, tasks, rejected, findings, records)
+
+
+def with_recommended_cap(options: GeneratorOptions, layers: Sequence[CatalogExtension]) -> GeneratorOptions:
+    """`options` with the strictest transfer cap the layered extensions recommend, unless one was given."""
+    recommended = [
+        layer.content.max_transfer_share for layer in layers if layer.content.max_transfer_share is not None
+    ]
+    if options.max_transfer_share is not None or not recommended:
+        return options
+    return options.model_copy(update={"max_transfer_share": min(recommended)})
 
 
 def _workflow(catalog: Catalog, layers: Sequence[CatalogExtension]) -> Workflow:

@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from pydantic import ValidationError
+from pydantic import JsonValue, ValidationError
 from pydantic_core import ErrorDetails
 
 from tau2.errors import UserInputError
@@ -105,6 +105,30 @@ def first_unpaired_surrogate(data: Any, at: tuple[int | str, ...] = ()) -> tuple
 def canonical_json(data: Any) -> str:
     """The byte-stable text we write: keys in the given order, indent 2, UTF-8 kept, final newline."""
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+
+
+_RAW_LINE_BREAKS = {
+    ord(separator): f"\\u{ord(separator):04x}" for separator in "\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
+}
+"""Every line boundary `str.splitlines` honours but `\\n`, as a JSON escape."""
+
+
+def json_line(json_text: str) -> str:
+    """One JSON value on one line for readers that split on every Unicode line boundary, as
+    `str.splitlines` does: JSON keeps U+0085, U+2028 and U+2029 raw inside strings, so they become escapes
+    (which decode to the same text). `json_text` is JSON written without indentation; no final newline."""
+    return json_text.translate(_RAW_LINE_BREAKS)
+
+
+def map_strings(value: JsonValue, change: Callable[[str], str]) -> JsonValue:
+    """Parsed JSON `value` with `change` applied to every string in it, object keys included."""
+    if isinstance(value, str):
+        return change(value)
+    if isinstance(value, list):
+        return [map_strings(item, change) for item in value]
+    if isinstance(value, dict):
+        return {change(key): map_strings(item, change) for key, item in value.items()}
+    return value
 
 
 def write_json(path: Path, data: Any) -> None:

@@ -36,6 +36,7 @@ RUN_FLAGS = {
     "--mode", "--oracle-plan", "--max-steps", "--max-errors", "--max-actor-retries", "--policy-variant",
     "--persona", "--suite", "--domain", "--split", "--task-ids", "--trials", "--seed", "--data-dir",
     "--concurrency", "--workers", "--ray", "--rate-limit", "--resume", "--quiet", "--out",
+    "--retrieval", "--retrieval-top-k", "--embedding-model", "--embedding-api-base",
 }  # fmt: skip
 """The options `tau2 run` has always had: every script and document using them keeps working."""
 
@@ -74,6 +75,9 @@ def test_episode_and_check_model_take_the_same_seat_and_model_options() -> None:
     assert {option.flag for option in EPISODE_OPTIONS} <= run_flags
     assert {option.flag for option in MODEL_OPTIONS} <= run_flags
     assert {"--task-id", "--seed", "--mode", "--agent-text-tool-calls", "--config"} <= flags("episode")
+    assert {"--retrieval", "--retrieval-top-k", "--embedding-model", "--embedding-api-base"} <= flags(
+        "episode"
+    )
     assert {"--agent-retry-budget", "--user-max-retries", "--judge-transport"} <= flags("check-model")
 
 

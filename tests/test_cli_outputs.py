@@ -73,6 +73,7 @@ def test_submission_to_stdout_keeps_messages_off_stdout(run_dir: Path, tmp_path:
         "-",
         "--organization",
         "o",
+        "--custom",  # the mock suite is no official τ²-bench task set
     ]
     result = runner.invoke(app, arguments)
     assert result.exit_code == 0, result.output
@@ -187,3 +188,18 @@ def test_unreadable_suite_exits_3(tmp_path: Path) -> None:
     result = runner.invoke(app, ["verify", str(suite)])
     assert result.exit_code == 3
     assert result.stderr == f"error: {suite}: permission denied\n"
+
+
+@pytest.mark.parametrize("command", [["report", "{run}", "--full"], ["compare", "{run}", "{run}", "--full"]])
+def test_tables_written_to_a_pipe_are_not_cut_to_80_columns(
+    command: list[str], run_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("COLUMNS", raising=False)  # stdout is no terminal here, as with `| cat`
+    result = runner.invoke(app, [part.replace("{run}", str(run_dir)) for part in command])
+    assert result.exit_code == 0, result.output
+    assert "…" not in result.stdout
+    assert max(len(line) for line in result.stdout.splitlines()) > 80
+    narrow = runner.invoke(
+        app, [part.replace("{run}", str(run_dir)) for part in command], env={"COLUMNS": "60"}
+    )
+    assert max(len(line) for line in narrow.stdout.splitlines()) <= 60  # a width given is kept

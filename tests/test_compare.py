@@ -14,9 +14,10 @@ from typer.testing import CliRunner
 
 from tau2.cli import app
 from tau2.episode import ActorSpec, EpisodeConfig
+from tau2.errors import UserInputError
 from tau2.llm import ModelSpec
-from tau2.metrics import PairBy
-from tau2.report import SCHEMA_VERSION, ComparisonReport, auto_pair_by, plots
+from tau2.metrics import Bootstrap, PairBy
+from tau2.report import SCHEMA_VERSION, ComparisonReport, auto_pair_by, build_comparison, plots
 from tau2.report.factors import differing_factors, title
 from tau2.report.fmt import short_id
 from tau2.runs._rundir import Run, RunManifest, load_run
@@ -134,13 +135,22 @@ def test_runs_without_shared_tasks_are_refused_on_one_line() -> None:
     )
 
 
+def test_runs_without_shared_tasks_are_refused_as_such_even_when_one_would_pair_ambiguously() -> None:
+    easy, hard = load_run(RUNS_DIR / "persona_easy"), load_run(RUNS_DIR / "persona_hard")
+    both_personas = easy.model_copy(update={"records": [*easy.records, *hard.records]})
+    disjoint = load_run(RUNS_DIR / "disjoint")
+    with pytest.raises(UserInputError) as refused:
+        build_comparison(both_personas, disjoint, PairBy.COMPOSITION, Bootstrap(samples=10))
+    assert str(refused.value).endswith("share no tasks (pairing by composition)")
+
+
 def test_comparison_html_is_self_contained_with_plots(tmp_path: Path) -> None:
     page_path = tmp_path / "compare.html"
     arguments = ["compare", run_path("interactive"), run_path("solo"), "--html", str(page_path)]
     result = runner.invoke(app, arguments)
     assert result.exit_code == 0, result.output
     page = page_path.read_text(encoding="utf-8")
-    for fetching in ['src="http', 'href="http', "<script", "<link", "url(http"]:
+    for fetching in ['src="http', 'href="http', "<script src", "<link", "url(http"]:
         assert fetching not in page
     assert "tau2 compare: interactive vs solo" in page
     assert "A = interactive" in page and "B = solo" in page and "e1439d95d25b" not in page
@@ -184,3 +194,30 @@ def test_auto_pairing_uses_task_ids_when_personas_are_overridden() -> None:
     same_persona_new_text = with_manifest(easy, hashes={"persona": "sha256:x"})
     assert [f.name for f in differing_factors(easy_text, same_persona_new_text)] == ["hash persona"]
     assert auto_pair_by(base, hard, differing_factors(base, hard)) is PairBy.COMPOSITION
+
+
+def test_comparison_html_links_each_task_that_flips_to_its_transcripts_in_both_runs(tmp_path: Path) -> None:
+    page_path = tmp_path / "compare.html"
+    arguments = ["compare", run_path("interactive"), run_path("solo"), "--html", str(page_path)]
+    assert runner.invoke(app, arguments).exit_code == 0
+    page = page_path.read_text(encoding="utf-8")
+    flips = page[page.index("<h2>Tasks that flip</h2>") : page.index('<section id="simulations">')]
+    rows = re.findall(
+        r"<tr><td>(\w+)</td><td>(\w+)</td><td>([^<]*)</td><td>(.*?)</td><td>(.*?)</td></tr>", flips
+    )
+    assert [row[:3] for row in rows] == [
+        ("majority", "gained", short_id(ROAMING)),
+        ("all_trials", "gained", short_id(ROAMING)),
+    ], "every flipping task, one row per way of counting"
+    links = [
+        re.findall(r'<a href="#sim-(\d+)" class="badge (\w+)">trial (\d): \w+</a>', cell)
+        for cell in rows[0][3:]
+    ]
+    assert links == [
+        [("1", "pass", "0"), ("2", "fail", "1"), ("3", "pass", "2"), ("4", "fail", "3")],
+        [("5", "pass", "0"), ("6", "pass", "1"), ("7", "pass", "2"), ("8", "pass", "3")],
+    ], "run A's trials of the task, then run B's, each linked to its place in the viewer"
+    data = json.loads(re.findall(r'<script type="application/json" id="tau2-rows">(.*?)</script>', page)[0])
+    run, task = data["fields"].index("run"), data["fields"].index("task")
+    assert [(row[run], row[task]) for row in data["rows"]] == [("A", ROAMING)] * 4 + [("B", ROAMING)] * 4
+    assert "<h2>Simulations of the tasks that flip</h2>" in page

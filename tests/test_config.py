@@ -17,18 +17,29 @@ from pydantic import BaseModel
 from tau2.config import (
     ActorSpec,
     ConfigLayer,
+    EmbedderConfig,
     EpisodeConfig,
     ExecutorConfig,
     ModelSpec,
     ProviderLimit,
+    RetrievalConfig,
     RunConfig,
     layered,
 )
 from tau2.errors import UserInputError
+from tau2.llm import REDACTED
 from tau2.runs import MANIFEST_FILE, RunManifest, load_manifest, load_run
 
 FIXTURE_RUNS = Path(__file__).resolve().parent / "fixtures" / "runs"
-CONFIG_MODELS: list[type[BaseModel]] = [RunConfig, ActorSpec, ModelSpec, EpisodeConfig, ExecutorConfig]
+CONFIG_MODELS: list[type[BaseModel]] = [
+    RunConfig,
+    ActorSpec,
+    ModelSpec,
+    EpisodeConfig,
+    ExecutorConfig,
+    RetrievalConfig,
+    EmbedderConfig,
+]
 
 
 @pytest.mark.parametrize("model", CONFIG_MODELS, ids=lambda model: model.__name__)
@@ -149,6 +160,14 @@ configs = st.builds(
     mode=st.sampled_from(["interactive", "solo"]),
     oracle_plan=st.booleans(),
     max_steps=st.integers(1, 500),
+    retrieval=st.none()
+    | st.builds(
+        RetrievalConfig,
+        name=names,
+        top_k=st.integers(1, 1000),
+        embedder=st.none()
+        | st.builds(EmbedderConfig, model=names, api_base=st.none() | st.just("http://127.0.0.1:8000/v1")),
+    ),
 )
 
 
@@ -211,6 +230,56 @@ def test_errors_name_the_setting_where_it_was_given() -> None:
 def test_a_configuration_gives_only_what_was_set_explicitly() -> None:
     config = RunConfig(trials=4, agent=ActorSpec(kind="oracle"))
     assert ConfigLayer.of(config).values == {"trials": 4, "agent": {"kind": "oracle"}}
+
+
+def keyed(key: str, **args: Any) -> RunConfig:
+    return RunConfig(agent=ActorSpec(model=ModelSpec(name="openai/m", args={"api_key": key, **args})))
+
+
+def test_secrets_keep_their_values_through_the_layers_and_never_reach_toml(tmp_path: Path) -> None:
+    config = layered([ConfigLayer.of(keyed("sk-live", temperature=0))])
+    assert config.agent.model is not None
+    assert config.agent.model.args.for_request() == {"api_key": "sk-live", "temperature": 0}
+    written = config.to_toml()
+    assert "sk-live" not in written and f'api_key = "{REDACTED}"' in written
+    path = tmp_path / "run.toml"
+    path.write_text(written)
+    again = RunConfig.from_file(path)
+    assert again == config  # a key compares as its marker: giving another one is no difference
+    assert again.agent.model is not None and again.agent.model.args.withheld() == ["api_key"]
+
+
+def test_a_resume_gives_keys_again_by_name_over_the_stored_arguments() -> None:
+    stored = RunConfig.model_validate_json(keyed("sk-old", temperature=0).model_dump_json())
+    assert stored.agent.model is not None and stored.agent.model.args.withheld() == ["api_key"]
+    config = layered([cli_layer({"agent": {"model": {"args": {"api_key": "sk-new"}}}})], stored)
+    assert config == stored
+    assert config.agent.model is not None
+    assert config.agent.model.args.for_request() == {"api_key": "sk-new", "temperature": 0}
+
+
+def test_a_new_retrieval_name_starts_afresh_and_other_settings_adjust() -> None:
+    embedder = EmbedderConfig(model="e", api_base="http://127.0.0.1:8000/v1")
+    base = RunConfig(retrieval=RetrievalConfig(name="dense", top_k=5, embedder=embedder))
+    assert layered([cli_layer({"retrieval": {"top_k": 3}})], base).retrieval == RetrievalConfig(
+        name="dense", top_k=3, embedder=embedder
+    )
+    assert layered([cli_layer({"retrieval": {"embedder": {"model": "f"}}})], base).retrieval == (
+        RetrievalConfig(name="dense", top_k=5, embedder=embedder.model_copy(update={"model": "f"}))
+    )
+    assert layered([cli_layer({"retrieval": {"name": "dense"}})], base) == base
+    assert layered([cli_layer({"retrieval": {"name": "bm25"}})], base).retrieval == RetrievalConfig(
+        name="bm25"
+    )
+    with pytest.raises(UserInputError, match=r"^--retrieval-top_k: no retrieval configuration to apply"):
+        layered([cli_layer({"retrieval": {"top_k": 3}})])
+
+
+def test_an_unset_retrieval_is_left_out_of_what_is_written() -> None:
+    assert "retrieval" not in RunConfig().model_dump() and "retrieval" not in RunConfig().to_toml()
+    assert "retrieval" not in EpisodeConfig().model_dump()
+    given = RunConfig(retrieval=RetrievalConfig(name="bm25"))
+    assert given.model_dump()["retrieval"] == {"name": "bm25", "top_k": 10, "embedder": None}
 
 
 @pytest.mark.parametrize("name", sorted(path.name for path in FIXTURE_RUNS.iterdir()))

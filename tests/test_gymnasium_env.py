@@ -14,7 +14,7 @@ gymnasium = pytest.importorskip("gymnasium", reason="the `gym` extra (gymnasium)
 
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 
-from tau2 import available_domains  # noqa: E402
+from tau2 import EpisodeConfig, available_domains  # noqa: E402
 from tau2.actors._requests import RESOLVED_PHRASE, format_request  # noqa: E402
 from tau2.interfaces import message_action, stop_action, tool_call_action  # noqa: E402
 from tau2.interfaces.gymnasium_env import Tau2SeatEnv, env_id, register_envs  # noqa: E402
@@ -124,12 +124,26 @@ def test_solo_mode_plays_the_ticket_alone() -> None:
 
 
 def test_step_limit_truncates() -> None:
-    env = Tau2SeatEnv("mock", "agent", task_id="unplugged", max_steps=4)
+    env = Tau2SeatEnv("mock", "agent", task_id="unplugged", config=EpisodeConfig(max_steps=4))
     env.reset(seed=0)
     env.step("Hello")
     _, reward, terminated, truncated, info = env.step("Hello again")
     assert (reward, terminated, truncated, info["termination"]) == (0.0, False, True, "max_steps")
     env.close()
+
+
+def test_the_episode_settings_are_one_configuration_whose_mode_the_mode_argument_replaces() -> None:
+    def tools(env: Tau2SeatEnv) -> set[str]:
+        env.reset(seed=0)
+        names = {schema["function"]["name"] for schema in env.tool_schemas}
+        env.close()
+        return names
+
+    solo = EpisodeConfig(mode="solo")  # type: ignore[arg-type]
+    made = gymnasium.make("tau2/mock-agent-v0", task_id="unplugged", config=solo)
+    assert made.unwrapped.mode.value == "solo" and "done" in tools(made.unwrapped)  # type: ignore[attr-defined]
+    replaced = Tau2SeatEnv("mock", "agent", task_id="unplugged", mode="interactive", config=solo)
+    assert replaced.mode.value == "interactive" and "done" not in tools(replaced)
 
 
 def test_user_seat_has_no_solo_mode() -> None:
@@ -210,7 +224,9 @@ def test_observations_add_up_to_exactly_the_seats_view(seat: Side, task_id: str,
     entries its seat may see, each once and in order: the orchestrator's partial observability, intact."""
     from tau2.interfaces._actions import entry_view
 
-    env = Tau2SeatEnv("mock", seat, task_id=task_id, max_steps=12)  # every learner action is a step
+    env = Tau2SeatEnv(
+        "mock", seat, task_id=task_id, config=EpisodeConfig(max_steps=12)
+    )  # every learner action is a step
     observation, _ = env.reset(seed=1)
     seen = json.loads(observation)
     for action in actions:
@@ -223,3 +239,133 @@ def test_observations_add_up_to_exactly_the_seats_view(seat: Side, task_id: str,
     assert result is not None
     assert seen == [entry_view(entry) for entry in result.trajectory.view(seat)]
     assert all(entry["seat"] == seat.value for entry in seen if entry["kind"] != "message")
+
+
+def test_an_action_longer_than_the_action_space_is_refused_and_changes_nothing() -> None:
+    """Refused before it reaches the episode: the next action gets exactly what it would have got."""
+    from tau2.interfaces._actions import MAX_ACTION_CHARS
+
+    env, twin = Tau2SeatEnv("mock", "agent", task_id="both"), Tau2SeatEnv("mock", "agent", task_id="both")
+    env.reset(seed=2)
+    twin.reset(seed=2)
+    too_long = "x" * (MAX_ACTION_CHARS + 1)
+    assert not env.action_space.contains(too_long)
+    with pytest.raises(ValueError, match=f"{MAX_ACTION_CHARS + 1} characters exceeds the limit"):
+        env.step(too_long)
+    action = tool_call_action("enable_power", {"customer": "Ada"})
+    assert env.step(action)[:4] == twin.step(action)[:4]
+    assert env.step("x" * MAX_ACTION_CHARS)[:4] == twin.step("x" * MAX_ACTION_CHARS)[:4]
+    env.close()
+    twin.close()
+
+
+@pytest.mark.parametrize("action", [None, 7, b"hello", ["hello"], {"message": "hi"}])
+def test_an_action_that_is_not_text_is_refused(action: object) -> None:
+    env = Tau2SeatEnv("mock", "agent", task_id="unplugged")
+    env.reset(seed=0)
+    with pytest.raises(ValueError, match="an action is text"):
+        env.step(action)  # type: ignore[arg-type]
+    _, _, terminated, _, _ = env.step("Please plug the lamp in.")
+    assert not terminated and env.result is None
+    env.close()
+
+
+@pytest.mark.parametrize(
+    ("action", "error"),
+    [
+        ('{"message": ' + "[" * 1500 + "]" * 1500 + "}", "nests arrays and objects more than 32 deep"),
+        (tool_call_action("plug_in", {"x": json.loads("[" * 40 + "]" * 40)}), "more than 32 deep"),
+        ('{"message": "\\ud800"}', "lone UTF-16 surrogate"),
+    ],
+)
+def test_deep_or_undecodable_json_is_an_actor_error_turn(action: str, error: str) -> None:
+    env = Tau2SeatEnv("mock", "agent", task_id="unplugged")
+    env.reset(seed=0)
+    observation, reward, terminated, *_ = env.step(action)
+    [entry] = json.loads(observation)
+    assert (entry["kind"], reward, terminated) == ("actor_error", 0.0, False)
+    assert error in entry["text"]
+    env.close()
+
+
+def test_a_message_with_lone_surrogates_is_kept_as_text_the_record_can_encode() -> None:
+    env = Tau2SeatEnv("mock", "agent", task_id="unplugged", config=EpisodeConfig(max_steps=4))
+    env.reset(seed=0)
+    observation, *_ = env.step("dark \ud800 lamp")
+    assert json.loads(observation)[0]["text"] == "dark \ufffd lamp"
+    env.step("Hello?")
+    assert env.result is not None
+    assert "dark \ufffd lamp" in json.loads(env.result.model_dump_json())["trajectory"]["entries"][2]["text"]
+    env.close()
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"task_id": "no_such_task"},
+        {"suite": "no_such_suite"},
+        {"persona": "no_such_persona"},
+        {"mode": "sideways"},
+        {"task_id": 7},
+        {"mode": "solo", "task_id": "no_such_task"},
+    ],
+    ids=str,
+)
+def test_a_refused_reset_option_does_not_stay_in_force(options: dict[str, object]) -> None:
+    from tau2.errors import UserInputError
+
+    env = Tau2SeatEnv("mock", "agent", task_id="unplugged")
+    with pytest.raises(UserInputError):
+        env.reset(seed=0, options=options)
+    with pytest.raises(RuntimeError, match="reset"):
+        env.step("Hello")  # a refused reset leaves no episode running
+    observation, info = env.reset(seed=0)
+    assert (info["task_id"], info["mode"], env.task.persona) == ("unplugged", "interactive", None)
+    assert "My lamp is dark." in observation
+    env.close()
+
+
+def test_an_accepted_reset_option_stays_in_force() -> None:
+    env = Tau2SeatEnv("mock", "agent", task_id="unplugged")
+    env.reset(seed=0, options={"task_id": "both", "mode": "solo"})
+    _, info = env.reset(seed=1)
+    assert (info["task_id"], info["mode"]) == ("both", "solo")
+    env.close()
+
+
+def test_episodes_run_in_the_callers_thread() -> None:
+    """No thread is started: the other seat's actor takes its turns within `reset` and `step`."""
+    import threading
+
+    before = threading.enumerate()
+    env = Tau2SeatEnv("mock", "agent", task_id="both")
+    env.reset(seed=0)
+    env.step(tool_call_action("enable_power", {"customer": "Ada"}))
+    env.step(message_action(format_request("plug_in", {})))
+    assert threading.enumerate() == before
+    _, reward, terminated, *_ = env.step(message_action(RESOLVED_PHRASE))
+    env.close()
+    assert (reward, terminated) == (1.0, True)
+
+
+async def test_the_environment_works_inside_a_running_event_loop() -> None:
+    """As in a notebook cell, where an event loop already runs in the thread: offline and LLM other
+    seats still take their turns (on a helper thread for the length of each call)."""
+    from tau2.episode._actor import ActorSpec
+    from tau2.testing import Reply, ScriptedOpenAIServer
+
+    env = Tau2SeatEnv("mock", "agent", task_id="unplugged")
+    env.reset(seed=0)
+    env.step(message_action(format_request("plug_in", {})))
+    _, reward, *_ = env.step(message_action(RESOLVED_PHRASE))
+    env.close()
+    assert reward == 1.0
+    script = [Reply.text("My lamp is dark."), Reply.tool_call("end_call", {}, content="Bye!")]
+    with ScriptedOpenAIServer(script) as server:
+        model = ModelSpec(name="openai/test-user", api_base=server.base_url, args={"api_key": "k"})
+        env = Tau2SeatEnv("mock", "agent", task_id="unplugged", other=ActorSpec(kind="llm", model=model))
+        observation, _ = env.reset(seed=0)
+        _, _, terminated, _, info = env.step("Hello")
+        env.close()
+    assert "My lamp is dark." in observation
+    assert (terminated, info["termination"]) == (True, "user_stop")

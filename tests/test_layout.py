@@ -23,6 +23,7 @@ LAYERS: dict[str, int] = {
     "errors": 0,
     "_jsonfile": 0,
     "_display": 0,
+    "_urls": 0,
     "world": 1,
     "tasks": 2,
     "personas": 2,

@@ -58,7 +58,10 @@ def test_a_call_moves_the_bar_before_its_simulation_ends() -> None:
     driver.unit_started()
     on_usage("openai/m", Usage(calls=1, prompt_tokens=1000, completion_tokens=234, cost=0.5))
     bar.end(tally)
-    assert "0/4 done · 1 running · 0 failed · pass^1 – · 1.2k tokens · $0.5000" in buffer.getvalue()
+    expected = (
+        "0/4 done · 1 running · 0 passed · 0 failed · 0 infra errors · pass^1 – · 1.2k tokens · $0.5000"
+    )
+    assert expected in buffer.getvalue()
 
 
 def test_a_finished_record_is_not_counted_again_when_calls_are_followed() -> None:

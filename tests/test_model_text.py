@@ -114,7 +114,8 @@ def test_lone_surrogates_from_model_and_provider_are_replaced_and_the_run_resume
         arguments = ["run", "--suite", str(suite(tmp_path, ["chatty", "refused"])), "--out", str(out)]
         first = CliRunner().invoke(app, [*arguments, *seat_arguments(server, transport, ("agent", "user"))])
         assert first.exit_code == 0, first.output
-        resumed = CliRunner().invoke(app, ["run", "--resume", "--out", str(out)])
+        seats = seat_arguments(server, transport, ("agent", "user"))  # keys are never stored: given again
+        resumed = CliRunner().invoke(app, ["run", "--resume", "--out", str(out), *seats])
         assert resumed.exit_code == 0, resumed.output
     text = (out / "results.jsonl").read_text(encoding="utf-8")
     records, _ = read_records(out / "results.jsonl")

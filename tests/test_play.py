@@ -3,17 +3,21 @@ full telecom tasks played from either seat, and the recorded run read by `tau2 r
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 
 import pytest
+from rich.console import Console
 from typer.testing import CliRunner
 
 from tau2.actors._requests import RESOLVED_PHRASE, format_request
 from tau2.cli import app
 from tau2.interfaces._tasks import load_tasks
+from tau2.interfaces._terminal import PAGE, Terminal
 from tau2.runs._rundir import load_run
 from tau2.tasks._task import Task
+from tau2.world import available_domains
 from tau2.world._tools import Side
 
 runner = CliRunner()
@@ -36,7 +40,7 @@ def telecom_task() -> Task:
 def test_guided_menu_help_and_validation_then_a_recorded_win(tmp_path: Path) -> None:
     out = tmp_path / "played"
     stdin = [
-        "2",  # domain: mock (after airline)
+        str(available_domains().index("mock") + 1),  # domain: mock
         "",  # suite: the default
         "3",  # task: both
         "1",  # seat: agent
@@ -115,10 +119,60 @@ def test_leaving_records_nothing(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("options", "message"),
     [
-        (["--seat", "boss"], "--seat 'boss': expected agent or user"),
+        (["--seat", "boss"], "--seat 'boss': expected agent or customer"),
         (["--domain", "nowhere", "--task-id", "x", "--seat", "agent"], "unknown domain 'nowhere'"),
     ],
 )
 def test_bad_options_fail_on_one_line(options: list[str], message: str, tmp_path: Path) -> None:
     result = runner.invoke(app, ["play", *options, "--out", str(tmp_path / "r")], input="")
     assert result.exit_code == 2 and message in result.stderr
+
+
+def test_seat_customer_is_the_customer_seat(tmp_path: Path) -> None:
+    """`--seat customer`, the word the menu and the docs use (`user` is kept as an alias)."""
+    stdin = ["My lamp is dark.", "/call plug_in {}", "Done.", "/stop Bye!"]
+    for word in ("customer", "user"):
+        options = ["--domain", "mock", "--task-id", "unplugged", "--seat", word, "--other", "oracle"]
+        code, output = play(stdin, *options, "--out", str(tmp_path / word))
+        assert code == 0, output
+        assert "You are the customer." in output
+        assert load_run(tmp_path / word).manifest.user.kind == "human"  # type: ignore[union-attr]
+
+
+def menu_terminal(answers: list[str]) -> tuple[Terminal, io.StringIO]:
+    """A terminal reading `answers` and printing into the returned buffer."""
+    lines, out = iter(answers), io.StringIO()
+    return Terminal(read=lambda prompt: next(lines), console=Console(file=out, width=200)), out
+
+
+def test_a_long_menu_lists_a_page_and_words_narrow_it() -> None:
+    options = [(f"task {n} {'blue' if n % 5 == 0 else 'red'} lamp", n) for n in range(1, 60)]
+    term, out = menu_terminal(["Blue LAMP", "nothing like this", "45"])
+    assert term.choose("Task", options) == 45
+    listed = [
+        line.split(".")[0].strip() for line in out.getvalue().splitlines() if line.strip()[:1].isdigit()
+    ]
+    assert listed[:PAGE] == [str(n) for n in range(1, PAGE + 1)]
+    assert f"and {59 - PAGE} more: type words" in out.getvalue()
+    assert listed[PAGE:] == [str(n) for n in range(5, 60, 5)]  # narrowed, numbered as first shown
+    assert "No option holds nothing like this" in out.getvalue()
+
+
+def test_a_short_menu_is_listed_whole_and_takes_numbers_labels_and_the_default() -> None:
+    options = [("agent", "a"), ("customer", "c")]
+    term, out = menu_terminal(["3", "²", "customer", ""])
+    assert term.choose("Seat", options) == "c"
+    assert "Give a number from 1 to 2." in out.getvalue()
+    assert "No option holds ²" in out.getvalue()  # a digit character that is no number narrows, finding none
+    assert "narrow the list" not in out.getvalue()
+    assert term.choose("Seat", options, default=1) == "c"
+
+
+def test_the_telecom_task_menu_shows_one_page(tmp_path: Path) -> None:
+    tasks = load_tasks("telecom", "base")
+    options = ["--domain", "telecom", "--suite", "base", "--out", str(tmp_path / "r")]
+    result = runner.invoke(app, ["play", *options], input="")  # the input ends at the task menu
+    code, output = result.exit_code, result.output
+    assert code == 1 and "left before the episode started" in output
+    assert len(tasks) > PAGE and f"and {len(tasks) - PAGE} more" in output
+    assert sum(1 for line in output.splitlines() if line.strip()[:1].isdigit()) == PAGE

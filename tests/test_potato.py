@@ -4,19 +4,15 @@
 from __future__ import annotations
 
 import json
-import os
-import socket
-import subprocess
-import sys
-import time
-import urllib.error
 import urllib.parse
 import urllib.request
 from collections.abc import Iterator
 from http.cookiejar import CookieJar
 from pathlib import Path
+from typing import Any
 
 import pytest
+from fixtures.potato_server import free_port, potato_server
 from typer.testing import CliRunner
 
 from tau2.cli import app
@@ -25,7 +21,6 @@ from tau2.interfaces._potato_import import HumanLabel
 from tau2.runs._rundir import load_run
 
 runner = CliRunner()
-SERVER_START_S = 90
 
 
 def cli(*arguments: str) -> str:
@@ -42,17 +37,28 @@ def run_dir(tmp_path: Path) -> Path:
     return out
 
 
+def read_items(project: Path) -> list[dict[str, Any]]:
+    """The items of an exported project's data file, split only on `\\n`."""
+    lines = (project / "data" / "simulations.jsonl").read_text(encoding="utf-8").split("\n")
+    return [json.loads(line) for line in lines if line]
+
+
 def test_project_files_follow_the_design(run_dir: Path, tmp_path: Path) -> None:
     cli("export", "potato", str(run_dir), "-o", str(tmp_path / "project"))
     config = json.loads((tmp_path / "project" / "config.yaml").read_text(encoding="utf-8"))
     schemes = {scheme["name"]: scheme for scheme in config["annotation_schemes"]}
+    assert [(name, scheme["annotation_type"]) for name, scheme in schemes.items()] == [
+        ("task_success", "radio"),
+        ("conversation_quality", "likert"),
+        ("tool_use_issues", "multiselect"),
+        ("eval_rationale", "text"),
+    ], "the scheme names and types of the τ-bench Potato design"
     assert [label["name"] for label in schemes["task_success"]["labels"]] == [
         "Success",
         "Partial Success",
         "Failure",
     ]
     assert [label["key_value"] for label in schemes["task_success"]["labels"]] == ["1", "2", "3"]
-    assert schemes["conversation_quality"]["annotation_type"] == "likert"
     assert schemes["conversation_quality"]["size"] == 5
     assert schemes["tool_use_issues"]["labels"] == [
         "Tool Call Error",
@@ -61,17 +67,102 @@ def test_project_files_follow_the_design(run_dir: Path, tmp_path: Path) -> None:
         "Redundant Tool Call",
         "Correct Tool Use",
     ]
-    assert schemes["evaluation_rationale"]["annotation_type"] == "text"
-    items = [json.loads(line) for line in (tmp_path / "project" / "data" / "simulations.jsonl").open()]
+    items = read_items(tmp_path / "project")
     assert len(items) == 5
-    assert {"id", "text", "domain", "conversation", "final_outcome"} <= set(items[0])
+    assert {"id", "text", "domain", "task_spec", "conversation"} == set(items[0])
     assert items[0]["conversation"][0] == "[Agent] Hi! How can I help you today?"
     assert items[0]["conversation"][1].startswith("[User] ")
     transfer = next(item for item in items if item["id"] == "needs_human#0")
     assert '[Tool Call] (agent) transfer_to_human_agents({"summary"' not in transfer["text"]  # null agent
-    assert (
-        "Termination: user_stop" in items[0]["final_outcome"] and "Reward: 0.0" in items[0]["final_outcome"]
+
+
+def test_annotators_judge_blind_unless_the_outcome_is_asked_for(run_dir: Path, tmp_path: Path) -> None:
+    cli("export", "potato", str(run_dir), "-o", str(tmp_path / "blind"))
+    blind = (tmp_path / "blind" / "data" / "simulations.jsonl").read_text(encoding="utf-8")
+    assert "Reward" not in blind and "reward" not in blind and "FAILED" not in blind
+    config = json.loads((tmp_path / "blind" / "config.yaml").read_text(encoding="utf-8"))
+    assert [field["key"] for field in config["instance_display"]["fields"]] == [
+        "domain",
+        "task_spec",
+        "conversation",
+    ]
+
+    cli("export", "potato", str(run_dir), "-o", str(tmp_path / "open"), "--show-outcome")
+    config = json.loads((tmp_path / "open" / "config.yaml").read_text(encoding="utf-8"))
+    assert config["instance_display"]["fields"][-1] == {
+        "key": "final_outcome",
+        "type": "text",
+        "label": "Final outcome",
+    }
+    item = read_items(tmp_path / "open")[0]
+    assert "Termination: user_stop" in item["final_outcome"] and "Reward: 0.0" in item["final_outcome"]
+    assert item["reward"] == 0.0
+
+
+def test_exported_strings_are_inert_markup_on_lines_only_newline_ends(tmp_path: Path) -> None:
+    from tau2.domains.mock.tasks import UNPLUGGED
+    from tau2.tasks import Suite
+    from tau2.testing import Reply, ScriptedOpenAIServer
+
+    hostile = "x</script><img src=x onerror=\"alert(1)\">&amp;\u2028\u2029\x85 'done'"
+    suite = tmp_path / "suite.json"
+    Suite(name="hostile", domain="mock", tasks=[UNPLUGGED.model_copy(update={"id": f"t{hostile}"})]).save(
+        suite
     )
+    script = [
+        Reply.tool_call("get_account", {"customer": hostile}),
+        Reply.tool_call(f"x{hostile}", {}),
+        Reply.text(hostile),
+        Reply.tool_call("done"),
+    ]
+    with ScriptedOpenAIServer(script) as server:
+        cli(
+            "run", "--suite", str(suite), "--mode", "solo", "--out", str(tmp_path / "run"), "-q",
+            "--agent-model", "openai/m", "--agent-api-base", server.base_url, "--agent-arg", "api_key=k",
+        )  # fmt: skip
+    cli("export", "potato", str(tmp_path / "run"), "-o", str(tmp_path / "project"), "--show-outcome")
+    data = (tmp_path / "project" / "data" / "simulations.jsonl").read_text(encoding="utf-8")
+    assert len(data.splitlines()) == 1, "U+2028, U+2029 and U+0085 are escapes, not line breaks"
+    (item,) = read_items(tmp_path / "project")
+    text = json.dumps(item, ensure_ascii=False)
+    assert not {"<", ">", "&"} & set(text), "no character that opens a tag or an entity"
+    inert = "x＜/script＞＜img src=x onerror=\"alert(1)\"＞＆amp;\u2028\u2029\x85 'done'"
+    assert item["id"] == "t" + inert.replace("\x85", "\\x85") + "#0", "control characters as escapes"
+    assert f'get_account({{"customer": {json.dumps(inert, ensure_ascii=False)}}})' in item["text"]
+    assert f"no account for {inert!r}" in item["text"], "the tool result"
+    assert f"[Rejected] (agent) → x{inert}" in item["text"], "the tool name"
+    assert f"Task: t{inert}" in item["task_spec"]
+
+
+def test_ids_that_collide_once_inert_are_refused(tmp_path: Path) -> None:
+    from tau2.domains.mock.tasks import UNPLUGGED
+    from tau2.tasks import Suite
+
+    suite = tmp_path / "suite.json"
+    tasks = [UNPLUGGED.model_copy(update={"id": task_id}) for task_id in ("a<b", "a＜b")]
+    Suite(name="twins", domain="mock", tasks=tasks).save(suite)
+    run = str(tmp_path / "run")
+    cli("run", "--suite", str(suite), "--agent", "null", "--user", "scripted", "-q", "--out", run)
+    result = runner.invoke(app, ["export", "potato", run, "-o", str(tmp_path / "project")])
+    assert result.exit_code == 2 and "would share the annotation item 'a＜b#0'" in result.stderr
+    assert not (tmp_path / "project").exists()
+
+
+def test_a_project_exported_before_the_rationale_was_renamed_still_imports(
+    run_dir: Path, tmp_path: Path
+) -> None:
+    state = tmp_path / "annotation_output" / "bob" / "user_state.json"
+    state.parent.mkdir(parents=True)
+    answers = [
+        [{"schema": "task_success", "name": "Failure"}, "Failure"],
+        [{"schema": "evaluation_rationale", "name": "text_box"}, "Never checked the account."],
+    ]
+    state.write_text(
+        json.dumps({"instance_id_to_label_to_value": {"unplugged#0": answers}}), encoding="utf-8"
+    )
+    cli("import", "potato", str(tmp_path), str(run_dir))
+    (label,) = json.loads((run_dir / "human_labels.json").read_text(encoding="utf-8"))["labels"]
+    assert (label["task_success"], label["rationale"]) == ("Failure", "Never checked the account.")
 
 
 def test_kappa_and_disagreements() -> None:
@@ -104,42 +195,14 @@ def test_kappa_and_disagreements() -> None:
     assert [(d.simulation, d.label) for d in result.disagreements] == [("b#0", "Partial Success")]
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
 @pytest.fixture
-def potato_server(run_dir: Path, tmp_path: Path) -> Iterator[tuple[str, Path]]:
+def potato(run_dir: Path, tmp_path: Path) -> Iterator[tuple[str, Path]]:
     """The exported project served by the real Potato server; yields its URL and the project folder."""
-    pytest.importorskip("potato", reason="the `potato` extra (potato-annotation) is not installed")
     project = tmp_path / "project"
-    port = _free_port()
+    port = free_port()
     cli("export", "potato", str(run_dir), "-o", str(project), "--port", str(port))
-    command = [sys.executable, "-m", "potato", "start", "config.yaml", "-p", str(port), "--host", "127.0.0.1"]
-    command += ["--require-password", "false"]
-    log = (tmp_path / "potato.log").open("w")
-    server = subprocess.Popen(
-        command, cwd=project, stdout=log, stderr=subprocess.STDOUT, env=os.environ.copy()
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + SERVER_START_S
-        while True:
-            try:
-                urllib.request.urlopen(url, timeout=2).close()
-                break
-            except (urllib.error.URLError, ConnectionError):
-                if server.poll() is not None or time.monotonic() > deadline:
-                    pytest.fail(f"Potato did not start: {(tmp_path / 'potato.log').read_text()[-2000:]}")
-                time.sleep(0.5)
+    with potato_server(project, port, tmp_path / "potato.log") as url:
         yield url, project
-    finally:
-        server.terminate()
-        server.wait(timeout=30)
-        log.close()
 
 
 def _annotator(url: str, name: str) -> urllib.request.OpenerDirector:
@@ -157,8 +220,8 @@ def _annotate(opener: urllib.request.OpenerDirector, url: str, item: str, answer
         assert json.loads(response.read())["status"] == "success"
 
 
-def test_served_project_is_annotated_and_imported(potato_server: tuple[str, Path], run_dir: Path) -> None:
-    url, project = potato_server
+def test_served_project_is_annotated_and_imported(potato: tuple[str, Path], run_dir: Path) -> None:
+    url, project = potato
     alice = _annotator(url, "alice")
     with alice.open(f"{url}/annotate") as response:
         page = response.read().decode()
@@ -168,7 +231,7 @@ def test_served_project_is_annotated_and_imported(potato_server: tuple[str, Path
         "task_success:::Failure": "Failure",
         "conversation_quality:::2": "2",
         "tool_use_issues:::Missing Tool Call": "Missing Tool Call",
-        "evaluation_rationale:::text_box": "The agent never looked at the account.",
+        "eval_rationale:::text_box": "The agent never looked at the account.",
     })  # fmt: skip
     _annotate(alice, url, "power_cut#0", {"task_success:::Success": "Success"})
     output = cli("import", "potato", str(project), str(run_dir))
@@ -183,3 +246,29 @@ def test_served_project_is_annotated_and_imported(potato_server: tuple[str, Path
     assert load_run(run_dir).records  # the run itself is untouched
     again = runner.invoke(app, ["import", "potato", str(project), str(run_dir)])
     assert again.exit_code == 2 and "--replace" in again.stderr
+
+
+def test_the_outcome_shown_on_request_says_what_each_assertion_observed(tmp_path: Path) -> None:
+    from test_view import TELECOM_TASK
+
+    run = str(tmp_path / "run")
+    cli(
+        "run",
+        "--domain",
+        "telecom",
+        "--agent",
+        "null",
+        "--user",
+        "scripted",
+        "-q",
+        "--task-ids",
+        TELECOM_TASK,
+        "--out",
+        run,
+    )
+    cli("export", "potato", run, "-o", str(tmp_path / "project"), "--show-outcome")
+    (item,) = read_items(tmp_path / "project")
+    assert (
+        'Assertion assert_internet_speed({"expected_speed": 200, "expected_desc": "excellent"}): FAILED '
+        '(observed {"speed": null, "desc": "No Connection"})'
+    ) in item["final_outcome"]

@@ -69,7 +69,7 @@ def test_full_terminal_report_shows_every_table_one_line_per_row() -> None:
 def test_offline_run_prints_no_empty_cost_table(tmp_path: Path) -> None:
     run_dir = tmp_path / "run"
     run_dir.mkdir()
-    RunManifest(**manifest("offline", Mode.SOLO, [AIRPLANE], 1, "suite.json")).save(run_dir)
+    RunManifest.model_validate(manifest("offline", Mode.SOLO, [AIRPLANE], 1, "suite.json")).save(run_dir)
     offline = record(AIRPLANE, 0, Mode.SOLO, True).model_copy(update={"usage": {}})
     (run_dir / RESULTS_FILE).write_text(offline.model_dump_json() + "\n")
     result = runner.invoke(app, ["report", str(run_dir), "--full"], env=SCREEN)
@@ -166,9 +166,9 @@ def test_html_escapes_every_text(tmp_path: Path) -> None:
     run_dir = tmp_path / "run"
     run_dir.mkdir()
     task = '<img onerror="x">&[i]a'
-    RunManifest(**manifest("<script>alert(1)</script>", Mode.INTERACTIVE, [task], 1, "suite<&>.json")).save(
-        run_dir
-    )
+    RunManifest.model_validate(
+        manifest("<script>alert(1)</script>", Mode.INTERACTIVE, [task], 1, "suite<&>.json")
+    ).save(run_dir)
     (run_dir / RESULTS_FILE).write_text(record(task, 0, Mode.INTERACTIVE, True).model_dump_json() + "\n")
     page_path = tmp_path / "page.html"
     assert runner.invoke(app, ["report", str(run_dir), "--html", str(page_path)]).exit_code == 0
@@ -223,3 +223,44 @@ def test_html_never_overwrites_the_runs_own_files(tmp_path: Path, name: str) -> 
     assert result.exit_code == 2
     assert f"is a file of the run in {run_dir}" in result.stderr
     assert (run_dir / name).read_bytes() == before
+
+
+LONG = 60_000
+
+
+def long_names_run(run_dir: Path, flip: bool = False) -> Path:
+    """A run whose persona and one reference action are named with 60,000 characters each."""
+    persona, action = "P" * LONG, "toggle_" + "a" * LONG
+    task = AIRPLANE.replace("None", persona)
+    records = []
+    for trial in range(2):
+        plain = record(task, trial, Mode.INTERACTIVE, (trial == 0) != flip)
+        actions = [
+            a.model_copy(update={"name": action}) if a.side.value == "user" else a for a in plain.actions
+        ]
+        records.append(plain.model_copy(update={"persona": persona, "actions": actions}))
+    run_dir.mkdir()
+    RunManifest.model_validate(
+        manifest(f"run-{run_dir.name}", Mode.INTERACTIVE, [task], 2, "suite.json")
+    ).save(run_dir)
+    (run_dir / RESULTS_FILE).write_text("".join(r.model_dump_json() + "\n" for r in records))
+    return run_dir
+
+
+def test_html_tables_and_plots_show_long_names_shortened_and_tables_hold_them_whole(tmp_path: Path) -> None:
+    a, b = long_names_run(tmp_path / "a"), long_names_run(tmp_path / "b", flip=True)
+    for arguments in (["report", str(a)], ["compare", str(a), str(b)]):
+        page_path = tmp_path / "page.html"
+        assert runner.invoke(app, [*arguments, "--html", str(page_path)]).exit_code == 0
+        page = page_path.read_text(encoding="utf-8")
+        cells = re.findall(
+            r'<details class="long"><summary>(.*?)</summary><div class="whole">(.*?)</div>', page
+        )
+        shown = {(whole[:10], len(whole)) for _, whole in cells}
+        assert {("PPPPPPPPPP", LONG), ("toggle_aaa", LONG + 7)} <= shown, "the whole name on demand"
+        for summary, _ in cells:
+            assert len(summary) < 300 and "…" in summary and "characters)" in summary
+        svg = "".join(re.findall(r"<svg.*?</svg>", page, flags=re.DOTALL))
+        assert ("P" * 48) not in svg and ("a" * 48) not in svg, "plots draw the names shortened"
+        if arguments[0] == "report":
+            assert '"long":200' in page, "the simulations table shortens names by the same rule"

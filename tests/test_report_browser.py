@@ -4,63 +4,23 @@ Skipped with a reason where selenium, Chromium or chromedriver is missing (CI in
 
 from __future__ import annotations
 
-import os
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from fixtures.browser import chromium, script_errors
 from fixtures.make_runs import RUNS_DIR
 from typer.testing import CliRunner
 
 from tau2.cli import app
 
-CHROMIUM_FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--window-size=1400,1000",
-]
-
-
-def _missing() -> str | None:
-    """Why no browser test can run here, or None."""
-    try:
-        import selenium  # noqa: F401
-    except ImportError:
-        return "selenium is not installed (pip install -e '.[dev]')"
-    for program in ("chromium", "chromedriver"):
-        if shutil.which(program) is None:
-            return f"{program} is not installed (apt-get install chromium chromium-driver)"
-    return None
-
 
 @pytest.fixture(scope="module")
 def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     """A headless Chromium with a fresh profile, closed after the module's tests."""
-    reason = _missing()
-    if reason is not None:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"CI must run the browser test: {reason}")
-        pytest.skip(reason)
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = str(shutil.which("chromium"))
-    for flag in [*CHROMIUM_FLAGS, f"--user-data-dir={tmp_path_factory.mktemp('chromium-profile')}"]:
-        options.add_argument(flag)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(service=Service(str(shutil.which("chromedriver"))), options=options)
-    try:
+    with chromium(tmp_path_factory.mktemp("chromium-profile")) as driver:
         yield driver
-    finally:
-        driver.quit()
 
 
 def write_page(tmp_path: Path, *arguments: str) -> Path:
@@ -69,11 +29,6 @@ def write_page(tmp_path: Path, *arguments: str) -> Path:
     result = CliRunner().invoke(app, [*arguments, "--html", str(page)])
     assert result.exit_code == 0, result.output
     return page
-
-
-def script_errors(driver: Any) -> list[str]:
-    """Errors the page logged (uncaught exceptions and console errors)."""
-    return [entry["message"] for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
 
 
 def test_report_lists_every_simulation_and_opens_a_failed_transcript(browser: Any, tmp_path: Path) -> None:
@@ -112,13 +67,21 @@ def test_report_lists_every_simulation_and_opens_a_failed_transcript(browser: An
     assert script_errors(browser) == []
 
 
-def test_comparison_page_renders_without_script_errors(browser: Any, tmp_path: Path) -> None:
+def test_comparison_page_opens_the_transcripts_of_a_task_that_flips(browser: Any, tmp_path: Path) -> None:
     from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
 
     page = write_page(tmp_path, "compare", str(RUNS_DIR / "interactive"), str(RUNS_DIR / "solo"))
     browser.get(page.as_uri())
     assert browser.find_element(By.TAG_NAME, "h1").text == "tau2 compare: interactive vs solo"
     assert "What it costs, per simulation" in browser.find_element(By.TAG_NAME, "body").text
+    panel = browser.find_element(By.ID, "transcript")
+    for side, link in (("B", "trial 1: pass"), ("A", "trial 1: fail")):
+        browser.find_element(By.LINK_TEXT, link).click()
+        heading = f"(run {side})"
+        WebDriverWait(browser, 10).until(lambda _, seen=heading: panel.is_displayed() and seen in panel.text)
+        assert "trial / seed\n1 / 1001" in panel.text, "the flipping task's trial 1 in that run"
+    assert "FAIL" in panel.text and "get_customer_by_phone" in panel.text
     assert script_errors(browser) == []
 
 
@@ -157,4 +120,56 @@ def test_transcript_shows_what_a_seat_said_that_was_not_accepted(browser: Any, t
     rejected = panel.find_elements(By.CSS_SELECTOR, ".turn.rejected.agent")
     assert [turn.text for turn in rejected] == ["✗ not accepted: I will look into it."]
     assert "nobody reads messages" in panel.find_elements(By.CSS_SELECTOR, ".turn.error.agent")[0].text
+    assert script_errors(browser) == []
+
+
+def test_long_names_are_shortened_in_the_simulations_table_and_whole_on_demand(
+    browser: Any, tmp_path: Path
+) -> None:
+    from selenium.webdriver.common.by import By
+    from test_report import LONG, long_names_run
+
+    page = write_page(tmp_path, "report", str(long_names_run(tmp_path / "run")))
+    browser.get(page.as_uri())
+    persona = browser.find_elements(By.CSS_SELECTOR, "#sim-body tr")[0].find_elements(By.TAG_NAME, "td")[3]
+    assert persona.text == "P" * 149 + "…" + "P" * 50 + " (60,000 characters)"
+    whole = persona.find_element(By.CSS_SELECTOR, "details.long .whole")
+    assert not whole.is_displayed()
+    persona.find_element(By.TAG_NAME, "summary").click()
+    assert whole.is_displayed() and len(whole.get_attribute("textContent")) == LONG
+    assert browser.find_element(By.ID, "transcript").get_attribute("hidden"), "only the name unfolds"
+    assert script_errors(browser) == []
+
+
+def test_transcript_assertions_show_what_must_be_returned_and_what_was_observed(
+    browser: Any, tmp_path: Path
+) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+    from test_view import TELECOM_TASK
+
+    out = tmp_path / "run"
+    arguments = ["run", "--domain", "telecom", "--agent", "null", "--user", "scripted", "-q"]
+    assert CliRunner().invoke(app, [*arguments, "--task-ids", TELECOM_TASK, "--out", str(out)]).exit_code == 0
+    browser.get(write_page(tmp_path, "view", str(out)).as_uri())
+    panel = browser.find_element(By.ID, "transcript")
+    WebDriverWait(browser, 10).until(lambda _: panel.is_displayed() and "Assertions" in panel.text)
+    table = next(t for t in panel.find_elements(By.TAG_NAME, "table") if "Assertions" in t.text)
+    rows = [
+        [cell.text for cell in row.find_elements(By.CSS_SELECTOR, "th, td")]
+        for row in table.find_elements(By.TAG_NAME, "tr")
+    ]
+    assert rows == [
+        ["", "seat", "assertion", "arguments", "must return", "observed", "error"],
+        ["FAIL", "user", "assert_mobile_data_status", '{"expected_status":true}', "True", "false", ""],
+        [
+            "FAIL",
+            "user",
+            "assert_internet_speed",
+            '{"expected_speed":200,"expected_desc":"excellent"}',
+            "True",
+            '{"speed":null,"desc":"No Connection"}',
+            "",
+        ],
+    ]
     assert script_errors(browser) == []

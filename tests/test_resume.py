@@ -202,7 +202,7 @@ def test_a_run_directory_in_use_by_another_process_is_refused(suite_file: Path, 
 def flat(manifest: dict[str, Any]) -> dict[str, Any]:
     """A manifest in the shape runs wrote before manifests held their configuration."""
     config = manifest["config"]
-    episode = {name: config[name] for name in EpisodeSettings.model_fields}
+    episode = {name: config[name] for name in EpisodeSettings.model_fields if name in config}
     return {
         **{name: manifest[name] for name in ("run_id", "created_at", "suite_path", "suite_hash")},
         "data_dir": config["data_dir"],

@@ -225,9 +225,11 @@ def test_resume_keeps_the_retry_options_of_the_manifest(lamp_suite: Path, tmp_pa
         first = ["run", "--suite", str(lamp_suite), "--out", str(out), "--task-ids", "case-0", *options]
         result = CliRunner().invoke(app, [*first, "--agent-retry-budget", "42", "--user-max-retries", "7"])
         assert result.exit_code == 0, result.output
-        again = CliRunner().invoke(app, ["run", "--out", str(out), "--resume"])
+        keys = ["--agent-arg", "api_key=sk-test", "--user-arg", "api_key=sk-test"]  # never stored
+        again = CliRunner().invoke(app, ["run", "--out", str(out), "--resume", *keys])
         assert again.exit_code == 0, again.output
-        changed = CliRunner().invoke(app, ["run", "--out", str(out), "--resume", "--agent-retry-budget", "9"])
+        resume = ["run", "--out", str(out), "--resume", *keys]
+        changed = CliRunner().invoke(app, [*resume, "--agent-retry-budget", "9"])
     assert changed.exit_code == 2
     assert "agent.model.retry_budget_s (42.0 → 9.0)" in changed.output
     manifest = load_manifest(out)

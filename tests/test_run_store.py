@@ -10,6 +10,8 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from typer.testing import CliRunner, Result
 
 from tau2.cli import app
@@ -246,3 +248,49 @@ def test_a_full_disk_while_appending_records_is_one_line_and_the_run_resumes(
     resumed = invoke("run", "--resume", "--out", str(out), "-q")
     assert resumed.exit_code == 0, resumed.output
     assert len(load_run(out).records) == TASKS
+
+
+SEPARATORS = "\x85\u2028\u2029"
+"""Line boundaries of `str.splitlines` that JSON encoders leave raw inside strings."""
+
+
+def test_results_are_one_line_per_record_for_readers_that_split_on_every_line_boundary(
+    tmp_path: Path,
+) -> None:
+    from tau2.domains.mock.tasks import UNPLUGGED
+    from tau2.tasks import Suite
+    from tau2.testing import Reply, ScriptedOpenAIServer
+
+    suite = tmp_path / "suite.json"
+    Suite(name="separators", domain="mock", tasks=[UNPLUGGED]).save(suite)
+    said = f"one{SEPARATORS}two"
+    out = tmp_path / "run"
+    with ScriptedOpenAIServer([Reply.text(said), Reply.tool_call("done")]) as server:
+        arguments = ["--mode", "solo", "--agent-model", "openai/m", "--agent-api-base", server.base_url]
+        arguments += ["--agent-arg", "api_key=k"]
+        result = invoke("run", "--suite", str(suite), "--out", str(out), "-q", *arguments)
+    assert result.exit_code == 0, result.output
+    text = (out / RESULTS_FILE).read_text(encoding="utf-8")
+    assert not set(SEPARATORS) & set(text)
+    assert [json.loads(line)["task_id"] for line in text.splitlines()] == ["unplugged"]
+    (record,) = load_run(out).records
+    assert said in json.dumps(record.model_dump(mode="json"), ensure_ascii=False), "the text as it was"
+
+    raw = text.replace("\\u2028", "\u2028").replace("\\u2029", "\u2029").replace("\\u0085", "\x85")
+    (out / RESULTS_FILE).write_text(raw, encoding="utf-8")  # as written before: separators raw
+    assert len(raw.splitlines()) > 1 and load_run(out).records == [record], "old files still read"
+
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(),
+    lambda inner: st.lists(inner) | st.dictionaries(st.text(), inner),
+)
+
+
+@given(JSON_VALUES)
+def test_a_json_line_is_one_line_and_the_same_value(value: object) -> None:
+    from tau2._jsonfile import json_line
+
+    for separators in ((", ", ": "), (",", ":")):
+        line = json_line(json.dumps(value, ensure_ascii=False, separators=separators))
+        assert line.splitlines() == [line] and json.loads(line) == value

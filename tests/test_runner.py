@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from tau2.cli._option_text import parse_assignments, parse_rate_limit, parse_task_ids
+from tau2.config import ConfigLayer, RunConfig, layered
 from tau2.domains.mock.tasks import BOTH, NEEDS_HUMAN
 from tau2.episode import EpisodeResult, EpisodeTiming
 from tau2.episode._actor import ActorSpec
@@ -19,13 +20,13 @@ from tau2.errors import UserInputError
 from tau2.llm import ModelSpec, Usage
 from tau2.runner import (
     RecordWriter,
-    SeatRequest,
     Tally,
     crash_record,
     derive_seed,
     differences,
     episode_record,
     pending_units,
+    resolved_seat,
     set_aside_damaged,
 )
 from tau2.runs._records import SimulationRecord
@@ -53,21 +54,19 @@ def record(
     )
 
 
-def manifest(**fields: object) -> RunManifest:
+def manifest(settings: dict[str, object] | None = None, **provenance: object) -> RunManifest:
+    """A manifest of the mock domain: `settings` over a small configuration, `provenance` over its own."""
+    config = {"agent": "oracle", "user": "scripted", "trials": 2, "seed": 0, **(settings or {})}
     values: dict[str, object] = {
         "run_id": "abc",
         "created_at": datetime(2025, 1, 1, tzinfo=UTC),
+        "config": RunConfig.model_validate(config),
         "suite_path": "/suite.json",
         "suite_hash": "sha256:00",
         "domain": "mock",
-        "episode": EpisodeConfig(),
-        "agent": ActorSpec(kind="oracle"),
-        "user": ActorSpec(kind="scripted"),
-        "trials": 2,
-        "seed": 0,
         "task_ids": ["a", "b"],
     }
-    return RunManifest.model_validate({**values, **fields})
+    return RunManifest.model_validate({**values, **provenance})
 
 
 # Seeds and planning
@@ -166,9 +165,7 @@ def test_differences_name_nested_fields_and_hashes_but_ignore_identity() -> None
     )
     assert differences(stored, same) == []
     changed = manifest(
-        agent=ActorSpec(kind="oracle"),
-        user=ActorSpec(kind="llm", model=ModelSpec(name="m")),
-        episode=EpisodeConfig(max_steps=5),
+        {"user": ActorSpec(kind="llm", model=ModelSpec(name="m")), "max_steps": 5},
         task_ids=["a"],
         hashes={"policy": "sha256:bbbbbbbbbbbbbbbb", "persona": "sha256:cc"},
     )
@@ -183,17 +180,24 @@ def test_differences_name_nested_fields_and_hashes_but_ignore_identity() -> None
     ]
 
 
-def test_seat_requests_resolve_against_a_stored_spec() -> None:
+def _seat(given: dict[str, object], stored: ActorSpec | None, seat: Side = Side.AGENT) -> ActorSpec:
+    """A seat's settings given over a stored seat (as a resume layers them), resolved like a run's."""
+    base = None if stored is None else RunConfig.model_validate({seat.value: stored})
+    spec: ActorSpec = getattr(layered([ConfigLayer({seat.value: given})], base), seat.value)
+    return resolved_seat(spec, seat)
+
+
+def test_seat_settings_resolve_against_a_stored_spec() -> None:
     model = ModelSpec(name="m", api_base="http://x", args={"temperature": 0}, transport="litellm")
     stored = ActorSpec(kind="llm", model=model)
-    assert SeatRequest().resolve(Side.AGENT, stored) == stored
-    resolved = SeatRequest(model="n").resolve(Side.AGENT, stored).model
+    assert _seat({}, stored) == stored
+    resolved = _seat({"model": {"name": "n"}}, stored).model
     assert resolved is not None and resolved.name == "n" and resolved.api_base == "http://x"
-    assert SeatRequest(kind="oracle").resolve(Side.AGENT, stored) == ActorSpec(kind="oracle")
+    assert _seat({"kind": "oracle"}, stored) == ActorSpec(kind="oracle")
     with pytest.raises(UserInputError, match="--user llm needs --user-model"):
-        SeatRequest().resolve(Side.USER, None)
+        _seat({}, None, Side.USER)
     with pytest.raises(UserInputError, match="do not apply to actor kind 'oracle'"):
-        SeatRequest(kind="oracle", model="m").resolve(Side.AGENT, None)
+        _seat({"kind": "oracle", "model": "m"}, None)
 
 
 def test_option_parsers() -> None:
@@ -260,11 +264,12 @@ def test_tally_averages_pass_1_over_tasks_and_keeps_unpriced_cost_visible() -> N
             "c", 0, termination=TerminationReason.INFRASTRUCTURE_ERROR, usage={Side.USER: Usage(cost=None)}
         )
     )
-    assert (tally.failed, tally.done, tally.pass_1) == (1, 3, 0.75)
+    assert (tally.infra_errors, tally.done, tally.pass_1) == (1, 3, 0.75)
+    assert (tally.passed, tally.failed) == (2, 1)  # judged outcomes, apart from infrastructure errors
     assert tally.cost_text() == "$0.5000 + unpriced"
     assert (
-        "3/6 done · 0 running · 1 failed · pass^1 0.750 · 1.2k tokens · $0.5000 + unpriced"
-        in tally.stats_text()
+        "3/6 done · 0 running · 2 passed · 1 failed · 1 infra errors · pass^1 0.750 · 1.2k tokens · "
+        "$0.5000 + unpriced" in tally.stats_text()
     )
     assert Tally(1, [record(usage={Side.USER: Usage(cost=None)})]).cost_text() == "unpriced"
 

@@ -198,7 +198,7 @@ def test_progress_bar_shows_live_counts_on_a_terminal() -> None:
     )
     bar.end(tally)
     text = buffer.getvalue()
-    assert "1/4 done · 1 running · 0 failed · pass^1 1.000 · 0 tokens · $0.0000" in text
+    assert "1/4 done · 1 running · 1 passed · 0 failed · 0 infra errors · pass^1 1.000 · 0 tokens" in text
     quiet = io.StringIO()
     disabled = ProgressBar(enabled=False, console=Console(file=quiet, force_terminal=True))
     disabled.begin(Tally(1))

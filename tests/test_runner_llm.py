@@ -144,7 +144,8 @@ def test_llm_run_survives_provider_errors_and_resume_reruns_the_outage(
         assert all("office administrator" in r.messages[0]["content"] for r in user_requests)
 
         provider.outage = False
-        resumed = CliRunner().invoke(app, ["run", "--resume", "--out", str(out)])
+        keys = ["--agent-arg", "api_key=sk-test", "--user-arg", "api_key=sk-test"]  # never stored
+        resumed = CliRunner().invoke(app, ["run", "--resume", "--out", str(out), *keys])
         assert resumed.exit_code == 0, resumed.output
         assert "simulations: 12/12 judged, 0 infrastructure errors" in resumed.stdout
     records, _ = read_records(out / "results.jsonl")

@@ -6,13 +6,21 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from tau2.cli import app
 from tau2.runs._rundir import load_run
-from tau2.world import ChangeKind, StateChange, state_changes
+from tau2.tasks import initialize_world, load_task_file
+from tau2.world import ChangeKind, StateChange, get_domain, shared_state_changes, state_changes
+
+
+def pack_data(domain: str) -> Path:
+    """The data folder a τ-bench domain pack ships (its own small database and tasks)."""
+    return Path(__file__).resolve().parents[1] / "domains" / domain / "data"
+
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.text(max_size=4),
@@ -59,3 +67,22 @@ def test_a_run_records_what_each_episode_changed(suite_file: Path, tmp_path: Pat
     assert records and all(record.success for record in records)
     assert any(record.state_changes for record in records), "the oracle fixes phones, so states change"
     assert all(change.path for record in records for change in record.state_changes)
+
+
+@pytest.mark.parametrize("domain", ["airline", "retail"])
+def test_changes_of_states_sharing_records_equal_those_of_whole_snapshots(domain: str) -> None:
+    """Packs whose worlds share immutable records: comparing only what is not shared finds exactly the
+    changes a comparison of whole snapshots finds, for every reference solution of the pack's tasks."""
+    pack = get_domain(domain)
+    assert pack.fresh_state is not None
+    tasks = load_task_file(pack_data(domain) / "tasks.json")
+    changed = 0
+    for task in tasks:
+        world = initialize_world(task)
+        start, snapshot = pack.fresh_state(world.state), world.snapshot()
+        for step in task.evaluation.solution:
+            world.call(step.side, step.name, step.arguments)
+        expected = state_changes(snapshot, world.snapshot())
+        assert shared_state_changes(start, world.state) == expected, task.id
+        changed += bool(expected)
+    assert changed

@@ -199,7 +199,8 @@ def test_run_records_the_option_and_resume_keeps_it(tmp_path: Path) -> None:
         side=Side.AGENT,
     )
     assert on.success
-    resumed = CliRunner().invoke(app, ["run", "--resume", "--out", str(tmp_path / "run-True")])
+    keys = ["--agent-arg", "api_key=k", "--user-arg", "api_key=k"]  # keys are never stored with a run
+    resumed = CliRunner().invoke(app, ["run", "--resume", "--out", str(tmp_path / "run-True"), *keys])
     assert resumed.exit_code == 0, resumed.output
     assert load_manifest(tmp_path / "run-True").agent.text_tool_calls
 

@@ -88,3 +88,30 @@ def test_view_html_writes_the_viewer_with_the_matching_simulations(tmp_path: Pat
     page = page_path.read_text(encoding="utf-8")
     rows = json.loads(re.search(r'id="tau2-rows">(.*?)</script>', page, re.DOTALL)[1])  # type: ignore[index]
     assert len(rows["rows"]) == 7 and rows["open"] == 0
+
+
+TELECOM_TASK = "[mobile_data_issue]bad_network_preference|user_abroad_roaming_disabled_off[PERSONA:None]"
+
+
+def test_failed_assertions_show_what_they_observed(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    arguments = ["run", "--domain", "telecom", "--agent", "null", "--user", "scripted", "-q"]
+    result = runner.invoke(app, [*arguments, "--task-ids", TELECOM_TASK, "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    (record,) = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
+    assert [(a["name"], a["passed"], a["observed"]) for a in record["assertions"]] == [
+        ("assert_mobile_data_status", False, False),
+        ("assert_internet_speed", False, {"speed": None, "desc": "No Connection"}),
+    ], "the record keeps what each assertion saw"
+    shown = runner.invoke(app, ["view", str(out), "--failed"], env=WIDE)
+    assert shown.exit_code == 0, shown.output
+    header = next(line for line in shown.stdout.splitlines() if "must return" in line)
+    assert re.search(r"side +┃ assertion +┃ arguments +┃ must return +┃ observed +┃ error", header)
+    speed = next(line for line in shown.stdout.splitlines() if "assert_internet_speed" in line)
+    assert re.search(r'│ True +│ \{"speed": null, "desc": "No Connection"\} +│', speed)
+
+
+def test_records_written_before_observed_values_show_none() -> None:
+    out = view("interactive", "--failed")
+    row = next(line for line in out.splitlines() if "assert_airplane_mode_off" in line)
+    assert re.search(r"│ \{\} +│ True +│ +│ +│", row), "must return True, nothing observed, no error"

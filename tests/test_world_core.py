@@ -7,7 +7,7 @@ from pydantic import BaseModel
 
 from tau2.domains.mock import DOMAIN as MOCK
 from tau2.errors import ErrorCode, ToolError, UnknownDomainError, UserInputError
-from tau2.world import World
+from tau2.world import Observation, World
 from tau2.world._domain import Domain, available_domains, get_domain
 from tau2.world._tools import Side, ToolKind, ToolSet, ToolTable, parse_docstring
 
@@ -199,3 +199,56 @@ def test_unknown_domain_lists_the_available_ones() -> None:
     with pytest.raises(UnknownDomainError, match=r"unknown domain 'nowhere' \(available: .*mock") as caught:
         get_domain("nowhere")
     assert isinstance(caught.value, UserInputError)
+
+
+def _observing_domain() -> Domain:
+    """A counter whose assertions report in each form evaluation accepts, and in one it refuses."""
+    agent = ToolSet(Side.AGENT)
+
+    @agent.assertion()
+    def assert_value(state: _Counter, expected: int) -> Observation:
+        """Whether the counter equals `expected`; observes the counter.
+
+        Args:
+            expected: The value.
+        """
+        return Observation(holds=state.value == expected, observed=state.value)
+
+    @agent.assertion()
+    def assert_zero(state: _Counter) -> bool:
+        """Whether the counter is zero (a plain boolean, as third-party domains may return)."""
+        return state.value == 0
+
+    @agent.assertion()
+    def assert_half(state: _Counter) -> dict[str, object]:
+        """Not a verdict: an object that only looks like one."""
+        return {"holds": True, "observed": 1, "extra": 2}
+
+    return Domain(name="observing", description="", tools=ToolTable(agent), load_state=lambda _: _Counter())
+
+
+def test_assertions_report_what_they_observed_and_a_plain_boolean_still_works() -> None:
+    from tau2.tasks import AssertionCall, all_passed, run_assertions
+
+    world = World.create(_observing_domain())
+    calls = [
+        AssertionCall(side=Side.AGENT, name="assert_value", arguments={"expected": 3}),
+        AssertionCall(side=Side.AGENT, name="assert_value", arguments={"expected": 0}, expected=False),
+        AssertionCall(side=Side.AGENT, name="assert_zero"),
+        AssertionCall(side=Side.AGENT, name="assert_half"),
+    ]
+    outcomes = run_assertions(world, calls)
+    assert [(o.actual, o.observed, o.passed) for o in outcomes] == [
+        (False, 0, False),
+        (True, 0, False),
+        (True, None, True),
+        (None, None, False),
+    ]
+    assert outcomes[0].describe() == "a.assert_value(expected=3) returned False (observed 0), expected True"
+    assert outcomes[3].error is not None and "not a boolean" in outcomes[3].error
+    assert (
+        all_passed(world, calls[2:3])
+        and not all_passed(world, calls[:1])
+        and not all_passed(world, calls[3:])
+    )
+    assert Observation.of({"holds": 1, "observed": 0}) is None and Observation.of("yes") is None

@@ -1,2 +1,2 @@
-"""Pieces shared by the single-control τ-bench packs (airline, retail): arithmetic, data files, canonical
-hashing. Not a domain itself."""
+"""Pieces shared by the τ-bench packs (airline, retail, banking): arithmetic, data files, canonical hashing,
+data patches. Not a domain itself."""

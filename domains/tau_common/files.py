@@ -22,15 +22,20 @@ POLICY_FILE = "policy.md"
 
 
 def read_db(directory: Path, model: type[M]) -> M:
-    """The database `directory/db.json` validated as `model`."""
+    """The database `directory/db.json` validated as `model`; one whose every table is empty is refused
+    (no task could run on it)."""
     path = directory / DB_FILE
     data = read_json(path)
     if not isinstance(data, dict):
         raise UserInputError(f"{path}: the top level must be a JSON object")
     try:
-        return model.model_validate(data)
+        db = model.model_validate(data)
     except ValidationError as error:
         raise validation_error(path, error) from None
+    tables = list(type(db).model_fields)
+    if not any(getattr(db, table) for table in tables):
+        raise UserInputError(f"{path}: the database is empty (no {', '.join(tables)})")
+    return db
 
 
 def read_policy(directory: Path) -> str:

@@ -17,7 +17,7 @@ from tau2.domains.telecom.lookup import (
 )
 from tau2.domains.telecom.state import TelecomState
 from tau2.errors import ErrorCode, ToolError
-from tau2.world import Side, ToolSet
+from tau2.world import Observation, Side, ToolSet
 
 AGENT_ENV = ToolSet(Side.AGENT)
 
@@ -107,8 +107,9 @@ def suspend_line_for_overdue_bill(
 @AGENT_ENV.assertion()
 def assert_data_refueling_amount(
     state: TelecomState, customer_id: str, line_id: str, expected_amount: float
-) -> bool:
-    """Whether the line's refuelled data this cycle equals `expected_amount` GB (within 1e-6).
+) -> Observation:
+    """Whether the line's refuelled data this cycle equals `expected_amount` GB (within 1e-6); observes the
+    refuelled GB.
 
     Args:
         customer_id: The customer ID.
@@ -116,14 +117,15 @@ def assert_data_refueling_amount(
         expected_amount: The expected refuelled GB.
     """
     _, line = require_owned_line(state.crm, customer_id, line_id)
-    return abs(line.data_refueling_gb - expected_amount) < 1e-6
+    refuelled = line.data_refueling_gb
+    return Observation(holds=abs(refuelled - expected_amount) < 1e-6, observed=refuelled)
 
 
 @AGENT_ENV.assertion()
 def assert_line_status(
     state: TelecomState, customer_id: str, line_id: str, expected_status: LineStatusValue
-) -> bool:
-    """Whether the line's status equals `expected_status`.
+) -> Observation:
+    """Whether the line's status equals `expected_status`; observes the status.
 
     Args:
         customer_id: The customer ID.
@@ -131,14 +133,15 @@ def assert_line_status(
         expected_status: The expected line status.
     """
     _, line = require_owned_line(state.crm, customer_id, line_id)
-    return line.status == expected_status
+    return Observation(holds=line.status == expected_status, observed=line.status.value)
 
 
 @AGENT_ENV.assertion()
 def assert_line_roaming_status(
     state: TelecomState, customer_id: str, line_id: str, expected_status: bool
-) -> bool:
-    """Whether the carrier lets the line roam (its roaming setting in the CRM) equals `expected_status`.
+) -> Observation:
+    """Whether the carrier lets the line roam (its roaming setting in the CRM) equals `expected_status`;
+    observes the setting.
 
     Args:
         customer_id: The customer ID.
@@ -146,12 +149,13 @@ def assert_line_roaming_status(
         expected_status: Whether roaming should be enabled on the line.
     """
     _, line = require_owned_line(state.crm, customer_id, line_id)
-    return line.roaming_enabled == expected_status
+    return Observation(holds=line.roaming_enabled == expected_status, observed=line.roaming_enabled)
 
 
 @AGENT_ENV.assertion()
-def assert_overdue_bill_exists(state: TelecomState, customer_id: str, overdue_bill_id: str) -> bool:
-    """Whether the customer has the bill and it is Overdue; false otherwise, never an error (Δ5).
+def assert_overdue_bill_exists(state: TelecomState, customer_id: str, overdue_bill_id: str) -> Observation:
+    """Whether the customer has the bill and it is Overdue; false otherwise, never an error (Δ5). Observes
+    the bill's status (null: no such bill) and whether it is among the customer's bills.
 
     Args:
         customer_id: The customer ID.
@@ -159,20 +163,21 @@ def assert_overdue_bill_exists(state: TelecomState, customer_id: str, overdue_bi
     """
     customer = find_customer(state.crm, customer_id)
     bill = find_bill(state.crm, overdue_bill_id)
-    return (
-        customer is not None
-        and bill is not None
-        and overdue_bill_id in customer.bill_ids
-        and bill.status == BillStatus.OVERDUE
+    owned = customer is not None and overdue_bill_id in customer.bill_ids
+    status = None if bill is None else bill.status.value
+    return Observation(
+        holds=owned and status == BillStatus.OVERDUE, observed={"status": status, "customer_has_bill": owned}
     )
 
 
 @AGENT_ENV.assertion()
-def assert_no_overdue_bill(state: TelecomState, overdue_bill_id: str) -> bool:
-    """Whether the bill is settled: it does not exist or it is Paid.
+def assert_no_overdue_bill(state: TelecomState, overdue_bill_id: str) -> Observation:
+    """Whether the bill is settled: it does not exist or it is Paid. Observes the bill's status (null: no
+    such bill).
 
     Args:
         overdue_bill_id: The bill ID.
     """
     bill = find_bill(state.crm, overdue_bill_id)
-    return bill is None or bill.status == BillStatus.PAID
+    status = None if bill is None else bill.status.value
+    return Observation(holds=status in (None, BillStatus.PAID), observed={"status": status})

@@ -48,6 +48,9 @@ def load_state(data_dir: Path | None) -> TelecomState:
 def load_files(db_path: Path, user_db_path: Path) -> TelecomState:
     """The telecom state of one CRM database file and one user database file."""
     crm = parse_crm(read_data_file(db_path), str(db_path))
+    tables = list(TelecomDB.model_fields)
+    if not any(getattr(crm, table) for table in tables):  # no task could run on it
+        raise UserInputError(f"{db_path}: the database is empty (no {', '.join(tables)})")
     device, surroundings = parse_user_db(read_data_file(user_db_path), str(user_db_path))
     state = TelecomState(crm=crm, device=device, surroundings=surroundings)
     settle(state, str(db_path), str(user_db_path))

@@ -25,7 +25,7 @@ from tau2.domains.telecom.phone_ops import (
 )
 from tau2.domains.telecom.state import TelecomState
 from tau2.domains.telecom.user_tools import NetworkModeValue
-from tau2.world import Side, ToolSet
+from tau2.world import Observation, Side, ToolSet
 
 USER_ENV = ToolSet(Side.USER)
 
@@ -197,61 +197,66 @@ def remove_app_permission(state: TelecomState, app_name: str, permission: str) -
 
 
 @USER_ENV.assertion()
-def assert_airplane_mode_status(state: TelecomState, expected_status: bool) -> bool:
-    """Whether airplane mode equals `expected_status`.
+def assert_airplane_mode_status(state: TelecomState, expected_status: bool) -> Observation:
+    """Whether airplane mode equals `expected_status`; observes the airplane mode.
 
     Args:
         expected_status: The expected airplane mode.
     """
-    return state.device.airplane_mode == expected_status
+    observed = state.device.airplane_mode
+    return Observation(holds=observed == expected_status, observed=observed)
 
 
 @USER_ENV.assertion()
-def assert_service_status(state: TelecomState, expected_status: ConnectionStatusValue) -> bool:
-    """Whether the stored cellular connection status equals `expected_status`.
+def assert_service_status(state: TelecomState, expected_status: ConnectionStatusValue) -> Observation:
+    """Whether the stored cellular connection status equals `expected_status`; observes the status.
 
     Args:
         expected_status: The expected connection status.
     """
-    return state.device.network_connection_status == expected_status
+    observed = state.device.network_connection_status
+    return Observation(holds=observed == expected_status, observed=observed)
 
 
 @USER_ENV.assertion()
-def assert_mobile_data_status(state: TelecomState, expected_status: bool) -> bool:
-    """Whether mobile data working equals `expected_status`.
+def assert_mobile_data_status(state: TelecomState, expected_status: bool) -> Observation:
+    """Whether mobile data working equals `expected_status`; observes whether mobile data works.
 
     Args:
         expected_status: Whether mobile data should work.
     """
-    return mobile_data_working(state) == expected_status
+    observed = mobile_data_working(state)
+    return Observation(holds=observed == expected_status, observed=observed)
 
 
 @USER_ENV.assertion()
-def assert_mobile_roaming_status(state: TelecomState, expected_status: bool) -> bool:
-    """Whether the phone's data roaming setting equals `expected_status`.
+def assert_mobile_roaming_status(state: TelecomState, expected_status: bool) -> Observation:
+    """Whether the phone's data roaming setting equals `expected_status`; observes the setting.
 
     Args:
         expected_status: The expected setting.
     """
-    return state.device.roaming_enabled == expected_status
+    observed = state.device.roaming_enabled
+    return Observation(holds=observed == expected_status, observed=observed)
 
 
 @USER_ENV.assertion()
-def assert_mobile_data_saver_mode_status(state: TelecomState, expected_status: bool) -> bool:
-    """Whether data saver mode equals `expected_status`.
+def assert_mobile_data_saver_mode_status(state: TelecomState, expected_status: bool) -> Observation:
+    """Whether data saver mode equals `expected_status`; observes the setting.
 
     Args:
         expected_status: The expected setting.
     """
-    return state.device.data_saver_mode == expected_status
+    observed = state.device.data_saver_mode
+    return Observation(holds=observed == expected_status, observed=observed)
 
 
 @USER_ENV.assertion()
 def assert_internet_speed(
     state: TelecomState, expected_speed: float, expected_desc: str | None = None
-) -> bool:
+) -> Observation:
     """Whether the speed test reaches `expected_speed` Mbps (no connection counts as 0) and, when given,
-    its label equals `expected_desc` ignoring case.
+    its label equals `expected_desc` ignoring case. Observes the speed (null: no connection) and the label.
 
     Args:
         expected_speed: The minimum speed in Mbps.
@@ -259,78 +264,88 @@ def assert_internet_speed(
     """
     result = speed_test(state)
     fast_enough = (result.speed or 0.0) >= expected_speed
-    return fast_enough and (expected_desc is None or result.label.casefold() == expected_desc.casefold())
+    holds = fast_enough and (expected_desc is None or result.label.casefold() == expected_desc.casefold())
+    return Observation(holds=holds, observed={"speed": result.speed, "desc": result.label})
 
 
 @USER_ENV.assertion()
-def assert_internet_not_excellent(state: TelecomState) -> bool:
-    """Whether the speed test label is anything but excellent (true without connection)."""
-    return speed_test(state).label.casefold() != "excellent"
+def assert_internet_not_excellent(state: TelecomState) -> Observation:
+    """Whether the speed test label is anything but excellent (true without connection); observes the
+    label."""
+    label = speed_test(state).label
+    return Observation(holds=label.casefold() != "excellent", observed=label)
 
 
 @USER_ENV.assertion()
-def assert_can_send_mms(state: TelecomState, expected_status: bool) -> bool:
-    """Whether being able to send MMS equals `expected_status`.
+def assert_can_send_mms(state: TelecomState, expected_status: bool) -> Observation:
+    """Whether being able to send MMS equals `expected_status`; observes whether an MMS can be sent.
 
     Args:
         expected_status: Whether MMS should be possible.
     """
-    return can_send_mms(state) == expected_status
+    observed = can_send_mms(state)
+    return Observation(holds=observed == expected_status, observed=observed)
 
 
 @USER_ENV.assertion()
-def assert_mobile_data_usage_exceeded(state: TelecomState, expected_status: bool) -> bool:
-    """Whether the line's data usage being exceeded equals `expected_status`.
+def assert_mobile_data_usage_exceeded(state: TelecomState, expected_status: bool) -> Observation:
+    """Whether the line's data usage being exceeded equals `expected_status`; observes whether it is.
 
     Args:
         expected_status: Whether usage should be exceeded.
     """
-    return usage_exceeded(state) == expected_status
+    observed = usage_exceeded(state)
+    return Observation(holds=observed == expected_status, observed=observed)
 
 
 @USER_ENV.assertion()
-def assert_network_mode_preference(state: TelecomState, expected_mode: NetworkModeValue) -> bool:
-    """Whether the phone's network mode preference equals `expected_mode`.
+def assert_network_mode_preference(state: TelecomState, expected_mode: NetworkModeValue) -> Observation:
+    """Whether the phone's network mode preference equals `expected_mode`; observes the preference.
 
     Args:
         expected_mode: The expected preference, e.g. 4g_5g_preferred.
     """
-    return state.device.network_mode_preference == expected_mode
+    observed = state.device.network_mode_preference
+    return Observation(holds=observed == expected_mode, observed=observed)
 
 
 @USER_ENV.assertion()
-def assert_vpn_connected(state: TelecomState, expected_status: bool) -> bool:
-    """Whether a VPN being connected equals `expected_status`.
+def assert_vpn_connected(state: TelecomState, expected_status: bool) -> Observation:
+    """Whether a VPN being connected equals `expected_status`; observes whether one is.
 
     Args:
         expected_status: Whether a VPN should be connected.
     """
-    return state.device.vpn_connected == expected_status
+    observed = state.device.vpn_connected
+    return Observation(holds=observed == expected_status, observed=observed)
 
 
 @USER_ENV.assertion()
 def assert_apn_setting(
     state: TelecomState, setting: ApnSettingValue, expected_value: str | int | bool | None = None
-) -> bool:
-    """Whether one field of the active APN settings equals `expected_value` (omitted or null: not set).
+) -> Observation:
+    """Whether one field of the active APN settings equals `expected_value` (omitted or null: not set);
+    observes the field's value.
 
     Args:
         setting: The APN field: apn_name, reset_at_reboot, mms_apn, mmsc_url, mms_proxy or mms_port.
         expected_value: The value it should have; omitted, the field should not be set.
     """
     value = getattr(state.device.active_apn_settings, setting)
-    return bool(value == expected_value) and isinstance(value, bool) == isinstance(expected_value, bool)
+    holds = bool(value == expected_value) and isinstance(value, bool) == isinstance(expected_value, bool)
+    return Observation(holds=holds, observed=value)
 
 
 @USER_ENV.assertion()
 def assert_app_permission(
     state: TelecomState, app_name: str, permission: PermissionValue, expected_status: bool
-) -> bool:
-    """Whether an installed app holding `permission` equals `expected_status`.
+) -> Observation:
+    """Whether an installed app holding `permission` equals `expected_status`; observes whether it does.
 
     Args:
         app_name: The app's name, e.g. messaging.
         permission: One of sms, storage, phone or network.
         expected_status: Whether the app should hold the permission.
     """
-    return bool(getattr(require_app(state.device, app_name).permissions, permission)) == expected_status
+    observed = bool(getattr(require_app(state.device, app_name).permissions, permission))
+    return Observation(holds=observed == expected_status, observed=observed)

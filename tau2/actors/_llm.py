@@ -12,6 +12,7 @@ from typing import Any
 
 from pydantic import JsonValue
 
+from tau2._jsonfile import map_strings
 from tau2.actors._history import ChatHistory
 from tau2.actors._prompts import (
     END_CALL,
@@ -183,18 +184,7 @@ def _parse_arguments(raw: ModelToolCall) -> dict[str, JsonValue] | str:
         )
     if "\\u" not in raw.arguments:
         return value
-    return {safe_text(key): _clean_json(item) for key, item in value.items()}
-
-
-def _clean_json(value: JsonValue) -> JsonValue:
-    """A decoded JSON value with lone surrogates (written as `\\ud83d` escapes) replaced in every string."""
-    if isinstance(value, str):
-        return safe_text(value)
-    if isinstance(value, list):
-        return [_clean_json(item) for item in value]
-    if isinstance(value, dict):
-        return {safe_text(key): _clean_json(item) for key, item in value.items()}
-    return value
+    return {safe_text(key): map_strings(item, safe_text) for key, item in value.items()}
 
 
 class LLMAgent(LLMActor):

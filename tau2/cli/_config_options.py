@@ -29,11 +29,13 @@ from tau2.cli._option_text import parse_assignments, parse_rate_limit, parse_tas
 from tau2.config import (
     ActorSpec,
     ConfigLayer,
+    EmbedderConfig,
     EpisodeConfig,
     EpisodeSettings,
     ExecutorConfig,
     FieldPath,
     ModelSpec,
+    RetrievalConfig,
     RunConfig,
     ordered_fields,
 )
@@ -44,18 +46,30 @@ _NAMES: dict[tuple[type[BaseModel], str], str] = {
     (ActorSpec, "kind"): "",
     (RunConfig, "rate_limits"): "rate-limit",
     (ExecutorConfig, "address"): "ray",
+    (RetrievalConfig, "name"): "",
 }
 """Options not named after their field: a seat's model is `--agent-model`, its kind `--agent` itself, a
-repeatable option is singular, and the Ray executor is chosen by giving its address."""
+repeatable option is singular, the Ray executor is chosen by giving its address, and a retrieval
+configuration by its name (`--retrieval`)."""
 
-_SKIPPED: frozenset[tuple[type[BaseModel], str]] = frozenset({(ExecutorConfig, "kind")})
-"""Fields without an option: the executor's kind follows from `--workers` and `--ray`."""
+_PREFIXES: dict[tuple[type[BaseModel], str], str] = {
+    (RunConfig, "retrieval"): "retrieval",
+    (RetrievalConfig, "embedder"): "embedding",
+}
+"""Nested settings whose options carry a prefix of their own: `--retrieval-top-k`, `--embedding-model`."""
+
+_SKIPPED: frozenset[tuple[type[BaseModel], str]] = frozenset(
+    {(ExecutorConfig, "kind"), (EmbedderConfig, "api_key_env"), (EmbedderConfig, "timeout_s")}
+)
+"""Fields without an option: the executor's kind follows from `--workers` and `--ray`; the embedder's key
+variable and timeout are rarely changed (a configuration file sets them)."""
 
 _METAVARS: dict[tuple[type[BaseModel], str], str] = {
     (ModelSpec, "args"): "KEY=VALUE",
     (RunConfig, "rate_limits"): "PROVIDER=CONCURRENCY[/RPM]",
     (ExecutorConfig, "address"): "ADDRESS",
     (RunConfig, "task_ids"): "ID[,ID…]",
+    (RetrievalConfig, "name"): "NAME",
 }
 
 
@@ -175,7 +189,8 @@ def options_of(
                 ModelSpec, prefix=inner_prefix, path=inner_path, owner=_MODEL_OWNER[inner_prefix]
             )
         elif nested is not None:
-            found += options_of(nested, prefix=prefix, path=(*path, name), owner=owner)
+            inner_prefix = _PREFIXES.get((model, name), prefix)
+            found += options_of(nested, prefix=inner_prefix, path=(*path, name), owner=owner)
         else:
             found.append(_option(model, name, field, prefix=prefix, path=(*path, name), owner=owner))
     return found
@@ -322,7 +337,7 @@ def _is_sequence(field: FieldInfo) -> bool:
 def _option_type(field: FieldInfo) -> Any:
     """The type Typer parses the option as: lists and dictionaries are repeatable text items."""
     base = _base_type(field)
-    if typing.get_origin(base) in (list, tuple, dict):
+    if typing.get_origin(base) in (list, tuple, dict) or (isinstance(base, type) and issubclass(base, dict)):
         return list[str]
     if base is Path or typing.get_origin(base) is Literal or base in (str, int, float, bool):
         return base

@@ -3,19 +3,27 @@ checked before the work that fills them starts."""
 
 from __future__ import annotations
 
+import os
 import sys
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING, Final
 
 import typer
 
 from tau2._display import inert
 from tau2.errors import UserInputError
 
+if TYPE_CHECKING:
+    from rich.console import Console
+
 STDOUT = Path("-")
 """The file name that means standard output, as in most command-line tools."""
+
+PIPED_WIDTH: Final = 1_000
+"""Columns of table output written to a pipe or a file: wide enough that no line is cut."""
 
 
 def say(text: str, *, err: bool = False) -> None:
@@ -54,3 +62,14 @@ def require_writable_path(path: Path, option: str) -> None:
             if parent != path.parent:
                 raise UserInputError(f"{option} {path}: directory {path.parent} does not exist")
             return
+
+
+def table_console() -> Console:
+    """The console printing a command's tables: the terminal's width on a terminal; on a pipe or in a file
+    (`tau2 report r | cat`) no line is cut to a width nobody chose, unless COLUMNS sets one."""
+    from rich.console import Console
+
+    console = Console()
+    if console.is_terminal or os.environ.get("COLUMNS"):
+        return console
+    return Console(width=PIPED_WIDTH)

@@ -7,7 +7,14 @@ from typing import Annotated
 
 import typer
 
-from tau2.cli.options import BootstrapSamples, BootstrapSeed, HtmlFile, JsonOutput, emit_report
+from tau2.cli.options import (
+    BootstrapSamples,
+    BootstrapSeed,
+    HtmlFile,
+    JsonOutput,
+    bootstrap_options,
+    emit_report,
+)
 from tau2.cli.report import Full
 from tau2.metrics.paired import PairBy
 
@@ -32,18 +39,19 @@ def command(
     bootstrap_seed: BootstrapSeed = 0,
 ) -> None:
     """Compare two runs on the tasks both share: pass^k and what B costs in turns, tokens, dollars, tool
-    errors and endings per seat (--full: every table); refuses runs that share none."""
-    from tau2.metrics import Bootstrap
+    errors and endings per seat (--full: every table; --html: with the transcripts of the tasks that
+    flip); refuses runs that share none."""
     from tau2.report import build_comparison, comparison_page, comparison_tables
     from tau2.runs import load_run
 
-    bootstrap = Bootstrap(samples=bootstrap_samples, seed=bootstrap_seed)
-    report = build_comparison(load_run(run_a), load_run(run_b), pair_by, bootstrap)
+    bootstrap = bootstrap_options(bootstrap_samples, bootstrap_seed)
+    a, b = load_run(run_a), load_run(run_b)
+    report = build_comparison(a, b, pair_by, bootstrap)
     emit_report(
         report,
         report.warnings,
         html=html,
         json_output=json_output,
-        page=comparison_page,
+        page=lambda r: comparison_page(r, a.records, b.records),
         summary=lambda r: comparison_tables(r, full=full),
     )

@@ -104,6 +104,14 @@ def show_episode(console: Console, result: EpisodeResult) -> None:
         item = f" {literal(check.item)}" if check.item else ""
         console.print(f"{check.kind.value.lower()} ({role}) {outcome}{item}")
     console.print(f"steps: {result.trajectory.steps}  tool errors: {evaluation.tool_errors}")
+    recall = evaluation.retrieval
+    if recall is not None:
+        shown = len(set(recall.required) & set(recall.retrieved))
+        rate = "n/a" if recall.recall is None else f"{recall.recall:.3f}"
+        console.print(
+            f"retrieval {literal(recall.configuration)}: {shown} of {len(recall.required)} required "
+            f"documents seen (recall@{recall.k} {rate})"
+        )
     console.print(f"[bold]reward: {result.reward}[/]")
 
 

@@ -21,6 +21,13 @@ def potato(
     run_dir: RunDir,
     out: OutPath,
     port: Annotated[int, typer.Option("--port", help="Port the Potato server will listen on.")] = 8000,
+    show_outcome: Annotated[
+        bool,
+        typer.Option(
+            "--show-outcome",
+            help="Show annotators the assertions and the reward (default: they judge blind).",
+        ),
+    ] = False,
 ) -> None:
     """Write a Potato annotation project for the simulations of RUN_DIR (serve: potato start config.yaml)."""
     from tau2.cli._output import is_stdout
@@ -30,7 +37,7 @@ def potato(
 
     if is_stdout(out):
         raise UserInputError("--out -: a Potato project is a directory; give its path")
-    count = export_project(run_dir, out, port=port)
+    count = export_project(run_dir, out, port=port, show_outcome=show_outcome)
     typer.echo(f"wrote {out} ({count} simulations); serve it with: cd {out} && potato start {CONFIG_FILE}")
 
 
@@ -54,6 +61,13 @@ def tau2bench(
         list[Path] | None,
         typer.Option("--also", metavar="RUN_DIR", help="Runs of other domains to add to the submission."),
     ] = None,
+    custom: Annotated[
+        bool,
+        typer.Option(
+            "--custom",
+            help="Submit runs that are not of an official τ²-bench task set, marked as a custom submission.",
+        ),
+    ] = False,
 ) -> None:
     """Write RUN_DIR as a τ²-bench results file (and, with --submission, a leaderboard submission)."""
     from tau2._jsonfile import write_json
@@ -70,16 +84,19 @@ def tau2bench(
         raise UserInputError("--submission needs --organization (the model's organisation)")
     if is_stdout(out) and is_stdout(submission):
         raise UserInputError("--out - and --submission - both write to stdout: give one of them")
+    leaderboard = None  # built first: a run the submission refuses leaves no file behind
+    if submission is not None and organization is not None:
+        run = load_run(run_dir)
+        agent_model = run.manifest.agent.model
+        name = model_name or (agent_model.name if agent_model is not None else run.manifest.agent.kind)
+        user = run.manifest.user.label() if run.manifest.user is not None else None
+        leaderboard = build_submission([run_dir, *(also or [])], name, organization, user, custom=custom)
     with output_file(out, "results.json") as path:
         document = export_results(run_dir, path)
     on_stdout = is_stdout(out) or is_stdout(submission)  # then our messages go to stderr
     say(f"wrote {out} ({len(document['simulations'])} simulations)", err=on_stdout)
-    if submission is None or organization is None:
+    if submission is None or leaderboard is None:
         return
-    run = load_run(run_dir)
-    agent_model = run.manifest.agent.model
-    name = model_name or (agent_model.name if agent_model is not None else run.manifest.agent.kind)
-    user = run.manifest.user.label() if run.manifest.user is not None else None
     with output_file(submission, "submission.json") as path:
-        write_json(path, build_submission([run_dir, *(also or [])], name, organization, user))
+        write_json(path, leaderboard)
     say(f"wrote {submission}", err=on_stdout)

@@ -37,14 +37,15 @@ def tau2bench(
 ) -> None:
     """Replay and re-evaluate every simulation of RESULTS in our world into the run directory --out."""
     from tau2.cli._output import say
+    from tau2.interfaces import TAU2BENCH_DATA_HINT
     from tau2.interfaces import import_tau2bench_results as import_results
 
     imported = import_results(results, out, data_dir)
+    for warning in imported.warnings:
+        say(f"warning: {warning}", err=True)
     total = len(imported.simulations)
-    simulations = imported.simulations
-    calls = sum(simulation.tool_calls for simulation in simulations)
-    mismatches = sum(simulation.tool_result_mismatches for simulation in simulations)
     disagreements = imported.disagreements()
+    calls, mismatches = imported.tool_calls, imported.mismatches
     say(
         f"imported {total} simulations into {out}: {total - len(disagreements)} agree with the recorded "
         f"reward, {len(disagreements)} disagree; {calls - mismatches} of {calls} replayed tool calls had "
@@ -55,3 +56,8 @@ def tau2bench(
             f"  {simulation.task_id} trial {simulation.trial}: recorded {simulation.recorded_reward}, "
             f"ours {simulation.reward}"
         )
+    for simulation in imported.simulations:
+        for mismatch in simulation.mismatches:
+            say(f"  {simulation.simulation_id} {mismatch.describe()}")
+    if mismatches and data_dir is None:
+        say(f"  ({TAU2BENCH_DATA_HINT})")

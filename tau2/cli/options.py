@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from rich.console import RenderableType
 
     from tau2.config import ConfigLayer
+    from tau2.metrics import Bootstrap
 
 RunDir = Annotated[Path, typer.Argument(help="A run directory (written by `tau2 run`).", show_default=False)]
 DataDir = Annotated[
@@ -39,9 +40,25 @@ HtmlFile = Annotated[
     ),
 ]
 BootstrapSamples = Annotated[
-    int, typer.Option("--bootstrap-samples", min=1, help="Bootstrap resamples for intervals.")
+    int,
+    typer.Option("--bootstrap-samples", min=1, help="Bootstrap resamples for intervals (at most 100,000)."),
 ]
 BootstrapSeed = Annotated[int, typer.Option("--bootstrap-seed", help="Seed of the bootstrap.")]
+
+
+def bootstrap_options(samples: int, seed: int) -> Bootstrap:
+    """The bootstrap the report options ask for; more resamples than `Bootstrap` allows (time grows with
+    them: a typo would run for days) is one line, before any run is read."""
+    from tau2.errors import UserInputError
+    from tau2.metrics import Bootstrap
+    from tau2.metrics.bootstrap import MAX_SAMPLES
+
+    if samples > MAX_SAMPLES:
+        raise UserInputError(
+            f"--bootstrap-samples {samples}: at most {MAX_SAMPLES:,} (intervals settle long before)"
+        )
+    return Bootstrap(samples=samples, seed=seed)
+
 
 ConfigFile = Annotated[
     Path | None,
@@ -85,9 +102,7 @@ def emit_report(
     summary: Callable[[R], Sequence[RenderableType]],
 ) -> None:
     """Print warnings on stderr, write the HTML page if asked, then print the report as JSON or tables."""
-    from rich.console import Console
-
-    from tau2.cli._output import is_stdout, require_writable_path, say
+    from tau2.cli._output import is_stdout, require_writable_path, say, table_console
     from tau2.errors import UserInputError
     from tau2.report import write_page
 
@@ -105,6 +120,6 @@ def emit_report(
     if json_output:
         typer.echo(report.model_dump_json(indent=2))
         return
-    console = Console()
+    console = table_console()
     for renderable in summary(report):
         console.print(renderable)

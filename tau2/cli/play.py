@@ -22,7 +22,8 @@ def command(
         str | None, typer.Option("--task-id", help="Task to play (asked when not given).")
     ] = None,
     seat: Annotated[
-        str | None, typer.Option("--seat", help="agent or user (asked when not given).", show_default=False)
+        str | None,
+        typer.Option("--seat", help="agent or customer (asked when not given).", show_default=False),
     ] = None,
     mode: Annotated[Mode | None, typer.Option("--mode", help="interactive or solo (agent only).")] = None,
     other: Annotated[
@@ -45,9 +46,10 @@ def command(
     from tau2.interfaces import record_play as record
     from tau2.world import Side
 
-    if seat is not None and seat not in ("agent", "user"):
-        raise UserInputError(f"--seat {seat!r}: expected agent or user")
-    chosen = None if seat is None else Side(seat)
+    seats = {"agent": Side.AGENT, "customer": Side.USER, "user": Side.USER}
+    if seat is not None and seat not in seats:
+        raise UserInputError(f"--seat {seat!r}: expected agent or customer")
+    chosen = None if seat is None else seats[seat]
     run_dir = out or Path("runs") / f"play-{datetime.now(UTC):%Y%m%d-%H%M%S}"
     check_new_run_dir(run_dir)
     term = Terminal()

@@ -6,7 +6,15 @@ from typing import Annotated
 
 import typer
 
-from tau2.cli.options import BootstrapSamples, BootstrapSeed, HtmlFile, JsonOutput, RunDir, emit_report
+from tau2.cli.options import (
+    BootstrapSamples,
+    BootstrapSeed,
+    HtmlFile,
+    JsonOutput,
+    RunDir,
+    bootstrap_options,
+    emit_report,
+)
 
 Full = Annotated[bool, typer.Option("--full", help="Print every table, not just the headline.")]
 
@@ -21,18 +29,18 @@ def command(
 ) -> None:
     """Report one run: a one-screen headline (--full: every table), or JSON with --json; --html FILE also
     writes a self-contained page with plots and every simulation's transcript."""
-    from tau2.interfaces import extra_sections
-    from tau2.metrics import Bootstrap
+    from tau2.interfaces import extra_sections, imported_tables
     from tau2.report import build_report, run_page, run_tables
     from tau2.runs import load_run
 
+    bootstrap = bootstrap_options(bootstrap_samples, bootstrap_seed)
     run = load_run(run_dir)
-    report = build_report(run, Bootstrap(samples=bootstrap_samples, seed=bootstrap_seed))
+    report = build_report(run, bootstrap)
     emit_report(
         report,
         report.warnings,
         html=html,
         json_output=json_output,
-        page=lambda r: run_page(r, run.records),
+        page=lambda r: run_page(r, run.records, imported_tables(run_dir)),
         summary=lambda r: [*run_tables(r, full=full), *extra_sections(run_dir)],
     )

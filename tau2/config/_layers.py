@@ -15,6 +15,8 @@ from pydantic import BaseModel, ValidationError
 from tau2.config._run import ExecutorConfig, RunConfig
 from tau2.episode import ActorSpec
 from tau2.errors import UserInputError
+from tau2.llm import SecretArgs
+from tau2.world import RetrievalConfig
 
 FieldPath = tuple[str, ...]
 """Where a setting sits in a configuration, e.g. `("agent", "model", "timeout_s")`."""
@@ -38,8 +40,9 @@ class ConfigLayer:
 
     @classmethod
     def of(cls, config: RunConfig) -> ConfigLayer:
-        """The settings a configuration was given explicitly (its defaults give nothing)."""
-        return cls(config.model_dump(exclude_unset=True))
+        """The settings a configuration was given explicitly (its defaults give nothing), secrets' values
+        included."""
+        return cls(settings(config, given_only=True))
 
     def gives(self, path: FieldPath) -> bool:
         """Whether this layer sets `path`, or something inside it, or the value containing it."""
@@ -64,10 +67,26 @@ class ConfigLayer:
         return [leaf for key in value for leaf in self.leaves((*path, key))]
 
 
+def settings(model: BaseModel, *, given_only: bool = False) -> dict[str, Any]:
+    """A model's settings nested as `model_dump` nests them, but each value as it is held: provider
+    arguments stay `SecretArgs` with their secrets' values, which a dump replaces by the marker. With
+    `given_only`, only the settings given explicitly (at every depth)."""
+    names = model.model_fields_set if given_only else model.model_fields
+    return {name: _held(getattr(model, name), given_only) for name in names}
+
+
+def _held(value: Any, given_only: bool) -> Any:
+    if isinstance(value, BaseModel):
+        return settings(value, given_only=given_only)
+    if isinstance(value, dict) and not isinstance(value, SecretArgs):
+        return {key: _held(item, given_only) for key, item in value.items()}
+    return value
+
+
 def layered(layers: Sequence[ConfigLayer], base: RunConfig | None = None) -> RunConfig:
     """`base` (or the defaults) with each layer's settings applied in turn; a setting that fails validation
     is one `UserInputError` line naming it as its layer does."""
-    merged: dict[str, Any] = {} if base is None else base.model_dump()
+    merged: dict[str, Any] = {} if base is None else settings(base)
     for layer in layers:
         merged = _merge(merged, layer.values, RunConfig)
     try:
@@ -88,15 +107,20 @@ def _merge(lower: Mapping[str, Any], upper: Mapping[str, Any], model: type[BaseM
     """`upper`'s settings over `lower`'s, into nested models and dictionaries key by key. A setting that
     chooses afresh drops what it replaces: a seat's new kind its other settings (they were for the old
     kind), a split the task ids and the other way round, a domain without a suite the suite (the domain's
-    own is meant), an executor's workers or address its kind (it follows from them again)."""
-    if model is ActorSpec and "kind" in upper and upper["kind"] != lower.get("kind"):
-        lower = {}
+    own is meant), an executor's workers or address its kind (it follows from them again), a retrieval
+    configuration's new name its other settings. Provider arguments merge name by name, secrets included
+    (so a resume gives its keys again without repeating the other arguments)."""
+    for choice, chosen in ((ActorSpec, "kind"), (RetrievalConfig, "name")):
+        if model is choice and chosen in upper and upper[chosen] != lower.get(chosen):
+            lower = {}
     merged = {key: value for key, value in lower.items() if key not in _replaced(model, upper)}
     for key, value in upper.items():
         below = merged.get(key)
         inner = _nested_model(model, key)
         if inner is not None and isinstance(value, Mapping) and isinstance(below, Mapping):
             merged[key] = _merge(below, value, inner)
+        elif _is_secret_args(model, key) and isinstance(value, Mapping) and isinstance(below, Mapping):
+            merged[key] = _secret_args(below).merged(_secret_args(value))
         elif _is_mapping(model, key) and isinstance(value, Mapping) and isinstance(below, Mapping):
             merged[key] = {**below, **value}
         else:
@@ -138,6 +162,17 @@ def _is_mapping(model: type[BaseModel], key: str) -> bool:
     )
 
 
+def _is_secret_args(model: type[BaseModel], key: str) -> bool:
+    """Whether field `key` holds provider arguments (`SecretArgs`)."""
+    field = model.model_fields.get(key)
+    return field is not None and SecretArgs in _members(field.annotation)
+
+
+def _secret_args(value: Mapping[str, Any]) -> SecretArgs:
+    """Arguments as `SecretArgs`: kept as they are (with their secrets' values), or read afresh."""
+    return value if isinstance(value, SecretArgs) else SecretArgs(value)
+
+
 def _members(annotation: Any) -> tuple[Any, ...]:
     if isinstance(annotation, types.UnionType) or typing.get_origin(annotation) is typing.Union:
         return typing.get_args(annotation)
@@ -145,8 +180,9 @@ def _members(annotation: Any) -> tuple[Any, ...]:
 
 
 def _named(error: ValidationError, layers: Sequence[ConfigLayer]) -> UserInputError:
-    """The first validation error as one line naming the setting where it was given. Model settings
-    given without a model name read as options with no model to apply them to."""
+    """The first validation error as one line naming the setting where it was given. Model (or retrieval)
+    settings given without a model's (or configuration's) name read as options with nothing to apply them
+    to."""
     detail = error.errors(include_url=False)[0]
     path = tuple(str(part) for part in detail["loc"] if not _is_tag(part))
     message = detail["msg"].removeprefix("Value error, ")
@@ -156,7 +192,8 @@ def _named(error: ValidationError, layers: Sequence[ConfigLayer]) -> UserInputEr
             names = ", ".join(
                 dict.fromkeys(layer.name(leaf) for layer in giving for leaf in layer.leaves(path[:-1]))
             )
-            return UserInputError(f"{names}: no model to apply them to (give {giving[-1].name(path)})")
+            what = "retrieval configuration" if path[:-1] == ("retrieval",) else "model"
+            return UserInputError(f"{names}: no {what} to apply them to (give {giving[-1].name(path)})")
     return UserInputError(f"{source(layers, path)}: {message}" if path else message)
 
 

@@ -88,7 +88,7 @@ class RunConfig(EpisodeSettings):
     model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
 
     suite: Path | None = None
-    """A tau2 suite file or a τ²-bench task file."""
+    """A tau2 suite file, or a τ²-bench task file or task folder (`task_*.json`)."""
     domain: str | None = None
     """Alone: run the domain's default suite. With a suite: the domain of τ²-bench tasks that do not name
     one."""
@@ -120,8 +120,11 @@ class RunConfig(EpisodeSettings):
 
     @model_serializer(mode="wrap")
     def _run_settings_first(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
-        """The settings in the order they read best (the tasks and seats before the episode settings)."""
+        """The settings in the order they read best (the tasks and seats before the episode settings),
+        `retrieval` left out while unset as in `EpisodeSettings`."""
         data: dict[str, Any] = handler(self)
+        if data.get("retrieval") is None:
+            data.pop("retrieval", None)
         return {name: data[name] for name, _ in ordered_fields(type(self)) if name in data}
 
     @property

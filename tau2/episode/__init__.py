@@ -1,21 +1,18 @@
-"""The episode: its configuration, the actor contract, the turn protocol and the orchestrator that runs
-it, the trajectory it records, and the evaluation that judges it."""
+"""The episode: its configuration, the actor contract, the step-driven episode core that keeps the turn
+protocol (`Episode`), the orchestrator that runs it with actors, the trajectory it records, and the
+evaluation that judges it."""
 
 from tau2.episode._actor import Actor, ActorSpec, ActorTurn, SeatContext
 from tau2.episode._basis import FINISHED, CheckRecord, evaluate_basis, replay_reference
 from tau2.episode._check_actor import RandomActor, check_actor, protocol_problems
 from tau2.episode._config import EpisodeConfig, EpisodeSettings, Mode, mode_label
+from tau2.episode._episode import Episode, Turn
 from tau2.episode._evaluation import ActionRecord, AssertionRecord, EvaluationResult, evaluate
 from tau2.episode._judge import NOT_JUDGED, NLJudge, Verdict
-from tau2.episode._orchestrator import (
-    EpisodeResult,
-    EpisodeTiming,
-    agent_policy,
-    run_episode,
-    seat_contexts,
-    shipped_policy,
-)
+from tau2.episode._orchestrator import run_episode, start_actors, take_turns
 from tau2.episode._protocol import DONE_SCHEMA, DONE_TOOL, GREETING
+from tau2.episode._result import EpisodeResult, EpisodeTiming
+from tau2.episode._seats import agent_policy, seat_contexts, shipped_policy
 from tau2.episode._structure import TaskStructureError, check_structure, structure_problem
 from tau2.episode._trajectory import (
     Entry,
@@ -41,6 +38,7 @@ __all__ = [
     "CheckRecord",
     "Entry",
     "EntryKind",
+    "Episode",
     "EpisodeConfig",
     "EpisodeResult",
     "EpisodeSettings",
@@ -56,6 +54,7 @@ __all__ = [
     "TerminationReason",
     "ToolCall",
     "Trajectory",
+    "Turn",
     "Verdict",
     "agent_policy",
     "check_actor",
@@ -68,6 +67,8 @@ __all__ = [
     "run_episode",
     "seat_contexts",
     "shipped_policy",
+    "start_actors",
     "structure_problem",
+    "take_turns",
     "verify_task",
 ]

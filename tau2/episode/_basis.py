@@ -23,7 +23,7 @@ from pydantic import BaseModel, ConfigDict, JsonValue
 from tau2.episode._judge import NOT_JUDGED, Verdict
 from tau2.episode._trajectory import EntryKind, TerminationReason, ToolCall, Trajectory
 from tau2.tasks import RewardType, SolutionStep, Task, initialize_world, run_assertions
-from tau2.world import Side, World
+from tau2.world import Side, ToolResult, World
 
 FINISHED = frozenset({TerminationReason.USER_STOP, TerminationReason.AGENT_STOP, TerminationReason.TRANSFER})
 """Endings that let a reward count; any other (step or error limits, failures) scores 0."""
@@ -104,10 +104,14 @@ def reference_state(task: Task, data_dir: Path | None) -> BaseModel:
 def replay_reference(task: Task, data_dir: Path | None) -> World:
     """A fresh world of the task with every reference action applied by its side; a failing action is
     a no-op (τ²-bench logs and skips it)."""
+    return replay_reference_results(task, data_dir)[0]
+
+
+def replay_reference_results(task: Task, data_dir: Path | None) -> tuple[World, list[ToolResult]]:
+    """`replay_reference`, with each reference action's result."""
     world = initialize_world(task, data_dir)
-    for step in task.evaluation.solution:
-        world.call(step.side, step.name, step.arguments)
-    return world
+    results = [world.call(step.side, step.name, step.arguments) for step in task.evaluation.solution]
+    return world, results
 
 
 def assertion_checks(task: Task, world: World, *, gating: bool) -> list[CheckRecord]:

@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING
 
 from tau2.episode._actor import Actor, ActorTurn, SeatContext
 from tau2.episode._config import EpisodeConfig
-from tau2.episode._orchestrator import _Conversation, seat_contexts
+from tau2.episode._episode import Episode
+from tau2.episode._orchestrator import start_actors, take_turns
 from tau2.episode._trajectory import Entry, EntryKind, RejectedReply, ToolCall, Trajectory
 from tau2.tasks import Task, initialize_world
 from tau2.world import Side
@@ -20,6 +21,9 @@ if TYPE_CHECKING:
 
 UNKNOWN_TOOL = "no_such_tool"
 """A tool name no seat holds, so that random turns also exercise unknown-tool handling."""
+SHORT_EPISODES = EpisodeConfig(max_steps=12)
+"""The episodes `check_actor` generates by default: a dozen turns find protocol breaks, and keep each
+example fast."""
 
 
 class _ProtocolBroken(Exception):
@@ -67,18 +71,18 @@ def check_actor(
     task: Task,
     *,
     data_dir: Path | None = None,
-    max_steps: int = 12,
+    config: EpisodeConfig = SHORT_EPISODES,
     max_examples: int = 30,
 ) -> list[str]:
     """Protocol problems found when `actor` (None: a random actor) holds `seat` of `task` against random
-    opponents; one line each, empty when every generated episode keeps the protocol."""
+    opponents in episodes configured by `config`; one line each, empty when every generated episode keeps
+    the protocol."""
     from hypothesis import HealthCheck, Verbosity, given, settings
     from hypothesis import strategies as st
 
-    config = EpisodeConfig(max_steps=max_steps)
     world = initialize_world(task, data_dir)
     names = [tool.name for tool in world.tools.tools()] + [UNKNOWN_TOOL]
-    turns = st.lists(_turns(names), min_size=1, max_size=max_steps)
+    turns = st.lists(_turns(names), min_size=1, max_size=config.max_steps)
     profile = settings(
         max_examples=max_examples,
         deadline=None,
@@ -110,9 +114,9 @@ def check_actor(
 async def _converse(
     task: Task, config: EpisodeConfig, data_dir: Path | None, actors: dict[Side, _Recorder]
 ) -> Trajectory:
-    world = initialize_world(task, data_dir)
-    contexts = seat_contexts(task, world.domain, config, data_dir=data_dir)
-    return await _Conversation(world, task, config, dict(actors)).run(contexts)
+    episode = Episode(task, config, data_dir=data_dir)
+    await take_turns(episode, actors, await start_actors(episode, actors))
+    return episode.trajectory
 
 
 def protocol_problems(

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
+
+from tau2.world import RetrievalConfig
 
 
 class Mode(StrEnum):
@@ -38,6 +41,18 @@ class EpisodeSettings(BaseModel):
     """Consecutive malformed outputs from one actor before it is declared broken."""
     policy_variant: str = "manual"
     """Which of the domain's policy texts the agent reads."""
+    retrieval: RetrievalConfig | None = None
+    """How the agent reaches the domain's knowledge base (domains that have one); left out, the domain's
+    default, which a run resolves and records."""
+
+    @model_serializer(mode="wrap")
+    def _omit_unset_retrieval(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        """Leave `retrieval` out while unset, so configurations of domains without a knowledge base (and
+        the manifests holding them) stay as they were."""
+        data: dict[str, Any] = handler(self)
+        if data.get("retrieval") is None:
+            data.pop("retrieval", None)
+        return data
 
     def label(self) -> str:
         """Short printable form, e.g. `solo+oracle_plan`."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, JsonValue
 
@@ -17,7 +18,7 @@ from tau2.episode._judge import Verdict
 from tau2.episode._trajectory import EntryKind, ToolCall, Trajectory
 from tau2.llm import Usage
 from tau2.tasks import SolutionStep, Task, run_assertions
-from tau2.world import Side, World
+from tau2.world import Domain, RetrievalConfig, RetrievalRecall, Side, World, refusal_of
 
 
 class AssertionRecord(BaseModel):
@@ -29,8 +30,11 @@ class AssertionRecord(BaseModel):
     name: str
     arguments: dict[str, JsonValue] = Field(default_factory=dict)
     expected: bool = True
+    """What the assertion must return for the check to pass: True (it must hold) or False (it must not)."""
     passed: bool
     error: str | None = None
+    observed: JsonValue = None
+    """The value the assertion compared, when it reports one (records written before it existed: None)."""
 
 
 class ActionRecord(BaseModel):
@@ -69,6 +73,9 @@ class EvaluationResult(BaseModel):
     """Reward-basis components (tasks with a `reward_basis`), gating and diagnostic ones."""
     judge_usage: Usage | None = None
     """What the natural-language judge cost; None when it was not asked."""
+    retrieval: RetrievalRecall | None = None
+    """For domains with a knowledge base: the documents the task needs and those the agent was shown
+    (recall@k, a diagnostic that never gates)."""
 
 
 def evaluate(
@@ -79,9 +86,11 @@ def evaluate(
     data_dir: Path | None = None,
     nl_verdicts: Mapping[str, Verdict] | None = None,
     judge_usage: Usage | None = None,
+    retrieval: RetrievalConfig | None = None,
 ) -> EvaluationResult:
     """Run the task's assertions on the final `world` and compare `trajectory` with the reference; a task
-    with a reward basis is scored by it instead (`data_dir` rebuilds its reference end state)."""
+    with a reward basis is scored by it instead (`data_dir` rebuilds its reference end state). `retrieval`:
+    the configuration the agent ran under, for the recall diagnostic."""
     assertions = [
         AssertionRecord(
             side=outcome.call.side,
@@ -90,11 +99,12 @@ def evaluate(
             expected=outcome.expected,
             passed=outcome.passed,
             error=outcome.error,
+            observed=outcome.observed,
         )
         for outcome in run_assertions(world, task.evaluation.assertions)
     ]
     assertions_passed = all(record.passed for record in assertions)
-    transferred = _transferred(trajectory, world.domain.transfer_tool)
+    transferred = _transferred(trajectory, world.domain)
     expects_transfer = task.evaluation.expects_transfer
     success = assertions_passed and (transferred or not expects_transfer)
     checks: list[CheckRecord] = []
@@ -114,6 +124,36 @@ def evaluate(
         transferred=transferred,
         actions=match_actions(task.evaluation.solution, trajectory.tool_calls()),
         tool_errors=count_tool_errors(trajectory),
+        retrieval=retrieval_recall(task, world.domain, trajectory, retrieval, data_dir),
+    )
+
+
+def retrieval_recall(
+    task: Task,
+    domain: Domain[Any],
+    trajectory: Trajectory,
+    retrieval: RetrievalConfig | None,
+    data_dir: Path | None,
+) -> RetrievalRecall | None:
+    """Which of the documents the task needs the agent was shown, under its retrieval configuration."""
+    support = domain.retrieval
+    if support is None:
+        return None
+    config = support.resolve(retrieval)
+    calls = [
+        (entry.tool_call.name, entry.tool_call.arguments, entry.result.content)
+        for entry in trajectory.entries
+        if entry.kind is EntryKind.TOOL_RESULT
+        and entry.tool_call is not None
+        and entry.tool_call.side is Side.AGENT
+        and entry.result is not None
+        and isinstance(entry.result.content, str)
+    ]
+    return RetrievalRecall(
+        configuration=config.label(),
+        k=config.top_k,
+        required=support.required(task),
+        retrieved=support.retrieved(config, data_dir, task, calls),
     )
 
 
@@ -160,8 +200,9 @@ def count_tool_errors(trajectory: Trajectory) -> int:
     )
 
 
-def _transferred(trajectory: Trajectory, transfer_tool: str | None) -> bool:
-    """Whether a call of the transfer tool succeeded (made on the agent side)."""
+def _transferred(trajectory: Trajectory, domain: Domain[Any]) -> bool:
+    """Whether a call of the transfer tool succeeded (made on the agent side, not refused)."""
+    transfer_tool = domain.transfer_tool
     if transfer_tool is None:
         return False
     return any(
@@ -170,6 +211,6 @@ def _transferred(trajectory: Trajectory, transfer_tool: str | None) -> bool:
         and entry.tool_call.name == transfer_tool
         and entry.tool_call.side is Side.AGENT
         and entry.result is not None
-        and entry.result.ok
+        and refusal_of(domain, entry.result) is None
         for entry in trajectory.entries
     )

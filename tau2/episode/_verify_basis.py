@@ -9,11 +9,12 @@ as not judged instead of counting them; it also notes tasks that an agent doing 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
-from tau2.episode._basis import evaluate_basis, replay_reference
+from tau2.episode._basis import evaluate_basis, replay_reference_results
 from tau2.episode._trajectory import TerminationReason, Trajectory
 from tau2.tasks import RewardType, Task, TaskSetupError, first_failure, initialize_world
-from tau2.world import get_domain
+from tau2.world import Domain, Side, ToolResult, get_domain, refusal_of
 
 NOT_JUDGED = "natural-language assertions not judged (verify runs no judge)"
 NOTHING_PASSES = (
@@ -30,7 +31,7 @@ def basis_problems(task: Task, data_dir: Path | None) -> tuple[str | None, list[
     if not basis:
         return "empty reward basis: nothing decides whether the task is solved", []
     try:
-        world = replay_reference(task, data_dir)
+        world, results = replay_reference_results(task, data_dir)
     except TaskSetupError as error:
         return error.reason, []
     problem = _action_problem(task) or _information_problem(task)
@@ -40,7 +41,47 @@ def basis_problems(task: Task, data_dir: Path | None) -> tuple[str | None, list[
             problem = f"assertions fail after the reference actions: {failure.describe()}"
     if problem is not None:
         return problem, []
-    return None, _notes(task, data_dir)
+    return None, unrealisable(task, world.domain, results) + _notes(task, data_dir)
+
+
+def unrealisable(task: Task, domain: Domain[Any], results: list[ToolResult]) -> list[str]:
+    """Why the reference solution cannot be played as written in a conversation, one line each: a
+    reference action its world refuses (its database effect is then the reference's all the same), an
+    action after the transfer that ends the conversation, a customer action the customer is not given."""
+    steps = task.evaluation.solution
+    total = len(steps)
+    found = []
+    for number, (step, result) in enumerate(zip(steps, results, strict=True), start=1):
+        refused = refusal_of(domain, result)
+        if refused is not None:
+            found.append(
+                f"reference action {number} of {total} ({_describe(step.name, step.arguments)}) is refused: "
+                f"{refused}"
+            )
+    transfer = domain.transfer_tool
+    ends = next((number for number, step in enumerate(steps, 1) if step.name == transfer), None)
+    if ends is not None and ends < total:
+        found.append(
+            f"reference actions {ends + 1}-{total} follow the transfer (action {ends}), which ends the "
+            "conversation"
+        )
+    offered = None if task.user_tools is None else set(task.user_tools)
+    for number, step in enumerate(steps, start=1):
+        if step.side is Side.USER and offered is not None and step.name not in offered:
+            found.append(
+                f"reference action {number} of {total} ({step.name}) is a customer tool the task does not "
+                "give the customer"
+            )
+    return found
+
+
+def _describe(name: str, arguments: dict[str, Any]) -> str:
+    """A reference action's tool, with the hidden tool it wraps when it names one."""
+    inner = next(
+        (value for key, value in arguments.items() if key.endswith("tool_name") and isinstance(value, str)),
+        None,
+    )
+    return f"{name} {inner}" if inner else name
 
 
 def _action_problem(task: Task) -> str | None:

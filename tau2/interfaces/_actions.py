@@ -14,13 +14,17 @@ from typing import Any
 from pydantic import JsonValue
 
 from tau2 import ActorTurn, Entry, EntryKind, Side, ToolCall, Trajectory
+from tau2.llm import safe_text
 
 CHARSET = "".join(character for character in string.printable if character.isprintable())
 """Characters of observations and actions: printable ASCII (JSON escapes everything else)."""
 MAX_OBSERVATION_CHARS = 1 << 20
 """Bound of the observation spaces; a longer observation is an error rather than a silent cut."""
 MAX_ACTION_CHARS = 4096
-"""Bound of the action spaces (what random sampling draws from; longer actions are still accepted)."""
+"""Bound of the action spaces: a longer action is refused before it reaches the episode."""
+MAX_ACTION_DEPTH = 32
+"""How deeply a JSON action may nest arrays and objects; a deeper one is an error turn (no tool takes
+arguments nested anywhere near as deep, and the depth bounds the work every later step does on them)."""
 
 
 def entry_view(entry: Entry) -> dict[str, Any]:
@@ -63,9 +67,22 @@ def stop_action(farewell: str | None = None) -> str:
     return json.dumps(action, ensure_ascii=True)
 
 
+def checked_action(action: object) -> str:
+    """`action` when it lies within the action space's bounds (text of at most `MAX_ACTION_CHARS`
+    characters); otherwise `ValueError`, raised before anything reaches the episode."""
+    if not isinstance(action, str):
+        raise ValueError(f"an action is text (str), not {type(action).__name__}")
+    if len(action) > MAX_ACTION_CHARS:
+        raise ValueError(f"an action of {len(action)} characters exceeds the limit of {MAX_ACTION_CHARS}")
+    return action
+
+
 def parse_action(action: str, call_prefix: str) -> ActorTurn:
-    """The turn an action asks for. Text not starting with `{` is a message; a malformed JSON action is
-    an error turn, shown back to the seat like any actor error. Call ids are `call_prefix` + position."""
+    """The turn an action asks for. Text not starting with `{` is a message (lone surrogates become
+    U+FFFD, so the record always encodes); a JSON action that is malformed, nested too deeply or escapes
+    a lone surrogate is an error turn, shown back to the seat like any actor error. Call ids are
+    `call_prefix` + position."""
+    action = safe_text(action)
     text = action.strip()
     if not text.startswith("{"):
         return ActorTurn(text=action)
@@ -73,8 +90,13 @@ def parse_action(action: str, call_prefix: str) -> ActorTurn:
         data = json.loads(text)
     except json.JSONDecodeError as error:
         return ActorTurn(error=f"the action is not valid JSON: {error.msg} at column {error.colno}")
+    except RecursionError:
+        return ActorTurn(error=f"the action nests arrays and objects more than {MAX_ACTION_DEPTH} deep")
     if not isinstance(data, dict):
         return ActorTurn(error="a JSON action must be an object")
+    problem = _content_problem(data)
+    if problem is not None:
+        return ActorTurn(error=problem)
     unknown = sorted(set(data) - {"message", "tool_calls", "stop"})
     if unknown:
         return ActorTurn(error=f"unknown action keys: {', '.join(unknown)} (use message, tool_calls, stop)")
@@ -100,6 +122,23 @@ def _tool_calls(items: JsonValue, call_prefix: str) -> tuple[list[ToolCall], str
             return [], f"tool_calls[{position}].arguments must be an object"
         calls.append(ToolCall(call_id=f"{call_prefix}{position}", name=item["name"], arguments=arguments))
     return calls, None
+
+
+def _content_problem(data: dict[str, Any]) -> str | None:
+    """What makes parsed JSON unfit to become a turn: nesting deeper than `MAX_ACTION_DEPTH`, or a string
+    with a lone surrogate (which no record could encode); None when it is fit. Walked without recursion."""
+    pending: list[tuple[object, int]] = [(data, 1)]
+    while pending:
+        item, depth = pending.pop()
+        if isinstance(item, str) and safe_text(item) is not item:
+            return "the action escapes a lone UTF-16 surrogate, which is not text"
+        if isinstance(item, dict | list) and depth > MAX_ACTION_DEPTH:
+            return f"the action nests arrays and objects more than {MAX_ACTION_DEPTH} deep"
+        if isinstance(item, dict):
+            pending.extend((part, depth + 1) for pair in item.items() for part in pair)
+        elif isinstance(item, list):
+            pending.extend((child, depth + 1) for child in item)
+    return None
 
 
 class SeatView:

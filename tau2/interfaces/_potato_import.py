@@ -26,6 +26,8 @@ LABELS_FILE: Final = "human_labels.json"
 """Sidecar of a run directory holding the imported human labels."""
 USER_STATE: Final = "user_state.json"
 """The file in which Potato keeps each annotator's answers (one folder per annotator)."""
+RATIONALE_BEFORE: Final = "evaluation_rationale"
+"""The rationale's scheme name in projects exported before it took the τ-bench design's name."""
 
 
 class HumanLabel(BaseModel):
@@ -73,7 +75,9 @@ def import_annotations(annotation_dir: Path, run_dir: Path, *, replace: bool = F
             record = simulations.get(item)
             if record is None:
                 raise UserInputError(f"{state}: {item!r} is not a simulation of the run {run_dir}")
-            labels.append(_label(state, item, record.task_id, record.trial, pairs))
+            labels.append(
+                _label(state, f"{record.task_id}#{record.trial}", record.task_id, record.trial, pairs)
+            )
     imported = HumanLabels(source=str(folder), labels=labels)
     write_json(target, imported.model_dump(mode="json"))
     return imported
@@ -90,8 +94,8 @@ def load_labels(run_dir: Path) -> HumanLabels | None:
         raise validation_error(path, error) from None
 
 
-def _label(state: Path, item: str, task_id: str, trial: int, pairs: Any) -> HumanLabel:
-    """One annotator's answers for one item: Potato stores (label {schema, name}, value) pairs."""
+def _label(state: Path, simulation: str, task_id: str, trial: int, pairs: Any) -> HumanLabel:
+    """One annotator's answers for one simulation: Potato stores (label {schema, name}, value) pairs."""
     answers: dict[str, list[tuple[str, str]]] = {}
     for pair in pairs if isinstance(pairs, list) else []:
         if isinstance(pair, list) and len(pair) == 2 and isinstance(pair[0], dict):
@@ -100,9 +104,10 @@ def _label(state: Path, item: str, task_id: str, trial: int, pairs: Any) -> Huma
             )
     success = [name for name, _ in answers.get(TASK_SUCCESS, []) if name in SUCCESS_LABELS]
     quality = [int(name) for name, _ in answers.get(QUALITY, []) if name.isdigit() and 1 <= int(name) <= 5]
-    rationale = [value for _, value in answers.get(RATIONALE, []) if value.strip()]
+    given = answers.get(RATIONALE, []) + answers.get(RATIONALE_BEFORE, [])
+    rationale = [value for _, value in given if value.strip()]
     return HumanLabel(
-        simulation=item,
+        simulation=simulation,
         task_id=task_id,
         trial=trial,
         annotator=state.parent.name,

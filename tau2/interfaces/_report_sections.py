@@ -1,5 +1,6 @@
 """Sections `tau2 report` adds for runs that carry data from outside tools: human labels imported from
-Potato (set against the assertion reward) and the rewards τ²-bench recorded for an imported run."""
+Potato (set against the assertion reward) and the rewards τ²-bench recorded for an imported run (which
+the HTML report shows too)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from tau2._display import markup_literal as literal
 from tau2.interfaces._agreement import label_agreement
 from tau2.interfaces._potato_import import HumanLabel, load_labels
 from tau2.interfaces._tau2bench_import import load_import
+from tau2.report import TableData, rich_table
 from tau2.runs import load_run
 
 
@@ -21,22 +23,37 @@ def extra_sections(run_dir: Path) -> list[RenderableType]:
     labels = load_labels(run_dir)
     if labels is not None:
         sections.extend(_human_labels(run_dir, labels.labels))
-    imported = load_import(run_dir)
-    if imported is not None:
-        table = Table("task", "trial", "τ²-bench reward", "our reward", title="Recorded by τ²-bench")
-        disagreeing = imported.disagreements()
-        for simulation in disagreeing:
-            table.add_row(
-                literal(simulation.task_id),
-                str(simulation.trial),
-                str(simulation.recorded_reward),
-                str(simulation.reward),
-            )
-        agreeing = len(imported.simulations) - len(disagreeing)
-        sections.append(f"τ²-bench rewards: {agreeing} of {len(imported.simulations)} agree with ours")
-        if disagreeing:
-            sections.append(table)
+    sections.extend(rich_table(table) for table in imported_tables(run_dir))
     return sections
+
+
+def imported_tables(run_dir: Path) -> list[TableData]:
+    """The tables of a run imported from τ²-bench (none for other runs): how many rewards and tool-call
+    outcomes agree with the recorded ones, and every simulation whose reward differs. The terminal report
+    and the HTML page show the same tables."""
+    imported = load_import(run_dir)
+    if imported is None:
+        return []
+    disagreeing = imported.disagreements()
+    total, calls = len(imported.simulations), imported.tool_calls
+    summary = TableData(
+        title="Recorded by τ²-bench",
+        columns=["", "agree", "of"],
+        rows=[
+            ["rewards", str(total - len(disagreeing)), str(total)],
+            ["tool-call outcomes", str(calls - imported.mismatches), str(calls)],
+        ],
+    )
+    differing = TableData(
+        title="Simulations whose τ²-bench reward differs from ours",
+        columns=["simulation", "task", "trial", "τ²-bench reward", "our reward"],
+        rows=[
+            [s.simulation_id, s.task_id, str(s.trial), str(s.recorded_reward), str(s.reward)]
+            for s in disagreeing
+        ],
+        text_columns=2,
+    )
+    return [table for table in (summary, differing) if not table.empty]
 
 
 def _human_labels(run_dir: Path, labels: list[HumanLabel]) -> list[RenderableType]:

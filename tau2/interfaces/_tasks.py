@@ -83,22 +83,38 @@ class TaskChooser:
     seeded generator from the chosen suite; suites are loaded once."""
 
     OPTIONS = frozenset({"suite", "task_id", "persona"})
-    """The `reset` options it understands; a given option stays in force for later resets."""
+    """The `reset` options it understands; an accepted option stays in force for later resets."""
 
     def __init__(
         self, domain: str, suite: str | Path | None, task_id: str | None, persona: str | None
     ) -> None:
+        if suite is None and default_suite_name(domain) is None:  # refused now, not at the first reset
+            raise UserInputError(f"domain {domain!r} has no default suite; give a suite")
         self.domain = domain
         self._settings: dict[str, Any] = {"suite": suite, "task_id": task_id, "persona": persona}
         self._suites: dict[str | Path | None, list[Task]] = {}
 
     def choose(self, rng: np.random.Generator, options: dict[str, Any]) -> Task:
-        """The next episode's task, with the persona applied."""
-        self._settings.update({key: options[key] for key in self.OPTIONS & set(options)})
-        suite = self._settings["suite"]
+        """The next episode's task under the current settings with `options` applied, persona included;
+        the options are not kept (see `keep`), so one that is refused changes nothing."""
+        settings = self._with(options)
+        suite = settings["suite"]
         if suite not in self._suites:
             self._suites[suite] = load_tasks(self.domain, suite)
         tasks = self._suites[suite]
-        task_id = self._settings["task_id"]
+        task_id = settings["task_id"]
         task = find_task(tasks, task_id) if task_id is not None else tasks[int(rng.integers(len(tasks)))]
-        return with_persona(task, self._settings["persona"])
+        return with_persona(task, settings["persona"])
+
+    def keep(self, options: dict[str, Any]) -> None:
+        """Keep `options` in force for later episodes: called once the episode they chose has started."""
+        self._settings = self._with(options)
+
+    def _with(self, options: dict[str, Any]) -> dict[str, Any]:
+        """The settings with the understood `options` applied; an option that is not text is refused."""
+        given = {key: options[key] for key in sorted(self.OPTIONS & set(options))}
+        for key, value in given.items():
+            kinds = (str, Path) if key == "suite" else (str,)
+            if value is not None and not isinstance(value, kinds):
+                raise UserInputError(f"reset option {key}: expected text, not {type(value).__name__}")
+        return self._settings | given

@@ -24,11 +24,15 @@ from tau2 import (
     load_task_file,
 )
 from tau2._jsonfile import write_json
+from tau2.episode import CheckRecord, agent_policy
 from tau2.interfaces._tau2bench_format import Results
+from tau2.interfaces._tau2bench_import import load_import
+from tau2.interfaces._tau2bench_tasksets import official_task_set, task_set_hash
 from tau2.llm import ModelSpec
 from tau2.metrics.passk import pass_hat_k
+from tau2.runner import sha256_text
 from tau2.runs import Run, load_run
-from tau2.tasks import default_reward_basis, task_to_tau2
+from tau2.tasks import RewardType, default_reward_basis, task_to_tau2
 
 MAX_K: Final = 4
 """The leaderboard reports pass^1 to pass^4."""
@@ -55,9 +59,7 @@ def export_results(run_dir: Path, out: Path) -> dict[str, Any]:
     records = [record for record in run.records if record.trajectory is not None]
     if not records:
         raise UserInputError(f"{run_dir}: the run has no recorded simulations to export")
-    domain = get_domain(manifest.domain)
-    solo = manifest.mode is Mode.SOLO
-    policy = domain.policy(solo, manifest.episode.policy_variant) if domain.policy else ""
+    policy = _policy(run)
     document = {
         "timestamp": manifest.created_at.isoformat(),
         "info": {
@@ -82,32 +84,77 @@ def export_results(run_dir: Path, out: Path) -> dict[str, Any]:
 
 
 def submission(
-    run_dirs: list[Path], model_name: str, organization: str, user_simulator: str | None
+    run_dirs: list[Path],
+    model_name: str,
+    organization: str,
+    user_simulator: str | None,
+    *,
+    custom: bool = False,
 ) -> dict[str, Any]:
-    """A leaderboard submission for runs of different domains (pass^k in percent, None without k trials)."""
+    """A leaderboard submission for runs of different domains (pass^k in percent, None without k trials).
+
+    A standard submission needs every run to cover one of τ²-bench's official task sets whole (recognised
+    by content), every task judged, with each task's own persona and no reference solution shown; any
+    other run is refused unless `custom`, which marks the submission custom and names each run's task set
+    by its hash in the methodology notes."""
     results: dict[str, dict[str, float | None]] = {}
+    sets: list[str] = []
     for run_dir in run_dirs:
         run = load_run(run_dir)
         domain = run.manifest.domain
         if domain in results:
             raise UserInputError(f"{run_dir}: a second run of domain {domain!r}; give one run per domain")
+        description, problems = _task_set(run)
+        if problems and not custom:
+            raise UserInputError(
+                f"{run_dir}: not a standard τ²-bench submission: {'; '.join(problems)}; "
+                "add --custom to submit it as a custom one"
+            )
         results[domain] = pass_k_percent(run.records)
+        sets.append(f"{domain}: {description}" + "".join(f"; {problem}" for problem in problems))
     today = datetime.now(UTC).date().isoformat()
     return {
         "model_name": model_name,
         "model_organization": organization,
         "submitting_organization": organization,
         "submission_date": today,
-        "submission_type": "standard",
+        "submission_type": "custom" if custom else "standard",
         "is_new": True,
         "trajectories_available": True,
         "results": results,
         "methodology": {
             "evaluation_date": today,
             "user_simulator": user_simulator,
-            "notes": f"Simulated and evaluated with tau2 {_version()}; trajectories in τ²-bench's format.",
+            "notes": (
+                f"Simulated and evaluated with tau2 {_version()}; trajectories in τ²-bench's format. "
+                f"Task sets: {' | '.join(sets)}."
+            ),
         },
     }
+
+
+def _task_set(run: Run) -> tuple[str, list[str]]:
+    """What task set `run` covered (an official set's name, or its hash) and why it is not a standard
+    leaderboard run (empty when it is one)."""
+    manifest = run.manifest
+    suite = _run_tasks(run)
+    tasks = [suite[task_id] for task_id in manifest.task_ids if task_id in suite]
+    official = official_task_set(manifest.domain, tasks)
+    description = (
+        official.name if official else f"custom task set {task_set_hash(tasks)} ({len(tasks)} tasks)"
+    )
+    problems = [] if official else ["its tasks are not an official τ²-bench task set"]
+    judged = {record.task_id for record in run.records if not record.excluded}
+    missing = [task.id for task in tasks if task.id not in judged]
+    if missing:
+        problems.append(f"{len(missing)} of its tasks have no judged simulation (resume the run)")
+    if manifest.config.persona is not None:
+        problems.append("every task's persona was replaced (--persona)")
+    if manifest.episode.oracle_plan:
+        problems.append("the agent was shown the reference solution (--oracle-plan)")
+    if manifest.mode is Mode.SOLO:
+        problems.append("it ran in solo mode (the leaderboard's runs are interactive)")
+    return description, problems
 
 
 def refuse_existing(path: Path) -> None:
@@ -131,6 +178,28 @@ def pass_k_percent(records: list[SimulationRecord]) -> dict[str, float | None]:
         per_task = [pass_hat_k(len(outcomes), sum(outcomes), k) for outcomes in trials.values()]
         values[f"pass_{k}"] = round(100 * sum(per_task) / len(per_task), 2)
     return values
+
+
+def _policy(run: Run) -> str:
+    """The agent policy the run used: the one an imported run recorded, else its data directory's own or
+    the domain's; refused when it is no longer the text the manifest's policy hash names."""
+    manifest = run.manifest
+    data_dir = manifest.config.data_dir
+    imported = load_import(run.path)
+    if imported is not None and imported.policy is not None:
+        policy = imported.policy
+    else:
+        solo = manifest.mode is Mode.SOLO
+        domain = get_domain(manifest.domain)
+        policy = agent_policy(domain, solo, manifest.episode.policy_variant, data_dir) or ""
+    recorded = manifest.hashes.get("policy")
+    if recorded is not None and sha256_text(policy) != recorded:
+        where = f"its data directory {data_dir}" if data_dir else "the installed domain"
+        raise UserInputError(
+            f"{run.path}: the policy the run used (hash {recorded}) is no longer in {where}; "
+            "restore it to export the run"
+        )
+    return policy
 
 
 def _run_tasks(run: Run) -> dict[str, Task]:
@@ -163,7 +232,7 @@ def _simulation(run: Run, record: SimulationRecord, task: Task) -> dict[str, Any
         "agent_cost": usage[Side.AGENT].cost if Side.AGENT in usage else None,
         "user_cost": usage[Side.USER].cost if Side.USER in usage else None,
         "reward_info": _reward_info(record, task),
-        "messages": [*messages(record.trajectory.entries), *_closing(record)],
+        "messages": _numbered([*messages(record.trajectory.entries, start), *_closing(record, start)]),
         "trial": record.trial,
         "seed": record.seed,
     }
@@ -180,6 +249,9 @@ def _reward_info(record: SimulationRecord, task: Task) -> dict[str, Any]:
     """The reward and the checks behind it, in τ²-bench's terms."""
     exported = task_to_tau2(task)
     criteria = exported.get("evaluation_criteria") or {}
+    basis: list[str] = criteria.get("reward_basis") or [
+        kind.value for kind in default_reward_basis(record.expects_transfer)
+    ]
     assertions = criteria.get("env_assertions") or []
     actions = {action["action_id"]: action for action in criteria.get("actions") or []}
     return {
@@ -197,16 +269,64 @@ def _reward_info(record: SimulationRecord, task: Task) -> dict[str, Any]:
             for check in record.actions
             if check.action_id in actions
         ],
-        "reward_basis": criteria.get("reward_basis")
-        or [kind.value for kind in default_reward_basis(record.expects_transfer)],
+        **_check_fields(record.checks),
+        "reward_basis": basis,
+        "reward_breakdown": _breakdown(record, basis),
         "info": {"evaluated_by": "tau2"},
     }
 
 
-def messages(entries: list[Entry]) -> list[dict[str, Any]]:
+def _check_fields(checks: list[CheckRecord]) -> dict[str, Any]:
+    """The database, communication and judged-statement checks in τ²-bench's shape, for the kinds the
+    run evaluated (a statement no judge saw has no verdict and is left out)."""
+    fields: dict[str, Any] = {}
+    database = [check for check in checks if check.kind is RewardType.DB]
+    if database:
+        matched = database[0].passed is True
+        fields["db_check"] = {"db_match": matched, "db_reward": float(matched)}
+    told = [check for check in checks if check.kind is RewardType.COMMUNICATE]
+    if told:
+        fields["communicate_checks"] = [
+            {
+                "info": check.item,
+                "met": check.passed is True,
+                "justification": "said in an agent message" if check.passed else "said in no agent message",
+            }
+            for check in told
+        ]
+    judged = [check for check in checks if check.kind is RewardType.NL_ASSERTION and check.passed is not None]
+    if judged:
+        fields["nl_assertions"] = [
+            {"nl_assertion": check.item, "met": check.passed, "justification": check.detail or ""}
+            for check in judged
+        ]
+    return fields
+
+
+def _breakdown(record: SimulationRecord, basis: list[str]) -> dict[str, float]:
+    """Per component of the reward basis, 1.0 when all its checks passed (τ²-bench's `reward_breakdown`;
+    a component without items, such as no information to tell, passes); a record judged by assertions
+    alone knows that component only."""
+    if not record.checks:
+        assertions = RewardType.ENV_ASSERTION.value
+        passed = all(check.passed for check in record.assertions)
+        return {assertions: float(passed)} if assertions in basis else {}
+    outcomes: dict[str, list[bool]] = defaultdict(list)
+    for check in record.checks:
+        outcomes[check.kind.value].append(check.passed is True)
+    return {kind: float(all(outcomes[kind])) for kind in basis}
+
+
+def _numbered(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The messages with τ²-bench's `turn_idx`: each message's position in the conversation."""
+    return [{**message, "turn_idx": index} for index, message in enumerate(messages)]
+
+
+def messages(entries: list[Entry], start: datetime) -> list[dict[str, Any]]:
     """A trajectory as τ²-bench messages: the tool calls of one model turn (or a run of one offline seat's
     calls) become one message, followed by one tool message per result; a turn's token usage and cost
-    go on its message; actor errors (τ²-bench records none) are left out."""
+    go on its message, and each message is stamped `start` plus the time its entry was made; actor
+    errors (τ²-bench records none) are left out."""
     out: list[dict[str, Any]] = []
     calls: dict[str, Any] | None = None
     results: list[dict[str, Any]] = []
@@ -220,14 +340,17 @@ def messages(entries: list[Entry]) -> list[dict[str, Any]]:
         results.clear()
 
     for entry in entries:
+        at = (start + timedelta(seconds=entry.elapsed_s)).isoformat()
         if entry.kind is EntryKind.MESSAGE:
             flush()
-            out.append(_with_usage({"role": _requestor(entry.seat), "content": entry.text}, entry))
+            said: dict[str, Any] = {"role": _requestor(entry.seat), "content": entry.text, "timestamp": at}
+            out.append(_with_usage(said, entry))
         elif entry.kind is EntryKind.TOOL_CALL and entry.tool_call is not None:
             requestor = _requestor(entry.seat)
             if calls is None or calls["role"] != requestor or entry.usage is not None:
                 flush()
-                calls = _with_usage({"role": requestor, "content": None, "tool_calls": []}, entry)
+                turn: dict[str, Any] = {"role": requestor, "content": None, "tool_calls": [], "timestamp": at}
+                calls = _with_usage(turn, entry)
             call = entry.tool_call
             calls["tool_calls"].append(
                 {"id": call.call_id, "name": call.name, "arguments": call.arguments, "requestor": requestor}
@@ -240,6 +363,7 @@ def messages(entries: list[Entry]) -> list[dict[str, Any]]:
                     "content": entry.result.render(),
                     "requestor": _requestor(entry.seat),
                     "error": not entry.result.ok,
+                    "timestamp": at,
                 }
             )
     flush()
@@ -250,7 +374,7 @@ STOP_TOKEN: Final = "###STOP###"
 """The message with which τ²-bench's simulated user ends a conversation."""
 
 
-def _closing(record: SimulationRecord) -> list[dict[str, Any]]:
+def _closing(record: SimulationRecord, start: datetime) -> list[dict[str, Any]]:
     """The user's hang-up as τ²-bench writes it, when it was a model call that said nothing (our
     trajectory then records no entry for it): a stop message carrying that call's usage."""
     assert record.trajectory is not None
@@ -269,7 +393,8 @@ def _closing(record: SimulationRecord) -> list[dict[str, Any]]:
         cost=cost,
     )
     stop = Entry(index=-1, seat=Side.USER, kind=EntryKind.MESSAGE, text=STOP_TOKEN, usage=remainder)
-    return [_with_usage({"role": "user", "content": STOP_TOKEN}, stop)]
+    at = (start + timedelta(seconds=record.duration_s)).isoformat()
+    return [_with_usage({"role": "user", "content": STOP_TOKEN, "timestamp": at}, stop)]
 
 
 def _with_usage(message: dict[str, Any], entry: Entry) -> dict[str, Any]:

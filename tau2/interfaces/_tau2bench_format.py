@@ -7,9 +7,9 @@ files it writes load here; fields we never use are kept loosely typed or ignored
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Discriminator, Field, JsonValue
+from pydantic import BaseModel, ConfigDict, Discriminator, Field, JsonValue, NonNegativeInt
 
 from tau2.tasks import Tau2Task, ToolRequestor
 
@@ -36,6 +36,13 @@ class SystemMessage(_Model):
     timestamp: str | None = None
 
 
+class TokenUsage(_Model):
+    """The tokens of the model call that produced a message (other keys a provider adds are ignored)."""
+
+    prompt_tokens: NonNegativeInt | None = None
+    completion_tokens: NonNegativeInt | None = None
+
+
 class ParticipantMessage(_Model):
     """A message of the agent (`assistant`) or the user: text, tool calls, or both."""
 
@@ -45,7 +52,7 @@ class ParticipantMessage(_Model):
     turn_idx: int | None = None
     timestamp: str | None = None
     cost: float | None = None
-    usage: dict[str, Any] | None = None
+    usage: TokenUsage | None = None
 
 
 class ToolMessage(_Model):
@@ -79,15 +86,38 @@ class ActionCheck(_Model):
     action_reward: float
 
 
+class DBCheck(_Model):
+    """Whether the final database equals the one the gold actions produce."""
+
+    db_match: bool
+    db_reward: float
+
+
+class CommunicateCheck(_Model):
+    """One piece of information the agent had to tell, and whether it did."""
+
+    info: str
+    met: bool
+    justification: str | None = None
+
+
+class NLAssertionCheck(_Model):
+    """The judge's verdict on one natural-language assertion."""
+
+    nl_assertion: str
+    met: bool
+    justification: str | None = None
+
+
 class RewardInfo(_Model):
     """The reward of a simulation and the checks behind it."""
 
     reward: float
-    db_check: dict[str, JsonValue] | None = None
+    db_check: DBCheck | None = None
     env_assertions: list[EnvAssertionCheck] | None = None
     action_checks: list[ActionCheck] | None = None
-    nl_assertions: list[dict[str, JsonValue]] | None = None
-    communicate_checks: list[dict[str, JsonValue]] | None = None
+    nl_assertions: list[NLAssertionCheck] | None = None
+    communicate_checks: list[CommunicateCheck] | None = None
     reward_basis: list[str] | None = None
     reward_breakdown: dict[str, float] | None = None
     info: dict[str, JsonValue] | None = None

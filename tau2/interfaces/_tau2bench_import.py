@@ -1,44 +1,41 @@
 """`tau2 import tau2bench`: a τ²-bench results file becomes a run directory. Each recorded trajectory is
-replayed in our world from its task's initial state (every tool call re-run on the side that made it) and
-evaluated by our evaluator; the reward τ²-bench recorded is kept beside ours in a sidecar file."""
+replayed in our world from its task's initial state on the given data and evaluated by our evaluator;
+the reward τ²-bench recorded is kept beside ours in a sidecar file.
+
+The file is read one simulation at a time and each record is written as soon as it is judged, so memory
+stays bounded by the largest simulation, not the file. What would make a run its own reader rejects is
+refused first: trial numbers outside 0 … `MAX_TRIALS` - 1; a (task, trial) pair that repeats is
+renumbered to the task's first free trial, with a warning naming it.
+"""
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import defaultdict
 from pathlib import Path
-from typing import Any, Final
+from typing import IO, Final
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from tau2 import (
     ActorSpec,
-    Entry,
-    EntryKind,
     EpisodeConfig,
-    EpisodeResult,
     Mode,
     Side,
     SimulationRecord,
     Task,
     TaskSetupError,
-    TerminationReason,
-    ToolCall,
-    ToolResult,
-    Trajectory,
     UnknownDomainError,
-    Usage,
     UserInputError,
-    World,
-    evaluate,
     get_domain,
-    initialize_world,
 )
 from tau2._jsonfile import read_json, validation_error, write_json
-from tau2.episode import DONE_TOOL, EpisodeTiming
-from tau2.interfaces._runs import check_new_run_dir, write_run
-from tau2.interfaces._tau2bench_format import ParticipantMessage, Results, SimulationRun, ToolMessage
+from tau2.config import MAX_TRIALS, RunConfig
+from tau2.interfaces._runs import NewRun, check_new_run_dir
+from tau2.interfaces._tau2bench_format import SimulationRun
+from tau2.interfaces._tau2bench_read import ResultsFile, open_results
+from tau2.interfaces._tau2bench_replay import CallMismatch, replay
 from tau2.llm import ModelSpec
-from tau2.runner import episode_record
+from tau2.runner import episode_record, sha256_text
 from tau2.tasks import task_from_tau2
 
 SIDECAR: Final = "tau2bench.json"
@@ -46,21 +43,9 @@ SIDECAR: Final = "tau2bench.json"
 IMPORTED_KIND: Final = "tau2bench"
 """Actor kind of both seats of an imported run; the spec's model is the model τ²-bench names (or, without
 one, its implementation), so labels read e.g. `tau2bench:gpt-4.1`."""
-
-_TERMINATIONS: Final = {
-    "user_stop": TerminationReason.USER_STOP,
-    "agent_stop": TerminationReason.AGENT_STOP,
-    "max_steps": TerminationReason.MAX_STEPS,
-    "too_many_errors": TerminationReason.TOO_MANY_ERRORS,
-    "assistant_error": TerminationReason.ACTOR_ERROR,
-    "agent_error": TerminationReason.ACTOR_ERROR,
-    "user_error": TerminationReason.ACTOR_ERROR,
-    "infrastructure_error": TerminationReason.INFRASTRUCTURE_ERROR,
-    "context_window_exceeded": TerminationReason.CONTEXT_OVERFLOW,
-    "timeout": TerminationReason.MAX_STEPS,
-}
-"""τ²-bench termination reasons (older and current releases) and ours: a successful transfer makes a stop a
-`transfer`, and its wall-clock timeout is a limit like our step limit."""
+DATA_HINT: Final = "τ²-bench's tasks run on τ²-bench's data: give its folder with --data-dir"
+_RENUMBERED: Final = "renumbered.jsonl"
+"""Records whose (task, trial) repeated, held aside until every trial number of the file is known."""
 
 
 class ImportedSimulation(BaseModel):
@@ -74,7 +59,7 @@ class ImportedSimulation(BaseModel):
     recorded_reward: float | None
     reward: float
     tool_calls: int
-    tool_result_mismatches: int
+    mismatches: list[CallMismatch] = Field(default_factory=list)
     """Replayed calls whose outcome differs from the recorded one (one succeeded, the other failed, or no
     result was recorded); the wording of results is each implementation's own and is not compared."""
 
@@ -91,92 +76,170 @@ class Tau2BenchImport(BaseModel):
 
     source: str
     domain: str
+    policy: str | None = None
+    """The agent policy τ²-bench recorded for the run (an export of the imported run writes it back)."""
     simulations: list[ImportedSimulation] = Field(default_factory=list)
+    warnings: list[str] = Field(default_factory=list)
 
     def disagreements(self) -> list[ImportedSimulation]:
         """Simulations whose recorded reward differs from ours."""
         return [simulation for simulation in self.simulations if not simulation.agrees]
 
+    @property
+    def tool_calls(self) -> int:
+        """Replayed tool calls over every simulation."""
+        return sum(simulation.tool_calls for simulation in self.simulations)
+
+    @property
+    def mismatches(self) -> int:
+        """Replayed tool calls whose outcome differs from the recorded one."""
+        return sum(len(simulation.mismatches) for simulation in self.simulations)
+
 
 def import_results(path: Path, run_dir: Path, data_dir: Path | None = None) -> Tau2BenchImport:
     """Import the results file at `path` into the new run directory `run_dir`; returns the comparison."""
     check_new_run_dir(run_dir)
-    try:
-        results = Results.model_validate(read_json(path))
-    except ValidationError as error:
-        raise validation_error(path, error) from None
+    results = open_results(path)
     info = results.info
     domain = info.environment_info.domain_name
     try:
         get_domain(domain)
     except UnknownDomainError as error:
         raise UserInputError(f"{path}: info.environment_info.domain_name: {error}") from None
-    if not results.simulations:
-        raise UserInputError(f"{path}: simulations: the file has no simulations")
-    tasks = {record.id: task_from_tau2(record, domain) for record in results.tasks}
-    mode = Mode.INTERACTIVE if _has_user(results.simulations) else Mode.SOLO
-    config = EpisodeConfig(mode=mode, max_steps=info.max_steps, max_errors=info.max_errors)
-    labels = {
-        Side.AGENT: ActorSpec(
-            kind=IMPORTED_KIND, model=ModelSpec(name=info.agent_info.llm or info.agent_info.implementation)
-        ),
-        Side.USER: ActorSpec(
-            kind=IMPORTED_KIND, model=ModelSpec(name=info.user_info.llm or info.user_info.implementation)
-        ),
-    }
-    records: list[SimulationRecord] = []
-    comparisons: list[ImportedSimulation] = []
-    trials: Counter[str] = Counter()
-    for index, simulation in enumerate(results.simulations):
-        task = tasks.get(simulation.task_id)
+    tasks = _tasks(results, domain)
+    mode = Mode.INTERACTIVE if results.has_user_messages() else Mode.SOLO
+    agent = ActorSpec(
+        kind=IMPORTED_KIND, model=ModelSpec(name=info.agent_info.llm or info.agent_info.implementation)
+    )
+    user = ActorSpec(
+        kind=IMPORTED_KIND, model=ModelSpec(name=info.user_info.llm or info.user_info.implementation)
+    )
+    try:
+        config = RunConfig(
+            mode=mode,
+            max_steps=info.max_steps,
+            max_errors=info.max_errors,
+            agent=agent,
+            user=user,
+            seed=info.seed or 0,
+            data_dir=data_dir,
+        )
+    except ValidationError as error:
+        raise validation_error(path, error, ("info",)) from None
+    labels = {Side.AGENT: agent.label(), Side.USER: user.label() if mode is Mode.INTERACTIVE else None}
+    with NewRun(run_dir) as run:
+        importer = _Importer(results, tasks, config.episode, data_dir, labels, run)
+        comparisons, warnings = importer.run_all()
+        trials = importer.trials
+        used = [task for task in tasks.values() if trials.get(task.id)]
+        imported = Tau2BenchImport(
+            source=str(path),
+            domain=domain,
+            policy=info.environment_info.policy,
+            simulations=comparisons,
+            warnings=warnings,
+        )
+        write_json(run.path(SIDECAR), imported.model_dump(mode="json"))
+        planned = max(max(numbers) for numbers in trials.values() if numbers) + 1
+        run.finish(
+            tasks=used,
+            task_ids=[task.id for task in used],
+            config=config.model_copy(update={"trials": planned}),
+            hashes={"policy": sha256_text(info.environment_info.policy)},
+        )
+    return imported
+
+
+class _Importer:
+    """Replays a file's simulations into a new run, one at a time, and renumbers repeated trials."""
+
+    def __init__(
+        self,
+        results: ResultsFile,
+        tasks: dict[str, Task],
+        config: EpisodeConfig,
+        data_dir: Path | None,
+        labels: dict[Side, str | None],
+        run: NewRun,
+    ) -> None:
+        self.results, self.tasks, self.config, self.data_dir = results, tasks, config, data_dir
+        self.labels, self.run = labels, run
+        self.trials: dict[str, set[int]] = defaultdict(set)
+        """The trial numbers imported so far, by task."""
+
+    def run_all(self) -> tuple[list[ImportedSimulation], list[str]]:
+        """Import every simulation; the comparisons and the warnings of renumbered trials."""
+        path = self.results.path
+        comparisons: list[ImportedSimulation] = []
+        repeated: list[tuple[int, ImportedSimulation]] = []
+        with self.run.path(_RENUMBERED).open("w+", encoding="utf-8") as aside:
+            for index, simulation in self.results.simulations():
+                record, comparison = self._one(index, simulation)
+                if record.trial in self.trials[record.task_id]:
+                    aside.write(record.model_dump_json() + "\n")
+                    repeated.append((index, comparison))
+                else:
+                    self.trials[record.task_id].add(record.trial)
+                    self.run.append(record)
+                    comparisons.append(comparison)
+            if not comparisons:
+                raise UserInputError(f"{path}: simulations: the file holds no simulations; nothing to import")
+            aside.seek(0)
+            warnings = self._renumber(aside, repeated, comparisons)
+        self.run.path(_RENUMBERED).unlink()
+        return comparisons, warnings
+
+    def _one(self, index: int, simulation: SimulationRun) -> tuple[SimulationRecord, ImportedSimulation]:
+        """The record of one simulation, replayed and judged, and how it compares with the recorded one."""
+        path = self.results.path
+        task = self.tasks.get(simulation.task_id)
         if task is None:
             raise UserInputError(
                 f"{path}: simulations[{index}].task_id: {simulation.task_id!r} is not in tasks"
             )
-        trial = simulation.trial if simulation.trial is not None else trials[simulation.task_id]
-        trials[simulation.task_id] = trial + 1
-        seed = simulation.seed if simulation.seed is not None else (info.seed or 0)
+        trial = _trial(path, index, simulation.trial, self.trials[task.id])
+        seed = simulation.seed if simulation.seed is not None else (self.results.info.seed or 0)
         try:
-            result, calls, mismatches = _replay(
-                task, simulation, config.model_copy(update={"seed": seed}), data_dir
-            )
+            replayed = replay(task, simulation, self.config.model_copy(update={"seed": seed}), self.data_dir)
         except TaskSetupError as error:
-            hint = "" if data_dir else " (τ²-bench's tasks need τ²-bench's data files: give --data-dir)"
+            hint = "" if self.data_dir else f" ({DATA_HINT})"
             raise UserInputError(f"{path}: simulations[{index}]: {error}{hint}") from None
-        result = result.model_copy(
-            update={
-                "agent": labels[Side.AGENT].label(),
-                "user": labels[Side.USER].label() if mode is Mode.INTERACTIVE else None,
-            }
+        result = replayed.result.model_copy(
+            update={"agent": self.labels[Side.AGENT], "user": self.labels[Side.USER]}
         )
-        records.append(episode_record(task, trial, result))
         recorded = simulation.reward_info.reward if simulation.reward_info is not None else None
-        comparisons.append(
-            ImportedSimulation(
-                simulation_id=simulation.id,
-                task_id=task.id,
-                trial=trial,
-                recorded_reward=recorded,
-                reward=result.reward,
-                tool_calls=calls,
-                tool_result_mismatches=mismatches,
-            )
+        comparison = ImportedSimulation(
+            simulation_id=simulation.id,
+            task_id=task.id,
+            trial=trial,
+            recorded_reward=recorded,
+            reward=result.reward,
+            tool_calls=replayed.calls,
+            mismatches=replayed.mismatches,
         )
-    used = [task for task in tasks.values() if trials[task.id]]
-    write_run(
-        run_dir,
-        tasks=used,
-        mode=mode,
-        agent=labels[Side.AGENT],
-        user=labels[Side.USER] if mode is Mode.INTERACTIVE else None,
-        config=config,
-        trials=max(trials.values()),
-        seed=info.seed or 0,
-        records=records,
-    )
-    imported = Tau2BenchImport(source=str(path), domain=domain, simulations=comparisons)
-    write_json(run_dir / SIDECAR, imported.model_dump(mode="json"))
-    return imported
+        return episode_record(task, trial, result), comparison
+
+    def _renumber(
+        self,
+        aside: IO[str],
+        repeated: list[tuple[int, ImportedSimulation]],
+        comparisons: list[ImportedSimulation],
+    ) -> list[str]:
+        """Give each simulation whose (task, trial) repeated its task's first free trial number, now that
+        every number of the file is known; one warning per simulation renumbered."""
+        path = self.results.path
+        warnings = []
+        for (index, comparison), line in zip(repeated, aside, strict=True):
+            taken = self.trials[comparison.task_id]
+            free = _first_free(path, taken)
+            taken.add(free)
+            self.run.append(SimulationRecord.model_validate_json(line).model_copy(update={"trial": free}))
+            comparisons.append(comparison.model_copy(update={"trial": free}))
+            warnings.append(
+                f"{path}: simulations[{index}]: task {comparison.task_id!r} trial {comparison.trial} appears "
+                f"again; imported as trial {free}"
+            )
+        return warnings
 
 
 def load_import(run_dir: Path) -> Tau2BenchImport | None:
@@ -190,115 +253,32 @@ def load_import(run_dir: Path) -> Tau2BenchImport | None:
         raise validation_error(path, error) from None
 
 
-def _has_user(simulations: list[SimulationRun]) -> bool:
-    """τ²-bench's solo mode has no user messages; every interactive conversation has some."""
-    return any(
-        isinstance(message, ParticipantMessage) and message.role == "user"
-        for simulation in simulations
-        for message in simulation.messages
-    )
+def _tasks(results: ResultsFile, domain: str) -> dict[str, Task]:
+    """The file's tasks as ours, by id; a repeated id is refused (which one would a simulation mean?)."""
+    tasks: dict[str, Task] = {}
+    for index, record in enumerate(results.tasks):
+        if record.id in tasks:
+            raise UserInputError(f"{results.path}: tasks[{index}].id: {record.id!r} is listed twice")
+        tasks[record.id] = task_from_tau2(record, domain)
+    return tasks
 
 
-def _replay(
-    task: Task, simulation: SimulationRun, config: EpisodeConfig, data_dir: Path | None
-) -> tuple[EpisodeResult, int, int]:
-    """The episode a recorded simulation amounts to in our world, its tool calls, and how many of those
-    had a different outcome."""
-    world = initialize_world(task, data_dir)
-    recorded = {message.id: message for message in simulation.messages if isinstance(message, ToolMessage)}
-    entries: list[Entry] = []
-    calls = mismatches = 0
-    solo = config.mode is Mode.SOLO
-    for message in simulation.messages:
-        if not isinstance(message, ParticipantMessage):
-            continue
-        seat = Side.AGENT if message.role == "assistant" else Side.USER
-        if message.content and message.content.strip():
-            entries.append(_entry(entries, seat, EntryKind.MESSAGE, text=message.content))
-        for call in message.tool_calls or []:
-            calls += 1
-            side, outcome = _run_call(world, call.name, call.arguments, call.requestor, solo)
-            ours = ToolCall(call_id=call.id, name=call.name, arguments=call.arguments, side=side)
-            entries.append(_entry(entries, seat, EntryKind.TOOL_CALL, tool_call=ours))
-            entries.append(_entry(entries, seat, EntryKind.TOOL_RESULT, tool_call=ours, result=outcome))
-            mismatches += not _same_outcome(outcome, recorded.get(call.id))
-    participants = [m for m in simulation.messages if isinstance(m, ParticipantMessage)]
-    usage = _usage(participants, simulation)
-    trajectory = Trajectory(
-        entries=entries,
-        termination=_termination(simulation.termination_reason, world, entries),
-        termination_detail=f"recorded by τ²-bench as {simulation.termination_reason}",
-        duration_s=simulation.duration,
-        steps=max(0, len(participants) - (0 if solo else 1)),
-        usage=usage,
-    )
-    evaluation = evaluate(task, world, trajectory)
-    assert trajectory.termination is not None
-    result = EpisodeResult(
-        task_id=task.id,
-        config=config,
-        trajectory=trajectory,
-        evaluation=evaluation,
-        seed=config.seed,
-        timing=EpisodeTiming(setup_s=0.0, conversation_s=simulation.duration, evaluation_s=0.0),
-    )
-    return result, calls, mismatches
+def _trial(path: Path, index: int, given: int | None, taken: set[int]) -> int:
+    """The trial number of a simulation: the recorded one, checked to be one a run can plan, or (none
+    recorded) the task's first free number."""
+    if given is None:
+        return _first_free(path, taken)
+    if not 0 <= given < MAX_TRIALS:
+        raise UserInputError(
+            f"{path}: simulations[{index}].trial: {given} is not a trial number a run can hold "
+            f"(0 to {MAX_TRIALS - 1})"
+        )
+    return given
 
 
-def _run_call(
-    world: World, name: str, arguments: dict[str, Any], requestor: str, solo: bool
-) -> tuple[Side | None, ToolResult]:
-    """Run one recorded call on the side that made it (a solo agent reaches the phone too)."""
-    if solo and name == DONE_TOOL:
-        return Side.AGENT, ToolResult.success("Episode ended.")
-    side = Side.USER if requestor == "user" else Side.AGENT
-    tool = world.tools.tool(name)
-    if solo and tool is not None:
-        side = tool.side
-    outcome = world.call(side, name, arguments)
-    return (side if tool is not None else None), outcome
-
-
-def _same_outcome(ours: ToolResult, recorded: ToolMessage | None) -> bool:
-    """Whether our result has the recorded outcome: both succeeded or both failed (a missing recorded
-    result differs). The wording of results is each domain's own, so content is not compared."""
-    return recorded is not None and ours.ok == (not recorded.error)
-
-
-def _termination(reason: str, world: World, entries: list[Entry]) -> TerminationReason:
-    """Our termination for a recorded one; a stop after a successful transfer is a transfer, and a reason we
-    do not know counts as an infrastructure error (left out of metrics, its detail naming the reason)."""
-    ours = _TERMINATIONS.get(reason, TerminationReason.INFRASTRUCTURE_ERROR)
-    transfer = world.domain.transfer_tool
-    transferred = any(
-        entry.kind is EntryKind.TOOL_RESULT
-        and entry.tool_call is not None
-        and entry.tool_call.name == transfer
-        and entry.result is not None
-        and entry.result.ok
-        for entry in entries
-    )
-    if transferred and ours in (TerminationReason.USER_STOP, TerminationReason.AGENT_STOP):
-        return TerminationReason.TRANSFER
-    return ours
-
-
-def _usage(participants: list[ParticipantMessage], simulation: SimulationRun) -> dict[Side, Usage]:
-    """Per seat: its model calls (its messages that carry usage), their tokens, and the cost τ²-bench
-    recorded for the seat."""
-    usage: dict[Side, Usage] = {}
-    costs = {Side.AGENT: simulation.agent_cost, Side.USER: simulation.user_cost}
-    for seat, role in ((Side.AGENT, "assistant"), (Side.USER, "user")):
-        calls = [message.usage or {} for message in participants if message.role == role and message.usage]
-        if calls or costs[seat]:
-            usage[seat] = Usage(
-                calls=len(calls),
-                prompt_tokens=sum(int(call.get("prompt_tokens") or 0) for call in calls),
-                completion_tokens=sum(int(call.get("completion_tokens") or 0) for call in calls),
-                cost=costs[seat],
-            )
-    return usage
-
-
-def _entry(entries: list[Entry], seat: Side, kind: EntryKind, **fields: Any) -> Entry:
-    return Entry(index=len(entries), seat=seat, kind=kind, **fields)
+def _first_free(path: Path, taken: set[int]) -> int:
+    """The smallest trial number not taken yet (a run holds at most `MAX_TRIALS` trials of a task)."""
+    free = next(number for number in range(len(taken) + 1) if number not in taken)
+    if free >= MAX_TRIALS:
+        raise UserInputError(f"{path}: simulations: more than {MAX_TRIALS} trials of one task")
+    return free

@@ -20,9 +20,16 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from tau2 import EpisodeConfig, EpisodeResult, Mode, Side, Task
-from tau2.interfaces._actions import CHARSET, MAX_ACTION_CHARS, MAX_OBSERVATION_CHARS, SeatView, parse_action
-from tau2.interfaces._bridge import EpisodeDriver, EpisodeFailed, Event
+from tau2.interfaces._actions import (
+    CHARSET,
+    MAX_ACTION_CHARS,
+    MAX_OBSERVATION_CHARS,
+    SeatView,
+    checked_action,
+    parse_action,
+)
 from tau2.interfaces._brief import seat_brief
+from tau2.interfaces._driver import EpisodeDriver, Event
 from tau2.interfaces._outcome import is_truncated, outcome_info
 from tau2.interfaces._tasks import TaskChooser
 
@@ -36,13 +43,14 @@ class TextObservation(str):
 
 def env(**kwargs: Any) -> AECEnv[str, str, str | None]:
     """The environment wrapped in PettingZoo's checks (order of calls, bounds); see `raw_env`."""
-    wrapped: AECEnv[str, str, str | None] = wrappers.OrderEnforcingWrapper(raw_env(**kwargs))
+    wrapped: AECEnv[str, str, str | None] = _OrderEnforcing(raw_env(**kwargs))
     return wrapped
 
 
 def raw_env(**kwargs: Any) -> Tau2AECEnv:
     """The unwrapped environment: `domain` (default telecom), `suite`, `task_id`, `mode`, `persona`,
-    `max_steps`, `data_dir`; with no arguments it runs the telecom default suite offline."""
+    `config` (the episode settings, an `EpisodeConfig`), `data_dir`; with no arguments it runs the telecom
+    default suite offline."""
     return Tau2AECEnv(**kwargs)
 
 
@@ -61,21 +69,22 @@ class Tau2AECEnv(AECEnv[str, str, str | None]):  # type: ignore[misc]  # Petting
         *,
         suite: str | Path | None = None,
         task_id: str | None = None,
-        mode: Mode | str = Mode.INTERACTIVE,
+        mode: Mode | str | None = None,
         persona: str | None = None,
-        max_steps: int | None = None,
+        config: EpisodeConfig | None = None,
         data_dir: Path | None = None,
     ) -> None:
+        """`config` holds the episode settings (`max_steps`, `max_errors`, …; default: `EpisodeConfig()`);
+        `mode`, when given, replaces its mode; each reset gives the episode its own seed."""
         super().__init__()
         self.domain = domain
-        self.mode = Mode(mode)
+        config = config or EpisodeConfig()
+        self.mode = config.mode if mode is None else Mode(mode)
         seats = [Side.AGENT] if self.mode is Mode.SOLO else [Side.AGENT, Side.USER]
         self.possible_agents = [seat.value for seat in seats]
         self.agents: list[str] = []
         self._chooser = TaskChooser(domain, suite, task_id, persona)
-        self._config = EpisodeConfig(mode=self.mode)
-        if max_steps is not None:
-            self._config = self._config.model_copy(update={"max_steps": max_steps})
+        self._config = config.model_copy(update={"mode": self.mode})
         self._data_dir = data_dir
         self._driver = EpisodeDriver()
         self._rng: np.random.Generator | None = None
@@ -92,6 +101,8 @@ class Tau2AECEnv(AECEnv[str, str, str | None]):  # type: ignore[misc]  # Petting
         self._task: Task | None = None
         self._result: EpisodeResult | None = None
         self._turns = 0
+        self._playing = False
+        """Whether a reset succeeded (a game is on, or over with agents still to leave or all gone)."""
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         """The text space of the agent's observations."""
@@ -114,15 +125,22 @@ class Tau2AECEnv(AECEnv[str, str, str | None]):  # type: ignore[misc]  # Petting
         return self._result
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        """Choose a task (the `task_id` option, or one drawn with the seeded generator) and start it."""
+        """Choose a task (the `task_id` option, or one drawn with the seeded generator) and start it. The
+        options are kept for later resets only once the episode has started."""
+        self._playing = False
         if seed is not None or self._rng is None:
             self._rng, _ = seeding.np_random(seed)
         options = options or {}
         unknown = sorted(set(options) - TaskChooser.OPTIONS)
         if unknown:
             warnings.warn(f"tau2 ignores unknown reset options: {', '.join(unknown)}", stacklevel=2)
-        self._task = self._chooser.choose(self._rng, options)
+        task = self._chooser.choose(self._rng, options)
         config = self._config.model_copy(update={"seed": int(self._rng.integers(2**31))})
+        seats: dict[Side, None] = {Side(name): None for name in self.possible_agents}
+        labels = {seat: "learner" for seat in seats}
+        event = self._driver.start(task, dict(seats), config, data_dir=self._data_dir, labels=labels)
+        self._chooser.keep(options)
+        self._task, self._playing = task, True
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -131,39 +149,53 @@ class Tau2AECEnv(AECEnv[str, str, str | None]):  # type: ignore[misc]  # Petting
         self._views = {name: SeatView(Side(name)) for name in self.agents}
         self._observations = {name: TextObservation("[]") for name in self.agents}
         self._result, self._turns = None, 0
-        self.agent_selection = self.agents[0]  # until the orchestrator asks a seat (it may end first)
-        seats: dict[Side, None] = {Side(name): None for name in self.agents}
-        labels = {seat: "learner" for seat in seats}
-        event = self._driver.start(self._task, dict(seats), config, data_dir=self._data_dir, labels=labels)
+        self.agent_selection = self.agents[0]  # until the episode asks a seat (it may end first)
         self.infos = {name: self._brief(Side(name)) for name in self.agents}
         self._take(event)
 
     def observe(self, agent: str) -> TextObservation:
         """What the agent saw at (or since) its latest turn."""
+        self._check_reset()
         return self._observations[agent]
 
+    def last(self, observe: bool = True) -> tuple[TextObservation | None, float, bool, bool, dict[str, Any]]:
+        """The selected agent's observation, cumulative reward, flags and info."""
+        self._check_in_game()
+        result: tuple[TextObservation | None, float, bool, bool, dict[str, Any]] = super().last(observe)
+        return result
+
     def step(self, action: str | None) -> None:
-        """Play the selected agent's turn; at the end every seat is terminated (or truncated), rewarded."""
+        """Play the selected agent's turn; at the end every seat is terminated (or truncated), rewarded.
+        A live agent's action outside the action space's bounds raises `ValueError` and changes nothing."""
+        self._check_in_game()
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
         if action is None:
             raise ValueError(f"{agent} is live: its action must be text, not None")
+        turn = parse_action(checked_action(action), f"{agent}-{self._turns + 1}-")
         self._turns += 1
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
-        self._take(self._driver.send(parse_action(action, f"{agent}-{self._turns}-")))
+        self._take(self._driver.send(turn))
         self._accumulate_rewards()
 
     def close(self) -> None:
-        """Stop the episode thread."""
+        """Close the event loop actors would run on (none: both seats are agents of the game)."""
         self._driver.close()
+
+    def _check_reset(self) -> None:
+        if not self._playing:
+            raise RuntimeError("no game is on: call reset() first")
+
+    def _check_in_game(self) -> None:
+        self._check_reset()
+        if not self.agents:
+            raise RuntimeError("the game is over and every agent has left it: call reset() for a new one")
 
     def _take(self, event: Event) -> None:
         """Hand the turn to the seat the event names, or end the game for every seat."""
-        if isinstance(event, EpisodeFailed):
-            raise event.error
         if not isinstance(event, EpisodeResult):
             name = event.seat.value
             self._observations[name] = TextObservation(self._views[name].observe(event.observation))
@@ -185,3 +217,13 @@ class Tau2AECEnv(AECEnv[str, str, str | None]):  # type: ignore[misc]  # Petting
         if context is not None:
             info.update(brief=seat_brief(context), tool_schemas=copy.deepcopy(context.tool_schemas))
         return info
+
+
+class _OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]  # PettingZoo is untyped
+    """PettingZoo's order checks, with `last` left to the environment, which names the mistake (a game
+    every agent has left) where the base wrapper would fail on a missing key."""
+
+    def last(self, observe: bool = True) -> tuple[TextObservation | None, float, bool, bool, dict[str, Any]]:
+        """The environment's own `last`."""
+        result: tuple[TextObservation | None, float, bool, bool, dict[str, Any]] = self.env.last(observe)
+        return result

@@ -9,13 +9,15 @@ import os
 # Never fetch litellm's remote cost map: prices come from the copy shipped with the installed litellm.
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
+from tau2._urls import api_base_problem
 from tau2.llm._client import Completion, ModelClient, ModelToolCall, check_spec, complete
 from tau2.llm._errors import AuthenticationError, ContextOverflowError, InfrastructureError
 from tau2.llm._hooks import CallSettings, UsageCallback, call_settings, current_settings
 from tau2.llm._limits import ProviderLimit, RateLimits, default_limits
-from tau2.llm._preflight import missing_credentials
+from tau2.llm._preflight import missing_credentials, withheld_credentials
 from tau2.llm._probe import Check, probe_model
 from tau2.llm._retries import RetryPolicy
+from tau2.llm._secrets import REDACTED, SecretArgs, is_secret_name
 from tau2.llm._spec import ModelSpec, TransportChoice
 from tau2.llm._text import safe_text
 from tau2.llm._transports import NATIVE_PROVIDERS, TransportName, resolve_transport
@@ -23,6 +25,7 @@ from tau2.llm._usage import Usage
 
 __all__ = [
     "NATIVE_PROVIDERS",
+    "REDACTED",
     "AuthenticationError",
     "CallSettings",
     "Check",
@@ -35,17 +38,21 @@ __all__ = [
     "ProviderLimit",
     "RateLimits",
     "RetryPolicy",
+    "SecretArgs",
     "TransportChoice",
     "TransportName",
     "Usage",
     "UsageCallback",
+    "api_base_problem",
     "call_settings",
     "check_spec",
     "complete",
     "current_settings",
     "default_limits",
+    "is_secret_name",
     "missing_credentials",
     "probe_model",
     "resolve_transport",
     "safe_text",
+    "withheld_credentials",
 ]

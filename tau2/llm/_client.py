@@ -11,6 +11,7 @@ from tau2.llm._errors import AuthenticationError, ContextOverflowError, Infrastr
 from tau2.llm._hooks import current_settings
 from tau2.llm._limits import Clock, RateLimits, Sleep, default_limits
 from tau2.llm._retries import Failure, RetryPolicy, classify, describe, retry_after_s
+from tau2.llm._secrets import environment_secrets
 from tau2.llm._spec import ModelSpec
 from tau2.llm._transports import Completion, ModelToolCall, open_transport
 
@@ -67,6 +68,7 @@ class ModelClient:
         self.spec = spec
         self.transport = open_transport(spec)
         self._label = spec.name
+        self._secrets = [*spec.args.secret_texts(), *environment_secrets()]
         self._retry = retry
         self._limits = limits
         self._sleep = sleep
@@ -106,22 +108,25 @@ class ModelClient:
             settings.on_usage(self._label, completion.usage)
         return completion
 
+    def describe(self, exc: BaseException) -> str:
+        """`exc` as one short line without any credential this client may send."""
+        return describe(exc, self._secrets)
+
     def _wait_after(self, exc: Exception, policy: RetryPolicy, attempt: int, started: float) -> float:
         """Seconds to wait before the next attempt, or the typed failure `exc` amounts to."""
         failure = classify(exc)
         if failure is Failure.CONTEXT_OVERFLOW:
-            raise ContextOverflowError(f"{self._label}: {describe(exc)}") from exc
+            raise ContextOverflowError(f"{self._label}: {self.describe(exc)}") from exc
         if failure is Failure.AUTHENTICATION:
-            raise AuthenticationError(f"{self._label}: authentication failed: {describe(exc)}") from exc
+            raise AuthenticationError(f"{self._label}: authentication failed: {self.describe(exc)}") from exc
         if failure is Failure.PERMANENT:
-            raise InfrastructureError(f"{self._label}: {describe(exc)}") from exc
+            raise InfrastructureError(f"{self._label}: {self.describe(exc)}") from exc
         elapsed = self._clock() - started
         spec = self.spec
         wait = policy.next_wait_s(attempt, elapsed, spec.max_retries, retry_after_s(exc), spec.retry_budget_s)
         if wait is None:
-            raise InfrastructureError(
-                f"{self._label}: gave up after {attempt + 1} attempts in {elapsed:.1f} s: {describe(exc)}"
-            ) from exc
+            tried = f"gave up after {attempt + 1} attempts in {elapsed:.1f} s"
+            raise InfrastructureError(f"{self._label}: {tried}: {self.describe(exc)}") from exc
         return wait
 
 

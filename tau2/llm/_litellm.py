@@ -20,7 +20,7 @@ class LitellmTransport:
         self._litellm = _litellm()
         self._model = spec.name
         self._request: dict[str, Any] = {
-            **spec.args,
+            **spec.args.for_request(),
             "model": spec.name,
             "timeout": spec.timeout_s,
             "num_retries": 0,

@@ -71,7 +71,7 @@ class NativeTransport:
             )
         self._model = spec.name
         self._url = api_base.rstrip("/") + "/chat/completions"
-        args = dict(spec.args)
+        args = spec.args.for_request()
         self._fields: dict[str, Any] = {key: value for key, value in args.items() if key not in CLIENT_ARGS}
         served = spec.name[len(provider) + 1 :] if provider in NATIVE_PROVIDERS else spec.name
         self._fields["model"] = served

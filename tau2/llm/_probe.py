@@ -16,7 +16,7 @@ from tau2.llm._errors import AuthenticationError, InfrastructureError
 from tau2.llm._native import KEY_VARIABLES
 from tau2.llm._preflight import missing_credentials
 from tau2.llm._pricing import token_prices
-from tau2.llm._retries import describe
+from tau2.llm._secrets import SecretArgs
 from tau2.llm._spec import ModelSpec
 from tau2.llm._transports import NATIVE_PROVIDERS, Completion, provider_of
 
@@ -92,16 +92,16 @@ async def _chat(client: ModelClient, checks: list[Check]) -> bool:
         )
     except AuthenticationError as error:
         checks.append(Check(name="reachable", outcome="pass", detail=f"{where} answered"))
-        checks.append(Check(name="authenticated", outcome="fail", detail=_reason(error)))
+        checks.append(Check(name="authenticated", outcome="fail", detail=_reason(client, error)))
         return False
     except InfrastructureError as error:
         network = _connection_failure(error)
         if network is not None:
-            detail = f"cannot connect to {where}: {type(network).__name__}: {describe(network)}"
+            detail = f"cannot connect to {where}: {type(network).__name__}: {client.describe(network)}"
             checks.append(Check(name="reachable", outcome="fail", detail=detail))
             return False
         checks.append(Check(name="reachable", outcome="pass", detail=f"{where} answered"))
-        checks.append(Check(name="answers a chat", outcome="fail", detail=_reason(error)))
+        checks.append(Check(name="answers a chat", outcome="fail", detail=_reason(client, error)))
         return False
     latency_ms = (time.perf_counter() - started) * 1000
     checks.append(Check(name="reachable", outcome="pass", detail=f"{where} answered"))
@@ -119,7 +119,7 @@ async def _forced_tool_call(client: ModelClient, checks: list[Check]) -> None:
     try:
         completion = await _with_args(client, {"tool_choice": forced}).complete(asked, [_LOOKUP], seed=None)
     except InfrastructureError as error:
-        detail = f"the server refused a request with tools: {_reason(error)}"
+        detail = f"the server refused a request with tools: {_reason(client, error)}"
         checks.append(Check(name="tool calls", outcome="fail", detail=detail))
         return
     calls = completion.tool_calls
@@ -146,7 +146,7 @@ async def _parallel_tool_calls(client: ModelClient, checks: list[Check]) -> None
             asked, [_WEATHER], seed=None
         )
     except InfrastructureError as error:
-        detail = f"tool_choice=required was refused: {_reason(error)}"
+        detail = f"tool_choice=required was refused: {_reason(client, error)}"
         checks.append(Check(name="parallel tool calls", outcome="warn", detail=detail))
         return
     count = len(completion.tool_calls)
@@ -196,7 +196,7 @@ def _object(text: str) -> dict[str, Any] | None:
 
 def _with_args(client: ModelClient, extra: dict[str, Any]) -> ModelClient:
     """A client of the same model with more request arguments."""
-    return ModelClient(client.spec.model_copy(update={"args": {**client.spec.args, **extra}}))
+    return ModelClient(client.spec.model_copy(update={"args": client.spec.args.merged(SecretArgs(extra))}))
 
 
 async def _context_window(spec: ModelSpec) -> Check:
@@ -218,7 +218,7 @@ async def _served_context(spec: ModelSpec) -> int | None:
     provider = provider_of(spec.name)
     served = spec.name[len(provider) + 1 :] if provider in NATIVE_PROVIDERS else spec.name
     headers = {}
-    key = spec.args.get("api_key") or _environment_key(provider)
+    key = spec.args.for_request().get("api_key") or _environment_key(provider)
     if key:
         headers["Authorization"] = f"Bearer {key}"
     url = spec.api_base.rstrip("/") + "/models"
@@ -290,7 +290,7 @@ def _connection_failure(error: BaseException) -> BaseException | None:
     return found
 
 
-def _reason(error: Exception) -> str:
-    """The failure without the model-name prefix the client puts on it."""
+def _reason(client: ModelClient, error: Exception) -> str:
+    """The failure without the model-name prefix the client puts on it (nor any credential)."""
     cause = error.__cause__
-    return describe(cause) if cause is not None else describe(error)
+    return client.describe(cause) if cause is not None else client.describe(error)

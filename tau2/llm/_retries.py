@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
 from enum import StrEnum
@@ -12,6 +12,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from tau2.llm._secrets import scrub
 from tau2.llm._text import safe_text
 
 TRANSIENT_STATUS = frozenset({408, 409, 425, 429, 500, 502, 503, 504, 529})
@@ -86,9 +87,10 @@ def _header(headers: Any, name: str) -> str | None:
     return str(value) if value else None
 
 
-def describe(exc: BaseException) -> str:
-    """The exception as one short line, for termination details and logs."""
-    text = safe_text(" ".join(str(exc).split())) or type(exc).__name__
+def describe(exc: BaseException, secrets: Iterable[str] = ()) -> str:
+    """The exception as one short line, for termination details and logs, with each of `secrets` a
+    provider may echo (a key in an "incorrect API key" message) replaced by the marker before any cut."""
+    text = scrub(safe_text(" ".join(str(exc).split())), secrets) or type(exc).__name__
     return text if len(text) <= 300 else text[:297] + "..."
 
 

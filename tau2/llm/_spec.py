@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import math
 from typing import Literal
-from urllib.parse import urlsplit
 
-from pydantic import BaseModel, ConfigDict, Field, JsonValue, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from tau2._urls import api_base_problem
+from tau2.llm._secrets import SecretArgs
 
 DEFAULT_RETRY_BUDGET_S = 300.0
 """Seconds a model call keeps retrying transient failures by default: enough to ride out a server
@@ -20,14 +22,17 @@ TransportChoice = Literal["auto", "native", "litellm"]
 class ModelSpec(BaseModel):
     """A model as configured by the user: nothing here is ever filled in silently."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
+    model_config = ConfigDict(
+        frozen=True, extra="forbid", use_attribute_docstrings=True, hide_input_in_errors=True
+    )  # no key echoed
 
     name: str = Field(min_length=1)
     """The provider's model name as litellm spells it, e.g. `openai/gpt-4o-mini` or `hosted_vllm/qwen`."""
     api_base: str | None = None
-    """The API base of the model's server, e.g. `http://127.0.0.1:8000/v1`."""
-    args: dict[str, JsonValue] = Field(default_factory=dict)
-    """Passed through to the provider (temperature, top_p, max_tokens, api_key, …)."""
+    """The API base of the model's server, e.g. `http://127.0.0.1:8000/v1` (no credentials in it)."""
+    args: SecretArgs = Field(default_factory=SecretArgs)
+    """Passed through to the provider (temperature, top_p, max_tokens, api_key, …); secrets among them
+    (keys, tokens, passwords, Authorization headers) are written as [redacted], never as their value."""
     timeout_s: float = Field(default=120.0, gt=0)
     """Seconds one request may take before it counts as failed."""
     max_retries: int | None = Field(default=None, ge=0)
@@ -55,11 +60,10 @@ class ModelSpec(BaseModel):
     @field_validator("api_base")
     @classmethod
     def _an_http_url(cls, api_base: str | None) -> str | None:
-        """An API base that is not an http(s) URL never answers: refuse it now, not after minutes of retry."""
-        if api_base is not None:
-            parts = urlsplit(api_base)
-            if parts.scheme not in ("http", "https") or not parts.hostname:
-                raise ValueError(f"{api_base!r} is not an http:// or https:// URL")
+        """See `api_base_problem`."""
+        problem = None if api_base is None else api_base_problem(api_base)
+        if problem is not None:
+            raise ValueError(problem)
         return api_base
 
     @model_validator(mode="after")

@@ -23,6 +23,7 @@ from tau2.metrics.paired import (
     paired_curve,
 )
 from tau2.metrics.passk import pass_hat_k, pass_hat_k_curve, pass_hat_k_values
+from tau2.metrics.retrieval import RetrievalSummary, retrieval_summary
 from tau2.metrics.usage import SeatUsage, seat_usage
 
 __all__ = [
@@ -42,6 +43,7 @@ __all__ = [
     "PairedGroup",
     "PairedMean",
     "RecordPair",
+    "RetrievalSummary",
     "SeatUsage",
     "TaskOutcome",
     "action_diffs",
@@ -62,6 +64,7 @@ __all__ = [
     "pass_hat_k_curve",
     "pass_hat_k_values",
     "rate_estimate",
+    "retrieval_summary",
     "seat_usage",
     "task_outcomes",
     "termination_counts",

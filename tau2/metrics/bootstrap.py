@@ -10,13 +10,17 @@ from statistics import NormalDist, fmean
 
 from pydantic import BaseModel, ConfigDict, Field
 
+MAX_SAMPLES = 100_000
+"""The most resamples an interval takes: a hundred times the default, beyond any use (intervals settle
+long before). Time grows linearly with it, so a typo like 10**9 would otherwise run for days."""
+
 
 class Bootstrap(BaseModel):
     """How intervals are computed: resamples, the seed that makes them reproducible, and the level."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    samples: int = Field(default=1000, ge=1)
+    samples: int = Field(default=1000, ge=1, le=MAX_SAMPLES)
     seed: int = 0
     level: float = Field(default=0.95, gt=0.0, lt=1.0)
 

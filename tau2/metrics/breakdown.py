@@ -11,6 +11,7 @@ from pydantic import BaseModel, ConfigDict
 from tau2.metrics.bootstrap import Bootstrap, Estimate
 from tau2.metrics.outcomes import TaskOutcome
 from tau2.metrics.passk import pass_hat_k_curve
+from tau2.metrics.retrieval import recall_group
 
 T = TypeVar("T")
 
@@ -27,6 +28,11 @@ GROUPINGS: Final[dict[str, Callable[[TaskOutcome], list[str]]]] = {
 }
 """The breakdowns every report shows, by name; a task belongs to every group its key lists (a task
 composed of two faults counts in both fault groups)."""
+
+
+def retrieval_group(outcome: TaskOutcome) -> list[str]:
+    """The breakdown of runs on a knowledge base: tasks by how many of their required documents were seen."""
+    return [recall_group(outcome.recall) or MISSING]
 
 
 class GroupStat(BaseModel):
@@ -77,5 +83,8 @@ def breakdown(
 def breakdowns(
     outcomes: Sequence[TaskOutcome], max_k: int, bootstrap: Bootstrap
 ) -> dict[str, list[GroupStat]]:
-    """Every standard breakdown, by name."""
-    return {name: breakdown(outcomes, keys, max_k, bootstrap) for name, keys in GROUPINGS.items()}
+    """Every standard breakdown, by name, and `retrieval` for runs on a knowledge base."""
+    groupings = dict(GROUPINGS)
+    if any(outcome.recall is not None for outcome in outcomes):
+        groupings["retrieval"] = retrieval_group
+    return {name: breakdown(outcomes, keys, max_k, bootstrap) for name, keys in groupings.items()}

@@ -5,10 +5,12 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from math import comb
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict, computed_field
+from pydantic import BaseModel, ConfigDict, SerializerFunctionWrapHandler, computed_field, model_serializer
 
 from tau2.episode import TerminationReason, mode_label
+from tau2.metrics.retrieval import mean_recall
 from tau2.runs import SimulationRecord
 
 
@@ -28,6 +30,16 @@ class TaskOutcome(BaseModel):
     trials: int
     successes: int
     excluded: int
+    recall: float | None = None
+    """Mean retrieval recall@k over the valid trials (runs on a knowledge base only)."""
+
+    @model_serializer(mode="wrap")
+    def _omit_unset_recall(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        """Leave `recall` out for runs without a knowledge base, so their reports stay as they were."""
+        data: dict[str, Any] = handler(self)
+        if data.get("recall") is None:
+            data.pop("recall", None)
+        return data
 
     @computed_field  # type: ignore[prop-decorator]
     @property
@@ -66,6 +78,7 @@ def _outcome(records: list[SimulationRecord]) -> TaskOutcome:
         trials=len(valid),
         successes=sum(record.success for record in valid),
         excluded=len(records) - len(valid),
+        recall=mean_recall(records),
     )
 
 

@@ -12,7 +12,8 @@ from tau2.report.schema import (
     SimulationRow,
     Totals,
 )
-from tau2.report.terminal import comparison_tables, run_tables
+from tau2.report.tables import TableData
+from tau2.report.terminal import comparison_tables, rich_table, run_tables
 from tau2.report.viewer import select_simulations, simulation_view
 
 __all__ = [
@@ -22,12 +23,14 @@ __all__ = [
     "RunRef",
     "RunReport",
     "SimulationRow",
+    "TableData",
     "Totals",
     "auto_pair_by",
     "build_comparison",
     "build_report",
     "comparison_page",
     "comparison_tables",
+    "rich_table",
     "run_page",
     "run_tables",
     "select_simulations",

@@ -22,6 +22,7 @@ from tau2.metrics import (
     paired_effort,
     paired_terminations,
     pass_hat_k_curve,
+    retrieval_summary,
     seat_usage,
     task_outcomes,
     termination_counts,
@@ -64,6 +65,7 @@ def build_report(run: Run, bootstrap: Bootstrap) -> RunReport:
         tasks=outcomes,
         simulations=[_row(record) for record in records],
         warnings=run.warnings,
+        retrieval=retrieval_summary(records),
     )
 
 
@@ -100,11 +102,11 @@ def build_comparison(a: Run, b: Run, pair_by: PairBy | None, bootstrap: Bootstra
     factors = differing_factors(a, b)
     pairing = pair_by or auto_pair_by(a, b, factors)
     outcomes_a, outcomes_b = task_outcomes(a.records), task_outcomes(b.records)
-    pairs = pair_outcomes(outcomes_a, outcomes_b, pairing)
-    if not pairs:
-        raise UserInputError(f"{a.path} and {b.path} share no tasks (pairing by {pairing.value})")
     keys_a = {pair_key(o.task_id, pairing) for o in outcomes_a}
     keys_b = {pair_key(o.task_id, pairing) for o in outcomes_b}
+    if not keys_a & keys_b:  # said first: how a run's own tasks would pair is moot then
+        raise UserInputError(f"{a.path} and {b.path} share no tasks (pairing by {pairing.value})")
+    pairs = pair_outcomes(outcomes_a, outcomes_b, pairing)
     record_pairs = _record_pairs(a, b, pairs)
     max_k = min(a.manifest.trials, b.manifest.trials)
     return ComparisonReport(

@@ -12,7 +12,7 @@ from tau2.runs import Run
 _TITLE_FACTORS: Final = 3
 _EXPLAINED_BY: Final = {
     "hash persona": {"persona"},
-    "hash policy": {"mode", "policy", "domain"},
+    "hash policy": {"mode", "policy", "domain", "retrieval"},
     "hash agent_prompt": {"mode", "agent"},
     "hash user_prompt": {"user"},
 }
@@ -29,6 +29,7 @@ def differing_factors(a: Run, b: Run) -> list[Factor]:
         ("suite", *_suite_labels(a, b)),
         ("domain", a.manifest.domain, b.manifest.domain),
         ("policy", a.manifest.episode.policy_variant, b.manifest.episode.policy_variant),
+        ("retrieval", _retrieval_label(a), _retrieval_label(b)),
         ("trials", str(a.manifest.trials), str(b.manifest.trials)),
         ("seed", str(a.manifest.seed), str(b.manifest.seed)),
         ("max_steps", str(a.manifest.episode.max_steps), str(b.manifest.episode.max_steps)),
@@ -42,6 +43,11 @@ def differing_factors(a: Run, b: Run) -> list[Factor]:
     ]
     fields += [*hashes, *_dict_fields("version", a.manifest.versions, b.manifest.versions)]
     return [Factor(name=name, a=va, b=vb) for name, va, vb in fields if va != vb]
+
+
+def _retrieval_label(run: Run) -> str:
+    retrieval = run.manifest.episode.retrieval
+    return "none" if retrieval is None else retrieval.label()
 
 
 def title(factors: list[Factor]) -> str:

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Final
+
 NA = "n/a"
+LONG_NAME: Final = 200
+"""Names (tasks, personas, actions, ...) longer than this many characters are shown shortened on pages;
+nothing bounds a name's length, and a page laying out tens of thousands of characters is slow and wide."""
 
 
 def rate(value: float | None) -> str:
@@ -63,3 +68,12 @@ def span(low: float | None, high: float | None, measure: str) -> str:
 def short_id(task_id: str) -> str:
     """A task ID without the `[PERSONA:None]` tail that every persona-less task carries."""
     return task_id.removesuffix("[PERSONA:None]")
+
+
+def shortened(text: str, limit: int = LONG_NAME) -> str:
+    """`text` when it has at most `limit` characters, else its start and end around an ellipsis, `limit`
+    characters in all (ends tell task ids and personas apart as much as starts do)."""
+    if len(text) <= limit:
+        return text
+    tail = limit // 4
+    return f"{text[: limit - tail - 1]}…{text[-tail:]}"

@@ -10,7 +10,7 @@ from importlib.resources import files
 from pathlib import Path
 
 from tau2.errors import UserInputError
-from tau2.metrics import BOTH, GroupStat, PairedGroup
+from tau2.metrics import BOTH, GroupStat, PairedGroup, pair_key
 from tau2.report import fmt, plots, tables
 from tau2.report.factors import side_labels
 from tau2.report.schema import ComparisonReport, RunReport
@@ -22,14 +22,16 @@ PLOTTED_BREAKDOWNS = ("intent", "fault", "resolution", "subtasks", "persona")
 """Breakdowns drawn as plots (the others are tables only); one with a single group is not drawn."""
 
 
-def run_page(report: RunReport, records: Sequence[SimulationRecord]) -> str:
-    """The HTML report of one run: headline, plots, the simulations viewer, then every table."""
+def run_page(report: RunReport, records: Sequence[SimulationRecord], extra: Sequence[TableData] = ()) -> str:
+    """The HTML report of one run: headline, plots, the simulations viewer, then every table; `extra` are
+    tables about data from outside tools (an imported run's recorded rewards), shown after the headline."""
     m = report.manifest
     body = [
         f'<p class="config">{escape(tables.config_line(report))}</p>',
         f'<p class="config">{escape(tables.totals_line(report))}</p>',
         _warnings(report.warnings),
         _run_headline(report),
+        _section("Recorded elsewhere", *(_table(table) for table in extra)),
         _section("Plots", _run_plots(report)),
         _viewer(records),
         _section(
@@ -54,13 +56,19 @@ def viewer_page(title: str, records: Sequence[SimulationRecord], open_first: boo
     return _page(title, [_viewer(records, open_index=0 if open_first and records else None)], viewer=True)
 
 
-def comparison_page(report: ComparisonReport) -> str:
-    """The HTML page of a paired comparison; legends name the factor that differs."""
+def comparison_page(
+    report: ComparisonReport,
+    records_a: Sequence[SimulationRecord] = (),
+    records_b: Sequence[SimulationRecord] = (),
+) -> str:
+    """The HTML page of a paired comparison; legends name the factor that differs. Given the runs' records,
+    every task that flips links to its transcripts in run A and in run B, kept in the page's viewer."""
     level = report.bootstrap.level
     a, b = side_labels(report.factors, report.a.run_id, report.b.run_id)
     legend = (
-        f'<p class="config"><span class="legend-a">A = {escape(a)}</span> ({escape(report.a.run_id)}, '
-        f'{escape(report.a.path)}) · <span class="legend-b">B = {escape(b)}</span> '
+        f'<p class="config"><span class="legend-a">A = {escape(fmt.shortened(a))}</span> '
+        f"({escape(report.a.run_id)}, {escape(report.a.path)}) · "
+        f'<span class="legend-b">B = {escape(fmt.shortened(b))}</span> '
         f"({escape(report.b.run_id)}, {escape(report.b.path)}) · paired by {report.pair_by.value} on "
         f"{fmt.count(report.shared)} shared tasks; differences are B − A</p>"
     )
@@ -80,10 +88,50 @@ def comparison_page(report: ComparisonReport) -> str:
             *(_table(tables.paired_breakdown(name, groups)) for name, groups in report.breakdowns.items()),
         ),
         _section("Reference actions", _table(tables.action_diffs(report.actions, level))),
-        _folded("Tasks that flip", _table(tables.flips(report.flips, listed=True))),
+        *_flipping(report, records_a, records_b),
         _folded("Runs and pairing", _table(tables.run_refs(report)), _table(tables.pairing(report))),
     ]
-    return _page(f"tau2 compare: {report.title}", body, viewer=False)
+    return _page(f"tau2 compare: {report.title}", body, viewer=bool(records_a or records_b))
+
+
+def _flipping(
+    report: ComparisonReport, records_a: Sequence[SimulationRecord], records_b: Sequence[SimulationRecord]
+) -> list[str]:
+    """The tasks that flip, each with links to its simulations in A and in B, and the viewer holding those
+    simulations (nothing without records, the table alone)."""
+    listed = tables.flips(report.flips, listed=True)
+    if listed.empty or not (records_a or records_b):
+        return [_section("Tasks that flip", _table(listed))]
+    flipping = {key for sets in report.flips.values() for key in (*sets.gained, *sets.lost)}
+    shown = [
+        (side, record)
+        for side, records in (("A", records_a), ("B", records_b))
+        for record in sorted(records, key=lambda r: (r.task_id, r.trial))
+        if pair_key(record.task_id, report.pair_by) in flipping
+    ]
+    links: dict[tuple[str, str], list[str]] = {}
+    for index, (side, record) in enumerate(shown):
+        outcome = "excluded" if record.excluded else "pass" if record.success else "fail"
+        links.setdefault((side, pair_key(record.task_id, report.pair_by)), []).append(
+            f'<a href="#sim-{index + 1}" class="badge {outcome}">trial {record.trial}: {outcome}</a>'
+        )
+    head = "".join(f"<th>{escape(column)}</th>" for column in (*listed.columns, "run A", "run B"))
+    rows = "".join(
+        f"<tr><td>{_cell(name)}</td><td>{direction}</td><td>{_cell(fmt.short_id(key))}</td>"
+        + "".join(f"<td>{' '.join(links.get((side, key), [])) or 'none'}</td>" for side in ("A", "B"))
+        + "</tr>"
+        for name, sets in report.flips.items()
+        for direction, keys in (("gained", sets.gained), ("lost", sets.lost))
+        for key in keys
+    )
+    table = f"<table><caption>{escape(listed.title)}</caption><tr>{head}</tr>{rows}</table>"
+    note = '<p class="note">Each link opens that simulation\'s transcript below.</p>'
+    viewer = _viewer(
+        [record for _, record in shown],
+        runs=[side for side, _ in shown],
+        heading="Simulations of the tasks that flip",
+    )
+    return [_section("Tasks that flip", note, table), viewer]
 
 
 def _run_headline(report: RunReport) -> str:
@@ -295,15 +343,29 @@ def _diff_bar(group: PairedGroup) -> plots.Bar:
     )
 
 
-def _viewer(records: Sequence[SimulationRecord], open_index: int | None = None) -> str:
-    """The simulations table and transcript panel, with the rows inline and the transcripts compressed."""
-    data = {"fields": list(ROW_FIELDS), "rows": table_rows(records), "chunk": CHUNK, "open": open_index}
+def _viewer(
+    records: Sequence[SimulationRecord],
+    open_index: int | None = None,
+    *,
+    runs: Sequence[str] = (),
+    heading: str = "Simulations",
+) -> str:
+    """The simulations table and transcript panel, with the rows inline and the transcripts compressed;
+    `runs` names the run of each record, shown in a column of its own."""
+    data = {
+        "fields": list(ROW_FIELDS),
+        "rows": table_rows(records, runs),
+        "chunk": CHUNK,
+        "open": open_index,
+        "long": fmt.LONG_NAME,
+    }
     blocks = "".join(
         f'<script type="application/gzip-base64" id="tau2-t-{number}">{block}</script>'
         for number, block in enumerate(chunks(records))
     )
     columns = [
         ("#", "index"),
+        *([("run", "run")] if runs else []),
         ("outcome", "outcome"),
         ("task (intent, faults)", "task"),
         ("persona", "persona"),
@@ -316,7 +378,7 @@ def _viewer(records: Sequence[SimulationRecord], open_index: int | None = None) 
     ]
     head = "".join(f'<th data-sort="{key}">{escape(name)}</th>' for name, key in columns)
     return (
-        '<section id="simulations"><h2>Simulations</h2>'
+        f'<section id="simulations"><h2>{escape(heading)}</h2>'
         '<p class="note">Click a row to read its transcript; hover a row for the full task id.</p>'
         '<div class="controls"><input id="sim-filter" type="search" placeholder="filter: task, fault, '
         'persona, termination" aria-label="filter simulations">'
@@ -342,8 +404,8 @@ def _page(title: str, body: Sequence[str], viewer: bool) -> str:
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f"<title>{escape(title)}</title><style>{_asset('report.css')}</style></head>"
-        f"<body><h1>{escape(title)}</h1>{''.join(body)}{script}</body></html>\n"
+        f"<title>{escape(fmt.shortened(title))}</title><style>{_asset('report.css')}</style></head>"
+        f"<body><h1>{escape(fmt.shortened(title))}</h1>{''.join(body)}{script}</body></html>\n"
     )
 
 
@@ -382,6 +444,17 @@ def _table(data: TableData) -> str:
 
 
 def _cell(text: str) -> str:
+    """A table cell's text; a long name is shown shortened, the whole of it one click away."""
+    if len(text) <= fmt.LONG_NAME:
+        return _lines(text)
+    return (
+        f'<details class="long"><summary>{_lines(fmt.shortened(text))} '
+        f'<span class="note">({len(text):,} characters)</span></summary>'
+        f'<div class="whole">{_lines(text)}</div></details>'
+    )
+
+
+def _lines(text: str) -> str:
     return escape(text).replace("\n", "<br>")
 
 

@@ -13,6 +13,7 @@ from functools import wraps
 from html import escape
 from typing import TYPE_CHECKING, Any, Final, ParamSpec
 
+from tau2.report.fmt import shortened
 from tau2.world import Side
 
 if TYPE_CHECKING:
@@ -25,6 +26,12 @@ PASS_FAIL: Final = ("#59a14f", "#e15759")
 WIDTH_IN: Final = 5.2
 ROW_IN: Final = 0.28
 MISSING_EXTRA: Final = "Plots need matplotlib: pip install 'tau2[plots]'."
+LABEL_CHARS: Final = 64
+"""Longer labels (a bar's, a curve's, a legend entry's) are drawn shortened; the page's tables hold them
+whole. Laying out a name of tens of thousands of characters takes matplotlib seconds."""
+LABEL_ROOM_IN: Final = 3.5
+"""How wide row labels may be, in inches, before the figure grows wider to keep room for the bars."""
+TITLE_CHARS: Final = 120
 
 _STYLE: Final[Any] = {
     "svg.fonttype": "none",
@@ -104,8 +111,8 @@ def bars(
     flat = all(v in (0.0, None) for bar in known for v in (bar.value, bar.low, bar.high))
     if not known or (centred and flat):
         return ""
-    fig, ax = _figure(max(1.2, 0.7 + ROW_IN * len(items)))
-    labels = [bar.label for bar in items]
+    labels = [shortened(bar.label, LABEL_CHARS) for bar in items]
+    fig, ax = _figure(max(1.2, 0.7 + ROW_IN * len(items)), labels)
     positions = list(range(len(items)))[::-1]
     values = [bar.value or 0.0 for bar in items]
     ax.barh(positions, values, color=[bar.color for bar in items], height=0.65)
@@ -146,14 +153,15 @@ def stacked(title: str, rows: Sequence[tuple[str, Sequence[int]]], parts: Sequen
     """Horizontal stacked counts (e.g. pass and fail per termination reason); empty without rows."""
     if not rows:
         return ""
-    fig, ax = _figure(max(1.2, 0.9 + ROW_IN * len(rows)))
+    labels = [shortened(row[0], LABEL_CHARS) for row in rows]
+    fig, ax = _figure(max(1.2, 0.9 + ROW_IN * len(rows)), labels)
     positions = list(range(len(rows)))[::-1]
     left = [0] * len(rows)
     for index, (name, color) in enumerate(parts):
         counts = [row[1][index] for row in rows]
         ax.barh(positions, counts, left=left, color=color, height=0.65, label=name)
         left = [a + b for a, b in zip(left, counts, strict=True)]
-    ax.set_yticks(positions, labels=[row[0] for row in rows])
+    ax.set_yticks(positions, labels=labels)
     ax.set_xlabel("simulations")
     _integer_axis(ax)
     _title(fig, ax, title, parts)
@@ -191,7 +199,7 @@ def lines(title: str, curves: Sequence[Line], *, axis: str, centred: bool = Fals
             markersize=4,
             capsize=3,
             linewidth=1.5,
-            label=curve.name,
+            label=shortened(curve.name, LABEL_CHARS),
         )
     ax.set_xticks(ks)
     ax.set_xlabel("k (trials that must all succeed)")
@@ -202,14 +210,21 @@ def lines(title: str, curves: Sequence[Line], *, axis: str, centred: bool = Fals
         ax.set_ylim(0, 1.02)
     if len(curves) > 1 or centred:
         ax.legend(frameon=False, fontsize=8)
-    ax.set_title(title)
+    ax.set_title(shortened(title, TITLE_CHARS))
     return _svg(fig, title)
 
 
-def _figure(height: float) -> tuple[Any, Axes]:
+def _figure(height: float, row_labels: Sequence[str] = ()) -> tuple[Any, Axes]:
+    """A figure of the report's width, wider when row labels are wide enough to crowd out the plot."""
     from matplotlib.figure import Figure
+    from matplotlib.font_manager import FontProperties
+    from matplotlib.textpath import TextToPath
 
-    fig = Figure(figsize=(WIDTH_IN, height), layout="constrained")
+    measure, font = TextToPath(), FontProperties()
+    points = max(
+        (measure.get_text_width_height_descent(label, font, False)[0] for label in row_labels), default=0
+    )
+    fig = Figure(figsize=(WIDTH_IN + max(0.0, points / 72 - LABEL_ROOM_IN), height), layout="constrained")
     return fig, fig.subplots()
 
 
@@ -233,9 +248,9 @@ def _title(fig: Any, ax: Axes, title: str, legend: Sequence[tuple[str, str]]) ->
     """The title above the plot and the colour legend on its own line below it, so nothing overlaps."""
     from matplotlib.patches import Patch
 
-    ax.set_title(title)
+    ax.set_title(shortened(title, TITLE_CHARS))
     if legend:
-        handles = [Patch(color=color, label=name) for name, color in legend]
+        handles = [Patch(color=color, label=shortened(name, LABEL_CHARS)) for name, color in legend]
         fig.legend(handles=handles, loc="outside lower left", ncol=len(handles), frameon=False, fontsize=8)
 
 
@@ -256,7 +271,7 @@ def _svg(fig: Any, title: str) -> str:
     svg = buffer.getvalue()
     svg = svg[svg.index("<svg") :]
     svg = re.sub(r"<metadata>.*?</metadata>", "", svg, flags=re.DOTALL)
-    return f'<figure class="plot" aria-label="{escape(title)}">{svg}</figure>'
+    return f'<figure class="plot" aria-label="{escape(shortened(title, TITLE_CHARS))}">{svg}</figure>'
 
 
 def fallback() -> str:

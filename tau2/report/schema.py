@@ -21,6 +21,7 @@ from tau2.metrics import (
     PairedEstimate,
     PairedGroup,
     PairedMean,
+    RetrievalSummary,
     SeatUsage,
     TaskOutcome,
 )
@@ -93,6 +94,8 @@ class RunReport(_Document):
     tasks: list[TaskOutcome]
     simulations: list[SimulationRow]
     warnings: list[str]
+    retrieval: RetrievalSummary | None = None
+    """Runs on a knowledge base: the retrieval configuration and the mean recall@k of required documents."""
 
 
 class Factor(_Document):

@@ -52,6 +52,7 @@ def configuration(report: RunReport) -> TableData:
         ["user", "none" if m.user is None else m.user.label()],
         ["persona override", m.config.persona or "none (per-task personas)"],
         ["policy variant", m.episode.policy_variant],
+        ["retrieval", "none" if m.episode.retrieval is None else m.episode.retrieval.label()],
         ["trials", fmt.count(m.trials)],
         ["seed", str(m.seed)],
         ["max steps / errors", f"{m.episode.max_steps} / {m.episode.max_errors}"],
@@ -69,8 +70,9 @@ def config_line(report: RunReport) -> str:
     m = report.manifest
     user = "" if m.user is None else f" · user {m.user.label()}"
     persona = f" · persona {m.config.persona}" if m.config.persona else ""
+    retrieval = f" · retrieval {m.episode.retrieval.label()}" if m.episode.retrieval else ""
     return (
-        f"{m.run_id} · {m.domain} {m.mode_label()} · agent {m.agent.label()}{user}{persona} · "
+        f"{m.run_id} · {m.domain} {m.mode_label()} · agent {m.agent.label()}{user}{persona}{retrieval} · "
         f"{fmt.count(len(m.task_ids))} tasks × {fmt.count(m.trials)} trials · seed {m.seed}"
     )
 
@@ -88,6 +90,9 @@ def totals_line(report: RunReport) -> str:
     if flips.rate is not None:
         parts.append(f"flip rate {fmt.rate(flips.rate)}")
     parts.append(f"{fmt.count(t.tool_errors)} tool errors")
+    retrieval = report.retrieval
+    if retrieval is not None and retrieval.recall is not None:
+        parts.append(f"recall@{retrieval.k} {fmt.rate(retrieval.recall)}")
     tokens = sum(u.prompt_tokens + u.completion_tokens for u in report.usage)
     if tokens:
         parts.append(f"{fmt.count(tokens)} tokens")

@@ -28,8 +28,10 @@ ROW_FIELDS: Final = (
     "tool_errors",
     "tokens",
     "cost",
+    "run",
 )
-"""The order of the values of each table row (the page reads them by position)."""
+"""The order of the values of each table row (the page reads them by position); `run` names the run a
+simulation belongs to on a page showing two (A or B), and is null otherwise."""
 
 _KIND: Final = {
     EntryKind.MESSAGE: "message",
@@ -40,10 +42,10 @@ _KIND: Final = {
 }
 
 
-def table_rows(records: Sequence[SimulationRecord]) -> list[list[Any]]:
-    """One positional row per simulation, in `ROW_FIELDS` order."""
+def table_rows(records: Sequence[SimulationRecord], runs: Sequence[str] = ()) -> list[list[Any]]:
+    """One positional row per simulation, in `ROW_FIELDS` order; `runs` names each record's run."""
     rows = []
-    for record in records:
+    for index, record in enumerate(records):
         usage = list(record.usage.values())
         cost = None if any(u.cost is None for u in usage) else sum(u.cost or 0.0 for u in usage)
         rows.append(
@@ -60,6 +62,7 @@ def table_rows(records: Sequence[SimulationRecord]) -> list[list[Any]]:
                 record.tool_errors,
                 sum(u.prompt_tokens + u.completion_tokens for u in usage),
                 cost,
+                runs[index] if runs else None,
             ]
         )
     return rows
@@ -80,7 +83,8 @@ def transcript(record: SimulationRecord) -> dict[str, Any]:
         },
         "entries": [_entry(entry) for entry in entries],
         "assertions": [
-            [a.side.value, a.name, a.arguments, a.expected, a.passed, a.error] for a in record.assertions
+            [a.side.value, a.name, a.arguments, a.expected, a.passed, a.error, a.observed]
+            for a in record.assertions
         ],
         "actions": [[a.name, a.side.value, a.performed, a.by_right_seat] for a in record.actions],
         "changes": [[c.path, c.kind.value, c.before, c.after] for c in record.state_changes],

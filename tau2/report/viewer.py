@@ -146,14 +146,21 @@ def _failed_assertions(assertions: Sequence[AssertionRecord]) -> RenderableType:
         title=data_text(f"Failed assertions ({len(failed)} of {len(assertions)})", style="bold red")
     )
     table.title_justify = "left"
-    for column in ("side", "assertion", "arguments", "expected", "error"):
+    for column in ("side", "assertion", "arguments", "must return", "observed", "error"):
         table.add_column(column, overflow="fold")
     for a in failed:
-        arguments = json.dumps(a.arguments, ensure_ascii=False)
-        table.add_row(
-            *(data_text(cell) for cell in (a.side.value, a.name, arguments, str(a.expected), a.error or ""))
-        )
+        cells = (a.side.value, a.name, _json(a.arguments), str(a.expected), _observed(a), a.error or "")
+        table.add_row(*(data_text(cell) for cell in cells))
     return table
+
+
+def _observed(assertion: AssertionRecord) -> str:
+    """What the assertion saw, as JSON; empty when it reported nothing."""
+    return "" if assertion.observed is None else _json(assertion.observed)
+
+
+def _json(value: object) -> str:
+    return json.dumps(value, ensure_ascii=False)
 
 
 def _actions(record: SimulationRecord) -> Table:

@@ -11,12 +11,13 @@ from tau2.runner._manifest import (
     new_run_identity,
     package_versions,
     sha256_bytes,
+    sha256_text,
 )
 from tau2.runner._plan import Unit, pending_units
 from tau2.runner._prepare import EpisodeSetup, PreparedRun, prepare_episode, prepare_run, stored_manifest
 from tau2.runner._progress import ProgressBar, RunProgress, Tally
 from tau2.runner._ray_workers import execute_on_ray
-from tau2.runner._seats import SeatRequest, resolved_model, resolved_seat
+from tau2.runner._seats import resolved_model, resolved_seat
 from tau2.runner._seeds import derive_seed
 from tau2.runner._summary import nothing_judged, run_summary
 from tau2.runner._workers import execute_on_workers, split_limits
@@ -31,7 +32,6 @@ __all__ = [
     "ProgressBar",
     "RecordWriter",
     "RunProgress",
-    "SeatRequest",
     "Tally",
     "Unit",
     "crash_record",
@@ -54,6 +54,7 @@ __all__ = [
     "run_summary",
     "set_aside_damaged",
     "sha256_bytes",
+    "sha256_text",
     "simulate",
     "split_limits",
     "stored_manifest",

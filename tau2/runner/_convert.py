@@ -30,6 +30,7 @@ def episode_record(
         judge_usage=evaluation.judge_usage,
         duration_s=result.timing.setup_s + result.timing.conversation_s + result.timing.evaluation_s,
         state_changes=result.state_changes,
+        retrieval=evaluation.retrieval,
         trajectory=trajectory,
     )
 

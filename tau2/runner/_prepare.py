@@ -14,7 +14,7 @@ from tau2.actors import make_actor
 from tau2.config import ActorSpec, ConfigLayer, EpisodeConfig, Mode, ModelSpec, RunConfig, layered, source
 from tau2.episode import check_structure, shipped_policy
 from tau2.errors import UserInputError
-from tau2.llm import missing_credentials
+from tau2.llm import missing_credentials, withheld_credentials
 from tau2.personas import PersonaError, load_persona
 from tau2.runner._manifest import (
     differences,
@@ -108,7 +108,10 @@ def prepare_run(layers: Layers, run_dir: Path, *, resume: bool) -> PreparedRun:
                 f"{run_dir}: cannot resume with {source(layers, ('trials',))} {manifest.trials}: the run "
                 f"plans {stored.trials} (a resume may add trials, never remove them)"
             )
-        added = stored.config.model_copy(update={"trials": manifest.trials})
+        # The stored configuration, with the seats given now: their secrets compare equal to the stored
+        # markers, and only the seats given now hold the values.
+        seats = {"agent": config.agent, "user": config.user, "judge": config.judge}
+        added = stored.config.model_copy(update={"trials": manifest.trials, **seats})
         manifest = stored.model_copy(update={"config": added})
     if manifest.mode is Mode.SOLO:
         require_tickets(list(tasks.values()))
@@ -129,7 +132,7 @@ def prepare_run(layers: Layers, run_dir: Path, *, resume: bool) -> PreparedRun:
         units=pending_units(manifest.task_ids, manifest.trials, manifest.seed, previous),
         warnings=warnings,
         stored=stored is not None,
-        manifest_changed=stored is not None and manifest != stored,
+        manifest_changed=stored is not None and manifest.trials != stored.trials,
     )
 
 
@@ -173,6 +176,7 @@ def prepare_episode(layers: Layers, task_id: str, seed: int | None = None) -> Ep
     if run.persona is not None:
         (task,), _ = _with_persona([task], run.persona, layers)
     config = run.episode.model_copy(update={"seed": seed})
+    config = with_retrieval(get_domain(task.domain), config, run.data_dir, layers)
     if config.mode is Mode.SOLO:
         require_tickets([task])
     check_structure([task])
@@ -250,17 +254,19 @@ def _resolve(
     agent = resolved_seat(config.agent, Side.AGENT, layers)
     user = config.user if mode is Mode.SOLO else resolved_seat(config.user, Side.USER, layers)
     suite_path = _suite_path(config, layers)
-    suite_bytes = _read_suite(suite_path)
+    suite_hash = _suite_hash(suite_path)
     tasks = _select(load_task_file(suite_path, config.domain), _task_ids(config, suite_path, layers), layers)
     domain = get_domain(tasks[0].domain)
-    hashes = prompt_hashes(agent, None if mode is Mode.SOLO else user, mode, talk_only=domain.single_control)
-    if config.persona is not None:
-        tasks, hashes["persona"] = _with_persona(tasks, config.persona, layers)
     data_dir = config.data_dir
     if data_dir is not None:
         _require_directory(data_dir, layers)
+    episode = with_retrieval(domain, config.episode, data_dir, layers)
+    hashes = prompt_hashes(agent, None if mode is Mode.SOLO else user, mode, talk_only=domain.single_control)
+    if config.persona is not None:
+        tasks, hashes["persona"] = _with_persona(tasks, config.persona, layers)
+    if data_dir is not None:
         hashes["data_dir"] = sha256_tree(data_dir)
-    policy = shipped_policy(domain, data_dir) or _policy(domain, mode, config.policy_variant, layers)
+    policy = _run_policy(domain, episode, data_dir, layers)
     if policy is not None:
         hashes["policy"] = sha256_text(policy)
     resolved = config.model_copy(
@@ -270,13 +276,14 @@ def _resolve(
             "agent": agent,
             "user": user,
             "judge": resolved_model(config.judge),
+            "retrieval": episode.retrieval,
         }
     )
     manifest = RunManifest(
         **(new_run_identity() if base is None else base.model_dump(include={"run_id", "created_at"})),
         config=resolved,
         suite_path=str(suite_path.resolve()),
-        suite_hash=sha256_bytes(suite_bytes),
+        suite_hash=suite_hash,
         domain=domain.name,
         task_ids=[task.id for task in tasks],
         versions=package_versions(),
@@ -284,6 +291,33 @@ def _resolve(
         reward_basis_source=reward_basis_source(tasks),
     )
     return manifest, {task.id: task for task in tasks}
+
+
+def with_retrieval(
+    domain: Domain[Any], episode: EpisodeConfig, data_dir: Path | None, layers: Layers = ()
+) -> EpisodeConfig:
+    """`episode` with the retrieval configuration it runs under resolved (the domain's default when none
+    was given) and checked, so it is recorded; a domain without a knowledge base takes none."""
+    support = domain.retrieval
+    if support is None:
+        if episode.retrieval is not None:
+            raise UserInputError(
+                f"{source(layers, ('retrieval',))}: domain {domain.name!r} has no knowledge base"
+            )
+        return episode
+    config = support.resolve(episode.retrieval)
+    support.configure(config, data_dir)  # refuses an unknown configuration or a missing package or embedder
+    return episode.model_copy(update={"retrieval": config})
+
+
+def _run_policy(
+    domain: Domain[Any], episode: EpisodeConfig, data_dir: Path | None, layers: Layers
+) -> str | None:
+    """The agent's instructions as the manifest hashes them: the retrieval configuration's template, the
+    data directory's policy, or the domain's own for the mode and variant."""
+    if domain.retrieval is not None and episode.retrieval is not None:
+        return domain.retrieval.policy(episode.retrieval, data_dir, None)
+    return shipped_policy(domain, data_dir) or _policy(domain, episode.mode, episode.policy_variant, layers)
 
 
 def _task_ids(config: RunConfig, suite_path: Path, layers: Layers) -> list[str] | None:
@@ -325,9 +359,16 @@ def _suite_path(config: RunConfig, layers: Layers) -> Path:
     raise UserInputError("no tasks: give --suite FILE or --domain NAME")
 
 
+def _suite_hash(path: Path) -> str:
+    """The hash of a suite or task file, or of every task file of a τ²-bench task folder."""
+    if path.is_dir():
+        return sha256_tree(path)
+    return sha256_bytes(_read_suite(path))
+
+
 def _read_suite(path: Path) -> bytes:
-    """The suite's bytes; other `OSError`s (a directory, permissions) propagate with the path, for the
-    command line to report as bad input or as the machine refusing."""
+    """The suite's bytes; other `OSError`s (permissions) propagate with the path, for the command line to
+    report as bad input or as the machine refusing."""
     try:
         return read_bytes_bounded(path)
     except FileNotFoundError:
@@ -393,10 +434,16 @@ def _check_actors(manifest: RunManifest) -> None:
 
 
 def check_credentials(agent: ModelSpec | None, user: ModelSpec | None, judge: ModelSpec | None) -> None:
-    """Refuse, on one line naming the seat, a model whose key is missing (checked offline)."""
+    """Refuse, on one line naming the seat, a model whose key is missing (checked offline), or whose
+    secrets a resumed run needs given again."""
     for seat, spec in (("agent", agent), ("user", user), ("judge", judge)):
-        problem = None if spec is None else missing_credentials(spec)
-        if spec is not None and problem is not None:
+        if spec is None:
+            continue
+        withheld = withheld_credentials(spec, seat)
+        if withheld is not None:
+            raise UserInputError(f"{seat} seat ({spec.name}): {withheld}")
+        problem = missing_credentials(spec)
+        if problem is not None:
             raise UserInputError(
                 f"{seat} seat ({spec.name}): {problem}; set it, or give --{seat}-arg api_key=..."
             )

@@ -1,4 +1,5 @@
-"""Live counts of a run (done, running, failed, pass^1 so far, tokens, cost) and their progress bar.
+"""Live counts of a run (done, running, passed, failed, infrastructure errors, pass^1 so far, tokens,
+cost) and their progress bar.
 
 Tokens and cost move with every model call when the executor feeds them in (`Driver.follow_calls`), else
 with every finished simulation. A call costs a few additions; the bar renders on its own timer.
@@ -24,8 +25,12 @@ class Tally:
         """Units in the whole run (tasks × trials)."""
         self.done = 0
         """Units with a judged record (infrastructure errors are not judged)."""
+        self.passed = 0
+        """Judged units that succeeded."""
         self.failed = 0
-        """Infrastructure errors in this session; they run again on resume."""
+        """Judged units that did not succeed (the agent's failures, not the framework's)."""
+        self.infra_errors = 0
+        """Infrastructure errors in this session: never judged, they run again on resume."""
         self.running = 0
         self.tokens = 0
         self.cost = 0.0
@@ -67,9 +72,13 @@ class Tally:
             for seat_usage in record.usage.values():
                 self.call(seat_usage.prompt_tokens + seat_usage.completion_tokens, seat_usage.cost)
         if record.excluded:
-            self.failed += 1
+            self.infra_errors += 1
             return
         self.done += 1
+        if record.success:
+            self.passed += 1
+        else:
+            self.failed += 1
         trials, successes = self._tasks.get(record.task_id, (0, 0))
         if trials:
             self._rate_sum -= successes / trials
@@ -92,8 +101,9 @@ class Tally:
         """One line of the live counts."""
         pass_1 = "–" if self.pass_1 is None else f"{self.pass_1:.3f}"
         return (
-            f"{self.done}/{self.total} done · {self.running} running · {self.failed} failed · "
-            f"pass^1 {pass_1} · {_compact(self.tokens)} tokens · {self.cost_text()}"
+            f"{self.done}/{self.total} done · {self.running} running · {self.passed} passed · "
+            f"{self.failed} failed · {self.infra_errors} infra errors · pass^1 {pass_1} · "
+            f"{_compact(self.tokens)} tokens · {self.cost_text()}"
         )
 
 
@@ -154,7 +164,7 @@ class ProgressBar(RunProgress):
     def update(self, tally: Tally) -> None:
         """Move the bar to the tally's finished count."""
         if self._progress is not None and self._task is not None:
-            self._progress.update(self._task, completed=tally.done + tally.failed)
+            self._progress.update(self._task, completed=tally.done + tally.infra_errors)
 
     def end(self, tally: Tally) -> None:
         """Draw the final counts and stop."""

@@ -21,8 +21,8 @@ def run_summary(manifest: RunManifest, records: Sequence[SimulationRecord], run_
     lines = [
         f"run {manifest.run_id}: {manifest.domain}, {manifest.mode_label()}, "
         f"agent {manifest.agent.label()}{user}, {len(manifest.task_ids)} tasks × {manifest.trials} trials",
-        f"simulations: {tally.done}/{tally.total} judged, {tally.failed} infrastructure errors, "
-        f"{tally.total - tally.done - tally.failed} not run",
+        f"simulations: {tally.done}/{tally.total} judged, {tally.infra_errors} infrastructure errors, "
+        f"{tally.total - tally.done - tally.infra_errors} not run",
         f"pass^1: {pass_1} · tokens {tally.tokens} · cost {tally.cost_text()}",
     ]
     failed = [record for record in records if record.excluded]

@@ -7,8 +7,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final
 
-from pydantic import BaseModel
-
 from tau2.config import EpisodeSettings
 
 RENAMED: Final = {"suite_path": "suite", "persona_override": "persona"}
@@ -32,8 +30,6 @@ def nested(data: Mapping[str, Any]) -> dict[str, Any]:
     refused there)."""
     config: dict[str, Any] = {}
     episode = data.get("episode")
-    if isinstance(episode, BaseModel):
-        episode = episode.model_dump()
     if isinstance(episode, Mapping):
         config.update({key: value for key, value in episode.items() if key != "seed"})
     elif "episode" in data:

@@ -4,11 +4,18 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    model_serializer,
+    model_validator,
+)
 
 from tau2.episode import ActionRecord, AssertionRecord, CheckRecord, Mode, TerminationReason, Trajectory
 from tau2.llm import Usage
-from tau2.world import Side, StateChange
+from tau2.world import RetrievalRecall, Side, StateChange
 
 SUMMARY_FIELDS: Final = ("termination", "termination_detail", "steps", "usage")
 """Fields a record and its trajectory share: stored once, in the record (whose trajectory may be omitted),
@@ -55,7 +62,17 @@ class SimulationRecord(BaseModel):
     duration_s: float = 0.0
     state_changes: list[StateChange] = Field(default_factory=list)
     """What the episode changed in the world, start to end (empty for records written before this field)."""
+    retrieval: RetrievalRecall | None = None
+    """For domains with a knowledge base: the documents the task needs and those the agent was shown."""
     trajectory: StoredTrajectory | None = None
+
+    @model_serializer(mode="wrap")
+    def _omit_unset_retrieval(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        """Leave `retrieval` out for domains without a knowledge base, so their records stay as they were."""
+        data: dict[str, Any] = handler(self)
+        if data.get("retrieval") is None:
+            data.pop("retrieval", None)
+        return data
 
     @model_validator(mode="before")
     @classmethod

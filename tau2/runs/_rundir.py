@@ -49,14 +49,10 @@ class RunManifest(BaseModel):
     database × communicated information) or written in the file (`tasks_v1.json`); None = our suites'
     assertion-judged tasks."""
 
-    def __init__(self, **data: Any) -> None:
-        """Build a manifest from its fields, or from the flat shape's (`episode=`, `agent=`, `trials=`, …)."""
-        super().__init__(**data)
-
     @model_validator(mode="before")
     @classmethod
     def _nest_flat(cls, data: Any) -> Any:
-        """Read a manifest of the flat shape (or built with its keywords) into this one."""
+        """Read a manifest of the flat shape into this one."""
         return nested(data) if is_flat(data) else data
 
     @property

@@ -17,6 +17,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, Final
 
+from tau2._jsonfile import json_line
 from tau2.episode import TerminationReason
 from tau2.errors import StorageError
 from tau2.llm import safe_text
@@ -136,10 +137,11 @@ def _append(descriptor: int, records: list[SimulationRecord], path: Path) -> Non
 
 
 def _line(record: SimulationRecord) -> bytes:
-    """The record as one JSON line; a record that cannot be serialised is stored as an infrastructure error
-    of its simulation instead (re-run on resume), so no single record can stop the writer."""
+    """The record as one JSON line, one line also for readers that split on U+2028 and its kin; a record
+    that cannot be serialised is stored as an infrastructure error of its simulation instead (re-run on
+    resume), so no single record can stop the writer."""
     try:
-        return record.model_dump_json().encode() + b"\n"
+        return json_line(record.model_dump_json()).encode() + b"\n"
     except Exception as error:  # e.g. PydanticSerializationError on text no earlier check cleaned
         stand_in = SimulationRecord(
             run_id=record.run_id,
@@ -152,4 +154,4 @@ def _line(record: SimulationRecord) -> bytes:
             termination=TerminationReason.INFRASTRUCTURE_ERROR,
             termination_detail=f"results writer: the record could not be stored ({type(error).__name__})",
         )
-        return stand_in.model_dump_json().encode() + b"\n"
+        return json_line(stand_in.model_dump_json()).encode() + b"\n"

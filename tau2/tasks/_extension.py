@@ -58,6 +58,10 @@ class ExtensionFile(_Frozen):
     extends: str
     """The domain whose catalog this extends."""
     description: str = ""
+    max_transfer_share: float | None = Field(default=None, ge=0, le=1)
+    """The share of each sampling bin's tasks that may be transfers, applied when a generation layers this
+    extension and gives no `max_transfer_share` of its own (an extension of unfixable faults sets it so
+    that transfers do not dominate a suite)."""
     stages: tuple[str, ...] = ()
     """New workflow stages, after the catalog's own (precedences place them)."""
     facts: dict[str, str] = Field(default_factory=dict)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from tau2.errors import UserInputError
 from tau2.tasks._task import Task
-from tau2.world import World, get_domain
+from tau2.world import RetrievalConfig, World, get_domain
 
 
 class TaskSetupError(UserInputError):
@@ -18,8 +18,11 @@ class TaskSetupError(UserInputError):
         self.reason = reason
 
 
-def initialize_world(task: Task, data_dir: Path | None = None) -> World:
-    """A fresh world of the task's domain with its initial data patches and init calls applied in order."""
+def initialize_world(
+    task: Task, data_dir: Path | None = None, *, retrieval: RetrievalConfig | None = None
+) -> World:
+    """A fresh world of the task's domain with its initial data patches, the settings the task implies and
+    its init calls applied in order; with `retrieval`, the world offers that configuration's tools."""
     domain = get_domain(task.domain)
     world = World.create(domain, data_dir)
     patches = task.initial_data
@@ -31,6 +34,14 @@ def initialize_world(task: Task, data_dir: Path | None = None) -> World:
         except ValueError as error:
             raise TaskSetupError(task.id, f"initial data: {' '.join(str(error).split())}") from None
         world = World(domain, state)
+    if domain.prepare_task is not None:
+        domain.prepare_task(world.state, task)
+    if retrieval is not None:
+        if domain.retrieval is None:
+            raise UserInputError(
+                f"domain {domain.name!r} has no knowledge base: no retrieval configuration applies"
+            )
+        world = World(domain.retrieval.configure(retrieval, data_dir), world.state)
     total = len(task.initialization)
     for number, call in enumerate(task.initialization, start=1):
         result = world.run_env_function(call.side, call.name, call.arguments)

@@ -4,7 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, JsonValue, SerializerFunctionWrapHandler, model_serializer
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    JsonValue,
+    SerializerFunctionWrapHandler,
+    StrictBool,
+    field_validator,
+    model_serializer,
+)
 
 from tau2.tasks._reward_basis import RewardType
 from tau2.world import Side
@@ -30,7 +39,8 @@ class EnvCall(_Frozen):
 class AssertionCall(EnvCall):
     """An assertion env function and the boolean it must return for the task to pass."""
 
-    expected: bool = True
+    expected: StrictBool = True
+    """Strict: a string such as `"no"` is a mistake in the file, never read as True."""
     message: str | None = None
 
 
@@ -49,7 +59,7 @@ class Evaluation(_Frozen):
 
     assertions: list[AssertionCall]
     solution: list[SolutionStep] = Field(default_factory=list)
-    expects_transfer: bool = False
+    expects_transfer: StrictBool = False
     """The correct outcome is a hand-off to a human; a transfer must have happened."""
     reward_basis: list[RewardType] | None = None
     """The components whose product is the reward; None = the assertions (and transfer) decide."""
@@ -98,6 +108,7 @@ class Task(_Frozen):
     """One verified simulation task."""
 
     id: str
+    """Names the task in selections, records and reports: never empty or blank."""
     domain: str
     intent: str | None = None
     subtasks: list[str] = Field(default_factory=list)
@@ -114,6 +125,14 @@ class Task(_Frozen):
     """Whitelist of user tools offered to the user seat; None = all."""
     metadata: dict[str, JsonValue] = Field(default_factory=dict)
     """Generator facts (target customer and line, catalog version) and preserved foreign fields."""
+
+    @field_validator("id")
+    @classmethod
+    def _named(cls, task_id: str) -> str:
+        """An empty id could be neither selected nor told apart in a report."""
+        if not task_id.strip():
+            raise ValueError("a task id may not be empty")
+        return task_id
 
     @property
     def num_subtasks(self) -> int:

@@ -8,11 +8,20 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from enum import StrEnum
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, JsonValue, TypeAdapter, ValidationError, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    JsonValue,
+    StrictBool,
+    TypeAdapter,
+    ValidationError,
+    field_validator,
+)
 
 from tau2._jsonfile import field_path, read_json, validation_error, write_json
 from tau2.errors import UnknownDomainError, UserInputError
@@ -79,7 +88,8 @@ class EnvFunctionCall(_Record):
 class EnvAssertion(EnvFunctionCall):
     """An assertion call and the boolean it must return."""
 
-    assert_value: bool = True
+    assert_value: StrictBool = True
+    """Strict: `"yes"` or `1` is a mistake in the file, never read as True."""
     message: str | None = None
 
 
@@ -305,12 +315,19 @@ def write_tau2_file(path: Path, tasks: list[ours.Task]) -> None:
     write_json(path, [task_to_tau2(task) for task in tasks])
 
 
+TASK_FILES = "task_*.json"
+"""The files of a τ²-bench task folder (one task object each), read in name order as τ²-bench reads them."""
+
+
 def load_task_file(path: Path, domain: str | None = None) -> list[ours.Task]:
-    """Read our suite file or a τ²-bench task file (array, or object with `tasks`), telling them apart.
+    """Read our suite file, a τ²-bench task file (array, or object with `tasks`), or a τ²-bench task
+    folder (`task_*.json`, one task each), telling them apart.
 
     `domain` overrides the domain a τ²-bench task names in its instructions; every error is one line
     naming the file and the field.
     """
+    if path.is_dir():
+        return _tasks_from_folder(path, domain)
     data = read_json(path)
     if is_suite_document(data):
         suite = parse_suite(data, path)
@@ -354,15 +371,43 @@ def _tasks_from_tau2(path: Path, items: Any, prefix: tuple[str, ...], domain: st
         first, second = duplicate
         where = field_path([*prefix, second, "id"])
         raise UserInputError(f"{path}: {where}: duplicate task id {records[second].id!r} (also at [{first}])")
+    return _converted(records, lambda index: (path, [*prefix, index]), domain)
+
+
+def _tasks_from_folder(folder: Path, domain: str | None) -> list[ours.Task]:
+    """Validate and convert every task file of a τ²-bench task folder, in file name order."""
+    files = sorted(folder.glob(TASK_FILES))
+    if not files:
+        raise UserInputError(f"{folder}: no task files ({TASK_FILES}) in the folder")
+    records = []
+    for file in files:
+        try:
+            records.append(Tau2Task.model_validate(read_json(file)))
+        except ValidationError as error:
+            raise validation_error(file, error) from None
+    duplicate = find_duplicate([record.id for record in records])
+    if duplicate is not None:
+        first, second = duplicate
+        raise UserInputError(
+            f"{files[second]}: id: duplicate task id {records[second].id!r} (also in {files[first].name})"
+        )
+    return _converted(records, lambda index: (files[index], []), domain)
+
+
+def _converted(
+    records: list[Tau2Task], locate: Callable[[int], tuple[Path, list[str | int]]], domain: str | None
+) -> list[ours.Task]:
+    """Our tasks from validated τ²-bench records; `locate` gives a record's file and field path."""
     tasks = []
     for index, record in enumerate(records):
+        path, prefix = locate(index)
         instructions = record.user_scenario.instructions
         if domain is not None:
             name = domain
         elif isinstance(instructions, StructuredUserInstructions):
             name = instructions.domain
         else:
-            where = field_path([*prefix, index, "user_scenario", "instructions"])
+            where = field_path([*prefix, "user_scenario", "instructions"])
             raise UserInputError(
                 f"{path}: {where}: text instructions do not name a domain; give it explicitly (--domain)"
             )
@@ -371,7 +416,7 @@ def _tasks_from_tau2(path: Path, items: Any, prefix: tuple[str, ...], domain: st
         except UnknownDomainError as error:
             if domain is not None:
                 raise
-            where = field_path([*prefix, index, "user_scenario", "instructions", "domain"])
+            where = field_path([*prefix, "user_scenario", "instructions", "domain"])
             raise UserInputError(f"{path}: {where}: {error}") from None
     return tasks
 

@@ -1,6 +1,6 @@
-"""Test utilities shipped with tau2: a scripted OpenAI-compatible server for offline LLM tests, and every
-actor kind slowed (`--agent tau2.testing:slowed_oracle`, waiting `TAU2_TEST_TURN_DELAY_S` seconds before
-each turn) so tests can catch a fast offline run mid-flight."""
+"""Test utilities shipped with tau2: a scripted OpenAI-compatible server for offline LLM and embedding
+tests, and every actor kind slowed (`--agent tau2.testing:slowed_oracle`, waiting `TAU2_TEST_TURN_DELAY_S`
+seconds before each turn) so tests can catch a fast offline run mid-flight."""
 
 from typing import Any
 
@@ -12,6 +12,7 @@ from tau2.testing._openai_server import (
     ScriptedOpenAIServer,
     ScriptedToolCall,
     ScriptedUsage,
+    embedding_of,
     estimate_tokens,
 )
 from tau2.testing._slowed import DELAY_VARIABLE, slowed_name
@@ -25,6 +26,7 @@ __all__ = [
     "ScriptedOpenAIServer",
     "ScriptedToolCall",
     "ScriptedUsage",
+    "embedding_of",
     "estimate_tokens",
     "slowed_name",
 ]

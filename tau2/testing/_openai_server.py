@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import hashlib
 import inspect
 import json
 import socket
@@ -36,6 +37,19 @@ _CONTEXT_OVERFLOW_MESSAGE = (
 def estimate_tokens(text: str) -> int:
     """Estimate a token count as characters / 4, rounded up, so default usage is deterministic."""
     return (len(text) + 3) // 4
+
+
+EMBEDDING_DIMENSIONS = 64
+
+
+def embedding_of(text: str) -> list[float]:
+    """The scripted server's embedding of a text: a bag of its lower-cased words hashed into
+    `EMBEDDING_DIMENSIONS` signed buckets, so texts sharing words point the same way (deterministic)."""
+    vector = [0.0] * EMBEDDING_DIMENSIONS
+    for word in text.lower().split():
+        digest = hashlib.sha256(word.encode()).digest()
+        vector[digest[0] % EMBEDDING_DIMENSIONS] += 1.0 if digest[1] % 2 else -1.0
+    return vector
 
 
 class ScriptedToolCall(BaseModel):
@@ -286,6 +300,8 @@ class ScriptedOpenAIServer:
         self._served = 0
         self._lock = threading.Lock()
         self._requests: list[ChatRequest] = []
+        self._embedding_requests = 0
+        self._headers: list[dict[str, str]] = []
         self._port: int | None = None
         self._thread: threading.Thread | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -310,6 +326,12 @@ class ScriptedOpenAIServer:
         """A snapshot of every valid request received so far, in arrival order."""
         with self._lock:
             return list(self._requests)
+
+    @property
+    def request_headers(self) -> list[dict[str, str]]:
+        """The HTTP headers of each request in `requests`, in the same order (what credentials arrived)."""
+        with self._lock:
+            return [dict(headers) for headers in self._headers]
 
     @property
     def request_count(self) -> int:
@@ -400,6 +422,8 @@ class ScriptedOpenAIServer:
             app.router.add_post(path, self._handle)
         for path in ("/v1/models", "/models"):
             app.router.add_get(path, self._list_models)
+        for path in ("/v1/embeddings", "/embeddings"):
+            app.router.add_post(path, self._embeddings)
         runner = web.AppRunner(app, access_log=None, shutdown_timeout=5.0)
         sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -426,6 +450,37 @@ class ScriptedOpenAIServer:
             return _error_response(404, detail, {})
         return web.json_response({"object": "list", "data": self._models})
 
+    async def _embeddings(self, http_request: web.Request) -> web.Response:
+        """`POST /v1/embeddings`: each input's `embedding_of`, so retrieval tests need no model."""
+        try:
+            body = await http_request.json()
+            texts = body["input"]
+            texts = [texts] if isinstance(texts, str) else [str(text) for text in texts]
+        except (ValueError, KeyError, TypeError) as exc:
+            detail = ErrorDetail(message=f"invalid embeddings request: {exc}", type="invalid_request_error")
+            return _error_response(400, detail, {})
+        with self._lock:
+            self._embedding_requests += 1
+        data = [
+            {"object": "embedding", "index": index, "embedding": embedding_of(text)}
+            for index, text in enumerate(texts)
+        ]
+        usage = sum(estimate_tokens(text) for text in texts)
+        return web.json_response(
+            {
+                "object": "list",
+                "data": data,
+                "model": body.get("model"),
+                "usage": {"prompt_tokens": usage, "total_tokens": usage},
+            }
+        )
+
+    @property
+    def embedding_requests(self) -> int:
+        """How many embeddings requests were answered."""
+        with self._lock:
+            return self._embedding_requests
+
     async def _handle(self, http_request: web.Request) -> web.Response:
         """Record a request, ask the responder for a reply, wait its delay and send it."""
         try:
@@ -435,6 +490,7 @@ class ScriptedOpenAIServer:
             return _error_response(400, detail, {})
         with self._lock:
             self._requests.append(request)
+            self._headers.append(dict(http_request.headers))
             number = len(self._requests)
         if request.stream:
             detail = ErrorDetail(

@@ -1,16 +1,24 @@
-"""The world contract: tools and their results, the shared world state of one episode, the difference
-between two of its states, domain packs and their registry, and the conformance checker for packs."""
+"""The world contract: tools and their results, what an assertion observed, the shared world state of one
+episode, the difference between two of its states, domain packs and their registry, and the conformance
+checker for packs."""
 
 from tau2.world._checks import check_domain
-from tau2.world._domain import Domain, available_domains, get_domain, register_domain
+from tau2.world._domain import Domain, available_domains, get_domain, refusal_of, register_domain
+from tau2.world._observation import Observation
 from tau2.world._results import ToolFailure, ToolResult
-from tau2.world._state_diff import ChangeKind, StateChange, state_changes
+from tau2.world._retrieval import EmbedderConfig, RetrievalConfig, RetrievalRecall, RetrievalSupport
+from tau2.world._state_diff import ChangeKind, StateChange, shared_state_changes, state_changes
 from tau2.world._tools import Side, Tool, ToolKind, ToolSet, ToolTable
 from tau2.world._world import World
 
 __all__ = [
     "ChangeKind",
     "Domain",
+    "EmbedderConfig",
+    "Observation",
+    "RetrievalConfig",
+    "RetrievalRecall",
+    "RetrievalSupport",
     "Side",
     "StateChange",
     "Tool",
@@ -23,6 +31,8 @@ __all__ = [
     "available_domains",
     "check_domain",
     "get_domain",
+    "refusal_of",
     "register_domain",
+    "shared_state_changes",
     "state_changes",
 ]

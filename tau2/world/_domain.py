@@ -15,8 +15,10 @@ from pydantic import BaseModel
 from tau2.errors import UnknownDomainError
 from tau2.world._tools import ToolTable
 
-if TYPE_CHECKING:  # annotation only: catalogs are a task-layer concept the generator consumes
-    from tau2.tasks import CatalogSource
+if TYPE_CHECKING:  # annotation only: catalogs and tasks are task-layer concepts
+    from tau2.tasks import CatalogSource, Task
+    from tau2.world._results import ToolResult
+    from tau2.world._retrieval import RetrievalSupport
 
 State = TypeVar("State", bound=BaseModel)
 
@@ -56,6 +58,23 @@ class Domain(Generic[State]):
     None = every world re-validates the base state's JSON snapshot."""
     single_control: bool = False
     """The customer holds no tools and only talks (τ-bench's airline and retail)."""
+    prepare_task: Callable[[State, Task], None] | None = None
+    """Applies to a task's fresh world the settings the task implies rather than states, before its init
+    calls (banking: which read tools' calls are logged, from the reference actions)."""
+    refusal: Callable[[ToolResult], str | None] | None = None
+    """For domains whose tools answer a refusal as ordinary text (banking, as τ²-bench): the refusal a
+    successful result carries, or None. A refused transfer ends nothing; verification reports refused
+    reference actions."""
+    retrieval: RetrievalSupport | None = None
+    """The domain's retrieval configurations, when it has a knowledge base."""
+
+
+def refusal_of(domain: Domain[Any], result: ToolResult) -> str | None:
+    """Why a call was refused: its failure, or the refusal its successful result carries; None when it
+    was carried out."""
+    if result.error is not None:
+        return f"{result.error.code.value}: {result.error.message}"
+    return domain.refusal(result) if domain.refusal is not None else None
 
 
 _registered: dict[str, Domain[Any]] = {}

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from enum import StrEnum
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, JsonValue
 
@@ -35,6 +36,35 @@ def state_changes(start: bytes, end: bytes) -> list[StateChange]:
     changes: list[StateChange] = []
     _walk("", json.loads(start), json.loads(end), changes)
     return changes
+
+
+def shared_state_changes(start: BaseModel, end: BaseModel) -> list[StateChange]:
+    """The same differences as `state_changes`, for two states that share their unchanged records (a copy
+    made by a domain's `fresh_state`, whose records are immutable): only the fields and map entries that
+    are not the very same object in both are serialised and compared, so a large database costs nothing
+    for the records an episode left alone."""
+    include: dict[str, Any] = {}
+    for name in type(start).model_fields:
+        before, after = getattr(start, name), getattr(end, name)
+        if before is after:
+            continue
+        if isinstance(before, dict) and isinstance(after, dict):
+            keys = {
+                key
+                for key in before.keys() | after.keys()
+                if before.get(key, _ABSENT) is not after.get(key, _ABSENT)
+            }
+            if keys:
+                include[name] = keys
+        else:
+            include[name] = True
+    if not include:
+        return []
+    serializer = type(start).__pydantic_serializer__
+    return state_changes(serializer.to_json(start, include=include), serializer.to_json(end, include=include))
+
+
+_ABSENT = object()
 
 
 def _walk(path: str, before: JsonValue, after: JsonValue, out: list[StateChange]) -> None:

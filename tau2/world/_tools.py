@@ -208,7 +208,8 @@ class ToolSet:
         return register
 
     def assertion(self) -> Callable[[F], F]:
-        """Declare an assertion: an env function returning bool, used by evaluation."""
+        """Declare an assertion, used by evaluation: an env function returning a bool, or an `Observation`
+        (the bool and the value it compared, which reports then show beside a failure)."""
 
         def register(function: F) -> F:
             self._add(Tool.from_function(function, self.side, ToolKind.READ, is_tool=False))

@@ -17,6 +17,7 @@ from pydantic_core import to_jsonable_python
 
 from tau2.errors import ErrorCode, ToolError
 from tau2.world._domain import Domain
+from tau2.world._observation import Observation
 from tau2.world._results import ToolResult
 from tau2.world._tools import Side, Tool, ToolKind, ToolTable
 
@@ -80,7 +81,8 @@ class World:
             )
         if function.kind is ToolKind.WRITE and self.domain.couple is not None:
             self.domain.couple(self.state)
-        return ToolResult(ok=True, content=to_jsonable_python(value))
+        content = value.content() if isinstance(value, Observation) else to_jsonable_python(value)
+        return ToolResult(ok=True, content=content)
 
     def snapshot(self) -> bytes:
         """The full state as canonical JSON bytes; immutable, so it can be kept and shared."""

@@ -30,7 +30,8 @@ from tau2.world import Side, World
 from tau2.world._domain import Domain
 
 runner = CliRunner()
-EXTENDED = GeneratorOptions(catalog="extended")
+EXTENDED = GeneratorOptions(catalog="extended", max_transfer_share=1.0)
+"""The whole extended pool: no cap on its transfers."""
 ROTATED = EXTENDED.model_copy(update={"persona_assignment": PersonaAssignment.ROTATE})
 NEW_SUBTASKS = {
     "line_suspended_no_bill",
@@ -202,7 +203,7 @@ def test_an_extended_suite_records_its_catalog_and_regenerates_byte_for_byte(tmp
     assert suite.generator["catalog_extensions"] == [
         {"name": "telecom-extended", "version": "1", "sha256": digest}
     ]
-    assert "max_transfer_share" not in suite.generator
+    assert suite.generator["max_transfer_share"] == 0.35, "the extension's recommended cap, recorded"
     verified = runner.invoke(app, ["verify", str(outputs[0])])
     assert verified.exit_code == 0 and verified.output.strip().endswith(
         f"{len(suite.tasks)} valid, 0 invalid"

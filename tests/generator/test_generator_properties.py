@@ -64,6 +64,6 @@ def test_the_same_seed_gives_the_same_suite_bytes(telecom: Domain, seed: int) ->
         seed=seed,
         target=TargetMode.SPREAD,
     )
-    first = make_suite("s", "telecom", generate(telecom, options, lint=False), options, None).to_json()
-    second = make_suite("s", "telecom", generate(telecom, options, lint=False), options, None).to_json()
+    first = make_suite("s", "telecom", generate(telecom, options, lint=False), None).to_json()
+    second = make_suite("s", "telecom", generate(telecom, options, lint=False), None).to_json()
     assert first == second

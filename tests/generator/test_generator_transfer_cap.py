@@ -88,9 +88,22 @@ def test_the_cli_caps_transfers_and_records_the_cap(tmp_path: Path) -> None:
     assert all(sum(flags) <= 0.25 * len(flags) for flags in bins.values())
     assert sum(len(flags) for flags in bins.values()) == len(suite.tasks) > 0
     uncapped = tmp_path / "uncapped.json"
-    assert runner.invoke(app, ["generate", *arguments, "-o", str(uncapped)]).exit_code == 0
+    result = runner.invoke(app, ["generate", *arguments, "--max-transfer-share", "1", "-o", str(uncapped)])
+    assert result.exit_code == 0, result.output
     share = Counter(task.evaluation.expects_transfer for task in load_suite(uncapped).tasks)
     assert share[True] > share[False], "without the cap, transfers dominate the extended pool"
+
+
+def test_the_extended_catalog_caps_transfers_by_default_and_records_its_share(tmp_path: Path) -> None:
+    output = tmp_path / "suite.json"
+    arguments = ["--catalog", "extended", "--intents", "mobile_data_issue", "--personas", "none", "--no-lint"]
+    arguments += ["--min-subtasks", "2", "--sample-per-bin", "4", "--seed", "2", "-o", str(output)]
+    result = runner.invoke(app, ["generate", *arguments])
+    assert result.exit_code == 0, result.output
+    suite = load_suite(output)
+    assert suite.generator["max_transfer_share"] == 0.35
+    share = Counter(task.evaluation.expects_transfer for task in suite.tasks)
+    assert 0 < share[True] <= 0.35 * len(suite.tasks)
 
 
 def test_a_share_outside_zero_to_one_is_refused(tmp_path: Path) -> None:

@@ -463,7 +463,9 @@ def fuzz_run(tmp_path: Path, transport: str, mode: str, simulations: int, tally:
         invoke(arguments, provider, tally, f"{name} first run")
         records, _ = read_records(out / "results.jsonl")
         second = provider.begin(f"{name}:resume", doom=False)
-        invoke(["run", "--resume", "--out", str(out)], provider, tally, f"{name} resume")
+        seats = ["agent"] if mode == "solo" else ["agent", "user"]
+        keys = [option for seat in seats for option in (f"--{seat}-arg", "api_key=sk-fuzz")]  # never stored
+        invoke(["run", "--resume", "--out", str(out), *keys], provider, tally, f"{name} resume")
     tally.simulations += len(records)
     if len(records) != simulations:
         tally.problems.append(f"{name}: {len(records)} records for {simulations} simulations")

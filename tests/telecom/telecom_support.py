@@ -9,7 +9,7 @@ from typing import Any
 
 from tau2.domains.telecom import DATA_DIR, DOMAIN, Bill, Customer, Line, Plan, TelecomDB, TelecomState
 from tau2.errors import ErrorCode
-from tau2.world import World
+from tau2.world import Observation, World
 from tau2.world._results import ToolResult
 from tau2.world._tools import Side
 
@@ -265,6 +265,18 @@ def ok(world: World, side: str, name: str, /, **arguments: Any) -> Any:
     result = run(world, side, name, **arguments)
     assert result.ok, f"{name}({arguments}) failed: {result.error}"
     return result.content
+
+
+def observe(world: World, side: str, name: str, /, **arguments: Any) -> Observation:
+    """Run an assertion that must succeed; what it says and what it observed."""
+    verdict = Observation.of(ok(world, side, name, **arguments))
+    assert verdict is not None, f"{name} returned no verdict"
+    return verdict
+
+
+def holds(world: World, side: str, name: str, /, **arguments: Any) -> bool:
+    """Run an assertion that must succeed; whether it holds."""
+    return observe(world, side, name, **arguments).holds
 
 
 def fails(world: World, side: str, name: str, code: ErrorCode, /, **arguments: Any) -> str:

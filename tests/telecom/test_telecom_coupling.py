@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from telecom_support import REFERENCE, UNUSED_BILL_ID, TelecomData, fails, make_world, ok, state
+from telecom_support import REFERENCE, UNUSED_BILL_ID, TelecomData, fails, holds, make_world, ok, state
 
 from tau2.domains.telecom import ConnectionStatus, NetworkTechnology, SignalStrength
 from tau2.domains.telecom.binding import line_active, payment_request, roaming_allowed, usage_exceeded
@@ -134,7 +134,7 @@ def test_reference_baseline_derived_facts(world: World) -> None:
     )
     assert registration(world) == ("connected", "5G", "good")
     assert speed_test(s) == (220.0, "Excellent")
-    assert ok(world, "user", "assert_can_send_mms", expected_status=True)
+    assert holds(world, "user", "assert_can_send_mms", expected_status=True)
     ok(world, "user", "simulate_network_search")
     assert registration(world) == ("connected", "5G", "excellent")
     assert speed_test(s) == (275.0, "Excellent")
@@ -163,7 +163,7 @@ def test_resumed_line_stays_without_service_until_a_search(world: World, dataset
     assert registration(world)[0] == "no_service"
     ok(world, "agent", "send_payment_request", customer_id=subscriber.customer_id, bill_id=UNUSED_BILL_ID)
     ok(world, "user", "make_payment")
-    assert ok(world, "agent", "assert_no_overdue_bill", overdue_bill_id=UNUSED_BILL_ID) is True
+    assert holds(world, "agent", "assert_no_overdue_bill", overdue_bill_id=UNUSED_BILL_ID) is True
     ok(world, "agent", "resume_line", **subscriber.ids)
     assert line_active(state(world))
     assert registration(world) == ("no_service", "none", "none")
@@ -185,18 +185,18 @@ def test_apn_reset_waits_for_the_reboot(world: World) -> None:
 def test_carrier_roaming_is_visible_at_once(world: World, dataset: TelecomData) -> None:
     ok(world, "user", "set_user_location", abroad=True)
     ok(world, "user", "turn_roaming_on")
-    assert ok(world, "user", "assert_mobile_data_status", expected_status=True)
+    assert holds(world, "user", "assert_mobile_data_status", expected_status=True)
     ok(world, "agent", "disable_roaming", **dataset.subscriber.ids)
     assert not roaming_allowed(state(world))
-    assert ok(world, "user", "assert_internet_speed", expected_speed=0, expected_desc="No Connection")
+    assert holds(world, "user", "assert_internet_speed", expected_speed=0, expected_desc="No Connection")
     ok(world, "agent", "enable_roaming", **dataset.subscriber.ids)
-    assert ok(world, "user", "assert_mobile_data_status", expected_status=True)
+    assert holds(world, "user", "assert_mobile_data_status", expected_status=True)
 
 
 def test_usage_and_refuel_are_visible_at_once(world: World, dataset: TelecomData) -> None:
     subscriber = dataset.subscriber
     ok(world, "agent", "set_data_usage", data_used_gb=subscriber.data_limit_gb, **subscriber.ids)
-    assert usage_exceeded(state(world)) and not ok(
+    assert usage_exceeded(state(world)) and not holds(
         world, "user", "assert_mobile_data_status", expected_status=True
     )
     ok(world, "agent", "refuel_data", gb_amount=0.5, **subscriber.ids)
@@ -220,7 +220,7 @@ def test_phone_settings_are_visible_at_once(world: World) -> None:
         ok(world, "user", name)
         assert speed_test(state(world)).speed == expected
     ok(world, "user", "set_wifi_calling", enabled=True, mms_over_wifi=True)
-    assert ok(world, "user", "assert_can_send_mms", expected_status=False)
+    assert holds(world, "user", "assert_can_send_mms", expected_status=False)
 
 
 def test_unbound_phone_uses_the_stored_coupled_values(unbound: World, dataset: TelecomData) -> None:
@@ -252,7 +252,7 @@ def test_walk_through_of_spec_section_10(world: World, dataset: TelecomData) -> 
     assert speed_test(state(world)) == (None, "No Connection")
     ok(world, "agent", "refuel_data", gb_amount=2.0, **ids)
     assert speed_test(state(world)) == (220.0, "Excellent")
-    assert ok(world, "agent", "assert_data_refueling_amount", expected_amount=2.0, **ids)
+    assert holds(world, "agent", "assert_data_refueling_amount", expected_amount=2.0, **ids)
     world.restore(fix)
     ok(world, "agent", "refuel_data", gb_amount=2.0, **ids)
     assert speed_test(state(world)) == (44.0, "Good")
@@ -268,13 +268,13 @@ def test_tau2_small_tasks_pass_with_their_gold_actions(reference_dir: Path) -> N
         criteria = task["evaluation_criteria"]
         transfer = criteria["actions"][0]["name"] == "transfer_to_human_agents"
         passing = [
-            ok(world, SIDES[check["env_type"]], check["func_name"], **check["arguments"])
+            holds(world, SIDES[check["env_type"]], check["func_name"], **check["arguments"])
             for check in criteria["env_assertions"]
         ]
         assert all(passing) is transfer, f"{task['id']}: the fault must show before the fix"
         for action in criteria["actions"]:
             ok(world, SIDES[action["requestor"]], action["name"], **action["arguments"])
         for check in criteria["env_assertions"]:
-            value = ok(world, SIDES[check["env_type"]], check["func_name"], **check["arguments"])
+            value = holds(world, SIDES[check["env_type"]], check["func_name"], **check["arguments"])
             assert value is check.get("assert_value", True), (task["id"], check)
         assert world.invariant_violations() == []

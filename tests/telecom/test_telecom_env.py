@@ -9,7 +9,9 @@ from telecom_support import (
     TelecomData,
     customer,
     fails,
+    holds,
     line,
+    observe,
     ok,
     plan,
     state,
@@ -17,7 +19,7 @@ from telecom_support import (
 
 from tau2.domains.telecom import BillStatus, ConnectionStatus, LineStatus, NetworkTechnology, SimCardStatus
 from tau2.errors import ErrorCode
-from tau2.world import World
+from tau2.world import Side, ToolKind, World
 
 
 def overdue_suspension(data: TelecomData) -> dict[str, object]:
@@ -81,8 +83,8 @@ def test_set_wifi_calling_keeps_mms_over_wifi_unless_given(world: World) -> None
 
 def test_break_vpn_connects_with_a_poor_server(world: World) -> None:
     ok(world, "user", "break_vpn")
-    assert ok(world, "user", "assert_internet_not_excellent") is True
-    assert ok(world, "user", "assert_internet_speed", expected_speed=22.0, expected_desc="fair") is True
+    assert holds(world, "user", "assert_internet_not_excellent") is True
+    assert holds(world, "user", "assert_internet_speed", expected_speed=22.0, expected_desc="fair") is True
     ok(world, "user", "break_vpn")
     assert state(world).device.vpn_connected
 
@@ -112,7 +114,7 @@ def test_suspend_line_for_overdue_bill(world: World, dataset: TelecomData) -> No
     assert (suspended.status, start.isoformat() if start else None) == (LineStatus.SUSPENDED, "2025-02-25")
     end = suspended.contract_end_date
     assert end is not None and end.isoformat() == subscriber.contract_end_date
-    exists = ok(
+    exists = holds(
         world,
         "agent",
         "assert_overdue_bill_exists",
@@ -120,7 +122,7 @@ def test_suspend_line_for_overdue_bill(world: World, dataset: TelecomData) -> No
         overdue_bill_id=UNUSED_BILL_ID,
     )
     assert exists is True
-    assert ok(world, "agent", "assert_line_status", expected_status="Suspended", **subscriber.ids) is True
+    assert holds(world, "agent", "assert_line_status", expected_status="Suspended", **subscriber.ids) is True
     assert state(world).device.network_connection_status == ConnectionStatus.CONNECTED, "no search"
 
 
@@ -161,7 +163,7 @@ def test_set_data_usage(world: World, dataset: TelecomData) -> None:
     limit = subscriber.data_limit_gb
     ok(world, "agent", "set_data_usage", data_used_gb=int(limit), **subscriber.ids)
     assert line(world, subscriber.line_id).data_used_gb == limit
-    exceeded = ok(world, "user", "assert_mobile_data_usage_exceeded", expected_status=True)
+    exceeded = holds(world, "user", "assert_mobile_data_usage_exceeded", expected_status=True)
     assert exceeded is True, "usage at the limit counts as exceeded"
     ok(world, "agent", "set_data_usage", data_used_gb=-0.0, **subscriber.ids)
     assert str(line(world, subscriber.line_id).data_used_gb) == "0.0", "-0.0 is stored as 0.0"
@@ -183,11 +185,11 @@ def test_set_data_usage(world: World, dataset: TelecomData) -> None:
 def test_agent_assertions(world: World, dataset: TelecomData) -> None:
     ids, overdue = dataset.subscriber.ids, dataset.overdue
     paid = dataset.subscriber.paid_bill.bill_id
-    assert ok(world, "agent", "assert_data_refueling_amount", expected_amount=0, **ids) is True
+    assert holds(world, "agent", "assert_data_refueling_amount", expected_amount=0, **ids) is True
     ok(world, "agent", "refuel_data", gb_amount=2.0, **ids)
-    assert ok(world, "agent", "assert_data_refueling_amount", expected_amount=2.0000001, **ids) is True
-    assert ok(world, "agent", "assert_data_refueling_amount", expected_amount=2.1, **ids) is False
-    assert ok(world, "agent", "assert_line_status", expected_status="Active", **ids) is True
+    assert holds(world, "agent", "assert_data_refueling_amount", expected_amount=2.0000001, **ids) is True
+    assert holds(world, "agent", "assert_data_refueling_amount", expected_amount=2.1, **ids) is False
+    assert holds(world, "agent", "assert_line_status", expected_status="Active", **ids) is True
     fails(world, "agent", "assert_line_status", ErrorCode.INVALID_ARGUMENT, expected_status="active", **ids)
     fails(
         world,
@@ -200,7 +202,7 @@ def test_agent_assertions(world: World, dataset: TelecomData) -> None:
     )
     exists = "assert_overdue_bill_exists"
     owed = {"customer_id": overdue.customer_id, "overdue_bill_id": overdue.overdue_bill_id}
-    assert ok(world, "agent", exists, **owed) is True
+    assert holds(world, "agent", exists, **owed) is True
     subscriber_id = dataset.subscriber.customer_id
     for customer_id, bill_id in (
         (subscriber_id, overdue.overdue_bill_id),
@@ -208,10 +210,10 @@ def test_agent_assertions(world: World, dataset: TelecomData) -> None:
         (subscriber_id, paid),
         (subscriber_id, "B404"),
     ):
-        assert ok(world, "agent", exists, customer_id=customer_id, overdue_bill_id=bill_id) is False
-    assert ok(world, "agent", "assert_no_overdue_bill", overdue_bill_id=UNUSED_BILL_ID) is True
-    assert ok(world, "agent", "assert_no_overdue_bill", overdue_bill_id=paid) is True
-    assert ok(world, "agent", "assert_no_overdue_bill", overdue_bill_id=overdue.overdue_bill_id) is False
+        assert holds(world, "agent", exists, customer_id=customer_id, overdue_bill_id=bill_id) is False
+    assert holds(world, "agent", "assert_no_overdue_bill", overdue_bill_id=UNUSED_BILL_ID) is True
+    assert holds(world, "agent", "assert_no_overdue_bill", overdue_bill_id=paid) is True
+    assert holds(world, "agent", "assert_no_overdue_bill", overdue_bill_id=overdue.overdue_bill_id) is False
 
 
 @pytest.mark.parametrize(
@@ -234,15 +236,17 @@ def test_agent_assertions(world: World, dataset: TelecomData) -> None:
 def test_user_assertions_on_the_baseline(
     world: World, name: str, arguments: dict[str, object], expected: bool
 ) -> None:
-    assert ok(world, "user", name, **arguments) is expected
+    assert holds(world, "user", name, **arguments) is expected
 
 
 def test_assertions_without_connection(world: World) -> None:
     ok(world, "user", "turn_airplane_mode_on")
-    assert ok(world, "user", "assert_internet_speed", expected_speed=0, expected_desc="No Connection") is True
-    assert ok(world, "user", "assert_internet_speed", expected_speed=0) is True
-    assert ok(world, "user", "assert_internet_speed", expected_speed=0.1) is False
-    assert ok(world, "user", "assert_internet_not_excellent") is True
+    assert (
+        holds(world, "user", "assert_internet_speed", expected_speed=0, expected_desc="No Connection") is True
+    )
+    assert holds(world, "user", "assert_internet_speed", expected_speed=0) is True
+    assert holds(world, "user", "assert_internet_speed", expected_speed=0.1) is False
+    assert holds(world, "user", "assert_internet_not_excellent") is True
 
 
 def test_assert_service_status_rejects_unknown_values(world: World) -> None:
@@ -254,4 +258,58 @@ def test_break_apn_mms_setting_does_not_search(world: World) -> None:
     ok(world, "user", "break_apn_mms_setting")
     assert state(world).device.network_technology_connected == NetworkTechnology.FIVE_G
     assert state(world).device.network_signal_strength == "good"
-    assert ok(world, "user", "assert_can_send_mms", expected_status=False) is True
+    assert holds(world, "user", "assert_can_send_mms", expected_status=False) is True
+
+
+def test_every_assertion_reports_what_it_observed(world: World, dataset: TelecomData) -> None:
+    ids = dataset.subscriber.ids
+    bill = {"customer_id": dataset.subscriber.customer_id, "overdue_bill_id": UNUSED_BILL_ID}
+    arguments: dict[str, dict[str, object]] = {
+        "assert_data_refueling_amount": {**ids, "expected_amount": 1.0},
+        "assert_line_status": {**ids, "expected_status": "Suspended"},
+        "assert_overdue_bill_exists": bill,
+        "assert_no_overdue_bill": {"overdue_bill_id": dataset.overdue.overdue_bill_id},
+        "assert_airplane_mode_status": {"expected_status": True},
+        "assert_service_status": {"expected_status": "no_service"},
+        "assert_mobile_data_status": {"expected_status": False},
+        "assert_mobile_roaming_status": {"expected_status": True},
+        "assert_mobile_data_saver_mode_status": {"expected_status": True},
+        "assert_internet_speed": {"expected_speed": 500},
+        "assert_internet_not_excellent": {},
+        "assert_can_send_mms": {"expected_status": False},
+        "assert_mobile_data_usage_exceeded": {"expected_status": True},
+        "assert_line_roaming_status": {**ids, "expected_status": False},
+        "assert_network_mode_preference": {"expected_mode": "2g_only"},
+        "assert_vpn_connected": {"expected_status": True},
+        "assert_apn_setting": {"setting": "mmsc_url"},
+        "assert_app_permission": {"app_name": "messaging", "permission": "storage", "expected_status": False},
+    }
+    declared = {
+        (tool.side.value, tool.name)
+        for side in (Side.AGENT, Side.USER)
+        for tool in world.tools.env_functions(side)
+        if not tool.is_tool and tool.kind is ToolKind.READ
+    }
+    assert {name for _, name in declared} == set(arguments), "every assertion of the domain is tried"
+    observed = {name: observe(world, side, name, **arguments[name]) for side, name in sorted(declared)}
+    assert [name for name, verdict in observed.items() if verdict.holds] == [], "each fails on the baseline"
+    assert {name: verdict.observed for name, verdict in observed.items()} == {
+        "assert_data_refueling_amount": 0.0,
+        "assert_line_status": "Active",
+        "assert_overdue_bill_exists": {"status": None, "customer_has_bill": False},
+        "assert_no_overdue_bill": {"status": "Overdue"},
+        "assert_airplane_mode_status": False,
+        "assert_service_status": "connected",
+        "assert_mobile_data_status": True,
+        "assert_mobile_roaming_status": False,
+        "assert_mobile_data_saver_mode_status": False,
+        "assert_internet_speed": {"speed": 220.0, "desc": "Excellent"},
+        "assert_internet_not_excellent": "Excellent",
+        "assert_can_send_mms": True,
+        "assert_mobile_data_usage_exceeded": False,
+        "assert_line_roaming_status": True,
+        "assert_network_mode_preference": "4g_5g_preferred",
+        "assert_vpn_connected": False,
+        "assert_apn_setting": "http://mms.carrier.com/mms/wapenc",
+        "assert_app_permission": True,
+    }

@@ -5,7 +5,7 @@ app permissions."""
 from __future__ import annotations
 
 import pytest
-from telecom_support import TelecomData, fails, line, ok, state
+from telecom_support import TelecomData, fails, holds, line, ok, state
 
 from tau2.domains.telecom import ConnectionStatus, LineStatus, NetworkTechnology, SignalStrength
 from tau2.errors import ErrorCode
@@ -48,7 +48,7 @@ def test_set_signal_strength_changes_what_the_phone_registers_on(world: World) -
     ok(world, "user", "set_signal_strength", technology="5G", strength="none")
     assert state(world).surroundings.signal_strength[NetworkTechnology.FIVE_G] == SignalStrength.NONE
     assert (device.network_technology_connected, device.network_signal_strength) == ("4G", "good")
-    assert ok(world, "user", "assert_internet_not_excellent")
+    assert holds(world, "user", "assert_internet_not_excellent")
     for technology in ("2G", "3G", "4G"):
         ok(world, "user", "set_signal_strength", technology=technology, strength="none")
     assert device.network_connection_status == ConnectionStatus.NO_SERVICE
@@ -61,44 +61,44 @@ def test_set_signal_strength_changes_what_the_phone_registers_on(world: World) -
 def test_assert_line_roaming_status(world: World, dataset: TelecomData) -> None:
     ids = dataset.subscriber.ids
     ok(world, "agent", "disable_roaming", **ids)
-    assert ok(world, "agent", "assert_line_roaming_status", **ids, expected_status=False)
-    assert not ok(world, "agent", "assert_line_roaming_status", **ids, expected_status=True)
+    assert holds(world, "agent", "assert_line_roaming_status", **ids, expected_status=False)
+    assert not holds(world, "agent", "assert_line_roaming_status", **ids, expected_status=True)
     ok(world, "agent", "enable_roaming", **ids)
-    assert ok(world, "agent", "assert_line_roaming_status", **ids, expected_status=True)
+    assert holds(world, "agent", "assert_line_roaming_status", **ids, expected_status=True)
 
 
 def test_assert_network_mode_preference_and_vpn(world: World) -> None:
-    assert ok(world, "user", "assert_network_mode_preference", expected_mode="4g_5g_preferred")
+    assert holds(world, "user", "assert_network_mode_preference", expected_mode="4g_5g_preferred")
     ok(world, "user", "set_network_mode_preference", mode="4g_only")
-    assert ok(world, "user", "assert_network_mode_preference", expected_mode="4g_only")
-    assert not ok(world, "user", "assert_network_mode_preference", expected_mode="4g_5g_preferred")
-    assert ok(world, "user", "assert_vpn_connected", expected_status=False)
+    assert holds(world, "user", "assert_network_mode_preference", expected_mode="4g_only")
+    assert not holds(world, "user", "assert_network_mode_preference", expected_mode="4g_5g_preferred")
+    assert holds(world, "user", "assert_vpn_connected", expected_status=False)
     ok(world, "user", "connect_vpn")
-    assert ok(world, "user", "assert_vpn_connected", expected_status=True)
+    assert holds(world, "user", "assert_vpn_connected", expected_status=True)
 
 
 def test_assert_apn_setting(world: World) -> None:
-    assert ok(world, "user", "assert_apn_setting", setting="apn_name", expected_value="internet")
-    assert ok(world, "user", "assert_apn_setting", setting="mms_proxy"), "omitted: not set"
-    assert not ok(world, "user", "assert_apn_setting", setting="mmsc_url")
-    assert ok(world, "user", "assert_apn_setting", setting="reset_at_reboot", expected_value=False)
-    assert not ok(world, "user", "assert_apn_setting", setting="reset_at_reboot", expected_value=0)
+    assert holds(world, "user", "assert_apn_setting", setting="apn_name", expected_value="internet")
+    assert holds(world, "user", "assert_apn_setting", setting="mms_proxy"), "omitted: not set"
+    assert not holds(world, "user", "assert_apn_setting", setting="mmsc_url")
+    assert holds(world, "user", "assert_apn_setting", setting="reset_at_reboot", expected_value=False)
+    assert not holds(world, "user", "assert_apn_setting", setting="reset_at_reboot", expected_value=0)
     ok(world, "user", "break_apn_mms_setting")
     ok(world, "user", "reset_apn_settings")
-    assert ok(world, "user", "assert_apn_setting", setting="mmsc_url", expected_value=None)
-    assert ok(world, "user", "assert_apn_setting", setting="reset_at_reboot", expected_value=True)
+    assert holds(world, "user", "assert_apn_setting", setting="mmsc_url", expected_value=None)
+    assert holds(world, "user", "assert_apn_setting", setting="reset_at_reboot", expected_value=True)
     fails(world, "user", "assert_apn_setting", ErrorCode.INVALID_ARGUMENT, setting="apn", expected_value="x")
 
 
 def test_assert_app_permission(world: World) -> None:
-    assert ok(
+    assert holds(
         world, "user", "assert_app_permission", app_name="messaging", permission="sms", expected_status=True
     )
     ok(world, "user", "remove_app_permission", app_name="messaging", permission="sms")
-    assert ok(
+    assert holds(
         world, "user", "assert_app_permission", app_name="messaging", permission="sms", expected_status=False
     )
-    assert ok(
+    assert holds(
         world, "user", "assert_app_permission", app_name="browser", permission="sms", expected_status=False
     )
     fails(

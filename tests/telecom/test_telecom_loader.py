@@ -8,7 +8,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
-from telecom_support import OWN, TelecomData, bill, make_world, ok, state
+from telecom_support import OWN, TelecomData, bill, holds, make_world, ok, state
 
 from tau2.domains.telecom import (
     DOMAIN,
@@ -296,6 +296,6 @@ def test_own_data_can_bind_every_line(own_data_dir: Path) -> None:
         ok(world, "user", "set_user_info", name="Test", phone_number=line.phone_number)
         ok(world, "user", "simulate_network_search")
         assert world.invariant_violations() == [], line.line_id
-        assert ok(world, "user", "assert_service_status", expected_status="connected") is (
+        assert holds(world, "user", "assert_service_status", expected_status="connected") is (
             line.status == "Active"
         )

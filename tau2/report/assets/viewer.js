@@ -29,11 +29,23 @@
   const outcome = (row) => (row[F.excluded] ? "excluded" : row[F.reward] >= 1 ? "pass" : "fail");
   const json = (value) => (typeof value === "string" ? value : JSON.stringify(value));
 
+  // A name as the tables show it: past data.long characters its start and end around an ellipsis, the
+  // whole of it one click away (the click does not open the row's transcript).
+  function name(text) {
+    text = String(text);
+    if (text.length <= data.long) return text;
+    const tail = Math.floor(data.long / 4);
+    const short = text.slice(0, data.long - tail - 1) + "…" + text.slice(-tail);
+    const summary = el("summary", {}, short + " ", el("span", { class: "note" }, `(${int(text.length)} characters)`));
+    summary.addEventListener("click", (event) => event.stopPropagation());
+    return el("details", { class: "long" }, summary, el("div", { class: "whole" }, text));
+  }
+
   function chips(row) {
     const box = el("span", { class: "chips" });
-    if (!row[F.intent] && !row[F.subtasks].length) box.append(el("span", { class: "chip" }, row[F.task]));
-    if (row[F.intent]) box.append(el("span", { class: "chip intent" }, row[F.intent]));
-    for (const fault of row[F.subtasks]) box.append(el("span", { class: "chip" }, fault));
+    if (!row[F.intent] && !row[F.subtasks].length) box.append(el("span", { class: "chip" }, name(row[F.task])));
+    if (row[F.intent]) box.append(el("span", { class: "chip intent" }, name(row[F.intent])));
+    for (const fault of row[F.subtasks]) box.append(el("span", { class: "chip" }, name(fault)));
     return box;
   }
 
@@ -42,7 +54,7 @@
     if (state.outcome !== "all" && outcome(row) !== state.outcome) return false;
     if (state.termination !== "all" && row[F.termination] !== state.termination) return false;
     if (!state.text) return true;
-    const haystack = [row[F.task], row[F.termination], row[F.persona] || ""].join(" ").toLowerCase();
+    const haystack = [row[F.task], row[F.termination], row[F.persona] || "", row[F.run] || ""].join(" ").toLowerCase();
     return state.text.split(/\s+/).every((word) => haystack.includes(word));
   }
 
@@ -84,9 +96,10 @@
       "tr",
       { class: "sim " + result, "data-index": item.index, tabindex: "0", title: row[F.task] },
       el("td", { class: "num" }, item.index + 1),
+      row[F.run] ? el("td", {}, row[F.run]) : null,
       el("td", {}, el("span", { class: "badge " + result }, result)),
       el("td", {}, chips(row)),
-      el("td", {}, row[F.persona] || ""),
+      el("td", {}, name(row[F.persona] || "")),
       el("td", { class: "num" }, row[F.trial]),
       el("td", {}, row[F.termination]),
       el("td", { class: "num" }, int(row[F.steps])),
@@ -125,7 +138,8 @@
     const result = outcome(row);
     const head = el(
       "div", { class: "detail-head" },
-      el("h3", {}, `Simulation ${index + 1} `, el("span", { class: "badge " + result }, result)),
+      el("h3", {}, `Simulation ${index + 1} `, row[F.run] ? `(run ${row[F.run]}) ` : "",
+        el("span", { class: "badge " + result }, result)),
       chips(row),
       el("details", {}, el("summary", {}, "full task id"), el("code", {}, row[F.task])),
     );
@@ -133,7 +147,7 @@
     const fact = (name, value, cls) => facts.append(el("dt", {}, name), el("dd", { class: cls || "" }, value));
     fact("termination", row[F.termination] + (t.detail ? ": " + t.detail : ""), result === "pass" ? "" : "bad");
     fact("mode", t.mode);
-    fact("persona", row[F.persona] || "none");
+    fact("persona", name(row[F.persona] || "none"));
     fact("trial / seed", `${row[F.trial]} / ${t.seed}`);
     fact("expects transfer", t.transfer ? "yes" : "no");
     fact("turns / tool errors", `${int(row[F.steps])} / ${int(row[F.tool_errors])}`);
@@ -142,10 +156,10 @@
       Object.entries(t.usage).map(([seat, u]) => [seat, int(u[0]), int(u[1]), int(u[2]), usd(u[3])]),
     );
     const assertions = table(
-      "Assertions", ["", "seat", "assertion", "arguments", "error"],
+      "Assertions", ["", "seat", "assertion", "arguments", "must return", "observed", "error"],
       t.assertions.map((a) => [
         { text: a[4] ? "pass" : "FAIL", cls: a[4] ? "good" : "bad" },
-        a[0], (a[3] ? "" : "not ") + a[1], json(a[2]), a[5] || "",
+        a[0], name(a[1]), json(a[2]), a[3] ? "True" : "False", a[6] === null || a[6] === undefined ? "" : json(a[6]), a[5] || "",
       ]),
     );
     const changes = table(
@@ -156,7 +170,7 @@
     const actions = table(
       "Reference actions", ["action", "seat", "performed", "by the right seat"],
       t.actions.map((a) => [
-        a[0], a[1],
+        name(a[0]), a[1],
         { text: a[2] ? "yes" : "NO", cls: a[2] ? "good" : "bad" },
         { text: a[3] ? "yes" : "NO", cls: a[3] ? "good" : "bad" },
       ]),
@@ -236,8 +250,13 @@
       });
     }
     render();
-    const wanted = /^#sim-(\d+)$/.exec(location.hash);
-    if (wanted && rows[wanted[1] - 1]) open(wanted[1] - 1);
+    const linked = () => {
+      const wanted = /^#sim-(\d+)$/.exec(location.hash);
+      return wanted && rows[wanted[1] - 1] ? wanted[1] - 1 : null;
+    };
+    // Links within the page (a comparison's tasks that flip) open the simulation they point at.
+    window.addEventListener("hashchange", () => { if (linked() !== null) open(linked()); });
+    if (linked() !== null) open(linked());
     else if (data.open !== null && rows[data.open]) open(data.open);
   }
   setup();

@@ -1,0 +1,51 @@
+"""What a finished episode produced: its trajectory, evaluation, timing and the world's changes."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, computed_field
+
+from tau2.episode._config import EpisodeConfig
+from tau2.episode._evaluation import EvaluationResult
+from tau2.episode._trajectory import TerminationReason, Trajectory
+from tau2.world import StateChange
+
+
+class EpisodeTiming(BaseModel):
+    """Wall-clock seconds spent building the world, conversing and evaluating."""
+
+    model_config = ConfigDict(frozen=True)
+
+    setup_s: float
+    conversation_s: float
+    evaluation_s: float
+
+
+class EpisodeResult(BaseModel):
+    """Everything one episode produced; serialised as one JSON line by the runner."""
+
+    task_id: str
+    config: EpisodeConfig
+    agent: str | None = None
+    """Label of the agent's spec, e.g. `llm:gpt-4o-mini`."""
+    user: str | None = None
+    """Label of the user's spec; None in solo mode."""
+    trajectory: Trajectory
+    evaluation: EvaluationResult
+    seed: int | None = None
+    timing: EpisodeTiming
+    state_changes: list[StateChange] = []
+    """What the episode changed in the world, from after initialisation to the end."""
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def reward(self) -> float:
+        """The evaluation's reward (stored once, in `evaluation`)."""
+        return self.evaluation.reward
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def termination(self) -> TerminationReason:
+        """Why the episode ended (stored once, in `trajectory`; a finished episode always has a reason)."""
+        termination = self.trajectory.termination
+        assert termination is not None, "a finished episode's trajectory records why it ended"
+        return termination
