@@ -11,7 +11,7 @@ from pydantic import BaseModel, ConfigDict
 from tau2.generator.build import Plan
 from tau2.generator.verify import Verdict
 from tau2.personas import Persona, persona_fact_conflicts
-from tau2.tasks import Task, UserInstructions, all_passed
+from tau2.tasks import Task, all_passed
 from tau2.world import World
 
 
@@ -37,17 +37,12 @@ def missing_facts(task: Task, plan: Plan) -> list[LintFinding]:
     """Facts a fix depends on that the user scenario or the ticket does not state (fixable tasks only)."""
     if plan.transfer:
         return []
-    instructions = task.user_scenario.instructions
-    if isinstance(instructions, UserInstructions):
-        parts = (instructions.reason_for_call, instructions.known_info, instructions.task_instructions)
-        scenario = " ".join(part for part in parts if part)
-    else:
-        scenario = instructions
+    scenario = task.user_scenario.instruction_text(known_only=True)
     findings = []
     for subtask in plan.arrangement.init:
         for fact in subtask.facts:
             for where, text in (("user scenario", scenario), ("ticket", task.ticket or "")):
-                if fact.phrase not in text:
+                if not fact.stated_in(text):
                     message = f"{where} does not state {fact.key} ({fact.phrase!r}) needed by {subtask.name}"
                     findings.append(LintFinding(subject=task.id, kind=LintKind.MISSING_FACT, message=message))
     return findings

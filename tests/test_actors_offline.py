@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import subprocess
 import sys
@@ -12,28 +13,32 @@ from rich.console import Console
 from tau2.actors import ActorKind, ModelUse, actor_kinds, make_actor, register_actor
 from tau2.actors._human import HumanActor
 from tau2.actors._null import NULL_LINE, NullAgent
-from tau2.actors._oracle import CLOSING, OracleAgent
+from tau2.actors._oracle import ASK_AGAIN, CLOSING, MAX_REQUESTS, NO_TRANSFER, TRANSFER_SUMMARY, OracleAgent
 from tau2.actors._requests import (
-    REQUEST_PREFIX,
     RESOLVED_PHRASE,
     Request,
+    format_report,
     format_request,
     is_resolved,
     parse_request,
 )
-from tau2.actors._scripted import GIVE_UP, GOODBYE, IDLE_LINE, ScriptedUser, reason_for_call
+from tau2.actors._scripted import GIVE_UP, GOODBYE, ScriptedUser, reason_for_call
 from tau2.actors._transfer import TransferAgent
 from tau2.domains.mock.tasks import BOTH, UNPLUGGED
-from tau2.episode import DONE_TOOL, GREETING, run_episode, seat_contexts
+from tau2.episode import DONE_TOOL, GREETING, EpisodeResult, run_episode, seat_contexts
 from tau2.episode._actor import Actor, ActorSpec, ActorTurn, SeatContext
 from tau2.episode._config import EpisodeConfig, Mode
 from tau2.episode._trajectory import Entry, EntryKind, TerminationReason
 from tau2.errors import UserInputError
 from tau2.llm import ModelSpec
 from tau2.tasks._task import Task, UserScenario
-from tau2.world._domain import get_domain
+from tau2.world import NEUTRAL_PHRASING, RequestPhrasing
+from tau2.world._domain import get_domain, register_domain
 from tau2.world._results import ToolResult
 from tau2.world._tools import Side
+
+IDLE_LINE = NEUTRAL_PHRASING.idle_line
+PHONE = RequestPhrasing(request_prefix="Please do this on your phone:", idle_line="What now, on my phone?")
 
 
 def context(task: Task, seat: Side, mode: Mode = Mode.INTERACTIVE) -> SeatContext:
@@ -51,11 +56,28 @@ def calls(turn: ActorTurn) -> list[tuple[str, dict[str, object]]]:
 # Shared phrases
 
 
-def test_a_request_round_trips() -> None:
+@pytest.mark.parametrize("phrasing", [NEUTRAL_PHRASING, PHONE])
+def test_a_request_round_trips(phrasing: RequestPhrasing) -> None:
     arguments = {"app_name": "messaging", "permission": "sms"}
-    text = format_request("grant_app_permission", arguments)
-    assert text.startswith(REQUEST_PREFIX)
-    assert parse_request(text) == Request(name="grant_app_permission", arguments=arguments)
+    text = format_request("grant_app_permission", arguments, phrasing)
+    expected = '{"app_name": "messaging", "permission": "sms"}'
+    assert text == f"{phrasing.request_prefix} grant_app_permission {expected}"
+    assert parse_request(text, phrasing) == Request(name="grant_app_permission", arguments=arguments)
+
+
+def test_the_neutral_request_is_understood_in_every_domain_and_a_domains_own_only_there() -> None:
+    neutral, phone = format_request("plug_in", {}), format_request("plug_in", {}, PHONE)
+    assert neutral == "Please do this on your side: plug_in {}"
+    assert parse_request(neutral, PHONE) == Request(name="plug_in", arguments={})
+    assert parse_request(phone, NEUTRAL_PHRASING) is None
+    both = f"{format_request('look', {}, PHONE)} and then {neutral}"
+    assert parse_request(both, PHONE) == Request(name="look", arguments={})  # the first request in the text
+
+
+@pytest.mark.parametrize("line", ["", "  ", "two\nlines"])
+def test_a_phrasing_is_one_non_empty_line(line: str) -> None:
+    with pytest.raises(ValueError, match="must be one non-empty line"):
+        RequestPhrasing(request_prefix=line)
 
 
 @pytest.mark.parametrize(
@@ -74,10 +96,11 @@ def test_a_request_round_trips() -> None:
         ),
         ("Could you restart your phone?", None),
         ("Please do this on your phone:", None),
+        ("PLEASE DO THIS ON YOUR SIDE: `plug_in`", Request(name="plug_in", arguments={})),
     ],
 )
 def test_requests_are_parsed_robustly(text: str, expected: Request | None) -> None:
-    assert parse_request(text) == expected
+    assert parse_request(text, PHONE) == expected
 
 
 def test_the_resolved_phrase_is_recognised() -> None:
@@ -99,7 +122,84 @@ async def test_oracle_interactive_acts_asks_and_closes() -> None:
     assert not ask.tool_calls
     close = await oracle.act([message(Side.USER, "I did it.")])
     assert close.text == CLOSING
-    assert (await oracle.act([])).text == CLOSING
+    # a customer who answers the closing instead of hanging up is handed to a human, not told it again
+    [(name, arguments)] = calls(await oracle.act([message(Side.USER, "It is still dark.")]))
+    assert name == "transfer_to_human_agents" and arguments == {"summary": TRANSFER_SUMMARY}
+
+
+class WritesCallsAsText:
+    """A customer that never acts: it answers every request by writing the call out as text, as a small
+    model served without a tool-call parser does."""
+
+    async def start(self, context: SeatContext) -> None:
+        self._spoke = False
+
+    async def act(self, observation: list[Entry]) -> ActorTurn:
+        if not self._spoke:
+            self._spoke = True
+            return ActorTurn(text="My lamp is dark.")
+        return ActorTurn(text='```json\n{"name": "plug_in", "arguments": {}}\n```')
+
+
+class NeverHangsUp:
+    """A customer that does what it is asked but answers the closing instead of ending the call."""
+
+    def __init__(self) -> None:
+        self._scripted = ScriptedUser()
+
+    async def start(self, context: SeatContext) -> None:
+        await self._scripted.start(context)
+
+    async def act(self, observation: list[Entry]) -> ActorTurn:
+        turn = await self._scripted.act(observation)
+        return ActorTurn(text="Is that all?") if turn.stop else turn
+
+
+def agent_messages_of(result: EpisodeResult) -> list[str]:
+    return [
+        entry.text or ""
+        for entry in result.trajectory.entries
+        if entry.seat is Side.AGENT and entry.kind is EntryKind.MESSAGE
+    ]
+
+
+async def test_oracle_asks_again_then_transfers_a_customer_who_does_not_act() -> None:
+    result = await run_episode(BOTH, OracleAgent(), WritesCallsAsText(), EpisodeConfig(seed=1))
+    agent_messages = agent_messages_of(result)
+    request = format_request("plug_in", {})
+    assert agent_messages[1:] == [request, f"{ASK_AGAIN} {request}", f"{ASK_AGAIN} {request}"]
+    assert len(agent_messages) - 1 == MAX_REQUESTS
+    assert not any(is_resolved(text) for text in agent_messages)
+    assert result.termination is TerminationReason.TRANSFER and result.reward == 0.0
+
+
+async def test_oracle_transfers_a_customer_who_does_not_hang_up_instead_of_repeating_its_claim() -> None:
+    result = await run_episode(BOTH, OracleAgent(), NeverHangsUp(), EpisodeConfig(seed=1))
+    agent_messages = agent_messages_of(result)
+    assert sum(is_resolved(text) for text in agent_messages) == 1
+    assert result.termination is TerminationReason.TRANSFER
+    assert result.reward == 1.0, "the lamp is lit: the transfer does not undo a solved task"
+
+
+async def test_oracle_asks_again_when_the_scripted_user_reports_a_failed_step() -> None:
+    oracle = OracleAgent()
+    await oracle.start(context(BOTH, Side.AGENT))
+    await oracle.act([message(Side.USER, "My lamp is dark.")])
+    await oracle.act([])
+    failed = format_report("plug_in", "Error (invalid_state): no socket", ok=False)
+    again = await oracle.act([message(Side.USER, failed)])
+    assert again.text == f"{ASK_AGAIN} {format_request('plug_in', {})}"
+    done = await oracle.act([message(Side.USER, format_report("plug_in", "lit: yes"))])
+    assert done.text == CLOSING
+
+
+async def test_oracle_says_it_cannot_resolve_where_there_is_no_transfer_tool() -> None:
+    oracle = OracleAgent()
+    await oracle.start(context(BOTH, Side.AGENT).model_copy(update={"transfer_tool": None}))
+    await oracle.act([message(Side.USER, "My lamp is dark.")])
+    await oracle.act([])
+    await oracle.act([message(Side.USER, "I did it.")])
+    assert (await oracle.act([message(Side.USER, "Still dark.")])).text == NO_TRANSFER
 
 
 async def test_oracle_solo_performs_every_step_then_done() -> None:
@@ -154,6 +254,25 @@ async def test_a_request_resets_the_scripted_users_patience() -> None:
     await user.act([message(Side.AGENT, format_request("look_at_lamp", {}))])
     await user.act([])  # the report (no result observed: a plain statement)
     assert (await user.act([message(Side.AGENT, NULL_LINE)])).text == IDLE_LINE
+
+
+async def test_the_offline_seats_speak_the_domains_wording() -> None:
+    worded = register_domain(dataclasses.replace(get_domain("mock"), name="mock-worded", phrasing=PHONE))
+    task = BOTH.model_copy(update={"domain": worded.name})
+    result = await run_episode(task, OracleAgent(), ScriptedUser(), EpisodeConfig())
+    said = [entry.text for entry in result.trajectory.entries if entry.kind is EntryKind.MESSAGE]
+    assert "Please do this on your phone: plug_in {}" in said
+    assert result.reward == 1.0
+    user = ScriptedUser()
+    await user.start(context(task, Side.USER))
+    await user.act([message(Side.AGENT, GREETING)])
+    assert (await user.act([message(Side.AGENT, NULL_LINE)])).text == PHONE.idle_line
+
+
+async def test_telecom_keeps_its_phone_wording() -> None:
+    phrasing = get_domain("telecom").phrasing
+    assert phrasing.request_prefix == "Please do this on your phone:"
+    assert phrasing.idle_line == "I'm not sure what to do. What should I do on my phone?"
 
 
 def test_unstructured_instructions_are_the_reason_for_calling() -> None:

@@ -7,6 +7,7 @@ from dataclasses import replace
 
 import pytest
 from pydantic import BaseModel
+from shipped import SHIPPED_DOMAINS
 
 from tau2.domains.mock import DOMAIN as MOCK
 from tau2.domains.mock.domain import MockState
@@ -14,11 +15,11 @@ from tau2.domains.mock.domain import agent as mock_agent
 from tau2.domains.mock.domain import user as mock_user
 from tau2.errors import ErrorCode, ToolError
 from tau2.world._checks import check_domain
-from tau2.world._domain import available_domains, get_domain
+from tau2.world._domain import get_domain
 from tau2.world._tools import Side, ToolKind, ToolSet, ToolTable
 
 
-@pytest.mark.parametrize("name", available_domains())
+@pytest.mark.parametrize("name", SHIPPED_DOMAINS)
 def test_shipped_domains_are_sound(name: str) -> None:
     assert check_domain(get_domain(name)) == []
 

@@ -124,3 +124,38 @@ def test_importing_tau2_loads_nothing_until_used() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=False
     )
     assert result.returncode == 0, result.stderr
+
+
+SIGNAL_IN_A_TASK = """
+import asyncio, gc, logging, signal
+from tau2.cli import _signals
+
+async def worker(number):
+    await asyncio.sleep(0.01 * number)
+    if number == 1:
+        raise _signals.Interrupted(signal.SIGINT)
+    await asyncio.sleep(1)
+
+async def run():
+    async with asyncio.TaskGroup() as group:
+        for number in range(3):
+            group.create_task(worker(number))
+
+logging.getLogger("asyncio").addFilter(_signals.QuietInterruptions())
+with _signals.command_running():
+    try:
+        asyncio.run(run())
+    except KeyboardInterrupt:
+        print("interrupted")
+gc.collect()
+"""
+
+
+def test_a_signal_inside_a_run_task_leaves_no_asyncio_report() -> None:
+    """A signal can land in one of a run's tasks while another awaits it; asyncio would then report the
+    awaiting task's exception as never retrieved, after the command's one line."""
+    result = subprocess.run(
+        [sys.executable, "-c", SIGNAL_IN_A_TASK], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert result.stdout == "interrupted\n"
+    assert result.stderr == ""

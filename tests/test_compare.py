@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fixtures.make_runs import ROAMING, RUNS_DIR
+from fixtures.make_runs import ROAMING, RUNS_DIR, many_trials_run
 from typer.testing import CliRunner
 
 from tau2.cli import app
@@ -221,3 +221,12 @@ def test_comparison_html_links_each_task_that_flips_to_its_transcripts_in_both_r
     run, task = data["fields"].index("run"), data["fields"].index("task")
     assert [(row[run], row[task]) for row in data["rows"]] == [("A", ROAMING)] * 4 + [("B", ROAMING)] * 4
     assert "<h2>Simulations of the tasks that flip</h2>" in page
+
+
+def test_compare_shows_pass_hat_k_up_to_8_unless_more_is_asked_for(tmp_path: Path) -> None:
+    a, b = many_trials_run(tmp_path / "a", 12, passing=3), many_trials_run(tmp_path / "b", 10, passing=5)
+    assert list(compare_json(a, b)["pass_hat_k"]) == [str(k) for k in range(1, 9)]
+    more = compare_json(a, b, "--max-k", "20")
+    assert list(more["pass_hat_k"]) == [str(k) for k in range(1, 11)], "up to the fewer trials of the two"
+    assert list(more["breakdowns"]["intent"][0]["pass_hat_k"]) == [str(k) for k in range(1, 11)]
+    assert more["pass_hat_k"]["1"]["diff"] == pytest.approx(8 / 10 - 8 / 12)

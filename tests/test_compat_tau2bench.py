@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import gc
 import json
 import re
 from pathlib import Path
@@ -12,8 +13,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tau2 import _jsonfile
 from tau2._jsonfile import field_path
 from tau2.errors import UserInputError
+from tau2.tasks import _tau2bench
 from tau2.tasks._suite import Suite, load_suite
 from tau2.tasks._task import (
     AssertionCall,
@@ -591,6 +594,53 @@ def test_a_lone_surrogate_in_a_task_file_is_a_one_line_error(tmp_path: Path) -> 
     assert "\\ud83d" in path.read_text(encoding="utf-8"), "json.dumps escapes it, as a hostile file would"
     with pytest.raises(UserInputError, match=r"tasks.json: \[0\]\.id: contains an unpaired UTF-16 surrogate"):
         load_task_file(path, domain="mock")
+
+
+def test_text_without_a_surrogate_escape_skips_the_surrogate_walk(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A surrogate can only come from a `\\uD800`–`\\uDFFF` escape (the file itself is strict UTF-8), so
+    text without one is not walked string by string."""
+    walked: list[object] = []
+    walk = _jsonfile.first_unpaired_surrogate
+
+    def counted(data: object, at: tuple[int | str, ...] = ()) -> tuple[int | str, ...] | None:
+        if not at:
+            walked.append(data)
+        return walk(data, at)
+
+    monkeypatch.setattr(_jsonfile, "first_unpaired_surrogate", counted)
+    assert [task.id for task in load_task_file(write(tmp_path, [mock_record(id="caf\u00e9 ☕")]))]
+    assert walked == []
+    pair = write(tmp_path, [mock_record(id="smile \U0001f600")], "pair.json")
+    assert "\\ud83d\\ude00" in pair.read_text(encoding="utf-8")
+    assert load_task_file(pair)[0].id == "smile \U0001f600", "a surrogate pair is one character"
+    assert len(walked) == 1
+    path = tmp_path / "escaped.json"
+    path.write_text(json.dumps([mock_record(id="a\\ud800 b")]).replace("\\\\ud800", "\\\\uD800"))
+    assert load_task_file(path)[0].id == "a\\uD800 b", "an escaped backslash before `uD800` is plain text"
+
+
+def test_reading_a_task_file_pauses_the_garbage_collector_and_restores_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    collecting: list[bool] = []
+    convert = _tau2bench.task_from_tau2
+    monkeypatch.setattr(
+        _tau2bench, "task_from_tau2", lambda *args: collecting.append(gc.isenabled()) or convert(*args)
+    )
+    assert gc.isenabled()
+    load_task_file(write(tmp_path, [mock_record()]))
+    assert collecting == [False] and gc.isenabled()
+    with pytest.raises(UserInputError):
+        load_task_file(write(tmp_path, [mock_record(), mock_record()], "twice.json"))
+    assert gc.isenabled(), "restored after an error too"
+    gc.disable()
+    try:
+        load_task_file(write(tmp_path, [mock_record()], "again.json"))
+        assert not gc.isenabled(), "a collector paused by the caller stays paused"
+    finally:
+        gc.enable()
 
 
 def test_json_nested_too_deeply_is_a_one_line_error(tmp_path: Path) -> None:

@@ -1,6 +1,6 @@
 """The package layout's rules: one namespace that user folders cannot shadow, and imports that only
-flow down the layers (world → tasks → llm → episode → config, actors → runs → runner → metrics → report →
-api, interfaces → cli)."""
+flow down the layers (world → tasks → llm → episode → config, actors → runs → runner → metrics and audit →
+report → api, interfaces → cli)."""
 
 from __future__ import annotations
 
@@ -24,6 +24,7 @@ LAYERS: dict[str, int] = {
     "_jsonfile": 0,
     "_display": 0,
     "_urls": 0,
+    "_registry": 0,
     "world": 1,
     "tasks": 2,
     "personas": 2,
@@ -35,6 +36,7 @@ LAYERS: dict[str, int] = {
     "runs": 6,
     "runner": 7,
     "metrics": 8,
+    "audit": 8,
     "report": 9,
     "generator": 9,
     "domains": 9,

@@ -6,7 +6,9 @@ from __future__ import annotations
 import random
 from fractions import Fraction
 from itertools import pairwise
+from math import comb
 
+import numpy as np
 import pytest
 from fixtures.make_runs import record
 from hypothesis import given
@@ -17,6 +19,7 @@ from tau2.errors import UserInputError
 from tau2.metrics import (
     Bootstrap,
     PairBy,
+    TaskCounts,
     TaskOutcome,
     action_stats,
     breakdowns,
@@ -27,13 +30,17 @@ from tau2.metrics import (
     pair_outcomes,
     paired_breakdowns,
     paired_curve,
+    paired_pass_hat_k,
     pass_hat_k,
     pass_hat_k_curve,
+    pass_hat_k_estimates,
+    pass_hat_k_table,
     seat_usage,
     task_outcomes,
     termination_counts,
 )
-from tau2.metrics.bootstrap import rate_estimate, wilson
+from tau2.metrics import bootstrap as bootstrap_module
+from tau2.metrics.bootstrap import rate_estimate, resampled_means, wilson
 from tau2.world._tools import Side
 
 FAST = Bootstrap(samples=200, seed=3)
@@ -116,7 +123,62 @@ def test_curve_leaves_out_tasks_with_fewer_than_k_valid_trials() -> None:
     assert (empty.value, empty.ci_low, empty.ci_high, empty.tasks) == (None, None, None, 0)
 
 
+@given(st.integers(min_value=1, max_value=60).flatmap(lambda n: st.tuples(st.just(n), st.integers(0, n))))
+def test_pass_hat_k_table_agrees_with_exact_binomials(counts: tuple[int, int]) -> None:
+    n, c = counts
+    table = pass_hat_k_table(TaskCounts.from_counts([n, n + 3], [c, 0]), n + 2)
+    for k in range(1, n + 1):
+        exact = float(Fraction(comb(c, k), comb(n, k)))
+        assert table[k - 1, 0] == pytest.approx(exact, rel=1e-12)
+        assert pass_hat_k(n, c, k) == pytest.approx(exact, rel=1e-12)
+    assert np.isnan(table[n:, 0]).all(), "a task with fewer than k trials has no pass^k"
+    assert (table[:, 1] == 0.0).all()
+
+
+def test_pass_hat_k_with_ten_thousand_trials_needs_no_big_binomials() -> None:
+    n, c = 10_000, 9_000
+    table = pass_hat_k_table(TaskCounts.from_counts([n], [c]), n)
+    for k in (1, 2, 50, 500, 1000):
+        assert table[k - 1, 0] == pytest.approx(float(Fraction(comb(c, k), comb(n, k))), rel=1e-9)
+    assert table[c, 0] == 0.0 and table[n - 1, 0] == 0.0
+    assert pass_hat_k(n, c, 1000) == pytest.approx(table[999, 0], rel=1e-12)
+
+
+def test_task_counts_refuse_impossible_counts() -> None:
+    for trials, successes in [([3], [4]), ([3], [-1]), ([3, 2], [1])]:
+        with pytest.raises(ValueError):
+            TaskCounts.from_counts(trials, successes)
+    assert len(TaskCounts.of([outcome("a", 4, 2), outcome("b", 3, 3)])) == 2
+
+
+def test_more_k_leaves_the_intervals_of_fewer_k_unchanged() -> None:
+    """Each group of k that shares its tasks draws its resamples afresh from the seed, so asking for more
+    k (or fewer) never moves an interval already shown."""
+    rng = random.Random(4)
+    counts = TaskCounts.from_counts([9] * 30 + [4] * 10, [rng.randint(0, 4) for _ in range(40)])
+    few, many = pass_hat_k_estimates(counts, 3, FAST), pass_hat_k_estimates(counts, 9, FAST)
+    assert few == {k: many[k] for k in few}
+    assert [many[k].tasks for k in many] == [40] * 4 + [30] * 5
+
+
 # --- bootstrap ---
+
+
+def test_resamples_depend_only_on_the_seed_and_the_number_of_tasks() -> None:
+    rng = random.Random(3)
+    values = np.array([[rng.random() for _ in range(25)] for _ in range(3)])
+    together = resampled_means(values, FAST)
+    assert together.shape == (3, FAST.samples)
+    assert (resampled_means(values[1:2], FAST)[0] == together[1]).all()
+    assert not (resampled_means(values[1:2], Bootstrap(samples=200, seed=-3))[0] == together[1]).all()
+
+
+def test_resamples_drawn_in_blocks_fill_every_sample(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(bootstrap_module, "_BLOCK_VALUES", 60)
+    values = np.array([[0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0]])
+    means = resampled_means(values, Bootstrap(samples=37, seed=1))
+    assert means.shape == (1, 37) and ((means >= 0.0) & (means <= 10.0)).all()
+    assert len(set(means[0].tolist())) > 10, "every block draws afresh"
 
 
 def test_bootstrap_is_deterministic_for_a_seed_and_contains_the_mean() -> None:
@@ -286,3 +348,21 @@ def test_all_pass_intervals_do_not_collapse_to_certainty() -> None:
     estimate = rate_estimate([1.0] * 159, Bootstrap(samples=200))
     assert estimate.value == 1.0 and estimate.ci_high == 1.0
     assert estimate.ci_low == pytest.approx(wilson(1.0, 159, 0.95)[0]) and 0.97 < estimate.ci_low < 0.99
+
+
+def test_paired_intervals_of_each_side_are_its_single_run_intervals() -> None:
+    rng = random.Random(8)
+    a = TaskCounts.from_counts([4] * 30, [rng.randint(0, 4) for _ in range(30)])
+    b = TaskCounts.from_counts([4] * 30, [rng.randint(0, 4) for _ in range(30)])
+    paired, alone_a, alone_b = (
+        paired_pass_hat_k(a, b, 4, FAST),
+        pass_hat_k_estimates(a, 4, FAST),
+        pass_hat_k_estimates(b, 4, FAST),
+    )
+    for k, e in paired.items():
+        assert (e.a, e.a_low, e.a_high) == (alone_a[k].value, alone_a[k].ci_low, alone_a[k].ci_high)
+        assert (e.b, e.b_low, e.b_high) == (alone_b[k].value, alone_b[k].ci_low, alone_b[k].ci_high)
+        assert e.ci_low is not None and e.ci_high is not None and e.diff is not None
+        assert e.ci_low <= e.diff <= e.ci_high
+    with pytest.raises(ValueError, match="as many tasks"):
+        paired_pass_hat_k(a, TaskCounts.from_counts([4], [1]), 4, FAST)

@@ -8,19 +8,20 @@ import json
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from shipped import SHIPPED_DOMAINS
 
 pytest.importorskip("pettingzoo", reason="the `pettingzoo` extra is not installed")
 
 from pettingzoo.test import api_test, seed_test
 
-from tau2 import EpisodeConfig, available_domains
+from tau2 import EpisodeConfig
 from tau2.actors._requests import RESOLVED_PHRASE, format_request
 from tau2.interfaces import message_action, pettingzoo_env, stop_action, tool_call_action
 
 
 @pytest.mark.filterwarnings("ignore::UserWarning")
 @pytest.mark.parametrize("mode", ["interactive", "solo"])
-@pytest.mark.parametrize("domain", available_domains())
+@pytest.mark.parametrize("domain", SHIPPED_DOMAINS)
 def test_api_and_seed_tests_pass(domain: str, mode: str) -> None:
     api_test(pettingzoo_env.env(domain=domain, mode=mode), num_cycles=60)
     seed_test(lambda: pettingzoo_env.env(domain=domain, mode=mode), num_cycles=30)

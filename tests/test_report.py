@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import gc
 import gzip
 import json
 import re
@@ -12,9 +13,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fixtures.make_runs import AIRPLANE, RUNS_DIR, manifest, record
+from fixtures.make_runs import AIRPLANE, RUNS_DIR, manifest, many_trials_run, record
 from typer.testing import CliRunner
 
+from tau2 import runs as runs_module
 from tau2.cli import app
 from tau2.episode import Mode
 from tau2.metrics import Bootstrap
@@ -94,6 +96,22 @@ def test_json_report_follows_the_documented_schema() -> None:
     assert len(data["simulations"]) == 16
     assert data["manifest"]["run_id"] == "run-interactive"
     RunReport.model_validate(data)
+
+
+def test_pass_hat_k_stops_at_k_8_unless_more_is_asked_for(tmp_path: Path) -> None:
+    run_dir = many_trials_run(tmp_path / "run", 12)
+    default = report_json(run_dir)
+    assert list(default["pass_hat_k"]) == [str(k) for k in range(1, 9)]
+    assert list(default["breakdowns"]["intent"][0]["pass_hat_k"]) == [str(k) for k in range(1, 9)]
+    more = report_json(run_dir, "--max-k", "10")
+    assert list(more["pass_hat_k"]) == [str(k) for k in range(1, 11)]
+    assert {k: more["pass_hat_k"][k] for k in default["pass_hat_k"]} == default["pass_hat_k"], "same seed"
+    assert list(report_json(run_dir, "--max-k", "99")["pass_hat_k"]) == [str(k) for k in range(1, 13)]
+    assert more["pass_hat_k"]["10"]["value"] == 0.0 and more["pass_hat_k"]["2"]["value"] == pytest.approx(
+        (8 * 7) / (12 * 11)
+    )
+    result = runner.invoke(app, ["report", run_dir, "--max-k", "0"])
+    assert result.exit_code == 2
 
 
 def test_json_report_is_deterministic_and_the_bootstrap_configurable() -> None:
@@ -264,3 +282,18 @@ def test_html_tables_and_plots_show_long_names_shortened_and_tables_hold_them_wh
         assert ("P" * 48) not in svg and ("a" * 48) not in svg, "plots draw the names shortened"
         if arguments[0] == "report":
             assert '"long":200' in page, "the simulations table shortens names by the same rule"
+
+
+@pytest.mark.parametrize(
+    "command", [["report", INTERACTIVE], ["compare", INTERACTIVE, str(RUNS_DIR / "solo")]]
+)
+def test_reading_and_reducing_runs_pauses_the_garbage_collector(
+    command: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    collecting: list[bool] = []
+    load = runs_module.load_run
+    monkeypatch.setattr(runs_module, "load_run", lambda path: collecting.append(gc.isenabled()) or load(path))
+    result = runner.invoke(app, [*command, "--json"])
+    assert result.exit_code == 0, result.output
+    assert collecting and not any(collecting)
+    assert gc.isenabled()

@@ -173,3 +173,35 @@ def test_transcript_assertions_show_what_must_be_returned_and_what_was_observed(
         ],
     ]
     assert script_errors(browser) == []
+
+
+def test_transcript_marks_a_reply_cut_at_the_token_cap_and_the_format_failure(
+    browser: Any, tmp_path: Path
+) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    from tau2.domains.mock.tasks import BOTH
+    from tau2.tasks import Suite
+    from tau2.testing import Reply, ScriptedOpenAIServer
+
+    suite = tmp_path / "suite.json"
+    Suite(name="cut", domain="mock", tasks=[BOTH]).save(suite)
+    script = [
+        Reply(content='{"name": "enable_power", "arguments": {"custo', finish_reason="length"),
+        Reply.tool_call("done"),
+    ]
+    out = tmp_path / "run"
+    with ScriptedOpenAIServer(script) as server:
+        arguments = ["run", "--suite", str(suite), "--mode", "solo", "--out", str(out)]
+        arguments += ["--agent-model", "openai/m", "--agent-api-base", server.base_url]
+        assert CliRunner().invoke(app, [*arguments, "--agent-arg", "api_key=k"]).exit_code == 0
+    browser.get(write_page(tmp_path, "view", str(out)).as_uri())
+    panel = browser.find_element(By.ID, "transcript")
+    WebDriverWait(browser, 10).until(lambda _: panel.is_displayed() and "Transcript" in panel.text)
+    (rejected,) = panel.find_elements(By.CSS_SELECTOR, ".turn.rejected.agent")
+    assert rejected.text.startswith("✗ not accepted: (tool calls written as text: the reply was cut off")
+    assert rejected.find_element(By.CSS_SELECTOR, ".cut").text.strip() == "[reply cut at the token cap]"
+    assert "format failures\nagent 1 (tool calls written as text, not run)" in panel.text
+    assert "ended right after a rejected reply of the agent" in panel.text
+    assert script_errors(browser) == []

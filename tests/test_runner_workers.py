@@ -161,6 +161,30 @@ def test_ray_runs_every_unit_once(suite_file: Path, tmp_path: Path) -> None:
     assert set(found) == expected() and set(found.values()) == {1}
 
 
+def test_a_local_ray_run_shows_the_user_none_of_rays_own_notices(tmp_path: Path) -> None:
+    """Ray's start-up notices (token authentication, the local instance started) and its warning about
+    actor arguments kept in the object store (the telecom suite's setup is large enough to be kept
+    there) say nothing about the run: the user sees only tau2's own lines."""
+    pytest.importorskip("ray", reason="the ray extra is not installed (pip install -e '.[ray]')")
+    out = tmp_path / "run"
+    arguments = ["--domain", "telecom", *OFFLINE, "--trials", "1", "--out", str(out)]
+    finished = subprocess.run(
+        [sys.executable, "-m", "tau2", "run", *arguments, "--ray", "local", "--workers", "2"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert finished.returncode == 0, finished.stderr
+    for notice in (
+        "Token authentication is enabled",
+        "Started a local Ray instance",
+        "has constructor arguments in the object store",
+    ):
+        assert notice not in finished.stderr and notice not in finished.stdout
+    assert finished.stderr.strip() == ""
+    assert all(record.success for record in load_run(out).records)
+
+
 class Counting:
     """Plays both seats of the mock task `both` slowly, counting the most requests held at once."""
 

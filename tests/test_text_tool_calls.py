@@ -12,13 +12,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from tau2.actors._llm import LLMAgent, LLMUser, SoloAgent
-from tau2.actors._text_calls import calls_in_text
+from tau2.actors._llm import NOT_THROUGH_THE_INTERFACE, TEXT_CALLS, LLMAgent, LLMUser, SoloAgent
 from tau2.cli import app
 from tau2.domains.mock import DOMAIN
 from tau2.domains.mock.tasks import BOTH
 from tau2.episode import EpisodeConfig, Mode, ToolCall, seat_contexts
-from tau2.llm import ModelSpec
+from tau2.llm import ModelSpec, ModelToolCall, read_text_calls
 from tau2.runs._rundir import load_manifest, load_run
 from tau2.tasks._suite import Suite
 from tau2.testing import ChatRequest, Reply, ScriptedOpenAIServer
@@ -26,11 +25,24 @@ from tau2.world import Side
 
 TOOLS = ["get_account", "enable_power"]
 CALL = {"name": "get_account", "arguments": {"customer": "Ada"}}
+SECOND = {"name": "enable_power", "arguments": {"customer": "Ada"}}
 
 
-def as_pairs(text: str, tools: list[str] = TOOLS) -> list[tuple[str, dict[str, Any]]] | None:
-    calls = calls_in_text(text, tools)
+def calls_in_text(text: str) -> list[ModelToolCall] | None:
+    """The calls `text` is exactly made of, or None (it does not look like calls, or they cannot be read)."""
+    reading = read_text_calls(text)
+    return None if reading is None or reading.problem is not None else reading.calls
+
+
+def as_pairs(text: str) -> list[tuple[str, dict[str, Any]]] | None:
+    calls = calls_in_text(text)
     return None if calls is None else [(call.name, json.loads(call.arguments)) for call in calls]
+
+
+def problem(text: str, *, truncated: bool = False) -> str | None:
+    reading = read_text_calls(text, truncated=truncated)
+    assert reading is not None, "the text should look like tool calls"
+    return reading.problem
 
 
 @pytest.mark.parametrize(
@@ -49,40 +61,82 @@ def test_one_call_in_any_accepted_wrapping(text: str) -> None:
     assert as_pairs(text) == [("get_account", {"customer": "Ada"})]
 
 
-def test_several_calls_as_a_list_or_in_several_tags() -> None:
-    second = {"name": "enable_power", "arguments": {"customer": "Ada"}}
-    expected = [("get_account", {"customer": "Ada"}), ("enable_power", {"customer": "Ada"})]
-    assert as_pairs(json.dumps([CALL, second])) == expected
-    tagged = f"<tool_call>{json.dumps(CALL)}</tool_call>\n<tool_call>{json.dumps(second)}</tool_call>"
-    assert as_pairs(tagged) == expected
-    assert as_pairs(json.dumps({"name": "enable_power"})) == [("enable_power", {})]
-
-
 @pytest.mark.parametrize(
     "text",
     [
-        f"Sure! {json.dumps(CALL)}",
-        f"{json.dumps(CALL)} Let me check.",
-        f"<tool_call>{json.dumps(CALL)}</tool_call> and more",
-        json.dumps({"name": "reboot_universe", "arguments": {}}),
-        json.dumps([CALL, {"name": "reboot_universe", "arguments": {}}]),
-        json.dumps({"name": "get_account", "arguments": [1, 2]}),
-        json.dumps({"name": "get_account", "arguments": "{not json"}),
-        json.dumps({"name": "get_account", "arguments": {}, "id": "x"}),
-        '{"name": "get_account", "arguments": {"customer": "Ada"}',
-        "[]",
-        "{}",
-        "I will look up your account.",
+        json.dumps([CALL, SECOND]),
+        f"<tool_call>{json.dumps(CALL)}</tool_call>\n<tool_call>{json.dumps(SECOND)}</tool_call>",
+        f"{json.dumps(CALL)},\n{json.dumps(SECOND)}",
+        f"```json\n{json.dumps(CALL)}\n```\n\n```json\n{json.dumps(SECOND)}\n```",
     ],
 )
-def test_anything_else_stays_text(text: str) -> None:
-    assert calls_in_text(text, TOOLS) is None
+def test_several_calls_in_a_list_in_several_tags_or_fences_or_one_after_another(text: str) -> None:
+    assert as_pairs(text) == [("get_account", {"customer": "Ada"}), ("enable_power", {"customer": "Ada"})]
+    assert as_pairs(json.dumps({"name": "enable_power"})) == [("enable_power", {})]
+
+
+def test_names_are_read_as_written_for_the_seat_to_check() -> None:
+    assert as_pairs(json.dumps({"name": "reboot_universe", "arguments": {}})) == [("reboot_universe", {})]
+
+
+@pytest.mark.parametrize("text", ["[]", "{}", "I will look up your account.", '{"customer": "Ada"}'])
+def test_text_that_does_not_look_like_calls_is_not_read(text: str) -> None:
+    assert read_text_calls(text) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (f"Sure! {json.dumps(CALL)}", "the calls are mixed with other text"),
+        (f"{json.dumps(CALL)} Let me check.", "the calls are mixed with other text"),
+        (f"<tool_call>{json.dumps(CALL)}</tool_call> and more", "the calls are mixed with other text"),
+        (json.dumps({"name": "get_account", "arguments": [1, 2]}), "the arguments of `get_account` are not"),
+        (
+            json.dumps({"name": "get_account", "arguments": "{not json"}),
+            "the arguments of `get_account` are not",
+        ),
+        (
+            json.dumps({**CALL, "id": "x"}),
+            '{"name": "get_account", "arguments": {"customer": "Ada"},... is not a call',
+        ),
+        (
+            '{"name": "get_account", "arguments": {"customer": "Ada"}',
+            "its JSON ends before the calls are complete",
+        ),
+        ('{"name": "get_account", "arguments": {"customer": Ada}}', "its JSON is not valid (Expecting value"),
+        ('{"name": 7, "arguments": {}} {"name": "x"}', "a call has no tool name"),
+    ],
+)
+def test_text_that_looks_like_calls_but_cannot_be_read_says_why(text: str, expected: str) -> None:
+    found = problem(text)
+    assert found is not None and found.startswith(expected)
+    assert calls_in_text(text) is None
+
+
+def test_calls_cut_off_at_the_token_cap_are_named_as_such() -> None:
+    """What a small model wrote in solo mode: several calls separated by commas, the last one cut off."""
+    cut = f"{json.dumps(CALL)}, {json.dumps(SECOND)}, " + '{"name": "get_account", "arguments": {"cus'
+    assert (
+        problem(cut, truncated=True)
+        == "the reply was cut off at the token limit before its calls were complete"
+    )
+    assert problem(cut) == "its JSON ends before the calls are complete"
+    fenced = f"```json\n{json.dumps(CALL)}\n```\n```json\n" + '{"name": "enable_power"'
+    assert (
+        problem(fenced, truncated=True)
+        == "the reply was cut off at the token limit before its calls were complete"
+    )
+    unclosed = f"```json\n{json.dumps(CALL)}\n"
+    assert (
+        problem(unclosed, truncated=True)
+        == "the reply was cut off at the token limit before its calls were complete"
+    )
 
 
 @given(st.text())
 def test_text_that_does_not_open_like_json_is_never_a_call(text: str) -> None:
     if not text.strip().startswith(("{", "[", "`", "<")):
-        assert calls_in_text(text, TOOLS) is None
+        assert calls_in_text(text) is None
 
 
 @given(
@@ -91,7 +145,7 @@ def test_text_that_does_not_open_like_json_is_never_a_call(text: str) -> None:
         st.text(max_size=5), st.one_of(st.integers(), st.text(max_size=5), st.none()), max_size=3
     ),
 )
-def test_a_bare_call_of_a_held_tool_round_trips(name: str, arguments: dict[str, Any]) -> None:
+def test_a_bare_call_round_trips(name: str, arguments: dict[str, Any]) -> None:
     assert as_pairs(json.dumps({"name": name, "arguments": arguments})) == [(name, arguments)]
 
 
@@ -126,12 +180,13 @@ async def test_solo_agent_text_call_is_a_rejection_unless_enabled(enabled: bool)
         turn = await agent.act([])
     if enabled:
         assert turn.error is None and [call.name for call in turn.tool_calls] == ["done"]
-    else:
-        assert turn.error is not None and "nobody reads messages" in turn.error
+    else:  # told what went wrong, never to call `done`, which it just tried to
+        assert turn.error == TEXT_CALLS and "`done`" not in turn.error
         assert turn.rejected is not None and "done" in (turn.rejected.text or "")
+        assert turn.rejected.format_failure == NOT_THROUGH_THE_INTERFACE
 
 
-async def test_user_hangs_up_with_end_call_in_text_and_a_bad_call_keeps_its_text() -> None:
+async def test_user_hangs_up_with_end_call_in_text_and_a_call_of_another_seats_tool_is_corrected() -> None:
     replies = [
         Reply.text(json.dumps({"name": "get_account", "arguments": {"customer": "Ada"}})),
         Reply.text('{"name": "end_call", "arguments": {}}'),
@@ -141,7 +196,10 @@ async def test_user_hangs_up_with_end_call_in_text_and_a_bad_call_keeps_its_text
         await user.start(seat_contexts(BOTH, DOMAIN, EpisodeConfig(seed=1))[Side.USER])
         agent_tool = await user.act([])
         hang_up = await user.act([])
-    assert agent_tool.text is not None and "get_account" in agent_tool.text  # not one of the user's tools
+    # as a structured call of the agent's tool would be: corrected, with the hint to ask the agent
+    assert agent_tool.error is not None and "`get_account` is not one of your tools" in agent_tool.error
+    assert "ask the agent in a message" in agent_tool.error
+    assert agent_tool.rejected is not None and agent_tool.rejected.format_failure is None
     assert hang_up.stop and hang_up.error is None
 
 

@@ -4,6 +4,7 @@ has no tools and only talks."""
 from tau2 import Domain, ToolTable
 
 from ..tau_common.files import shipped_policy
+from .customer import customer_record
 from .loader import DATA_DIR, DEFAULT_TASKS, load_state, policy
 from .state import FlightDB, fresh_copy
 from .tools import AGENT_TOOLS
@@ -22,6 +23,7 @@ DOMAIN: Domain[FlightDB] = Domain(
     fresh_state=fresh_copy,
     single_control=True,
     default_suite=DEFAULT_TASKS,
+    customer_record=customer_record,
 )
 
 __all__ = ["DATA_DIR", "DOMAIN", "FlightDB", "load_state", "policy"]

@@ -9,10 +9,12 @@ from pathlib import Path
 from typing import Any
 
 from tau2 import Domain, ToolResult, ToolTable
-from tau2.world import RetrievalConfig, RetrievalSupport
+from tau2.world import RetrievalConfig, RetrievalSupport, Side
 
 from . import hidden_accounts, hidden_credit, hidden_debit, hidden_misc, hidden_user
 from .agent_tools import AGENT_TOOLS
+from .customer import customer_record
+from .discoverable import AGENT_HIDDEN, USER_HIDDEN
 from .loader import DATA_DIR, DEFAULT_TASKS, load_state, patch_state, prepare_task
 from .retrieval import (
     CONFIGURATIONS,
@@ -29,6 +31,11 @@ HIDDEN_TOOL_MODULES = (hidden_accounts, hidden_credit, hidden_debit, hidden_misc
 """The modules registering the hidden tools (imported for that)."""
 
 REFUSAL_PREFIXES = ("Error:", "Failed")
+
+
+def discoverable_tools() -> dict[str, Side]:
+    """The hidden tools by seat: the agent's to unlock and call, the customer's to be handed."""
+    return {**dict.fromkeys(AGENT_HIDDEN, Side.AGENT), **dict.fromkeys(USER_HIDDEN, Side.USER)}
 
 
 def refusal(result: ToolResult) -> str | None:
@@ -66,6 +73,8 @@ DOMAIN: Domain[BankDB] = Domain(
     default_suite=DEFAULT_TASKS,
     prepare_task=prepare_task,
     refusal=refusal,
+    discoverable_tools=discoverable_tools,
+    customer_record=customer_record,
     retrieval=RetrievalSupport(
         names=tuple(CONFIGURATIONS),
         default=DEFAULT,

@@ -20,6 +20,7 @@ from tau2.domains.telecom.crm import (
     Plan,
     TelecomDB,
 )
+from tau2.domains.telecom.customer import customer_record
 from tau2.domains.telecom.export import dump_tau2_user_db
 from tau2.domains.telecom.invariants import invariant_violations
 from tau2.domains.telecom.loader import DATA_DIR, load_files, load_state
@@ -44,7 +45,7 @@ from tau2.domains.telecom.policies import policy
 from tau2.domains.telecom.state import TelecomState
 from tau2.domains.telecom.user_env import USER_ENV
 from tau2.domains.telecom.user_tools import USER_TOOLS
-from tau2.world import Domain, ToolTable
+from tau2.world import Domain, RequestPhrasing, ToolTable
 
 DOMAIN: Domain[TelecomState] = Domain(
     name="telecom",
@@ -60,6 +61,11 @@ DOMAIN: Domain[TelecomState] = Domain(
     patch_state=apply_patches,
     catalog=CATALOG,
     default_suite=DEFAULT_SUITE,
+    phrasing=RequestPhrasing(
+        request_prefix="Please do this on your phone:",
+        idle_line="I'm not sure what to do. What should I do on my phone?",
+    ),
+    customer_record=customer_record,
 )
 
 __all__ = [

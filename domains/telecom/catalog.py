@@ -39,6 +39,7 @@ from tau2.domains.telecom.scenarios import (
     MOBILE_DATA,
     PAY_ANY_OVERDUE_BILL,
     SERVICE,
+    TAU2_PAYMENT_WORDINGS,
     refuel_phrase,
 )
 from tau2.domains.telecom.state import TelecomState
@@ -259,7 +260,9 @@ def _subtasks(target: EligibleLine, bill_id: str) -> tuple[Subtask, ...]:
                 _step(A, "resume_line", stage="resume", **line),
                 _step(U, "reboot_device", stage="reconnect"),
             ),
-            facts=(Fact(key="payment_permission", phrase=PAY_ANY_OVERDUE_BILL),),
+            facts=(
+                Fact(key="payment_permission", phrase=PAY_ANY_OVERDUE_BILL, wordings=TAU2_PAYMENT_WORDINGS),
+            ),
         ),
         Subtask(
             name="contract_end_suspension",

@@ -13,6 +13,8 @@ ABROAD = "abroad in France"
 AT_HOME = "at home in the United States"
 PAY_ANY_OVERDUE_BILL = "pay any overdue bill"
 """Phrase granting payment permission; the suspension fix depends on it."""
+TAU2_PAYMENT_WORDINGS = ("pay all their overdue bills", "asks you to pay a bill, you accept")
+"""How τ²-bench's ticket and customer instructions grant the same permission."""
 
 
 def refuel_phrase(gb: float) -> str:

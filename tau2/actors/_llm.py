@@ -22,7 +22,6 @@ from tau2.actors._prompts import (
     solo_system_prompt,
     user_system_prompt,
 )
-from tau2.actors._text_calls import calls_in_text
 from tau2.episode import DONE_TOOL, ActorTurn, Entry, Mode, RejectedReply, SeatContext, ToolCall
 from tau2.errors import UserInputError
 from tau2.llm import (
@@ -32,7 +31,9 @@ from tau2.llm import (
     ModelToolCall,
     RateLimits,
     RetryPolicy,
+    TextCalls,
     Usage,
+    read_text_calls,
     safe_text,
 )
 
@@ -49,10 +50,20 @@ reply's text, if any, as a last message."""
 
 MIXED_REPLY = "The reply mixed a message with tool calls. A turn is one message or tool calls, never both."
 EMPTY_REPLY = "The reply was empty. Send a message or call a tool."
+CUT_OFF = "Your reply was cut off at the token limit: keep replies shorter."
+TEXT_CALLS = (
+    "Your reply wrote tool calls as text, so nothing was run: make each tool call through the "
+    "tool-calling interface (a function call), not as JSON in your message."
+)
+NOT_THROUGH_THE_INTERFACE = "they were written as text, not made through the tool-calling interface"
+"""The format failure of well-formed calls written as text by a seat that does not read calls from text."""
 
 
 class LLMActor(ABC):
     """Shared machinery of the LLM seats: transcript, model call, usage total and reply checking."""
+
+    _talks = True
+    """Whether the seat's text replies are messages to the other seat (not for the solo agent)."""
 
     def __init__(
         self,
@@ -64,7 +75,7 @@ class LLMActor(ABC):
     ) -> None:
         self.model = model
         self.text_tool_calls = text_tool_calls
-        """Read a reply whose whole text is a JSON tool call of the seat's tools as that call (opt-in)."""
+        """Read a reply whose whole text is JSON tool calls as those calls (opt-in)."""
         self._client = ModelClient(model, retry=retry, limits=limits)
         self.total_usage = Usage()
         """Every call of the current episode, summed."""
@@ -90,24 +101,54 @@ class LLMActor(ABC):
         self._history.observe(observation)
         completion = await self._client.complete(self._history.messages, self._tools, seed=self._seed)
         self.total_usage += completion.usage
-        turn = self._interpret(self._read_text_calls(completion))
+        reading = self._text_calls(completion)
+        format_failure: str | None = None
+        if reading is None:
+            turn = self._interpret(completion)
+        elif reading.problem is None and self.text_tool_calls:
+            turn = self._interpret(completion.model_copy(update={"text": None, "tool_calls": reading.calls}))
+        else:
+            format_failure = reading.problem or NOT_THROUGH_THE_INTERFACE
+            turn = ActorTurn(error=self._text_calls_correction(reading, bool(completion.usage.truncated)))
         update: dict[str, Any] = {"usage": completion.usage}
         if turn.error is not None:
+            if completion.usage.truncated and format_failure is None:
+                update["error"] = f"{turn.error} {CUT_OFF}"
             update["rejected"] = RejectedReply(
-                text=completion.text, tool_calls=completion.tool_calls, stop=_asks_to_stop(completion)
+                text=completion.text,
+                tool_calls=completion.tool_calls,
+                stop=_asks_to_stop(completion),
+                format_failure=format_failure,
             )
         turn = turn.model_copy(update=update)
         self._history.record(turn)
         return turn
 
-    def _read_text_calls(self, completion: Completion) -> Completion:
-        """With `text_tool_calls`, a text reply that is exactly calls of the seat's tools, as those calls."""
-        if not self.text_tool_calls or completion.tool_calls or not completion.text:
-            return completion
-        calls = calls_in_text(completion.text, self._tool_names)
-        if calls is None:
-            return completion
-        return completion.model_copy(update={"text": None, "tool_calls": calls})
+    def _text_calls(self, completion: Completion) -> TextCalls | None:
+        """A text reply that looks like tool calls, read as calls of the seat's tools; None for any other
+        reply, and for seats that take such text as a message (interactive seats not reading calls from
+        text)."""
+        if completion.tool_calls or not completion.text:
+            return None
+        if not self.text_tool_calls and self._talks:
+            return None
+        return read_text_calls(completion.text, truncated=bool(completion.usage.truncated))
+
+    def _text_calls_correction(self, reading: TextCalls, truncated: bool) -> str:
+        """What the seat is told when its text looked like tool calls that were not run."""
+        if reading.problem is None:
+            return TEXT_CALLS
+        if not self.text_tool_calls:
+            return (
+                f"Your reply looks like tool calls written as text ({reading.problem}), so nothing was run: "
+                "make each tool call through the tool-calling interface, not as JSON in your message."
+            )
+        shorter = " Make fewer calls per reply so that it fits." if truncated else ""
+        return (
+            f"Your reply looks like tool calls, but they could not be read: {reading.problem}. Nothing was "
+            'run. Write each call as a JSON object {"name": "<tool>", "arguments": {...}}, with nothing '
+            f"else in the reply.{shorter}"
+        )
 
     @abstractmethod
     def _system_prompt(self, context: SeatContext) -> str:
@@ -213,6 +254,8 @@ class SoloAgent(LLMActor):
             render_plan(context.task.evaluation.solution, solo=True) if context.config.oracle_plan else None
         )
         return solo_system_prompt(context.policy, ticket, plan)
+
+    _talks = False
 
     def _opening(self) -> str:
         return SOLO_OPENING

@@ -1,5 +1,6 @@
-"""One registry of actor kinds: the built-ins, kinds registered in code, kinds installed by other
-packages under the `tau2.actors` entry-point group, and local `module:attribute` references.
+"""One registry of actor kinds: the built-ins, kinds registered in code (by `register_actor` or its
+decorator form), kinds installed by other packages under the `tau2.actors` entry-point group, and local
+`module:attribute` references; the same mechanism (`tau2._registry`) finds domains.
 
 Installed kinds and the LLM kinds are imported only when first used, so offline runs never load litellm.
 """
@@ -7,14 +8,12 @@ Installed kinds and the LLM kinds are imported only when first used, so offline 
 from __future__ import annotations
 
 import dataclasses
-import importlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
-from functools import cache
-from importlib.metadata import EntryPoint, entry_points
-from typing import Any
+from typing import overload
 
+from tau2._registry import Registry
 from tau2.actors._prompts import (
     SOLO_OPENING,
     agent_system_prompt,
@@ -56,7 +55,8 @@ class ActorKind:
     description: str = ""
     pairs_with: frozenset[str] | None = None
     """Kinds of the other seat this kind can work with (None = any): the scripted user, for one, only
-    understands the oracle's phrasing, so an LLM agent facing it can never solve a task."""
+    understands the offline request format, so an LLM agent facing it can never solve a task; a kind that
+    speaks the format names `scripted` here."""
     seats: frozenset[Side] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -75,38 +75,72 @@ class ActorKind:
             )
 
 
-_registered: dict[str, ActorKind] = {}
+def _accept(name: str, target: object) -> ActorKind:
+    """An `ActorKind` as is; a bare factory `(spec, mode) -> Actor` fills either seat, model optional."""
+    if isinstance(target, ActorKind):
+        return target if target.name == name else dataclasses.replace(target, name=name)
+    if callable(target):
+        return ActorKind(name, {Side.AGENT: target, Side.USER: target}, ModelUse.OPTIONAL)
+    raise UserInputError(f"actor kind {name!r} names neither an ActorKind nor a factory")
 
 
-def register_actor(kind: ActorKind) -> None:
-    """Make `kind` available by its name (a later registration of the same name replaces it)."""
-    _registered[kind.name] = kind
+def _unknown(name: str, names: list[str]) -> UserInputError:
+    return UserInputError(f"unknown actor kind {name!r} (kinds: {', '.join(names)})")
 
 
-@cache
-def _installed() -> dict[str, EntryPoint]:
-    return {point.name: point for point in entry_points(group=ENTRY_POINT_GROUP)}
+_KINDS: Registry[ActorKind] = Registry("actor kind", ENTRY_POINT_GROUP, _accept, _unknown)
+
+
+@overload
+def register_actor(kind: ActorKind) -> ActorKind: ...
+
+
+@overload
+def register_actor(
+    kind: str,
+    seats: Side | Collection[Side],
+    *,
+    model: ModelUse = ModelUse.NONE,
+    prompt_template: PromptTemplate | None = None,
+    description: str = "",
+    pairs_with: Collection[str] | None = None,
+) -> Callable[[ActorFactory], ActorFactory]: ...
+
+
+def register_actor(
+    kind: ActorKind | str,
+    seats: Side | Collection[Side] = (),
+    *,
+    model: ModelUse = ModelUse.NONE,
+    prompt_template: PromptTemplate | None = None,
+    description: str = "",
+    pairs_with: Collection[str] | None = None,
+) -> ActorKind | Callable[[ActorFactory], ActorFactory]:
+    """Make `kind` available by its name (a later registration of the same name replaces it) and return
+    it; or, given a name and the seats it fills, a decorator registering a factory as that kind."""
+    if isinstance(kind, ActorKind):
+        return _KINDS.register(kind.name, kind)
+    name, sides = kind, frozenset({seats} if isinstance(seats, Side) else seats)
+    if not sides:
+        raise ValueError(f"actor kind {name!r}: name the seats it fills")
+    accepted = None if pairs_with is None else frozenset(pairs_with)
+
+    def decorate(factory: ActorFactory) -> ActorFactory:
+        factories = dict.fromkeys(sorted(sides), factory)
+        _KINDS.register(name, ActorKind(name, factories, model, prompt_template, description, accepted))
+        return factory
+
+    return decorate
 
 
 def actor_kind(name: str) -> ActorKind:
     """The kind called `name`: registered, installed, or a `module:attribute` reference."""
-    if name in _registered:
-        return _registered[name]
-    point = _installed().get(name)
-    if point is not None:
-        kind = _as_kind(name, _load(name, point.load))
-    elif ":" in name:
-        module, _, attribute = name.partition(":")
-        kind = _as_kind(name, _load(name, lambda: getattr(importlib.import_module(module), attribute)))
-    else:
-        raise UserInputError(f"unknown actor kind {name!r} (kinds: {', '.join(all_kinds())})")
-    register_actor(kind)
-    return kind
+    return _KINDS.get(name)
 
 
 def all_kinds() -> list[str]:
     """Names of every registered or installed kind, sorted."""
-    return sorted(set(_registered) | set(_installed()))
+    return _KINDS.names()
 
 
 def actor_kinds(seat: Side) -> list[str]:
@@ -131,7 +165,7 @@ def make_actor(spec: ActorSpec, seat: Side, mode: Mode = Mode.INTERACTIVE) -> Ac
 
 def checked_kind(spec: ActorSpec, seat: Side) -> ActorKind:
     """The kind of `spec`, after checking it can fill `seat` with the model options given."""
-    if spec.kind not in _registered and spec.kind not in _installed() and ":" not in spec.kind:
+    if not _KINDS.knows(spec.kind):
         raise UserInputError(
             f"unknown {seat.value} kind {spec.kind!r} ({seat.value} kinds: {', '.join(actor_kinds(seat))})"
         )
@@ -147,36 +181,20 @@ def checked_kind(spec: ActorSpec, seat: Side) -> ActorKind:
 
 
 def pairing_warning(agent: ActorSpec, user: ActorSpec | None) -> str | None:
-    """Why the two seats' kinds cannot work together, as either kind declares it; None when they can."""
+    """Why the two seats' kinds cannot work together, as either kind declares it; None when they can. A kind
+    that names the other among its own partners vouches for the pair (a third-party agent speaking the
+    offline request format names `scripted`)."""
     if user is None:
         return None
     for this, other in ((agent, user), (user, agent)):
         accepted = actor_kind(this.kind).pairs_with
-        if accepted is not None and other.kind not in accepted:
+        vouched = this.kind in (actor_kind(other.kind).pairs_with or ())
+        if accepted is not None and other.kind not in accepted and not vouched:
             return (
                 f"actor kind {this.kind!r} works only with {', '.join(sorted(accepted))} in the other seat, "
                 f"not {other.kind!r}: its episodes are likely to fail whatever the {other.kind} does"
             )
     return None
-
-
-def _load(name: str, load: Callable[[], Any]) -> Any:
-    """Import what a kind name refers to, turning any import failure into one line."""
-    try:
-        return load()
-    except Exception as error:
-        raise UserInputError(
-            f"actor kind {name!r} could not be loaded: {type(error).__name__}: {error}"
-        ) from None
-
-
-def _as_kind(name: str, target: Any) -> ActorKind:
-    """An `ActorKind` as is; a bare factory `(spec, mode) -> Actor` fills either seat, model optional."""
-    if isinstance(target, ActorKind):
-        return target if target.name == name else dataclasses.replace(target, name=name)
-    if callable(target):
-        return ActorKind(name, {Side.AGENT: target, Side.USER: target}, ModelUse.OPTIONAL)
-    raise UserInputError(f"actor kind {name!r} names neither an ActorKind nor a factory")
 
 
 def _oracle(spec: ActorSpec, mode: Mode) -> Actor:

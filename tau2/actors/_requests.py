@@ -1,27 +1,31 @@
-"""The structured phrases the oracle agent and the scripted user exchange, defined once for both.
+"""The offline request format the oracle agent and the scripted user exchange, defined once for both.
 
-A request names one phone tool and its JSON arguments, e.g.
-`Please do this on your phone: grant_app_permission {"app_name": "messaging", "permission": "sms"}`.
+A request is a prefix, the name of one of the customer seat's tools and its arguments as one JSON object:
+`Please do this on your side: plug_in {}`. The prefix is the domain's `RequestPhrasing` (telecom says "on
+your phone"); the neutral prefix is understood in every domain.
 """
 
 from __future__ import annotations
 
 import json
 import re
+from functools import cache
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, JsonValue
 
-REQUEST_PREFIX = "Please do this on your phone:"
+from tau2.world import NEUTRAL_PHRASING, RequestPhrasing
+
 RESOLVED_PHRASE = "Your issue is resolved."
 """The oracle's closing sentence; the scripted user ends the call when it reads it."""
+FAILED_REPORT = "but it failed:"
+"""What the scripted user's report of an action says when the action failed."""
 
-_REQUEST = re.compile(re.escape(REQUEST_PREFIX) + r"\s*`?(?P<name>[A-Za-z_][A-Za-z0-9_]*)`?", re.IGNORECASE)
 _DECODER = json.JSONDecoder()
 
 
 class Request(BaseModel):
-    """One phone action the agent asks the user to perform."""
+    """One action of the customer seat the agent asks the user to perform."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -29,16 +33,19 @@ class Request(BaseModel):
     arguments: dict[str, JsonValue]
 
 
-def format_request(name: str, arguments: dict[str, Any]) -> str:
-    """The sentence asking the user seat to call `name` with `arguments`."""
-    return f"{REQUEST_PREFIX} {name} {json.dumps(arguments, sort_keys=True)}"
+def format_request(name: str, arguments: dict[str, Any], phrasing: RequestPhrasing = NEUTRAL_PHRASING) -> str:
+    """The sentence asking the user seat to call `name` with `arguments`, in the domain's wording."""
+    return f"{phrasing.request_prefix} {name} {json.dumps(arguments, sort_keys=True)}"
 
 
-def parse_request(text: str) -> Request | None:
-    """The request in `text`, tolerating surrounding prose, backticks and missing or bad arguments."""
-    match = _REQUEST.search(text)
-    if match is None:
+def parse_request(text: str, phrasing: RequestPhrasing = NEUTRAL_PHRASING) -> Request | None:
+    """The first request in `text`, in the domain's wording or the neutral one, tolerating surrounding
+    prose, case, backticks and missing or bad arguments."""
+    prefixes = dict.fromkeys((phrasing.request_prefix, NEUTRAL_PHRASING.request_prefix))
+    matches = [match for prefix in prefixes if (match := _pattern(prefix).search(text)) is not None]
+    if not matches:
         return None
+    match = min(matches, key=lambda found: found.start())
     rest = text[match.end() :].lstrip(" `:\t")
     arguments: dict[str, JsonValue] = {}
     if rest.startswith("{"):
@@ -49,6 +56,24 @@ def parse_request(text: str) -> Request | None:
         if isinstance(value, dict):
             arguments = value
     return Request(name=match.group("name"), arguments=arguments)
+
+
+@cache
+def _pattern(prefix: str) -> re.Pattern[str]:
+    """A prefix followed by a tool name (possibly in backticks)."""
+    return re.compile(re.escape(prefix) + r"\s*`?(?P<name>[A-Za-z_][A-Za-z0-9_]*)`?", re.IGNORECASE)
+
+
+def format_report(name: str, shown: str | None, ok: bool = True) -> str:
+    """The user seat's report of the action `name`: what its seat showed, and whether it failed."""
+    if shown is None:
+        return f"I did {name}."
+    return f"I did {name}. It shows: {shown}" if ok else f"I tried {name}, {FAILED_REPORT} {shown}"
+
+
+def reports_failure(text: str, name: str) -> bool:
+    """Whether a customer message reports that the action `name` failed."""
+    return text.startswith(f"I tried {name}, {FAILED_REPORT}")
 
 
 def is_resolved(text: str) -> bool:

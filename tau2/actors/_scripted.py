@@ -1,13 +1,13 @@
-"""The scripted user: performs exactly the phone action it is asked for and reports what it saw."""
+"""The scripted user: performs exactly the action it is asked for in the offline request format
+(`tau2.actors._requests`) and reports what it saw."""
 
 from __future__ import annotations
 
-from tau2.actors._requests import is_resolved, parse_request
+from tau2.actors._requests import format_report, is_resolved, parse_request
 from tau2.episode import ActorSpec, ActorTurn, Entry, EntryKind, SeatContext, ToolCall
 from tau2.tasks import Task, UserInstructions
-from tau2.world import Side
+from tau2.world import NEUTRAL_PHRASING, Side
 
-IDLE_LINE = "I'm not sure what to do. What should I do on my phone?"
 GOODBYE = "Great, thank you for your help!"
 GIVE_UP = "This isn't helping. Goodbye."
 DEFAULT_PATIENCE = 3
@@ -15,7 +15,7 @@ DEFAULT_PATIENCE = 3
 
 
 class ScriptedUser:
-    """States its reason for calling, runs each requested phone tool once and reports the result; hangs up
+    """States its reason for calling, runs each requested tool once and reports the result; hangs up
     when told the issue is resolved, or after `patience` agent messages in a row that ask for nothing.
 
     A transfer ends the episode in the orchestrator, so the user never needs to react to one.
@@ -29,6 +29,7 @@ class ScriptedUser:
         self._idle = 0
         self._pending: ToolCall | None = None
         self._calls = 0
+        self._phrasing = NEUTRAL_PHRASING
 
     async def start(self, context: SeatContext) -> None:
         """Read the reason for calling from the task's user scenario."""
@@ -37,6 +38,7 @@ class ScriptedUser:
         self._idle = 0
         self._pending = None
         self._calls = 0
+        self._phrasing = context.phrasing
 
     async def act(self, observation: list[Entry]) -> ActorTurn:
         """Report a pending tool result, else answer the agent's latest message."""
@@ -52,7 +54,7 @@ class ScriptedUser:
         )
         if is_resolved(text):
             return ActorTurn(text=GOODBYE, stop=True)
-        request = parse_request(text)
+        request = parse_request(text, self._phrasing)
         if request is not None:
             self._idle = 0
             self._calls += 1
@@ -65,7 +67,7 @@ class ScriptedUser:
         self._idle += 1
         if self._idle >= self.patience:
             return ActorTurn(text=GIVE_UP, stop=True)
-        return ActorTurn(text=IDLE_LINE)
+        return ActorTurn(text=self._phrasing.idle_line)
 
     def _report(self, call: ToolCall, observation: list[Entry]) -> str:
         """A message stating the outcome of the call just made."""
@@ -78,9 +80,11 @@ class ScriptedUser:
                 and answered is not None
                 and answered.call_id == call.call_id
             ):
-                shown = entry.result.render() if entry.result is not None else ""
-                return f"I did {call.name}. It shows: {shown}"
-        return f"I did {call.name}."
+                result = entry.result
+                if result is None:
+                    return format_report(call.name, "")
+                return format_report(call.name, result.render(), result.ok)
+        return format_report(call.name, None)
 
 
 def reason_for_call(task: Task) -> str:

@@ -29,7 +29,18 @@ from tau2.cli._exit import ExitCode, os_failure  # noqa: E402
 from tau2.errors import StorageError, UserInputError  # noqa: E402
 from tau2.personas import PersonaError  # noqa: E402
 
-COMMANDS = ("generate", "verify", "check_model", "episode", "run", "report", "compare", "view", "play")
+COMMANDS = (
+    "generate",
+    "verify",
+    "lint",
+    "check_model",
+    "episode",
+    "run",
+    "report",
+    "compare",
+    "view",
+    "play",
+)
 """Subcommand modules of `tau2.cli`, in the order `--help` lists them."""
 GROUPS = {"export": "exports", "import": "imports"}
 """Subcommand groups (name → module defining a Typer `app` with one command per format)."""

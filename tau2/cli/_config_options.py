@@ -236,12 +236,19 @@ def episode_options() -> list[DerivedOption]:
 
 
 def model_options() -> list[DerivedOption]:
-    """The options of `tau2 check-model`: each seat's model, and the judge."""
-    return [
-        *options_of(ModelSpec, prefix="agent", path=("agent", "model"), owner=_MODEL_OWNER["agent"]),
-        *options_of(ModelSpec, prefix="user", path=("user", "model"), owner=_MODEL_OWNER["user"]),
-        *options_of(ModelSpec, prefix="judge", path=("judge",), owner=_MODEL_OWNER["judge"]),
+    """The options of `tau2 check-model`: each seat's model and whether its replies' text tool calls are
+    read, and the judge."""
+    seats = [
+        option
+        for seat in ("agent", "user")
+        for option in (
+            *options_of(ModelSpec, prefix=seat, path=(seat, "model"), owner=_MODEL_OWNER[seat]),
+            *options_of(
+                ActorSpec, prefix=seat, path=(seat,), owner=f"the {seat} seat", only=["text_tool_calls"]
+            ),
+        )
     ]
+    return [*seats, *options_of(ModelSpec, prefix="judge", path=("judge",), owner=_MODEL_OWNER["judge"])]
 
 
 F = TypeVar("F", bound=Callable[..., Any])

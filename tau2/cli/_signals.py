@@ -10,6 +10,7 @@ runs there is nothing to save, so the process leaves at once; while one runs, th
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import signal
 import sys
@@ -89,10 +90,20 @@ def running_command_line() -> bool:
     return os.path.basename(sys.argv[0]) in ("tau2", "tau2.exe") if sys.argv else False
 
 
+class QuietInterruptions(logging.Filter):
+    """Drops asyncio's reports of tasks that ended with an `Interrupted` (a signal that landed inside one
+    of a run's tasks, which asyncio then reports as never retrieved): the command already said it once."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        error = record.exc_info[1] if record.exc_info else None
+        return not isinstance(error, Interrupted)
+
+
 def install() -> None:
     """Take over the handled signals for the command line (a no-op when tau2 is used as a library)."""
     if not running_command_line():
         return
+    logging.getLogger("asyncio").addFilter(QuietInterruptions())
     for signum in HANDLED:
         signal.signal(signum, _handle)
 

@@ -12,7 +12,8 @@ MARKS = {"pass": "✓", "warn": "!", "fail": "✗", "info": "·"}
 """How each outcome is marked at the start of its line."""
 
 MODEL_OPTIONS = model_options()
-"""The model settings of each seat and of the judge, derived from `ModelSpec`."""
+"""The model settings of each seat and of the judge, derived from `ModelSpec` (and the seats' text tool calls
+from `ActorSpec`)."""
 
 
 @with_options(MODEL_OPTIONS)
@@ -20,7 +21,8 @@ def command(**given: Any) -> None:
     """Check each named model (reachable, authenticated, chat, tool calls, context window, pricing).
 
     It takes the model options of `tau2 run`; each check is one line, and a failed check (✗) makes the
-    command exit 1. Warnings (!) are worth reading but do not stop a run.
+    command exit 1. Warnings (!) are worth reading but do not stop a run. With --agent-text-tool-calls or
+    --user-text-tool-calls, tool calls the model writes as text count when tau2 can read them, as in a run.
     """
     import asyncio
 
@@ -35,13 +37,19 @@ def command(**given: Any) -> None:
     specs = {seat: resolved_model(spec) for seat, spec in models.items() if spec is not None}
     if not specs:
         raise UserInputError("no model to check: give --agent-model, --user-model or --judge-model")
+    text_calls = {"agent": config.agent.text_tool_calls, "user": config.user.text_tool_calls}
+    for seat, enabled in text_calls.items():
+        if enabled and seat not in specs:
+            raise UserInputError(f"--{seat}-text-tool-calls: no --{seat}-model to check")
     failed = False
     for seat, spec in specs.items():
         if spec is None:
             continue
         where = f" at {spec.api_base}" if spec.api_base else ""
         typer.echo(f"{seat}: {spec.name}{where} ({resolve_transport(spec)} transport)")
-        for check in asyncio.run(probe_model(spec)):
+        option = f"--{seat}-text-tool-calls" if seat in text_calls else None
+        probe = probe_model(spec, text_tool_calls=text_calls.get(seat, False), text_calls_option=option)
+        for check in asyncio.run(probe):
             typer.echo(f"  {MARKS[check.outcome]} {check.name}: {check.detail}")
             failed = failed or check.outcome == "fail"
     if failed:

@@ -12,6 +12,7 @@ from tau2.cli.options import (
     BootstrapSeed,
     HtmlFile,
     JsonOutput,
+    MaxK,
     bootstrap_options,
     emit_report,
 )
@@ -37,16 +38,19 @@ def command(
     full: Full = False,
     bootstrap_samples: BootstrapSamples = 1000,
     bootstrap_seed: BootstrapSeed = 0,
+    max_k: MaxK = None,
 ) -> None:
     """Compare two runs on the tasks both share: pass^k and what B costs in turns, tokens, dollars, tool
     errors and endings per seat (--full: every table; --html: with the transcripts of the tasks that
     flip); refuses runs that share none."""
+    from tau2._jsonfile import collector_paused
     from tau2.report import build_comparison, comparison_page, comparison_tables
     from tau2.runs import load_run
 
     bootstrap = bootstrap_options(bootstrap_samples, bootstrap_seed)
-    a, b = load_run(run_a), load_run(run_b)
-    report = build_comparison(a, b, pair_by, bootstrap)
+    with collector_paused():
+        a, b = load_run(run_a), load_run(run_b)
+        report = build_comparison(a, b, pair_by, bootstrap, max_k)
     emit_report(
         report,
         report.warnings,

@@ -44,6 +44,10 @@ BootstrapSamples = Annotated[
     typer.Option("--bootstrap-samples", min=1, help="Bootstrap resamples for intervals (at most 100,000)."),
 ]
 BootstrapSeed = Annotated[int, typer.Option("--bootstrap-seed", help="Seed of the bootstrap.")]
+MaxK = Annotated[
+    int | None,
+    typer.Option("--max-k", min=1, help="Show pass^k for k = 1..K (default 8; at most the runs' trials)."),
+]
 
 
 def bootstrap_options(samples: int, seed: int) -> Bootstrap:

@@ -11,6 +11,7 @@ from tau2.cli.options import (
     BootstrapSeed,
     HtmlFile,
     JsonOutput,
+    MaxK,
     RunDir,
     bootstrap_options,
     emit_report,
@@ -26,16 +27,19 @@ def command(
     full: Full = False,
     bootstrap_samples: BootstrapSamples = 1000,
     bootstrap_seed: BootstrapSeed = 0,
+    max_k: MaxK = None,
 ) -> None:
     """Report one run: a one-screen headline (--full: every table), or JSON with --json; --html FILE also
     writes a self-contained page with plots and every simulation's transcript."""
+    from tau2._jsonfile import collector_paused
     from tau2.interfaces import extra_sections, imported_tables
     from tau2.report import build_report, run_page, run_tables
     from tau2.runs import load_run
 
     bootstrap = bootstrap_options(bootstrap_samples, bootstrap_seed)
-    run = load_run(run_dir)
-    report = build_report(run, bootstrap)
+    with collector_paused():
+        run = load_run(run_dir)
+        report = build_report(run, bootstrap, max_k)
     emit_report(
         report,
         report.warnings,

@@ -3,11 +3,18 @@ protocol (`Episode`), the orchestrator that runs it with actors, the trajectory 
 evaluation that judges it."""
 
 from tau2.episode._actor import Actor, ActorSpec, ActorTurn, SeatContext
-from tau2.episode._basis import FINISHED, CheckRecord, evaluate_basis, replay_reference
+from tau2.episode._basis import (
+    FINISHED,
+    CheckRecord,
+    evaluate_basis,
+    replay_reference,
+    replay_reference_results,
+)
 from tau2.episode._check_actor import RandomActor, check_actor, protocol_problems
 from tau2.episode._config import EpisodeConfig, EpisodeSettings, Mode, mode_label
 from tau2.episode._episode import Episode, Turn
 from tau2.episode._evaluation import ActionRecord, AssertionRecord, EvaluationResult, evaluate
+from tau2.episode._idle import IdleOutcome, idle_outcome
 from tau2.episode._judge import NOT_JUDGED, NLJudge, Verdict
 from tau2.episode._orchestrator import run_episode, start_actors, take_turns
 from tau2.episode._protocol import DONE_SCHEMA, DONE_TOOL, GREETING
@@ -23,6 +30,7 @@ from tau2.episode._trajectory import (
     Trajectory,
 )
 from tau2.episode._verify import TaskVerification, verify_task
+from tau2.episode._verify_basis import Unplayable, UnplayableKind, unrealisable
 
 __all__ = [
     "DONE_SCHEMA",
@@ -44,6 +52,7 @@ __all__ = [
     "EpisodeSettings",
     "EpisodeTiming",
     "EvaluationResult",
+    "IdleOutcome",
     "Mode",
     "NLJudge",
     "RandomActor",
@@ -55,20 +64,25 @@ __all__ = [
     "ToolCall",
     "Trajectory",
     "Turn",
+    "Unplayable",
+    "UnplayableKind",
     "Verdict",
     "agent_policy",
     "check_actor",
     "check_structure",
     "evaluate",
     "evaluate_basis",
+    "idle_outcome",
     "mode_label",
     "protocol_problems",
     "replay_reference",
+    "replay_reference_results",
     "run_episode",
     "seat_contexts",
     "shipped_policy",
     "start_actors",
     "structure_problem",
     "take_turns",
+    "unrealisable",
     "verify_task",
 ]

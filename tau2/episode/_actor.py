@@ -17,7 +17,7 @@ from tau2.episode._config import EpisodeConfig
 from tau2.episode._trajectory import Entry, RejectedReply, ToolCall
 from tau2.llm import ModelSpec, Usage
 from tau2.tasks import Task
-from tau2.world import Side
+from tau2.world import NEUTRAL_PHRASING, RequestPhrasing, Side
 
 
 class ActorSpec(BaseModel):
@@ -74,6 +74,8 @@ class SeatContext(BaseModel):
     persona_text: str | None = None
     transfer_tool: str | None = None
     """The agent tool that hands the customer to a human (agent seat only; None if the domain has none)."""
+    phrasing: RequestPhrasing = NEUTRAL_PHRASING
+    """How the domain words the offline request format, for the oracle agent and the scripted user."""
 
     @property
     def seed(self) -> int | None:

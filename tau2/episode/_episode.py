@@ -241,14 +241,15 @@ class Episode:
             if self._bad_turns[seat] >= self.config.max_actor_retries:
                 self._end(TerminationReason.ACTOR_ERROR, f"{seat.value} actor: {problem}")
             return seat
+        ending = _after_corrections(seat, self._bad_turns[seat])
         self._bad_turns[seat] = 0
         if turn.tool_calls:
-            self._run_calls(seat, turn.tool_calls, usage)
+            self._run_calls(seat, turn.tool_calls, usage, ending)
             return seat
         if turn.text:
             self._append(seat, EntryKind.MESSAGE, text=turn.text, usage=usage)
         if turn.stop:
-            self._end(TerminationReason.USER_STOP)
+            self._end(TerminationReason.USER_STOP, ending)
         return seat.other
 
     def _problem(self, seat: Side, turn: ActorTurn) -> str | None:
@@ -274,15 +275,16 @@ class Episode:
             return f"There is no one to talk to: call tools, then `{DONE_TOOL}` when the ticket is handled."
         return None
 
-    def _run_calls(self, seat: Side, calls: list[ToolCall], usage: Usage | None) -> None:
-        """Resolve and run tool calls in order, stopping at the first that ends the episode."""
+    def _run_calls(self, seat: Side, calls: list[ToolCall], usage: Usage | None, ending: str | None) -> None:
+        """Resolve and run tool calls in order, stopping at the first that ends the episode (`ending`: the
+        detail of a proper ending, see `_after_corrections`)."""
         resolve = self._resolve[seat]
         for call in calls:
             if self._solo and call.name == DONE_TOOL:
                 done = call.model_copy(update={"side": Side.AGENT})
                 self._append(seat, EntryKind.TOOL_CALL, tool_call=done, usage=usage)
                 self._append(seat, EntryKind.TOOL_RESULT, tool_call=done, result=DONE_RESULT)
-                self._end(TerminationReason.AGENT_STOP)
+                self._end(TerminationReason.AGENT_STOP, ending)
                 return
             side = resolve.get(call.name)
             if side is None:
@@ -299,7 +301,7 @@ class Episode:
                     self._end(TerminationReason.TOO_MANY_ERRORS, f"{self._errors} failed tool calls")
                     return
             elif call.name == self._transfer_tool and refusal_of(self._world.domain, result) is None:
-                self._end(TerminationReason.TRANSFER)
+                self._end(TerminationReason.TRANSFER, ending)
                 return
 
     def _refusal(self, seat: Side, name: str) -> ToolResult:
@@ -351,6 +353,15 @@ def _failure(error: Exception, seat: Side) -> tuple[TerminationReason, str]:
     frames = traceback.extract_tb(error.__traceback__)
     where = f" (at {frames[-1].filename}:{frames[-1].lineno})" if frames else ""
     return TerminationReason.INFRASTRUCTURE_ERROR, f"unexpected error in the {detail}{where}"
+
+
+def _after_corrections(seat: Side, corrected: int) -> str | None:
+    """The trace a proper ending keeps when it came right after replies of its seat were rejected, so a
+    format failure the seat recovered from by ending the episode never reads as a clean ending."""
+    if not corrected:
+        return None
+    replies = "a rejected reply" if corrected == 1 else f"{corrected} rejected replies"
+    return f"ended right after {replies} of the {seat.value}"
 
 
 def _as_rejected(turn: ActorTurn) -> RejectedReply | None:

@@ -48,6 +48,7 @@ def seat_contexts(
                 tool_schemas=schemas,
                 policy=policy,
                 transfer_tool=domain.transfer_tool,
+                phrasing=domain.phrasing,
             )
         }
     persona = persona_text if persona_text is not None else task.user_scenario.persona_text
@@ -60,6 +61,7 @@ def seat_contexts(
             tool_schemas=list(_schemas(domain, Side.AGENT, None)),
             policy=policy,
             transfer_tool=domain.transfer_tool,
+            phrasing=domain.phrasing,
         ),
         Side.USER: SeatContext(
             seat=Side.USER,
@@ -68,6 +70,7 @@ def seat_contexts(
             sides=(Side.USER,),
             tool_schemas=list(_schemas(domain, Side.USER, whitelist)),
             persona_text=persona,
+            phrasing=domain.phrasing,
         ),
     }
 

@@ -31,10 +31,18 @@ class RejectedReply(BaseModel):
     """The calls as written: raw argument text, names possibly unknown to the seat."""
     stop: bool = False
     """The reply asked to end the episode."""
+    format_failure: str | None = None
+    """Set when the reply's text looked like tool calls that were not taken as calls: what was wrong."""
+
+    @property
+    def format_note(self) -> str | None:
+        """The format failure as transcripts show it, or None."""
+        return f"(tool calls written as text: {self.format_failure})" if self.format_failure else None
 
     def summary(self) -> str:
-        """The reply as the seat wrote it, for transcripts: its text, then each raw call on a line."""
-        parts = [self.text] if self.text else []
+        """The reply as the seat wrote it, for transcripts: why text that looked like tool calls was not
+        run, if it did, then its text, then each raw call on a line."""
+        parts = [part for part in (self.format_note, self.text) if part]
         parts += [f"→ {call.name}({call.arguments})" for call in self.tool_calls]
         if self.stop and not self.tool_calls:
             parts.append("(asked to end the conversation)")
@@ -114,6 +122,14 @@ class Trajectory(BaseModel):
     def view(self, seat: Side) -> list[Entry]:
         """The entries `seat` observed."""
         return [entry for entry in self.entries if entry.visible_to(seat)]
+
+    def format_failures(self) -> dict[Side, int]:
+        """Per seat, the rejected replies whose text looked like tool calls (seats without any left out)."""
+        counts: dict[Side, int] = {}
+        for entry in self.entries:
+            if entry.rejected is not None and entry.rejected.format_failure is not None:
+                counts[entry.seat] = counts.get(entry.seat, 0) + 1
+        return counts
 
     def tool_calls(self) -> list[ToolCall]:
         """Every tool call of either seat, in order."""

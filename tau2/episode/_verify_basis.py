@@ -8,12 +8,14 @@ as not judged instead of counting them; it also notes tasks that an agent doing 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
-from tau2.episode._basis import evaluate_basis, replay_reference_results
-from tau2.episode._trajectory import TerminationReason, Trajectory
-from tau2.tasks import RewardType, Task, TaskSetupError, first_failure, initialize_world
+from tau2.episode._basis import replay_reference_results
+from tau2.episode._idle import IdleOutcome, idle_outcome
+from tau2.tasks import RewardType, Task, TaskSetupError, first_failure
 from tau2.world import Domain, Side, ToolResult, get_domain, refusal_of
 
 NOT_JUDGED = "natural-language assertions not judged (verify runs no judge)"
@@ -41,37 +43,61 @@ def basis_problems(task: Task, data_dir: Path | None) -> tuple[str | None, list[
             problem = f"assertions fail after the reference actions: {failure.describe()}"
     if problem is not None:
         return problem, []
-    return None, unrealisable(task, world.domain, results) + _notes(task, data_dir)
+    return None, [item.note for item in unrealisable(task, world.domain, results)] + _notes(task, data_dir)
 
 
-def unrealisable(task: Task, domain: Domain[Any], results: list[ToolResult]) -> list[str]:
-    """Why the reference solution cannot be played as written in a conversation, one line each: a
-    reference action its world refuses (its database effect is then the reference's all the same), an
-    action after the transfer that ends the conversation, a customer action the customer is not given."""
+class UnplayableKind(StrEnum):
+    """Why a reference action cannot be played as written in a conversation."""
+
+    REFUSED = "refused"
+    """Its world fails or refuses it when the reference actions are replayed in order."""
+    AFTER_TRANSFER = "after_transfer"
+    """It follows the transfer, which ends the conversation."""
+    NOT_OFFERED = "not_offered"
+    """It is a customer tool the task does not give the customer."""
+
+
+@dataclass(frozen=True, slots=True)
+class Unplayable:
+    """One way a task's reference solution cannot be played as written, with the line verification notes."""
+
+    kind: UnplayableKind
+    actions: tuple[int, ...]
+    """The reference actions concerned, numbered from 1."""
+    note: str
+
+
+def unrealisable(task: Task, domain: Domain[Any], results: list[ToolResult]) -> list[Unplayable]:
+    """Why the reference solution cannot be played as written in a conversation, one item each: a
+    reference action its world refuses (its database effect is then the reference's all the same), the
+    actions after the transfer that ends the conversation, a customer action the customer is not given."""
     steps = task.evaluation.solution
     total = len(steps)
     found = []
     for number, (step, result) in enumerate(zip(steps, results, strict=True), start=1):
         refused = refusal_of(domain, result)
         if refused is not None:
-            found.append(
+            note = (
                 f"reference action {number} of {total} ({_describe(step.name, step.arguments)}) is refused: "
                 f"{refused}"
             )
+            found.append(Unplayable(UnplayableKind.REFUSED, (number,), note))
     transfer = domain.transfer_tool
     ends = next((number for number, step in enumerate(steps, 1) if step.name == transfer), None)
     if ends is not None and ends < total:
-        found.append(
+        note = (
             f"reference actions {ends + 1}-{total} follow the transfer (action {ends}), which ends the "
             "conversation"
         )
+        found.append(Unplayable(UnplayableKind.AFTER_TRANSFER, tuple(range(ends + 1, total + 1)), note))
     offered = None if task.user_tools is None else set(task.user_tools)
     for number, step in enumerate(steps, start=1):
         if step.side is Side.USER and offered is not None and step.name not in offered:
-            found.append(
+            note = (
                 f"reference action {number} of {total} ({step.name}) is a customer tool the task does not "
                 "give the customer"
             )
+            found.append(Unplayable(UnplayableKind.NOT_OFFERED, (number,), note))
     return found
 
 
@@ -111,13 +137,7 @@ def _notes(task: Task, data_dir: Path | None) -> list[str]:
     gated_statements = RewardType.NL_ASSERTION in (task.evaluation.reward_basis or [])
     if gated_statements and task.evaluation.nl_assertions:
         notes.append(NOT_JUDGED)
-    idle = Trajectory(termination=TerminationReason.USER_STOP)
-    verdict = evaluate_basis(task, initialize_world(task, data_dir), idle, data_dir=data_dir)
-    others_pass = all(
-        check.passed is True
-        for check in verdict.checks
-        if check.gating and check.kind is not RewardType.NL_ASSERTION
-    )
-    if others_pass:
-        notes.append(NOTHING_PASSES_BUT_JUDGE if gated_statements else NOTHING_PASSES)
+    outcome = idle_outcome(task, data_dir)
+    if outcome is not IdleOutcome.FAILS:
+        notes.append(NOTHING_PASSES if outcome is IdleOutcome.PASSES else NOTHING_PASSES_BUT_JUDGE)
     return notes

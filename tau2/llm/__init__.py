@@ -20,6 +20,7 @@ from tau2.llm._retries import RetryPolicy
 from tau2.llm._secrets import REDACTED, SecretArgs, is_secret_name
 from tau2.llm._spec import ModelSpec, TransportChoice
 from tau2.llm._text import safe_text
+from tau2.llm._text_calls import TextCalls, read_text_calls
 from tau2.llm._transports import NATIVE_PROVIDERS, TransportName, resolve_transport
 from tau2.llm._usage import Usage
 
@@ -39,6 +40,7 @@ __all__ = [
     "RateLimits",
     "RetryPolicy",
     "SecretArgs",
+    "TextCalls",
     "TransportChoice",
     "TransportName",
     "Usage",
@@ -52,6 +54,7 @@ __all__ = [
     "is_secret_name",
     "missing_credentials",
     "probe_model",
+    "read_text_calls",
     "resolve_transport",
     "safe_text",
     "withheld_credentials",

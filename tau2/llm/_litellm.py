@@ -7,7 +7,14 @@ from typing import Any
 
 from tau2.llm._ledger import usage_of
 from tau2.llm._spec import ModelSpec
-from tau2.llm._transports import Completion, EmptyChoicesError, ModelToolCall, TransportName, host_keys
+from tau2.llm._transports import (
+    Completion,
+    EmptyChoicesError,
+    ModelToolCall,
+    TransportName,
+    host_keys,
+    replied,
+)
 
 
 class LitellmTransport:
@@ -75,7 +82,8 @@ def _completion(response: Any, model: str) -> Completion:
         for call in message.tool_calls or []
     ]
     content = message.content if isinstance(message.content, str) else None
-    return Completion(text=content, tool_calls=calls, finish_reason=choices[0].finish_reason, usage=usage)
+    finish_reason = choices[0].finish_reason
+    return replied(content, calls, finish_reason if isinstance(finish_reason, str) else None, usage)
 
 
 def _raw_arguments(arguments: Any) -> str:

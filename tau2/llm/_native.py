@@ -29,6 +29,7 @@ from tau2.llm._transports import (
     TransportName,
     host_keys,
     provider_of,
+    replied,
 )
 from tau2.llm._usage import Usage
 
@@ -176,12 +177,9 @@ def _completion(data: dict[str, Any], model: str) -> Completion:
         completion_tokens=completion_tokens,
         cost=cost_of(model, prompt_tokens, completion_tokens),
     )
-    return Completion(
-        text=content if isinstance(content, str) else None,
-        tool_calls=calls,
-        finish_reason=choice.get("finish_reason"),
-        usage=usage,
-    )
+    text = content if isinstance(content, str) else None
+    finish_reason = choice.get("finish_reason")
+    return replied(text, calls, finish_reason if isinstance(finish_reason, str) else None, usage)
 
 
 def _raw_arguments(arguments: Any) -> str:

@@ -1,11 +1,13 @@
-"""Probing a model before a run: reachable, authenticated, answers a chat, makes proper tool calls (forced
-and parallel), how large its context window is and whether litellm can price it."""
+"""Probing a model before a run: reachable, authenticated, answers a chat, makes proper tool calls (as
+runs ask for them, forced, and parallel; written as text, told apart by their form and read as a seat
+with text tool calls would), how large its context window is and whether litellm can price it."""
 
 from __future__ import annotations
 
 import json
 import os
 import time
+from dataclasses import dataclass
 from typing import Any, Literal
 
 import aiohttp
@@ -18,7 +20,8 @@ from tau2.llm._preflight import missing_credentials
 from tau2.llm._pricing import token_prices
 from tau2.llm._secrets import SecretArgs
 from tau2.llm._spec import ModelSpec
-from tau2.llm._transports import NATIVE_PROVIDERS, Completion, provider_of
+from tau2.llm._text_calls import read_text_calls
+from tau2.llm._transports import NATIVE_PROVIDERS, Completion, ModelToolCall, provider_of
 
 Outcome = Literal["pass", "warn", "fail", "info"]
 
@@ -61,22 +64,25 @@ class Check(BaseModel):
     detail: str
 
 
-async def probe_model(spec: ModelSpec) -> list[Check]:
+async def probe_model(
+    spec: ModelSpec, *, text_tool_calls: bool = False, text_calls_option: str | None = None
+) -> list[Check]:
     """Every check of `spec`, in order; a check that cannot run after an earlier failure is left out.
 
     Each call is made once, without retries (a probe should answer in seconds), through the seat's own
-    transport, so what passes here is what a run will see.
+    transport, so what passes here is what a run will see. `text_tool_calls`: the seat reads tool calls
+    the model writes as text (as the run option `text_calls_option` makes it do), so such calls count when
+    tau2 can read them.
     """
     checks: list[Check] = []
     missing = missing_credentials(spec)
     if missing is not None:
         return [Check(name="credentials", outcome="fail", detail=missing)]
     client = ModelClient(spec.model_copy(update={"max_retries": 0, "retry_budget_s": None}))
-    chat = await _chat(client, checks)
-    if chat:
-        await _forced_tool_call(client, checks)
-        if checks[-1].outcome == "pass":
-            await _parallel_tool_calls(client, checks)
+    reading = _Reading(text_tool_calls, text_calls_option)
+    if await _chat(client, checks) and await _tool_calls(client, checks, reading):
+        await _forced_tool_choice(client, checks, reading)
+        await _parallel_tool_calls(client, checks, reading)
     checks.append(await _context_window(spec))
     checks.append(_pricing(spec))
     return checks
@@ -112,77 +118,169 @@ async def _chat(client: ModelClient, checks: list[Check]) -> bool:
     return True
 
 
-async def _forced_tool_call(client: ModelClient, checks: list[Check]) -> None:
-    """A named `tool_choice` must come back as a structured tool call with JSON-object arguments."""
-    forced = {"type": "function", "function": {"name": "lookup_order"}}
-    asked = [{"role": "user", "content": "Look up order A-17."}]
+@dataclass(frozen=True)
+class _Reading:
+    """How the seat treats tool calls written as text: read (with its run option `option`) or not."""
+
+    enabled: bool
+    option: str | None
+
+    def calls(self, completion: Completion) -> tuple[list[ModelToolCall], str | None]:
+        """The reply's calls as the seat would take them, and, when they came as text, how it was read
+        (or why it could not be); (no calls, None) for a reply with neither."""
+        if completion.tool_calls:
+            return completion.tool_calls, None
+        text = completion.text or ""
+        reading = read_text_calls(text, truncated=bool(completion.usage.truncated))
+        if reading is None:
+            return [], None
+        form = _form(text)
+        if reading.problem is not None:
+            return [], f"{_written(form)}, but tau2 cannot read it as calls: {reading.problem}"
+        if self.enabled:
+            return (
+                reading.calls,
+                f"{_written(form)}, read as calls with {self.option or 'text tool calls on'}",
+            )
+        return [], _unread(form, reading.calls, self.option)
+
+
+async def _tool_calls(client: ModelClient, checks: list[Check], reading: _Reading) -> bool:
+    """A request with one tool, as runs send it (no `tool_choice`), must come back as a call to it with
+    JSON-object arguments, structured or (for a seat reading them) written as text; whether it did."""
+    asked = [{"role": "user", "content": "Look up order A-17 with the lookup_order tool."}]
     try:
-        completion = await _with_args(client, {"tool_choice": forced}).complete(asked, [_LOOKUP], seed=None)
+        completion = await client.complete(asked, [_LOOKUP], seed=None)
     except InfrastructureError as error:
         detail = f"the server refused a request with tools: {_reason(client, error)}"
         checks.append(Check(name="tool calls", outcome="fail", detail=detail))
-        return
-    calls = completion.tool_calls
+        return False
+    calls, how = reading.calls(completion)
     if not calls:
-        checks.append(Check(name="tool calls", outcome="fail", detail=_no_call(completion)))
-        return
+        detail = how or f"no tool call came back ({_shown(completion)})"
+        checks.append(Check(name="tool calls", outcome="fail", detail=detail))
+        return False
     call = calls[0]
     arguments = _object(call.arguments)
     if call.name != "lookup_order" or arguments is None:
         detail = f"asked for lookup_order with JSON arguments, got {call.name}({call.arguments})"
         checks.append(Check(name="tool calls", outcome="fail", detail=detail))
-        return
-    shown = json.dumps(arguments, ensure_ascii=False)
-    checks.append(
-        Check(name="tool calls", outcome="pass", detail=f"forced call came back: lookup_order({shown})")
+        return False
+    shown = f"lookup_order({json.dumps(arguments, ensure_ascii=False)})"
+    detail = f"{how}: {shown}" if how else f"came back as a structured call: {shown}"
+    checks.append(Check(name="tool calls", outcome="pass", detail=detail))
+    return True
+
+
+async def _forced_tool_choice(client: ModelClient, checks: list[Check], reading: _Reading) -> None:
+    """Whether `tool_choice: required` (the form OpenAI, vLLM and llama.cpp all accept; llama.cpp ignores a
+    named, object-valued one) is enforced: a structured call must come back to a prompt that needs none.
+    Runs send no `tool_choice` unless `--agent-arg` sets it, so an unenforced one only warns."""
+    completion = await _required(
+        client, checks, "forced tool choice", "Reply with the single word: ready", _LOOKUP
     )
-
-
-async def _parallel_tool_calls(client: ModelClient, checks: list[Check]) -> None:
-    """With `tool_choice: required`, whether one reply carries several calls."""
-    asked = [{"role": "user", "content": "Get the weather in Paris and in Tokyo, in one reply."}]
-    try:
-        completion = await _with_args(client, {"tool_choice": "required"}).complete(
-            asked, [_WEATHER], seed=None
-        )
-    except InfrastructureError as error:
-        detail = f"tool_choice=required was refused: {_reason(client, error)}"
-        checks.append(Check(name="parallel tool calls", outcome="warn", detail=detail))
+    if completion is None:
         return
-    count = len(completion.tool_calls)
+    if completion.tool_calls:
+        detail = "tool_choice=required is enforced (a call came back to a prompt that needs none)"
+        checks.append(Check(name="forced tool choice", outcome="pass", detail=detail))
+        return
+    _, how = reading.calls(completion)
+    said = how or f"answered {_shown(completion)}"
+    detail = (
+        f"tool_choice=required is not enforced: the server accepted it, and the model {said}; runs send "
+        "no tool_choice, so this matters only where a --agent-arg or --user-arg sets one"
+    )
+    checks.append(Check(name="forced tool choice", outcome="warn", detail=detail))
+
+
+async def _parallel_tool_calls(client: ModelClient, checks: list[Check], reading: _Reading) -> None:
+    """With `tool_choice: required`, whether one reply carries several calls."""
+    asked = "Get the weather in Paris and in Tokyo, in one reply."
+    completion = await _required(client, checks, "parallel tool calls", asked, _WEATHER)
+    if completion is None:
+        return
+    calls, how = reading.calls(completion)
+    count = len(calls)
+    written = f" ({how})" if how else ""
     if count >= 2:
-        detail = f"{count} calls in one reply"
-        checks.append(Check(name="parallel tool calls", outcome="pass", detail=detail))
+        checks.append(
+            Check(name="parallel tool calls", outcome="pass", detail=f"{count} calls in one reply{written}")
+        )
     elif count == 1:
-        detail = "one call per reply (the model or server does not make parallel calls)"
+        detail = f"one call per reply (the model or server does not make parallel calls){written}"
         checks.append(Check(name="parallel tool calls", outcome="warn", detail=detail))
     else:
-        detail = f"tool_choice=required answered without a tool call: {_no_call(completion)}"
+        detail = f"tool_choice=required answered without a tool call: {how or _shown(completion)}"
         checks.append(Check(name="parallel tool calls", outcome="warn", detail=detail))
 
 
-def _no_call(completion: Completion) -> str:
-    """Why a reply that should have held a tool call did not: text that looks like one, or anything."""
-    text = (completion.text or "").strip()
-    if _looks_like_a_call(text):
-        return (
-            "tool calls come back as text in the reply's content: the server lacks a tool-call parser "
-            "(vLLM: --enable-auto-tool-choice --tool-call-parser NAME; llama.cpp: --jinja); "
-            "or read such text as calls with the seat's --agent-text-tool-calls / --user-text-tool-calls"
-        )
-    shown = " ".join(text.split())[:60]
-    return f"no tool call came back ({repr(shown) if shown else 'an empty reply'})"
+async def _required(
+    client: ModelClient, checks: list[Check], name: str, asked: str, tool: dict[str, Any]
+) -> Completion | None:
+    """The reply to `asked` with `tool` under `tool_choice: required`; None, with the check `name` warned
+    about, when the server refused the request or took too long."""
+    try:
+        messages = [{"role": "user", "content": asked}]
+        return await _with_args(client, {"tool_choice": "required"}).complete(messages, [tool], seed=None)
+    except InfrastructureError as error:
+        checks.append(Check(name=name, outcome="warn", detail=_unanswered(client, error)))
+        return None
 
 
-def _looks_like_a_call(text: str) -> bool:
-    """Text holding a JSON tool call (`{"name": …, "arguments": …}`) or a `<tool_call>` block."""
+def _unanswered(client: ModelClient, error: InfrastructureError) -> str:
+    """Why a request with `tool_choice: required` got no reply: the server refused it, or took too long."""
+    if isinstance(_connection_failure(error), TimeoutError):
+        timeout = client.spec.timeout_s
+        return f"no reply to a request with tool_choice=required within the seat's timeout ({timeout:g} s)"
+    return f"tool_choice=required was refused: {_reason(client, error)}"
+
+
+def _form(text: str) -> str:
+    """How a reply wrapped the tool calls it wrote as text."""
     if "<tool_call>" in text:
-        return True
-    start, end = text.find("{"), text.rfind("}")
-    if start < 0 or end <= start:
-        return False
-    found = _object(text[start : end + 1])
-    return found is not None and "name" in found and ("arguments" in found or "parameters" in found)
+        return "tags"
+    return "fence" if "```" in text else "bare"
+
+
+def _written(form: str) -> str:
+    """The phrase saying how calls written as text were wrapped."""
+    return {
+        "tags": "the call came back as text in <tool_call> tags",
+        "fence": "the call came back as text in a Markdown code fence",
+        "bare": "the call came back as bare JSON text",
+    }[form]
+
+
+def _unread(form: str, calls: list[ModelToolCall], option: str | None) -> str:
+    """Why calls came back as text (the server's parser, or the model's own form), and what reads them."""
+    cause = {
+        "tags": (
+            "the server passed the model's <tool_call> tags on unparsed: its tool-call parser is off or "
+            "does not match the model (vLLM: --enable-auto-tool-choice --tool-call-parser NAME; "
+            "llama.cpp: --jinja)"
+        ),
+        "fence": (
+            "the model wraps its calls in code fences, a form tool-call parsers do not read, so this is the "
+            "model's habit, not a missing server option"
+        ),
+        "bare": (
+            "either the server has no tool-call parser for this model (vLLM: --enable-auto-tool-choice "
+            "--tool-call-parser NAME; llama.cpp: --jinja) or the model writes calls in a form its parser "
+            "does not read"
+        ),
+    }[form]
+    shown = ", ".join(f"{call.name}({call.arguments})" for call in calls)
+    remedy = f"; tau2 reads it as {shown}"
+    if option is not None:
+        remedy += f" with {option} (give it to this command too, to check)"
+    return f"{_written(form)}: {cause}{remedy}"
+
+
+def _shown(completion: Completion) -> str:
+    """A reply's text, shortened, for a line saying it was not what was asked."""
+    shown = " ".join((completion.text or "").split())[:60]
+    return repr(shown) if shown else "an empty reply"
 
 
 def _object(text: str) -> dict[str, Any] | None:

@@ -25,6 +25,9 @@ native transport for them."""
 OPENAI_API_BASE = "https://api.openai.com/v1"
 """Where the native transport sends `openai/…` models that name no API base."""
 
+TOKEN_CAP = "length"
+"""The finish reason of a reply cut off at the token cap (`max_tokens`, or the server's own limit)."""
+
 
 class ModelToolCall(BaseModel):
     """A tool call as the model wrote it: arguments are the raw text, parsed later by the actor."""
@@ -62,6 +65,15 @@ class Completion(BaseModel):
 def _safe_or_none(value: str | None) -> str | None:
     """Model text without lone surrogates, so no record built from it fails to serialise."""
     return None if value is None else safe_text(value)
+
+
+def replied(
+    text: str | None, tool_calls: list[ModelToolCall], finish_reason: str | None, usage: Usage
+) -> Completion:
+    """A reply as a transport read it; one cut off at the token cap counts in its usage's `truncated`."""
+    if finish_reason == TOKEN_CAP:
+        usage = usage.model_copy(update={"truncated": 1})
+    return Completion(text=text, tool_calls=tool_calls, finish_reason=finish_reason, usage=usage)
 
 
 class EmptyChoicesError(Exception):

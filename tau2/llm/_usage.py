@@ -1,4 +1,4 @@
-"""Tokens and cost of model calls, summed per seat."""
+"""Tokens and cost of model calls, and how many replies hit the token cap, summed per seat."""
 
 from __future__ import annotations
 
@@ -15,6 +15,8 @@ class Usage(BaseModel):
     completion_tokens: int = 0
     cost: float | None = 0.0
     """USD; None as soon as any summed call was unpriced."""
+    truncated: int = 0
+    """Replies cut off at the token cap (finish reason `length`)."""
 
     def __add__(self, other: Usage) -> Usage:
         return Usage(
@@ -22,4 +24,5 @@ class Usage(BaseModel):
             prompt_tokens=self.prompt_tokens + other.prompt_tokens,
             completion_tokens=self.completion_tokens + other.completion_tokens,
             cost=None if self.cost is None or other.cost is None else self.cost + other.cost,
+            truncated=self.truncated + other.truncated,
         )

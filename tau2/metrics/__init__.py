@@ -1,5 +1,6 @@
 """Metrics over simulation records: pass^k with bootstrap intervals, flip rate, breakdowns, per-action
-diagnostics, the usage ledger, and paired comparisons of two runs."""
+diagnostics, the usage ledger, and paired comparisons of two runs. pass^k and its intervals need only
+per-task counts of trials and successes (`TaskCounts`), never the records themselves."""
 
 from tau2.metrics.actions import ActionStat, action_stats
 from tau2.metrics.bootstrap import Bootstrap, Estimate, estimate, rate_estimate, wilson
@@ -13,7 +14,6 @@ from tau2.metrics.paired import (
     FlipSets,
     Pair,
     PairBy,
-    PairedEstimate,
     PairedGroup,
     action_diffs,
     flip_sets,
@@ -22,7 +22,15 @@ from tau2.metrics.paired import (
     paired_breakdowns,
     paired_curve,
 )
-from tau2.metrics.passk import pass_hat_k, pass_hat_k_curve, pass_hat_k_values
+from tau2.metrics.paired_stats import PairedEstimate, paired_pass_hat_k
+from tau2.metrics.passk import (
+    TaskCounts,
+    pass_hat_k,
+    pass_hat_k_curve,
+    pass_hat_k_estimates,
+    pass_hat_k_table,
+    pass_hat_k_values,
+)
 from tau2.metrics.retrieval import RetrievalSummary, retrieval_summary
 from tau2.metrics.usage import SeatUsage, seat_usage
 
@@ -45,6 +53,7 @@ __all__ = [
     "RecordPair",
     "RetrievalSummary",
     "SeatUsage",
+    "TaskCounts",
     "TaskOutcome",
     "action_diffs",
     "action_stats",
@@ -59,9 +68,12 @@ __all__ = [
     "paired_breakdowns",
     "paired_curve",
     "paired_effort",
+    "paired_pass_hat_k",
     "paired_terminations",
     "pass_hat_k",
     "pass_hat_k_curve",
+    "pass_hat_k_estimates",
+    "pass_hat_k_table",
     "pass_hat_k_values",
     "rate_estimate",
     "retrieval_summary",

@@ -1,18 +1,27 @@
-"""Intervals for a mean over tasks: the percentile bootstrap (resampling tasks with replacement), kept from
-collapsing at 0 and 1 by the Wilson score interval, and Newcombe's interval for differences."""
+"""Intervals for a mean over tasks: the percentile bootstrap (resampling tasks with replacement, vectorised
+with numpy), kept from collapsing at 0 and 1 by the Wilson score interval, and Newcombe's interval for
+differences."""
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from math import sqrt
-from statistics import NormalDist, fmean
+from statistics import NormalDist
+from typing import Final
 
+import numpy as np
+import numpy.typing as npt
 from pydantic import BaseModel, ConfigDict, Field
 
 MAX_SAMPLES = 100_000
 """The most resamples an interval takes: a hundred times the default, beyond any use (intervals settle
 long before). Time grows linearly with it, so a typo like 10**9 would otherwise run for days."""
+
+Floats = npt.NDArray[np.float64]
+
+_BLOCK_VALUES: Final = 1 << 20
+"""Most resampled values held at once (8 MB of draws, 8 MB of values): resamples are drawn and averaged in
+blocks, so memory stays bounded whatever the number of tasks and resamples."""
 
 
 class Bootstrap(BaseModel):
@@ -36,22 +45,70 @@ class Estimate(BaseModel):
     tasks: int
 
 
-def estimate(values: Sequence[float], bootstrap: Bootstrap) -> Estimate:
+NO_ESTIMATE: Final = Estimate(value=None, ci_low=None, ci_high=None, tasks=0)
+
+
+def estimate(values: Sequence[float] | Floats, bootstrap: Bootstrap) -> Estimate:
     """The mean of per-task `values` and its percentile interval (for values of any range)."""
-    if not values:
-        return Estimate(value=None, ci_low=None, ci_high=None, tasks=0)
-    low, high = interval(values, bootstrap)
-    return Estimate(value=fmean(values), ci_low=low, ci_high=high, tasks=len(values))
+    array = np.asarray(values, dtype=np.float64)
+    if not array.size:
+        return NO_ESTIMATE
+    (low,), (high,) = intervals(array.reshape(1, -1), bootstrap)
+    return Estimate(value=float(array.mean()), ci_low=float(low), ci_high=float(high), tasks=array.size)
 
 
 def rate_estimate(values: Sequence[float], bootstrap: Bootstrap) -> Estimate:
     """The mean of per-task rates in [0, 1]; its interval spans both the bootstrap and the Wilson score
     interval over the tasks, so all-pass or all-fail runs do not read as certainty."""
-    e = estimate(values, bootstrap)
-    if e.value is None or e.ci_low is None or e.ci_high is None:
-        return e
-    low, high = wilson(e.value, e.tasks, bootstrap.level)
-    return e.model_copy(update={"ci_low": min(e.ci_low, low), "ci_high": max(e.ci_high, high)})
+    if not values:
+        return NO_ESTIMATE
+    return rate_estimates(np.asarray(values, dtype=np.float64).reshape(1, -1), bootstrap)[0]
+
+
+def rate_estimates(rates: Floats, bootstrap: Bootstrap) -> list[Estimate]:
+    """`rate_estimate` of every row of `rates` (rows: series over the same tasks, columns: tasks), all
+    rows resampled with the same draws of tasks."""
+    lows, highs = intervals(rates, bootstrap)
+    return [
+        widened(float(value), float(low), float(high), rates.shape[1], bootstrap.level)
+        for value, low, high in zip(rates.mean(axis=1), lows, highs, strict=True)
+    ]
+
+
+def widened(value: float, low: float, high: float, tasks: int, level: float) -> Estimate:
+    """A rate's estimate with its bootstrap interval widened to span the Wilson score interval."""
+    wilson_low, wilson_high = wilson(value, tasks, level)
+    return Estimate(value=value, ci_low=min(low, wilson_low), ci_high=max(high, wilson_high), tasks=tasks)
+
+
+def intervals(values: Floats, bootstrap: Bootstrap) -> tuple[Floats, Floats]:
+    """Percentile interval of the mean of each row of `values` over `bootstrap.samples` resamples of its
+    columns (tasks), with linear interpolation between order statistics."""
+    tail = (1.0 - bootstrap.level) / 2
+    lows, highs = np.quantile(resampled_means(values, bootstrap), [tail, 1.0 - tail], axis=1)
+    return lows, highs
+
+
+def resampled_means(values: Floats, bootstrap: Bootstrap) -> Floats:
+    """Means of each row of `values` (rows × tasks) over `bootstrap.samples` resamples of the tasks with
+    replacement, shape rows × samples. Every row is resampled with the same draws, and the draws depend
+    only on the seed, the number of tasks and of samples: the same seed gives the same intervals for a
+    series whatever other series are computed beside it."""
+    rows, tasks = values.shape
+    rng = np.random.default_rng(_entropy(bootstrap.seed))
+    means = np.empty((rows, bootstrap.samples))
+    block = max(1, _BLOCK_VALUES // tasks)
+    for start in range(0, bootstrap.samples, block):
+        stop = min(start + block, bootstrap.samples)
+        drawn = rng.integers(0, tasks, size=(stop - start, tasks))
+        for row in range(rows):
+            means[row, start:stop] = values[row].take(drawn).mean(axis=1)
+    return means
+
+
+def _entropy(seed: int) -> list[int]:
+    """numpy's seed entropy for any integer seed (it takes non-negative ones only)."""
+    return [abs(seed), int(seed < 0)]
 
 
 def wilson(rate: float, n: int, level: float) -> tuple[float, float]:
@@ -71,21 +128,3 @@ def newcombe(a: float, b: float, n: int, level: float) -> tuple[float, float]:
         diff - sqrt((b - low_b) ** 2 + (high_a - a) ** 2),
         diff + sqrt((high_b - b) ** 2 + (a - low_a) ** 2),
     )
-
-
-def interval(values: Sequence[float], bootstrap: Bootstrap) -> tuple[float, float]:
-    """Percentile interval of the mean over `bootstrap.samples` resamples of `values` (seeded)."""
-    rng = random.Random(bootstrap.seed)
-    n = len(values)
-    means = sorted(sum(rng.choices(values, k=n)) / n for _ in range(bootstrap.samples))
-    tail = (1.0 - bootstrap.level) / 2
-    return quantile(means, tail), quantile(means, 1.0 - tail)
-
-
-def quantile(ordered: Sequence[float], q: float) -> float:
-    """Linearly interpolated quantile `q` of an ascending, non-empty sequence."""
-    position = q * (len(ordered) - 1)
-    below = int(position)
-    above = min(below + 1, len(ordered) - 1)
-    low, high = ordered[below], ordered[above]
-    return min(high, max(low, low + (high - low) * (position - below)))

@@ -3,14 +3,16 @@ actor turns, and how simulations end — as paired differences over shared tasks
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Sequence
-from statistics import fmean
+from math import nan
 from typing import Final
 
+import numpy as np
 from pydantic import BaseModel, ConfigDict
 
 from tau2.episode import EntryKind, TerminationReason
-from tau2.metrics.bootstrap import Bootstrap, estimate
+from tau2.metrics.bootstrap import Bootstrap, Floats, estimate
 from tau2.runs import SimulationRecord
 from tau2.world import Side
 
@@ -20,7 +22,8 @@ BOTH: Final = "both"
 RecordPair = tuple[Sequence[SimulationRecord], Sequence[SimulationRecord]]
 """The valid records of one paired task in run A and in run B."""
 
-Measure = Callable[[SimulationRecord], float | None]
+MeasureRow = Callable[[SimulationRecord], list[float]]
+"""A simulation's value of each measure of a table, NaN where it is unknown (an unpriced seat's cost)."""
 
 
 class PairedMean(BaseModel):
@@ -38,93 +41,85 @@ class PairedMean(BaseModel):
     tasks: int
 
 
-def _entries(seat: Side, kind: EntryKind, failed: bool = False) -> Measure:
-    def count(record: SimulationRecord) -> float:
-        entries = record.trajectory.entries if record.trajectory is not None else []
-        return sum(
-            e.seat is seat and e.kind is kind and (not failed or (e.result is not None and not e.result.ok))
-            for e in entries
-        )
-
-    return count
-
-
-def _tokens(seat: Side) -> Measure:
-    def tokens(record: SimulationRecord) -> float:
-        usage = record.usage.get(seat)
-        return 0 if usage is None else usage.prompt_tokens + usage.completion_tokens
-
-    return tokens
-
-
-def _cost(seat: Side) -> Measure:
-    def cost(record: SimulationRecord) -> float | None:
-        usage = record.usage.get(seat)
-        return 0.0 if usage is None else usage.cost
-
-    return cost
-
-
-SEAT_MEASURES: Final[dict[str, Callable[[Side], Measure]]] = {
-    "messages": lambda seat: _entries(seat, EntryKind.MESSAGE),
-    "tool calls": lambda seat: _entries(seat, EntryKind.TOOL_CALL),
-    "tool errors": lambda seat: _entries(seat, EntryKind.TOOL_RESULT, failed=True),
-    "tokens": _tokens,
-    "cost": _cost,
-}
+SEAT_MEASURES: Final = ("messages", "tool calls", "tool errors", "tokens", "cost")
 """Per-seat measures of one simulation; a seat absent from a run (solo has no user) counts zero."""
 
+MEASURES: Final = ((BOTH, "turns"), *((seat.value, name) for seat in Side for name in SEAT_MEASURES))
+"""Every (seat, measure) of the effort table, actor turns of the whole episode first."""
 
-def measures() -> list[tuple[str, str, Measure]]:
-    """Every (seat, measure name, function), actor turns of the whole episode first."""
-    rows: list[tuple[str, str, Measure]] = [(BOTH, "turns", lambda record: record.steps)]
+
+def effort_row(record: SimulationRecord) -> list[float]:
+    """The simulation's value of every measure in `MEASURES`, from one pass over its trajectory."""
+    counted: Counter[tuple[Side, EntryKind]] = Counter()
+    failed: Counter[Side] = Counter()
+    for entry in record.trajectory.entries if record.trajectory is not None else []:
+        counted[entry.seat, entry.kind] += 1
+        failed[entry.seat] += (
+            entry.kind is EntryKind.TOOL_RESULT and entry.result is not None and not entry.result.ok
+        )
+    row = [float(record.steps)]
     for seat in Side:
-        rows += [(seat.value, name, make(seat)) for name, make in SEAT_MEASURES.items()]
-    return rows
+        usage = record.usage.get(seat)
+        tokens = 0 if usage is None else usage.prompt_tokens + usage.completion_tokens
+        cost = 0.0 if usage is None else nan if usage.cost is None else usage.cost
+        row += [
+            counted[seat, EntryKind.MESSAGE],
+            counted[seat, EntryKind.TOOL_CALL],
+            failed[seat],
+            tokens,
+            cost,
+        ]
+    return row
 
 
 def paired_effort(pairs: Sequence[RecordPair], bootstrap: Bootstrap) -> list[PairedMean]:
     """Every measure's paired difference; a task is left out of a measure a side cannot price."""
-    return [paired_mean(pairs, seat, name, measure, bootstrap) for seat, name, measure in measures()]
+    return paired_means(pairs, MEASURES, effort_row, bootstrap)
 
 
 def paired_terminations(pairs: Sequence[RecordPair], bootstrap: Bootstrap) -> list[PairedMean]:
     """Per termination reason either run reached: the share of simulations ending so, A, B and B − A."""
-    reasons = {record.termination for a, b in pairs for record in (*a, *b)}
-    return [
-        paired_mean(pairs, BOTH, reason.value, _ends(reason), bootstrap)
-        for reason in TerminationReason
-        if reason in reasons
-    ]
-
-
-def _ends(reason: TerminationReason) -> Measure:
-    return lambda record: float(record.termination is reason)
-
-
-def paired_mean(
-    pairs: Sequence[RecordPair], seat: str, name: str, measure: Measure, bootstrap: Bootstrap
-) -> PairedMean:
-    """Per-task means of `measure` on each side, and their paired difference resampled over tasks."""
-    per_task = [(_mean(a, measure), _mean(b, measure)) for a, b in pairs if a and b]
-    known = [(va, vb) for va, vb in per_task if va is not None and vb is not None]
-    if not known:
-        return PairedMean(
-            seat=seat, measure=name, a=None, b=None, diff=None, ci_low=None, ci_high=None, tasks=0
-        )
-    diff = estimate([vb - va for va, vb in known], bootstrap)
-    return PairedMean(
-        seat=seat,
-        measure=name,
-        a=fmean(va for va, _ in known),
-        b=fmean(vb for _, vb in known),
-        diff=diff.value,
-        ci_low=diff.ci_low,
-        ci_high=diff.ci_high,
-        tasks=len(known),
+    present = {record.termination for a, b in pairs for record in (*a, *b)}
+    reasons = [reason for reason in TerminationReason if reason in present]
+    return paired_means(
+        pairs,
+        [(BOTH, reason.value) for reason in reasons],
+        lambda record: [float(record.termination is reason) for reason in reasons],
+        bootstrap,
     )
 
 
-def _mean(records: Sequence[SimulationRecord], measure: Measure) -> float | None:
-    values = [measure(record) for record in records]
-    return None if any(value is None for value in values) else fmean(v for v in values if v is not None)
+def paired_means(
+    pairs: Sequence[RecordPair], labels: Sequence[tuple[str, str]], row: MeasureRow, bootstrap: Bootstrap
+) -> list[PairedMean]:
+    """Per measure (labelled seat and name, in `row`'s order): the per-task means on each side over the
+    tasks both sides measure, and their paired difference resampled over those tasks."""
+    measured = [(a, b) for a, b in pairs if a and b]
+    width = len(labels)
+    per_task_a = np.array([_task_mean(a, row) for a, _ in measured]).reshape(-1, width)
+    per_task_b = np.array([_task_mean(b, row) for _, b in measured]).reshape(-1, width)
+    means = []
+    for column, (seat, name) in enumerate(labels):
+        known = ~np.isnan(per_task_a[:, column]) & ~np.isnan(per_task_b[:, column])
+        a, b = per_task_a[known, column], per_task_b[known, column]
+        diff = estimate(b - a, bootstrap)
+        means.append(
+            PairedMean(
+                seat=seat,
+                measure=name,
+                a=float(a.mean()) if len(a) else None,
+                b=float(b.mean()) if len(b) else None,
+                diff=diff.value,
+                ci_low=diff.ci_low,
+                ci_high=diff.ci_high,
+                tasks=len(a),
+            )
+        )
+    return means
+
+
+def _task_mean(records: Sequence[SimulationRecord], row: MeasureRow) -> Floats:
+    """The mean per simulation of each measure over one task's records (NaN if any value is unknown)."""
+    values: Floats = np.array([row(record) for record in records], dtype=np.float64)
+    means: Floats = values.mean(axis=0)
+    return means

@@ -84,13 +84,12 @@ def _outcome(records: list[SimulationRecord]) -> TaskOutcome:
 
 def termination_outcomes(records: Sequence[SimulationRecord]) -> dict[str, dict[str, int]]:
     """Valid simulations per termination reason split into `pass` and `fail`, reasons in the enum's order."""
-    table: dict[str, dict[str, int]] = {}
-    for reason in TerminationReason:
-        ended = [record for record in records if record.termination is reason and not record.excluded]
-        if ended:
-            passed = sum(record.success for record in ended)
-            table[reason.value] = {"pass": passed, "fail": len(ended) - passed}
-    return table
+    ended = Counter((record.termination, record.success) for record in records if not record.excluded)
+    return {
+        reason.value: {"pass": ended[reason, True], "fail": ended[reason, False]}
+        for reason in TerminationReason
+        if ended[reason, True] or ended[reason, False]
+    }
 
 
 def termination_counts(records: Sequence[SimulationRecord]) -> dict[str, int]:

@@ -12,11 +12,12 @@ from typing import Final
 from pydantic import BaseModel, ConfigDict
 
 from tau2.errors import UserInputError
-from tau2.metrics.bootstrap import Bootstrap, estimate, newcombe, rate_estimate
+from tau2.metrics.bootstrap import Bootstrap, estimate
 from tau2.metrics.breakdown import GROUPINGS, group_by
 from tau2.metrics.effort import RecordPair
 from tau2.metrics.outcomes import TaskOutcome
-from tau2.metrics.passk import pass_hat_k
+from tau2.metrics.paired_stats import PairedEstimate, paired_pass_hat_k
+from tau2.metrics.passk import TaskCounts
 from tau2.runs import SimulationRecord
 from tau2.world import Side
 
@@ -38,24 +39,6 @@ class Pair(BaseModel):
     key: str
     a: TaskOutcome
     b: TaskOutcome
-
-
-class PairedEstimate(BaseModel):
-    """pass^k of A and of B over the tasks both can estimate, and B − A with its paired interval."""
-
-    model_config = ConfigDict(frozen=True)
-
-    a: float | None
-    b: float | None
-    diff: float | None
-    ci_low: float | None
-    ci_high: float | None
-    tasks: int
-    a_low: float | None = None
-    a_high: float | None = None
-    b_low: float | None = None
-    b_high: float | None = None
-    """Each side's own interval over the same tasks (as in a single-run report)."""
 
 
 class FlipSets(BaseModel):
@@ -126,34 +109,8 @@ def _by_key(outcomes: Sequence[TaskOutcome], pair_by: PairBy, run: str) -> dict[
 
 def paired_curve(pairs: Sequence[Pair], max_k: int, bootstrap: Bootstrap) -> dict[str, PairedEstimate]:
     """Paired pass^k for k = 1..max_k over pairs where both sides have at least k valid trials."""
-    return {str(k): paired_estimate(pairs, k, bootstrap) for k in range(1, max_k + 1)}
-
-
-def paired_estimate(pairs: Sequence[Pair], k: int, bootstrap: Bootstrap) -> PairedEstimate:
-    """pass^k of both sides and B − A, its interval from resampling the usable pairs (Newcombe's when every
-    pair differs alike, e.g. all pass in both runs, where resampling has no spread)."""
-    usable = [pair for pair in pairs if pair.a.trials >= k and pair.b.trials >= k]
-    if not usable:
-        return PairedEstimate(a=None, b=None, diff=None, ci_low=None, ci_high=None, tasks=0)
-    a = [pass_hat_k(p.a.trials, p.a.successes, k) for p in usable]
-    b = [pass_hat_k(p.b.trials, p.b.successes, k) for p in usable]
-    diff = estimate([vb - va for va, vb in zip(a, b, strict=True)], bootstrap)
-    low, high = diff.ci_low, diff.ci_high
-    if low == high:
-        low, high = newcombe(fmean(a), fmean(b), len(usable), bootstrap.level)
-    side_a, side_b = rate_estimate(a, bootstrap), rate_estimate(b, bootstrap)
-    return PairedEstimate(
-        a=fmean(a),
-        b=fmean(b),
-        diff=diff.value,
-        ci_low=low,
-        ci_high=high,
-        tasks=len(usable),
-        a_low=side_a.ci_low,
-        a_high=side_a.ci_high,
-        b_low=side_b.ci_low,
-        b_high=side_b.ci_high,
-    )
+    a, b = TaskCounts.of(pair.a for pair in pairs), TaskCounts.of(pair.b for pair in pairs)
+    return paired_pass_hat_k(a, b, max_k, bootstrap)
 
 
 def flip_sets(pairs: Sequence[Pair]) -> dict[str, FlipSets]:
@@ -189,23 +146,28 @@ def _pair_labels(a: list[str], b: list[str]) -> list[str]:
     return a if a == b else [f"{'+'.join(a)} → {'+'.join(b)}"]
 
 
+Shares = dict[str, tuple[Side, float]]
+"""Per expected action name: its seat (as first seen) and the share of its expected occurrences performed."""
+
+
 def action_diffs(pairs: Sequence[RecordPair], bootstrap: Bootstrap) -> list[ActionDiff]:
     """Per expected action name, grouped by seat (agent first): the share of its expected occurrences
     performed in A and B, and B − A with an interval resampled over the tasks expecting it on both sides."""
+    shares = [(_performed_shares(a), _performed_shares(b)) for a, b in pairs]
     sides: dict[str, Side] = {}
-    for a, b in pairs:
-        for record in (*a, *b):
-            for action in record.actions:
-                sides.setdefault(action.name, action.side)
+    for a, b in shares:
+        for name, (side, _) in (*a.items(), *b.items()):
+            sides.setdefault(name, side)
     order = sorted(sides, key=lambda name: (list(Side).index(sides[name]), name))
-    return [_action_diff(pairs, name, sides[name], bootstrap) for name in order]
+    return [_action_diff(shares, name, sides[name], bootstrap) for name in order]
 
 
-def _action_diff(pairs: Sequence[RecordPair], name: str, side: Side, bootstrap: Bootstrap) -> ActionDiff:
-    per_task = [(_performed(a, name), _performed(b, name)) for a, b in pairs]
-    ra = [pa for pa, pb in per_task if pa is not None]
-    rb = [pb for pa, pb in per_task if pb is not None]
-    both = [(pa, pb) for pa, pb in per_task if pa is not None and pb is not None]
+def _action_diff(
+    shares: Sequence[tuple[Shares, Shares]], name: str, side: Side, bootstrap: Bootstrap
+) -> ActionDiff:
+    ra = [a[name][1] for a, _ in shares if name in a]
+    rb = [b[name][1] for _, b in shares if name in b]
+    both = [(a[name][1], b[name][1]) for a, b in shares if name in a and name in b]
     diff = estimate([pb - pa for pa, pb in both], bootstrap)
     return ActionDiff(
         name=name,
@@ -219,7 +181,11 @@ def _action_diff(pairs: Sequence[RecordPair], name: str, side: Side, bootstrap: 
     )
 
 
-def _performed(records: Sequence[SimulationRecord], name: str) -> float | None:
-    """Share of the expected occurrences of action `name` performed in these records; None if unexpected."""
-    flags = [action.performed for record in records for action in record.actions if action.name == name]
-    return sum(flags) / len(flags) if flags else None
+def _performed_shares(records: Sequence[SimulationRecord]) -> Shares:
+    """Per action name expected in these records, the share of its expected occurrences performed."""
+    counts: dict[str, tuple[Side, int, int]] = {}
+    for record in records:
+        for action in record.actions:
+            side, performed, expected = counts.get(action.name, (action.side, 0, 0))
+            counts[action.name] = (side, performed + action.performed, expected + 1)
+    return {name: (side, performed / expected) for name, (side, performed, expected) in counts.items()}

@@ -1,4 +1,5 @@
-"""The cost and token ledger per seat; an unpriced model makes the seat's cost unknown, never zero."""
+"""The cost and token ledger per seat, with the replies cut off at the token cap and the format failures;
+an unpriced model makes the seat's cost unknown, never zero."""
 
 from __future__ import annotations
 
@@ -28,6 +29,10 @@ class SeatUsage(BaseModel):
     cost: float | None
     unpriced: int
     """Simulations in which this seat's cost was unknown."""
+    truncated: int = 0
+    """Replies cut off at the token cap."""
+    format_failures: int = 0
+    """Rejected replies whose text looked like tool calls (the judge has none)."""
 
 
 def seat_usage(records: Sequence[SimulationRecord]) -> list[SeatUsage]:
@@ -51,6 +56,10 @@ def seat_usage(records: Sequence[SimulationRecord]) -> list[SeatUsage]:
                 completion_tokens=total.completion_tokens,
                 cost=total.cost,
                 unpriced=sum(usage.cost is None for usage in usages),
+                truncated=total.truncated,
+                format_failures=sum(record.format_failures.get(seat, 0) for record in records)
+                if isinstance(seat, Side)
+                else 0,
             )
         )
     return ledger

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from statistics import fmean
+from typing import Final
 
+from tau2.audit import audit_run
 from tau2.errors import UserInputError
 from tau2.metrics import (
     Bootstrap,
@@ -33,11 +35,16 @@ from tau2.report.factors import differing_factors, title
 from tau2.report.schema import ComparisonReport, Factor, RunRef, RunReport, SimulationRow, Totals
 from tau2.runs import Run, SimulationRecord
 
+DEFAULT_MAX_K: Final = 8
+"""pass^k is shown for k = 1..8 unless asked for more (or the runs have fewer trials)."""
 
-def build_report(run: Run, bootstrap: Bootstrap) -> RunReport:
-    """Every metric of one run."""
+
+def build_report(run: Run, bootstrap: Bootstrap, max_k: int | None = None) -> RunReport:
+    """Every metric of one run; pass^k for k up to `max_k` (default `DEFAULT_MAX_K`) or the run's trials,
+    whichever is smaller."""
     manifest, records = run.manifest, run.records
     outcomes = task_outcomes(records)
+    shown_k = min(manifest.trials, max_k or DEFAULT_MAX_K)
     valid = [record for record in records if not record.excluded]
     return RunReport(
         path=str(run.path),
@@ -54,9 +61,9 @@ def build_report(run: Run, bootstrap: Bootstrap) -> RunReport:
             tool_errors=sum(record.tool_errors for record in valid),
             duration_s=sum(record.duration_s for record in records),
         ),
-        pass_hat_k=pass_hat_k_curve(outcomes, manifest.trials, bootstrap),
+        pass_hat_k=pass_hat_k_curve(outcomes, shown_k, bootstrap),
         flips=flip_summary(outcomes),
-        breakdowns=breakdowns(outcomes, manifest.trials, bootstrap),
+        breakdowns=breakdowns(outcomes, shown_k, bootstrap),
         actions=action_stats(records),
         checks=check_stats(records),
         usage=seat_usage(records),
@@ -66,6 +73,7 @@ def build_report(run: Run, bootstrap: Bootstrap) -> RunReport:
         simulations=[_row(record) for record in records],
         warnings=run.warnings,
         retrieval=retrieval_summary(records),
+        audit=audit_run(run, bootstrap),
     )
 
 
@@ -97,8 +105,11 @@ def auto_pair_by(a: Run, b: Run, factors: list[Factor]) -> PairBy:
     return PairBy.COMPOSITION if persona_differs and not overridden else PairBy.TASK
 
 
-def build_comparison(a: Run, b: Run, pair_by: PairBy | None, bootstrap: Bootstrap) -> ComparisonReport:
-    """Run B against run A on their shared tasks; a `UserInputError` when they share none."""
+def build_comparison(
+    a: Run, b: Run, pair_by: PairBy | None, bootstrap: Bootstrap, max_k: int | None = None
+) -> ComparisonReport:
+    """Run B against run A on their shared tasks, pass^k up to `max_k` (default `DEFAULT_MAX_K`) or the
+    fewer trials of the two; a `UserInputError` when they share no task."""
     factors = differing_factors(a, b)
     pairing = pair_by or auto_pair_by(a, b, factors)
     outcomes_a, outcomes_b = task_outcomes(a.records), task_outcomes(b.records)
@@ -108,7 +119,7 @@ def build_comparison(a: Run, b: Run, pair_by: PairBy | None, bootstrap: Bootstra
         raise UserInputError(f"{a.path} and {b.path} share no tasks (pairing by {pairing.value})")
     pairs = pair_outcomes(outcomes_a, outcomes_b, pairing)
     record_pairs = _record_pairs(a, b, pairs)
-    max_k = min(a.manifest.trials, b.manifest.trials)
+    shown_k = min(a.manifest.trials, b.manifest.trials, max_k or DEFAULT_MAX_K)
     return ComparisonReport(
         title=title(factors),
         factors=factors,
@@ -119,9 +130,9 @@ def build_comparison(a: Run, b: Run, pair_by: PairBy | None, bootstrap: Bootstra
         shared=len(pairs),
         only_a=len(keys_a - keys_b),
         only_b=len(keys_b - keys_a),
-        pass_hat_k=paired_curve(pairs, max_k, bootstrap),
+        pass_hat_k=paired_curve(pairs, shown_k, bootstrap),
         flips=flip_sets(pairs),
-        breakdowns=paired_breakdowns(pairs, max_k, bootstrap),
+        breakdowns=paired_breakdowns(pairs, shown_k, bootstrap),
         effort=paired_effort(record_pairs, bootstrap),
         terminations=paired_terminations(record_pairs, bootstrap),
         actions=action_diffs(record_pairs, bootstrap),

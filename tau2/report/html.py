@@ -11,7 +11,7 @@ from pathlib import Path
 
 from tau2.errors import UserInputError
 from tau2.metrics import BOTH, GroupStat, PairedGroup, pair_key
-from tau2.report import fmt, plots, tables
+from tau2.report import audit, fmt, plots, tables
 from tau2.report.factors import side_labels
 from tau2.report.schema import ComparisonReport, RunReport
 from tau2.report.tables import TableData
@@ -32,6 +32,13 @@ def run_page(report: RunReport, records: Sequence[SimulationRecord], extra: Sequ
         _warnings(report.warnings),
         _run_headline(report),
         _section("Recorded elsewhere", *(_table(table) for table in extra)),
+        _section(
+            "Simulated-user audit and failures by cause",
+            _table(audit.user_checks(report.audit)),
+            _table(audit.attribution(report.audit)),
+            _folded("Failed simulations", _table(audit.failures(report.audit))),
+            *(f'<p class="note">{escape(note)}</p>' for note in audit.notes(report.audit)),
+        ),
         _section("Plots", _run_plots(report)),
         _viewer(records),
         _section(

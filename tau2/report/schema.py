@@ -7,6 +7,7 @@ from typing import Final, Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from tau2.audit import RunAudit
 from tau2.episode import TerminationReason
 from tau2.metrics import (
     ActionDiff,
@@ -96,6 +97,8 @@ class RunReport(_Document):
     warnings: list[str]
     retrieval: RetrievalSummary | None = None
     """Runs on a knowledge base: the retrieval configuration and the mean recall@k of required documents."""
+    audit: RunAudit | None = None
+    """The simulated-user audit (each check's rate with an interval) and each failed simulation's cause."""
 
 
 class Factor(_Document):

@@ -90,6 +90,7 @@ def totals_line(report: RunReport) -> str:
     if flips.rate is not None:
         parts.append(f"flip rate {fmt.rate(flips.rate)}")
     parts.append(f"{fmt.count(t.tool_errors)} tool errors")
+    parts += _reply_faults(report.usage)
     retrieval = report.retrieval
     if retrieval is not None and retrieval.recall is not None:
         parts.append(f"recall@{retrieval.k} {fmt.rate(retrieval.recall)}")
@@ -101,6 +102,14 @@ def totals_line(report: RunReport) -> str:
         known = None not in priced
         parts.append(f"cost {fmt.usd(sum(c or 0.0 for c in priced))}" if known else "cost unpriced")
     return " · ".join(parts)
+
+
+def _reply_faults(ledger: list[SeatUsage]) -> list[str]:
+    """Model replies cut off at the token cap and format failures, per seat, when there are any."""
+    truncated = [f"{u.seat} {fmt.count(u.truncated)}" for u in ledger if u.truncated]
+    failures = [f"{u.seat} {fmt.count(u.format_failures)}" for u in ledger if u.format_failures]
+    parts = [f"replies cut at the token cap: {', '.join(truncated)}"] if truncated else []
+    return parts + ([f"format failures: {', '.join(failures)}"] if failures else [])
 
 
 def _basis_source(source: str | None) -> str:
@@ -203,7 +212,11 @@ def checks(stats: list[CheckStat]) -> TableData:
 
 
 def usage(ledger: list[SeatUsage]) -> TableData:
-    """Tokens and cost per seat; empty when no seat called a model (offline actors)."""
+    """Tokens and cost per seat, and the replies cut at the token cap and format failures when there are
+    any; empty when no seat called a model (offline actors)."""
+    shown = [u for u in ledger if u.calls]
+    truncated = any(u.truncated for u in shown)
+    failures = any(u.format_failures for u in shown)
     rows = [
         [
             str(u.seat),
@@ -213,11 +226,13 @@ def usage(ledger: list[SeatUsage]) -> TableData:
             fmt.count(u.completion_tokens),
             fmt.cost(u.cost, u.unpriced, u.simulations),
             fmt.per(u.cost, u.simulations),
+            *([fmt.count(u.truncated)] if truncated else []),
+            *([fmt.count(u.format_failures)] if failures else []),
         ]
-        for u in ledger
-        if u.calls
+        for u in shown
     ]
     columns = ["seat", "sims", "calls", "prompt tokens", "completion tokens", "cost", "per sim"]
+    columns += (["cut at token cap"] if truncated else []) + (["format failures"] if failures else [])
     return TableData("Cost and tokens", columns, rows)
 
 

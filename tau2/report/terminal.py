@@ -12,7 +12,7 @@ from rich.table import Table
 
 from tau2._display import data_text
 from tau2.metrics import BOTH
-from tau2.report import fmt, tables
+from tau2.report import audit, fmt, tables
 from tau2.report.factors import side_labels
 from tau2.report.schema import ComparisonReport, RunReport
 from tau2.report.tables import TableData
@@ -77,6 +77,7 @@ def run_tables(report: RunReport, full: bool = False) -> list[RenderableType]:
                     tables.terminations(report.termination_outcomes, report.totals.excluded),
                 ]
             ),
+            *_audit_line(report),
             line(hint, "dim"),
         ]
     return [
@@ -86,6 +87,9 @@ def run_tables(report: RunReport, full: bool = False) -> list[RenderableType]:
                 tables.pass_hat_k(report.pass_hat_k, level),
                 *(tables.breakdown(name, groups) for name, groups in report.breakdowns.items()),
                 tables.terminations(report.termination_outcomes, report.totals.excluded),
+                audit.user_checks(report.audit),
+                audit.attribution(report.audit),
+                audit.failures(report.audit),
                 tables.actions(report.actions),
                 tables.checks(report.checks),
                 tables.usage(report.usage),
@@ -94,7 +98,14 @@ def run_tables(report: RunReport, full: bool = False) -> list[RenderableType]:
                 tables.configuration(report),
             ]
         ),
+        *(line(f"audit: {note}", "dim") for note in audit.notes(report.audit)),
     ]
+
+
+def _audit_line(report: RunReport) -> list[RenderableType]:
+    """Failed simulations by cause, when some failed."""
+    text = audit.attribution_line(report.audit)
+    return [] if text is None else [line(text)]
 
 
 def _weakest(report: RunReport, name: str, ks: list[str]) -> TableData:

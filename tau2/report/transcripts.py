@@ -78,9 +78,10 @@ def transcript(record: SimulationRecord) -> dict[str, Any]:
         "transfer": record.expects_transfer,
         "duration": round(record.duration_s, 3),
         "usage": {
-            seat.value: [u.calls, u.prompt_tokens, u.completion_tokens, u.cost]
+            seat.value: [u.calls, u.prompt_tokens, u.completion_tokens, u.cost, u.truncated]
             for seat, u in record.usage.items()
         },
+        "format": {seat.value: count for seat, count in record.format_failures.items()},
         "entries": [_entry(entry) for entry in entries],
         "assertions": [
             [a.side.value, a.name, a.arguments, a.expected, a.passed, a.error, a.observed]
@@ -92,12 +93,19 @@ def transcript(record: SimulationRecord) -> dict[str, Any]:
 
 
 def _entry(entry: Entry) -> list[Any]:
-    """[seat, kind, text or tool name, call arguments or result text (a rejected reply: raw calls), ok]."""
+    """[seat, kind, text or tool name, call arguments or result text (a rejected reply: raw calls), ok],
+    then 1 when the turn's model reply was cut off at the token cap."""
+    fields = _fields(entry)
+    return [*fields, 1] if entry.usage is not None and entry.usage.truncated else fields
+
+
+def _fields(entry: Entry) -> list[Any]:
     seat, kind = entry.seat.value, _KIND[entry.kind]
     rejected = entry.rejected
     if entry.kind is EntryKind.REJECTED_REPLY and rejected is not None:
         calls = [[raw.name, raw.arguments] for raw in rejected.tool_calls]
-        return [seat, kind, rejected.text or "", calls, False]
+        text = "\n".join(part for part in (rejected.format_note, rejected.text) if part)
+        return [seat, kind, text, calls, False]
     call = entry.tool_call
     if entry.kind is EntryKind.TOOL_CALL and call is not None:
         return [seat, kind, call.name, call.arguments, True]

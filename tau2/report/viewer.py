@@ -17,6 +17,9 @@ from tau2.errors import UserInputError
 from tau2.runs import Run, SimulationRecord
 from tau2.world import ChangeKind, Side, StateChange
 
+CUT_MARK = "[reply cut at the token cap]"
+"""Shown after the first entry of a turn whose model reply hit the token cap."""
+
 
 def select_simulations(run: Run, task: str | None, trial: int | None, failed: bool) -> list[SimulationRecord]:
     """The run's records matching every given filter; a `UserInputError` when none does."""
@@ -75,6 +78,7 @@ def _header(record: SimulationRecord) -> Table:
     usage = " · ".join(
         f"{seat.value} {u.calls:,} calls, {u.prompt_tokens + u.completion_tokens:,} tokens, "
         + ("unpriced" if u.cost is None else f"${u.cost:,.4f}")
+        + (f", {u.truncated:,} cut at the token cap" if u.truncated else "")
         for seat, u in record.usage.items()
     )
     rows = [
@@ -85,6 +89,9 @@ def _header(record: SimulationRecord) -> Table:
         f"{record.steps:,} turns · {record.tool_errors:,} tool errors · {record.duration_s:.1f} s · "
         + (usage or "no model calls"),
     ]
+    if record.format_failures:
+        failures = ", ".join(f"{seat.value} {count:,}" for seat, count in record.format_failures.items())
+        rows.append(f"format failures (tool calls written as text, not run): {failures}")
     table = Table.grid()
     table.add_column(no_wrap=True, overflow="ellipsis")
     for number, row in enumerate(rows):
@@ -125,6 +132,13 @@ def _trajectory(entries: Sequence[Entry], mode: Mode) -> Table:
 
 
 def _entry_text(entry: Entry) -> Text:
+    text = _entry_body(entry)
+    if entry.usage is not None and entry.usage.truncated:
+        text.append_text(data_text(f" {CUT_MARK}", style="bold yellow"))
+    return text
+
+
+def _entry_body(entry: Entry) -> Text:
     call = entry.tool_call
     if entry.kind is EntryKind.TOOL_CALL and call is not None:
         return data_text(f"→ {call.name}({json.dumps(call.arguments, ensure_ascii=False)})", style="cyan")

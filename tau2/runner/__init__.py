@@ -14,7 +14,14 @@ from tau2.runner._manifest import (
     sha256_text,
 )
 from tau2.runner._plan import Unit, pending_units
-from tau2.runner._prepare import EpisodeSetup, PreparedRun, prepare_episode, prepare_run, stored_manifest
+from tau2.runner._prepare import (
+    EpisodeSetup,
+    PreparedRun,
+    prepare_episode,
+    prepare_run,
+    stored_manifest,
+    suite_hash,
+)
 from tau2.runner._progress import ProgressBar, RunProgress, Tally
 from tau2.runner._ray_workers import execute_on_ray
 from tau2.runner._seats import resolved_model, resolved_seat
@@ -58,4 +65,5 @@ __all__ = [
     "simulate",
     "split_limits",
     "stored_manifest",
+    "suite_hash",
 ]

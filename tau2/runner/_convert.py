@@ -24,6 +24,7 @@ def episode_record(
         assertions=evaluation.assertions,
         actions=evaluation.actions,
         tool_errors=evaluation.tool_errors,
+        format_failures=trajectory.format_failures(),
         steps=trajectory.steps,
         usage=trajectory.usage,
         checks=evaluation.checks,

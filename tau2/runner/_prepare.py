@@ -254,7 +254,7 @@ def _resolve(
     agent = resolved_seat(config.agent, Side.AGENT, layers)
     user = config.user if mode is Mode.SOLO else resolved_seat(config.user, Side.USER, layers)
     suite_path = _suite_path(config, layers)
-    suite_hash = _suite_hash(suite_path)
+    hashed_suite = suite_hash(suite_path)
     tasks = _select(load_task_file(suite_path, config.domain), _task_ids(config, suite_path, layers), layers)
     domain = get_domain(tasks[0].domain)
     data_dir = config.data_dir
@@ -283,7 +283,7 @@ def _resolve(
         **(new_run_identity() if base is None else base.model_dump(include={"run_id", "created_at"})),
         config=resolved,
         suite_path=str(suite_path.resolve()),
-        suite_hash=suite_hash,
+        suite_hash=hashed_suite,
         domain=domain.name,
         task_ids=[task.id for task in tasks],
         versions=package_versions(),
@@ -359,7 +359,7 @@ def _suite_path(config: RunConfig, layers: Layers) -> Path:
     raise UserInputError("no tasks: give --suite FILE or --domain NAME")
 
 
-def _suite_hash(path: Path) -> str:
+def suite_hash(path: Path) -> str:
     """The hash of a suite or task file, or of every task file of a τ²-bench task folder."""
     if path.is_dir():
         return sha256_tree(path)

@@ -1,9 +1,13 @@
 """Executing a prepared run on Ray: one async actor per worker, each with its own event loop and many
 simulations in flight, on a local or remote Ray cluster; the driver stays the run's single writer.
 
-Ray restarts an actor that dies and retries the simulations it had in flight (a record is written only when
-one comes back, so nothing is written twice). Every node needs tau2, and the run's suite and data
-directory at the same paths, since actors read them as the driver does. Needs the `ray` extra.
+An actor that dies (killed, crashed) loses only its simulations in flight: the driver hands them to a
+replacement actor, as it does for worker processes (a record is written only when one comes back, so
+nothing is written twice). The driver does this itself rather than through Ray's actor restarts, which
+cannot promise that an actor restarted mid-run still finds the setup it was created with. A local
+cluster (`--ray local`) dies with its driver, however the driver ends (see `tau2.runner._ray_local`).
+Every node needs tau2, and the run's suite and data directory at the same paths, since actors read them
+as the driver does. Needs the `ray` extra.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from tau2.runner._driver import Driver
 from tau2.runner._execute import judge_of, simulate
 from tau2.runner._plan import Unit
 from tau2.runner._prepare import PreparedRun
+from tau2.runner._ray_local import init_local, quiet_notices
 from tau2.runner._workers import RESTARTS_PER_WORKER, WorkerSetup, split_concurrency
 from tau2.runs import SimulationRecord
 
@@ -66,22 +71,35 @@ async def execute_on_ray(prepared: PreparedRun, driver: Driver) -> None:
     setup = WorkerSetup.of(prepared)
     slots = split_concurrency(min(prepared.config.concurrency, len(prepared.units)), executor.workers)
     if not ray.is_initialized():
-        ray.init(address=None if executor.address == "local" else executor.address, log_to_driver=False)
+        if executor.address == "local":
+            init_local(ray)
+        else:
+            quiet_notices()
+            ray.init(address=executor.address, log_to_driver=False)
+    shared_setup = ray.put(setup)  # one copy in the object store for every actor, replacements too
     remote = ray.remote(SimulationActor)
-    actors = [
-        remote.options(
-            max_concurrency=share, max_restarts=RESTARTS_PER_WORKER, max_task_retries=RESTARTS_PER_WORKER
-        ).remote(setup)
-        for share in slots
-    ]
+    actors = [remote.options(max_concurrency=share).remote(shared_setup) for share in slots]
+    restarts = RESTARTS_PER_WORKER * len(slots)
     pending = deque(prepared.units)
 
-    async def lane(actor: Any) -> None:
+    async def lane(worker: int) -> None:
+        nonlocal restarts
         while pending:
             unit = pending.popleft()
+            actor = actors[worker]
             driver.unit_started()
             try:
                 data = await actor.simulate.remote(unit.model_dump_json())
+            except ray.exceptions.RayActorError as error:
+                driver.unit_abandoned()
+                pending.appendleft(unit)
+                if actors[worker] is actor:  # the first of its lanes to hear of the loss
+                    if restarts == 0:
+                        raise RuntimeError(f"Ray workers keep dying; the run stopped: {error}") from None
+                    restarts -= 1
+                    ray.kill(actor)  # gone for good, even if it was only unreachable
+                    actors[worker] = remote.options(max_concurrency=slots[worker]).remote(shared_setup)
+                continue
             except BaseException:
                 driver.unit_abandoned()
                 raise
@@ -91,9 +109,9 @@ async def execute_on_ray(prepared: PreparedRun, driver: Driver) -> None:
 
     try:
         async with asyncio.TaskGroup() as group:
-            for actor, share in zip(actors, slots, strict=True):
+            for worker, share in enumerate(slots):
                 for _ in range(share):
-                    group.create_task(lane(actor))
+                    group.create_task(lane(worker))
     finally:
         for actor in actors:
             ray.kill(actor)

@@ -53,8 +53,12 @@ class SimulationRecord(BaseModel):
     assertions: list[AssertionRecord] = Field(default_factory=list)
     actions: list[ActionRecord] = Field(default_factory=list)
     tool_errors: int = 0
+    format_failures: dict[Side, int] = Field(default_factory=dict)
+    """Per seat, rejected replies whose text looked like tool calls (none for records written before this
+    field, or without a trajectory)."""
     steps: int = 0
     usage: dict[Side, Usage] = Field(default_factory=dict)
+    """Per seat model usage; its `truncated` counts the replies cut off at the token cap."""
     checks: list[CheckRecord] = Field(default_factory=list)
     """Reward-basis components of tasks judged by one (database, information, actions, statements)."""
     judge_usage: Usage | None = None

@@ -33,6 +33,13 @@ class Fact(_Frozen):
 
     key: str
     phrase: str
+    wordings: tuple[str, ...] = ()
+    """Other phrases that state the same fact in texts written elsewhere (e.g. τ²-bench's task files), so
+    that a check of those texts recognises it; generated texts always use `phrase`."""
+
+    def stated_in(self, text: str) -> bool:
+        """Whether `text` states the fact: it holds the phrase or one of the other wordings."""
+        return any(wording in text for wording in (self.phrase, *self.wordings))
 
 
 class TextFragments(_Frozen):

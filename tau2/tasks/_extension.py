@@ -15,14 +15,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from difflib import get_close_matches
 from enum import Enum
-from functools import cache
-from importlib.metadata import EntryPoint, entry_points
+from importlib.metadata import EntryPoint
 from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from tau2._jsonfile import field_path
+from tau2._registry import Registry
 from tau2.errors import UserInputError
 from tau2.tasks._catalog import Group, Intent, Precedence, Subtask
 from tau2.tasks._parameters import ParameterError, referenced
@@ -147,33 +147,35 @@ def load_catalog_extension(path: Path, domain: Domain[Any], origin: str | None =
     return CatalogExtension(content, where, hashlib.sha256(raw).hexdigest(), domain.tools)
 
 
+def _accept(name: str, target: object) -> Path:
+    if not isinstance(target, (str, os.PathLike)):
+        raise UserInputError(f"catalog extension {name!r} names a {type(target).__name__}, not a path")
+    return Path(target)
+
+
+def _unknown(name: str, names: list[str]) -> UserInputError:
+    return UserInputError(
+        f"--catalog-extension: {name!r} is neither a file nor an installed extension "
+        f"(installed: {', '.join(names) or 'none'})"
+    )
+
+
+_EXTENSIONS: Registry[Path] = Registry("catalog extension", ENTRY_POINT_GROUP, _accept, _unknown)
+
+
 def resolve_catalog_extension(reference: str) -> tuple[Path, str]:
-    """The file a `--catalog-extension` value names (a path, or an installed extension's entry-point name),
-    and how to name it in messages."""
+    """The file a `--catalog-extension` value names (a path, an installed extension's entry-point name, or a
+    `module:attribute` reference to a path), and how to name it in messages."""
     path = Path(reference)
     if path.is_file():
         return path, reference
-    point = installed_catalog_extensions().get(reference)
-    if point is None:
-        installed = ", ".join(sorted(installed_catalog_extensions())) or "none"
-        raise UserInputError(
-            f"--catalog-extension: {reference!r} is neither a file nor an installed extension "
-            f"(installed: {installed})"
-        )
-    try:
-        target = point.load()
-    except Exception as error:  # a broken plugin must not take the command down with a traceback
-        raise UserInputError(f"catalog extension {reference!r} ({point.value}): {error}") from None
-    if not isinstance(target, (str, os.PathLike)):
-        kind = type(target).__name__
-        raise UserInputError(f"catalog extension {reference!r} ({point.value}) names a {kind}, not a path")
-    return Path(target), f"{reference} ({Path(target)})"
+    target = _EXTENSIONS.get(reference)
+    return target, f"{reference} ({target})"
 
 
-@cache
 def installed_catalog_extensions() -> dict[str, EntryPoint]:
     """Installed catalog extensions by entry-point name."""
-    return {point.name: point for point in entry_points(group=ENTRY_POINT_GROUP)}
+    return dict(_EXTENSIONS.installed)
 
 
 def _call_problem(content: ExtensionFile, tools: ToolTable) -> str | None:

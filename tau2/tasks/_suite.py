@@ -9,7 +9,7 @@ from typing import Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, JsonValue, ValidationError, ValidationInfo, field_validator
 
-from tau2._jsonfile import canonical_json, read_json, validation_error, write_json
+from tau2._jsonfile import canonical_json, collector_paused, read_json, validation_error, write_json
 from tau2.tasks._task import Task
 
 SUITE_FORMAT: Final = "tau2-suite"
@@ -67,7 +67,8 @@ def parse_suite(data: Any, path: Path) -> Suite:
 
 def load_suite(path: Path) -> Suite:
     """Read a suite file."""
-    return parse_suite(read_json(path), path)
+    with collector_paused():
+        return parse_suite(read_json(path), path)
 
 
 def find_duplicate(ids: Sequence[str]) -> tuple[int, int] | None:

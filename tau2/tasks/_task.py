@@ -96,6 +96,25 @@ class UserScenario(_Frozen):
     instructions: UserInstructions | str
     persona_text: str | None = None
 
+    def instruction_text(self, *, known_only: bool = False) -> str:
+        """The instructions as one text, the structured parts in order; `known_only` leaves out what the
+        user is told it does not know."""
+        instructions = self.instructions
+        if isinstance(instructions, str):
+            return instructions
+        unknown = None if known_only else instructions.unknown_info
+        parts = (
+            instructions.reason_for_call,
+            instructions.known_info,
+            unknown,
+            instructions.task_instructions,
+        )
+        return "\n\n".join(part for part in parts if part)
+
+    def text(self) -> str:
+        """Everything the user seat is told about itself: the instructions, then the persona."""
+        return "\n\n".join(part for part in (self.instruction_text(), self.persona_text) if part)
+
 
 class InitialData(_Frozen):
     """Recursive patches applied to each side's data before the init calls (dicts merge, else replace)."""

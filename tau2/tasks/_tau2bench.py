@@ -23,12 +23,12 @@ from pydantic import (
     field_validator,
 )
 
-from tau2._jsonfile import field_path, read_json, validation_error, write_json
+from tau2._jsonfile import collector_paused, field_path, read_json, validation_error, write_json
 from tau2.errors import UnknownDomainError, UserInputError
 from tau2.tasks import _task as ours
 from tau2.tasks._reward_basis import IMPLIED_BASIS, RewardType
 from tau2.tasks._suite import SUITE_FORMAT, find_duplicate, is_suite_document, parse_suite
-from tau2.world import Side, get_domain
+from tau2.world import Side, domain_name, get_domain
 
 METADATA_KEY = "tau2bench"
 """Key of `Task.metadata` holding τ²-bench fields that `Task` does not model."""
@@ -323,17 +323,25 @@ def load_task_file(path: Path, domain: str | None = None) -> list[ours.Task]:
     """Read our suite file, a τ²-bench task file (array, or object with `tasks`), or a τ²-bench task
     folder (`task_*.json`, one task each), telling them apart.
 
-    `domain` overrides the domain a τ²-bench task names in its instructions; every error is one line
-    naming the file and the field.
+    `domain` overrides the domain a τ²-bench task names in its instructions; for a suite it must be the
+    suite's domain, or a `module:attribute` reference to it, which its tasks then name (so that every
+    process running them finds the domain). Every error is one line naming the file and the field.
     """
+    with collector_paused():
+        return _load_task_file(path, domain)
+
+
+def _load_task_file(path: Path, domain: str | None) -> list[ours.Task]:
     if path.is_dir():
         return _tasks_from_folder(path, domain)
     data = read_json(path)
     if is_suite_document(data):
         suite = parse_suite(data, path)
-        if domain is not None and domain != suite.domain:
+        if domain is None or domain == suite.domain:
+            return suite.tasks
+        if domain_name(domain) != domain_name(suite.domain):
             raise UserInputError(f"{path}: domain: the suite is for {suite.domain!r}, not {domain!r}")
-        return suite.tasks
+        return [task.model_copy(update={"domain": domain}) for task in suite.tasks]
     if isinstance(data, dict) and "tasks" in data:
         return _tasks_from_tau2(path, data["tasks"], ("tasks",), domain)
     if isinstance(data, list):

@@ -1,10 +1,20 @@
 """The world contract: tools and their results, what an assertion observed, the shared world state of one
-episode, the difference between two of its states, domain packs and their registry, and the conformance
-checker for packs."""
+episode, the difference between two of its states, domain packs (with the wording of their offline
+requests) and their registry, and the conformance checker for packs."""
 
 from tau2.world._checks import check_domain
-from tau2.world._domain import Domain, available_domains, get_domain, refusal_of, register_domain
+from tau2.world._customer import CustomerRecord
+from tau2.world._domain import (
+    DOMAIN_GROUP,
+    Domain,
+    available_domains,
+    domain_name,
+    get_domain,
+    refusal_of,
+    register_domain,
+)
 from tau2.world._observation import Observation
+from tau2.world._phrasing import NEUTRAL_PHRASING, RequestPhrasing
 from tau2.world._results import ToolFailure, ToolResult
 from tau2.world._retrieval import EmbedderConfig, RetrievalConfig, RetrievalRecall, RetrievalSupport
 from tau2.world._state_diff import ChangeKind, StateChange, shared_state_changes, state_changes
@@ -12,10 +22,14 @@ from tau2.world._tools import Side, Tool, ToolKind, ToolSet, ToolTable
 from tau2.world._world import World
 
 __all__ = [
+    "DOMAIN_GROUP",
+    "NEUTRAL_PHRASING",
     "ChangeKind",
+    "CustomerRecord",
     "Domain",
     "EmbedderConfig",
     "Observation",
+    "RequestPhrasing",
     "RetrievalConfig",
     "RetrievalRecall",
     "RetrievalSupport",
@@ -30,6 +44,7 @@ __all__ = [
     "World",
     "available_domains",
     "check_domain",
+    "domain_name",
     "get_domain",
     "refusal_of",
     "register_domain",

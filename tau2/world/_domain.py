@@ -1,24 +1,27 @@
 """Domain packs and their registry. The engine never imports a concrete domain: packs register
-themselves under the `tau2.domains` entry-point group (or by calling `register_domain`)."""
+themselves under the `tau2.domains` entry-point group (or by calling `register_domain`), or are named by a
+`module:attribute` reference."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from functools import cache
-from importlib.metadata import entry_points
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
 
 from pydantic import BaseModel
 
-from tau2.errors import UnknownDomainError
-from tau2.world._tools import ToolTable
+from tau2._registry import Registry, is_reference
+from tau2.errors import UnknownDomainError, UserInputError
+from tau2.world._phrasing import NEUTRAL_PHRASING, RequestPhrasing
+from tau2.world._tools import Side, ToolTable
 
 if TYPE_CHECKING:  # annotation only: catalogs and tasks are task-layer concepts
     from tau2.tasks import CatalogSource, Task
+    from tau2.world._customer import CustomerRecord
     from tau2.world._results import ToolResult
     from tau2.world._retrieval import RetrievalSupport
+    from tau2.world._world import World
 
 State = TypeVar("State", bound=BaseModel)
 
@@ -67,6 +70,15 @@ class Domain(Generic[State]):
     reference actions."""
     retrieval: RetrievalSupport | None = None
     """The domain's retrieval configurations, when it has a knowledge base."""
+    phrasing: RequestPhrasing = NEUTRAL_PHRASING
+    """How the offline oracle agent and scripted user word their requests here (the neutral wording unless
+    the domain gives its own)."""
+    discoverable_tools: Callable[[], Mapping[str, Side]] | None = None
+    """Tools a seat reaches through the domain's own mechanism rather than its tool table, by name and seat
+    (banking's hidden tools, which the agent unlocks or hands to the customer); texts may name them."""
+    customer_record: Callable[[World, Task], CustomerRecord | None] | None = None
+    """The record of the customer a task's user seat plays, read from the task's initialised world (None
+    when the task names no customer of the data); `tau2 lint` checks the task's texts against it."""
 
 
 def refusal_of(domain: Domain[Any], result: ToolResult) -> str | None:
@@ -77,34 +89,74 @@ def refusal_of(domain: Domain[Any], result: ToolResult) -> str | None:
     return domain.refusal(result) if domain.refusal is not None else None
 
 
-_registered: dict[str, Domain[Any]] = {}
+def _accept(name: str, loaded: object) -> Domain[Any]:
+    if not isinstance(loaded, Domain):
+        raise UserInputError(f"domain {name!r} names a {type(loaded).__name__}, not a tau2 Domain")
+    return loaded
 
 
-def register_domain(domain: Domain[Any]) -> None:
-    """Make a domain available by name (a later registration of the same name replaces it)."""
-    _registered[domain.name] = domain
+def _unknown(name: str, names: list[str]) -> UserInputError:
+    available = ", ".join(names) or "none installed"
+    return UnknownDomainError(
+        f"unknown domain {name!r} (available: {available}; a pack that is not installed is named as "
+        "module:attribute)"
+    )
 
 
-@cache
-def _entry_point_domains() -> dict[str, Any]:
-    return {point.name: point for point in entry_points(group="tau2.domains")}
+DOMAIN_GROUP = "tau2.domains"
+"""Packages install domains under this entry-point group, each naming a `Domain` object."""
+
+_DOMAINS: Registry[Domain[Any]] = Registry("domain", DOMAIN_GROUP, _accept, _unknown)
+
+Built = TypeVar("Built", bound=Domain[Any])
+
+
+@overload
+def register_domain(domain: Built) -> Built: ...
+
+
+@overload
+def register_domain(domain: str) -> Callable[[Callable[[], Built]], Callable[[], Built]]: ...
+
+
+def register_domain(
+    domain: Built | str,
+) -> Built | Callable[[Callable[[], Built]], Callable[[], Built]]:
+    """Make a domain available by its name (a later registration of the same name replaces it) and return
+    it; or, given a name, a decorator registering a function that builds that domain on first use."""
+    if isinstance(domain, Domain):
+        _DOMAINS.register(domain.name, domain)
+        return domain
+    name = domain
+
+    def decorate(build: Callable[[], Built]) -> Callable[[], Built]:
+        def checked() -> Built:
+            built = build()
+            if isinstance(built, Domain) and built.name != name:
+                raise UserInputError(f"the builder registered as {name!r} built domain {built.name!r}")
+            return built
+
+        _DOMAINS.register_builder(name, checked)
+        return build
+
+    return decorate
 
 
 def available_domains() -> list[str]:
     """Names of every registered or installed domain."""
-    return sorted(set(_registered) | set(_entry_point_domains()))
+    return _DOMAINS.names()
 
 
 def get_domain(name: str) -> Domain[Any]:
-    """The domain called `name`, loading its pack on first use."""
-    if name in _registered:
-        return _registered[name]
-    point = _entry_point_domains().get(name)
-    if point is None:
-        known = ", ".join(available_domains()) or "none installed"
-        raise UnknownDomainError(f"unknown domain {name!r} (available: {known})")
-    domain = point.load()
-    if not isinstance(domain, Domain):
-        raise TypeError(f"entry point {name!r} does not name a tau2 Domain")
-    register_domain(domain)
+    """The domain called `name` (registered or installed), or named by a `module:attribute` reference,
+    loading its pack on first use. A domain found under another name (a reference, an entry point named
+    otherwise) is also registered under its own, so the tasks and suites that name it find it."""
+    domain = _DOMAINS.get(name)
+    if domain.name != name:
+        _DOMAINS.register(domain.name, domain)
     return domain
+
+
+def domain_name(name: str) -> str:
+    """The name of the domain `name` stands for: `name` itself, or the referenced domain's own name."""
+    return get_domain(name).name if is_reference(name) else name

@@ -117,7 +117,8 @@ VERIFY_REPORTS = {
     "wrong-argument.json",
     "unknown-init-call.json",
 }
-"""Readable files of invalid tasks: `verify` lists them as invalid on stdout and exits 1, by design."""
+"""Readable files of invalid tasks: `verify` lists them as invalid on stdout and exits 1, by design (and
+`lint` reports them as findings)."""
 
 RESULTS_LINE = (
     (REPO / "tests" / "fixtures" / "runs" / "interactive" / "results.jsonl")
@@ -181,6 +182,7 @@ def _cases() -> list[Case]:
         add(f"episode-suite-{name}", "episode", "--suite", name, "--task-id", "unplugged", *OFFLINE)
         if name not in VERIFY_REPORTS:
             add(f"verify-{name}", "verify", name)
+            add(f"lint-{name}", "lint", name)
     for name in [*BROKEN_CONFIGS, *bad_paths.values()]:
         add(f"run-config-{name}", "run", "--config", name, "--out", "new-run")
         add(f"episode-config-{name}", "episode", "--config", name, "--task-id", "unplugged")
@@ -270,6 +272,10 @@ def _cases() -> list[Case]:
     add("verify-data-dir-file", "verify", "good-suite.json", "--data-dir", "a-file")
     add("verify-domain-unknown", "verify", "good-suite.json", "--domain", "atlantis")
     add("verify-no-argument", "verify")
+    add("lint-data-dir-file", "lint", "good-suite.json", "--data-dir", "a-file")
+    add("lint-domain-unknown", "lint", "good-suite.json", "--domain", "atlantis")
+    add("lint-second-file-missing", "lint", "good-suite.json", "no-such-file.json")
+    add("lint-no-argument", "lint")
 
     report = ("report", "good-run")
     add("report-bootstrap-zero", *report, "--bootstrap-samples", "0")

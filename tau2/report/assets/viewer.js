@@ -151,9 +151,16 @@
     fact("trial / seed", `${row[F.trial]} / ${t.seed}`);
     fact("expects transfer", t.transfer ? "yes" : "no");
     fact("turns / tool errors", `${int(row[F.steps])} / ${int(row[F.tool_errors])}`);
+    const failures = Object.entries(t.format || {});
+    if (failures.length) {
+      fact("format failures", failures.map(([seat, n]) => `${seat} ${int(n)}`).join(", ") +
+        " (tool calls written as text, not run)", "bad");
+    }
     const usage = table(
-      "Tokens and cost per seat", ["seat", "calls", "prompt tokens", "completion tokens", "cost"],
-      Object.entries(t.usage).map(([seat, u]) => [seat, int(u[0]), int(u[1]), int(u[2]), usd(u[3])]),
+      "Tokens and cost per seat", ["seat", "calls", "prompt tokens", "completion tokens", "cost", "cut at the token cap"],
+      Object.entries(t.usage).map(([seat, u]) => [
+        seat, int(u[0]), int(u[1]), int(u[2]), usd(u[3]), u[4] ? { text: int(u[4]), cls: "bad" } : int(u[4] || 0),
+      ]),
     );
     const assertions = table(
       "Assertions", ["", "seat", "assertion", "arguments", "must return", "observed", "error"],
@@ -214,6 +221,12 @@
   }
 
   function entry(e) {
+    const shown = entryBody(e);
+    if (e[5]) shown.append(el("span", { class: "cut" }, " [reply cut at the token cap]"));
+    return shown;
+  }
+
+  function entryBody(e) {
     const [seat, kind, name, payload, ok] = e;
     if (kind === "call") return el("div", { class: `turn call ${seat}` }, "→ ", el("b", {}, name), "(" + json(payload) + ")");
     if (kind === "result") return el("div", { class: `turn result ${seat}` + (ok ? "" : " error") }, (ok ? "← " : "✗ ") + name + ": " + payload);

@@ -1,0 +1,286 @@
+"""Reports, comparisons, pass^k and task files at scale: CPU and peak memory of whole commands, against
+τ²-bench's own code where it does the same work.
+
+Sections (`--sections`, comma-separated; all by default):
+- `report`: run directories of `--shapes` (tasks × trials; 1k, 10k and 100k records by default) are written
+  from two real offline runs of a τ²-bench task file (an oracle agent, whose simulations pass, and a null
+  agent, whose simulations fail): each task gets a seeded chance of passing, and each (task, trial) takes
+  the record of one run or the other. `tau2 report`, the same start-up and reading of the run alone, and
+  `tau2 compare` (the run against a second run of the same shape and another seed; up to
+  `--compare-max-records`, since today's readers hold both runs in memory) are timed as processes; with
+  `--tau2bench-python`, the run is exported with `tau2 export tau2bench` and τ²-bench's metrics
+  (`Results.load` and `compute_metrics`) are timed on the same simulations (up to
+  `--tau2bench-max-records`).
+- `passk`: `tau2 report` of runs with many trials per task (`--trial-shapes`) against τ²-bench's metrics
+  on the same records, and our pass^k curve and its intervals alone, in process.
+- `tasks`: reading τ²-bench task files (`--task-files`) into tasks, ours against τ²-bench's loader.
+
+Every figure is a separate process's user + system CPU and its peak resident memory (`os.wait4`), so
+interpreter start-up and imports are included on both sides. Nothing here asserts a time.
+
+Run: `python benchmarks/stats_bench.py --suite full.json --data-dir path/to/tau2-telecom
+[--sections report,passk,tasks] [--shapes 250x4,2000x5,2000x50] [--tau2bench-python PATH] [--work DIR]`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import orjson
+
+from tau2.metrics import Bootstrap, TaskOutcome, pass_hat_k_curve
+
+ROOT = Path(__file__).resolve().parents[1]
+TAU2 = [sys.executable, "-c", "from tau2.cli import main; main()"]
+"""The `tau2` command, run by this interpreter."""
+TAU2BENCH_METRICS = """
+import sys
+from pathlib import Path
+from tau2.data_model.simulation import Results
+from tau2.metrics.agent_metrics import compute_metrics
+metrics = compute_metrics(Results.load(Path(sys.argv[1])))
+print({k: round(v, 4) for k, v in metrics.pass_hat_ks.items()})
+"""
+"""τ²-bench's metrics of a results file, as its `agent_metrics` module computes them."""
+LOAD_TIMES = """
+import statistics, sys, time
+def timed(load, path):
+    started = time.process_time()
+    count = len(load(path))
+    first = time.process_time() - started
+    again = []
+    for _ in range(5):
+        started = time.process_time()
+        load(path)
+        again.append(time.process_time() - started)
+    print(f"{count} {first} {statistics.median(again)}")
+"""
+"""Times a loader on a task file in the process that imported it: the first read, then the median of five."""
+THEIR_LOADER = """
+from tau2.domains.telecom.environment import load_tasks
+timed(load_tasks, sys.argv[1])
+"""
+"""τ²-bench's loader of a task file (every domain reads its file so: each task validated into `Task`)."""
+OUR_LOADER = """
+from pathlib import Path
+from tau2.tasks import load_task_file
+from tau2.world import get_domain
+get_domain(sys.argv[2])
+timed(load_task_file, Path(sys.argv[1]))
+"""
+"""Our loader, with the domain pack its tasks name already imported (as τ²-bench's are at import)."""
+
+
+READ_ONLY = """
+import sys
+from pathlib import Path
+from tau2._jsonfile import collector_paused
+import tau2.cli.report, tau2.report
+from tau2.runs import load_run
+with collector_paused():
+    load_run(Path(sys.argv[1]))
+"""
+"""What `tau2 report` does before its metrics: start-up (the same imports) and reading the run as it does."""
+
+
+@dataclass(frozen=True)
+class Usage:
+    """What one process took: user + system CPU seconds, wall seconds and peak resident memory."""
+
+    cpu_s: float
+    wall_s: float
+    peak_mb: float
+
+    def __str__(self) -> str:
+        return f"{self.cpu_s:7.2f} s CPU {self.wall_s:7.2f} s wall {self.peak_mb:7.0f} MB peak"
+
+
+def measure(command: list[str], cwd: Path | None = None) -> Usage:
+    """Run a command that must succeed, its output discarded, and return its own resource usage."""
+    env = {**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True", "PYTHONDONTWRITEBYTECODE": "1"}
+    started = time.perf_counter()
+    with tempfile.TemporaryFile() as errors:
+        process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=errors, cwd=cwd, env=env)
+        _, status, usage = os.wait4(process.pid, 0)
+        process.returncode = os.waitstatus_to_exitcode(status)
+        if process.returncode != 0:
+            errors.seek(0)
+            raise RuntimeError(f"{' '.join(command[:4])} failed:\n{errors.read().decode()[-3000:]}")
+    wall = time.perf_counter() - started
+    return Usage(usage.ru_utime + usage.ru_stime, wall, usage.ru_maxrss / 1024)
+
+
+def offline_run(suite: Path, data_dir: Path, agent: str, out: Path) -> Path:
+    """One trial of every task of `suite` with an offline agent and the scripted user (kept if present)."""
+    if not (out / "results.jsonl").exists():
+        options = ["--data-dir", str(data_dir), "--agent", agent, "--user", "scripted", "--trials", "1"]
+        subprocess.run([*TAU2, "run", "--suite", str(suite), *options, "-q", "--out", str(out)], check=True)
+    return out
+
+
+def synthetic_run(passing: Path, failing: Path, tasks: int, trials: int, seed: int, out: Path) -> Path:
+    """A run directory of `tasks` × `trials` real records: each task passes with a chance drawn from a
+    U-shaped Beta(0.6, 0.6) (most tasks reliable either way, some flaky), and each (task, trial) takes
+    the passing or failing run's record of that task. Kept if present."""
+    if (out / "results.jsonl").exists():
+        return out
+    out.mkdir(parents=True)
+    manifest = orjson.loads((passing / "manifest.json").read_bytes())
+    task_ids = manifest["task_ids"][:tasks]
+    if len(task_ids) < tasks:
+        raise SystemExit(f"the suite has {len(task_ids)} tasks, fewer than the {tasks} asked for")
+    run_id = f"bench{seed}x{tasks}x{trials}"
+    manifest.update(run_id=run_id, task_ids=task_ids, trials=trials, seed=seed)
+    (out / "manifest.json").write_bytes(orjson.dumps(manifest))
+    lines = {name: _records_by_task(run) for name, run in (("pass", passing), ("fail", failing))}
+    rng = random.Random(seed)
+    with (out / "results.jsonl").open("wb") as results:
+        for task_id in task_ids:
+            chance = rng.betavariate(0.6, 0.6)
+            for trial in range(trials):
+                record = dict(lines["pass" if rng.random() < chance else "fail"][task_id])
+                record.update(run_id=run_id, trial=trial, seed=rng.randrange(1 << 31))
+                results.write(orjson.dumps(record) + b"\n")
+    return out
+
+
+def _records_by_task(run: Path) -> dict[str, dict[str, object]]:
+    records = (orjson.loads(line) for line in (run / "results.jsonl").read_bytes().splitlines())
+    return {str(record["task_id"]): record for record in records}
+
+
+def exported(run: Path) -> Path:
+    """The run as a τ²-bench results file (kept if present)."""
+    out = run.with_suffix(".tau2bench.json")
+    if not out.exists():
+        subprocess.run([*TAU2, "export", "tau2bench", str(run), "-o", str(out)], check=True)
+    return out
+
+
+def parse_shape(text: str) -> tuple[int, int]:
+    tasks, trials = text.lower().split("x")
+    return int(tasks), int(trials)
+
+
+def report_section(options: argparse.Namespace, shapes: list[tuple[int, int]], compare: bool) -> None:
+    """`tau2 report` (and `compare`) CPU and memory per shape, and τ²-bench's metrics on the same runs."""
+    work: Path = options.work
+    passing = offline_run(options.suite, options.data_dir, "oracle", work / "oracle")
+    failing = offline_run(options.suite, options.data_dir, "null", work / "null")
+    away = Path(tempfile.gettempdir())  # τ²-bench runs away from this checkout, whose `tau2` would shadow it
+    for tasks, trials in shapes:
+        records = tasks * trials
+        run = synthetic_run(passing, failing, tasks, trials, 1, work / f"run-{tasks}x{trials}")
+        print(f"{tasks:,} tasks × {trials:,} trials = {records:,} records", flush=True)
+        for label, extra in (("default k", []), ("every k", ["--max-k", str(trials)])):
+            if label == "every k" and trials <= options.default_max_k:
+                continue
+            usage = measure([*TAU2, "report", str(run), *extra])
+            print(f"  tau2 report ({label}):          {usage}", flush=True)
+        usage = measure([sys.executable, "-c", READ_ONLY, str(run)])
+        print(f"  of which start-up and reading:    {usage}", flush=True)
+        if compare and records <= options.compare_max_records:
+            other = synthetic_run(passing, failing, tasks, trials, 2, work / f"run-{tasks}x{trials}-b")
+            usage = measure([*TAU2, "compare", str(run), str(other)])
+            print(f"  tau2 compare:                     {usage}", flush=True)
+        if options.tau2bench_python is not None and records <= options.tau2bench_max_records:
+            results = exported(run)
+            theirs = measure([str(options.tau2bench_python), "-c", TAU2BENCH_METRICS, str(results)], away)
+            print(f"  τ²-bench metrics:                 {theirs}", flush=True)
+
+
+def passk_section(options: argparse.Namespace) -> None:
+    """pass^k with many trials per task: our curve alone in process, then whole reports against τ²-bench."""
+    bootstrap = Bootstrap()
+    for tasks, trials in [parse_shape(shape) for shape in options.trial_shapes.split(",")]:
+        rng = random.Random(0)
+        outcomes = [
+            TaskOutcome(
+                task_id=f"t{i}",
+                intent=None,
+                subtasks=1,
+                persona=None,
+                mode="interactive",
+                trials=trials,
+                successes=sum(rng.random() < 0.9 for _ in range(trials)),
+                excluded=0,
+            )
+            for i in range(tasks)
+        ]
+        for max_k in sorted({min(trials, options.default_max_k), trials}):
+            started = time.process_time()
+            pass_hat_k_curve(outcomes, max_k, bootstrap)
+            spent = time.process_time() - started
+            print(f"{tasks} × {trials} trials, pass^1..{max_k} with intervals: {spent:.3f} s CPU", flush=True)
+    report_section(options, [parse_shape(shape) for shape in options.trial_shapes.split(",")], False)
+
+
+def tasks_section(options: argparse.Namespace) -> None:
+    """Reading τ²-bench task files into tasks, ours and τ²-bench's, in a process that has imported what it
+    needs: the first read and the median of five more, in CPU seconds."""
+    away = Path(tempfile.gettempdir())
+    for item in options.task_files.split(","):
+        domain, path = item.split("=", 1)
+        file = Path(path).resolve()
+        line = f"{domain} ({file.stat().st_size / 1e6:.1f} MB):"
+        ours = subprocess.run(
+            [sys.executable, "-c", LOAD_TIMES + OUR_LOADER, str(file), domain],
+            capture_output=True,
+            text=True,
+            check=True,
+            env={**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True"},
+        ).stdout.split()
+        line += f" {ours[0]} tasks; tau2 first {float(ours[1]):.3f} s, then {float(ours[2]):.3f} s"
+        if options.tau2bench_python is not None:
+            theirs = subprocess.run(
+                [str(options.tau2bench_python), "-c", LOAD_TIMES + THEIR_LOADER, str(file)],
+                capture_output=True,
+                text=True,
+                check=True,
+                cwd=away,
+            ).stdout.split()
+            line += f"; τ²-bench first {float(theirs[-2]):.3f} s, then {float(theirs[-1]):.3f} s"
+        print(line, flush=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--sections", default="report,passk,tasks")
+    parser.add_argument("--suite", type=Path, help="a τ²-bench task file whose tasks the runs use")
+    parser.add_argument("--data-dir", type=Path, help="the data directory of the suite's domain")
+    parser.add_argument("--shapes", default="250x4,2000x5,2000x50", help="tasks×trials of the report runs")
+    parser.add_argument("--trial-shapes", default="1x10000,5x1600", help="tasks×trials of the pass^k runs")
+    parser.add_argument("--task-files", default="", help="DOMAIN=FILE,… τ²-bench task files to read")
+    parser.add_argument("--tau2bench-python", type=Path, help="python of an environment with τ²-bench")
+    parser.add_argument("--tau2bench-max-records", type=int, default=30_000)
+    parser.add_argument(
+        "--compare-max-records", type=int, default=30_000, help="compare runs only up to this size"
+    )
+    parser.add_argument("--default-max-k", type=int, default=8)
+    parser.add_argument("--work", type=Path, help="where run directories are kept (default: a temporary one)")
+    options = parser.parse_args()
+    sections = set(options.sections.split(","))
+    with tempfile.TemporaryDirectory() as scratch:
+        options.work = (options.work or Path(scratch)).resolve()
+        if sections & {"report", "passk"} and (options.suite is None or options.data_dir is None):
+            parser.error("the report and passk sections need --suite and --data-dir")
+        if "report" in sections:
+            report_section(options, [parse_shape(shape) for shape in options.shapes.split(",")], True)
+        if "passk" in sections:
+            passk_section(options)
+        if "tasks" in sections and options.task_files:
+            tasks_section(options)
+
+
+if __name__ == "__main__":
+    main()

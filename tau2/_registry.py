@@ -1,0 +1,111 @@
+"""The one way tau2 finds a plugin by name, shared by domains, actor kinds and catalog extensions.
+
+A name is looked up, in order, among the entries registered in code (directly, or as a builder a decorator
+registered, built on first use), the entries other packages install under the registry's entry-point group,
+and, when it has the form `module:attribute`, the attribute of an importable module. Installed and
+referenced entries are imported only when first asked for; an import that fails or names the wrong kind of
+object is one `UserInputError` line naming the entry.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+from collections.abc import Callable
+from functools import cached_property, reduce
+from importlib.metadata import EntryPoint, entry_points
+from typing import Generic, TypeVar
+
+from tau2.errors import UserInputError
+
+T = TypeVar("T")
+
+_DOTTED = r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*"
+_REFERENCE = re.compile(rf"^(?P<module>{_DOTTED}):(?P<attribute>{_DOTTED})$")
+
+
+def is_reference(name: str) -> bool:
+    """Whether `name` has the form `module:attribute` (e.g. `my_pack.domain:DOMAIN`)."""
+    return _REFERENCE.match(name) is not None
+
+
+def resolve_reference(name: str) -> object:
+    """Import the module of a `module:attribute` reference and return the attribute (which may be dotted)."""
+    match = _REFERENCE.match(name)
+    if match is None:
+        raise ValueError(f"{name!r} is not a module:attribute reference")
+    module = importlib.import_module(match["module"])
+    return reduce(getattr, match["attribute"].split("."), module)
+
+
+Accept = Callable[[str, object], T]
+"""Checks what a name loaded to (and may convert it); raises `UserInputError` naming the entry when wrong."""
+
+Unknown = Callable[[str, list[str]], UserInputError]
+"""The error for a name nothing answers to, given the name and the names there are."""
+
+
+class Registry(Generic[T]):
+    """Named entries of one kind: registered in code, installed under an entry-point group, or referenced."""
+
+    def __init__(self, what: str, group: str, accept: Accept[T], unknown: Unknown) -> None:
+        self.what = what
+        """What an entry is, for messages ("domain", "actor kind")."""
+        self.group = group
+        """The entry-point group installed packages register under."""
+        self._accept = accept
+        self._unknown = unknown
+        self._entries: dict[str, T] = {}
+        self._builders: dict[str, Callable[[], object]] = {}
+        self._references: dict[str, T] = {}
+
+    def register(self, name: str, entry: T) -> T:
+        """Make `entry` available as `name` (a later registration of the same name replaces it)."""
+        self._builders.pop(name, None)
+        self._entries[name] = entry
+        return entry
+
+    def register_builder(self, name: str, build: Callable[[], object]) -> None:
+        """Make `name` available, built by `build` when first asked for (what a decorator registers)."""
+        self._entries.pop(name, None)
+        self._builders[name] = build
+
+    @cached_property
+    def installed(self) -> dict[str, EntryPoint]:
+        """The entry points installed packages declare under the group, by name (read once per process)."""
+        return {point.name: point for point in entry_points(group=self.group)}
+
+    def names(self) -> list[str]:
+        """Every registered or installed name, sorted (references are not listed: they name themselves)."""
+        return sorted(set(self._entries) | set(self._builders) | set(self.installed))
+
+    def knows(self, name: str) -> bool:
+        """Whether `name` is registered or installed, or is a reference (which may still fail to load)."""
+        return name in self._entries or name in self._builders or name in self.installed or is_reference(name)
+
+    def get(self, name: str) -> T:
+        """The entry called `name`, importing it on first use."""
+        if name in self._entries:
+            return self._entries[name]
+        if name in self._references:
+            return self._references[name]
+        build = self._builders.get(name)
+        if build is not None:
+            return self.register(name, self._accept(name, self._load(name, "", build)))
+        point = self.installed.get(name)
+        if point is not None:
+            return self.register(name, self._accept(name, self._load(name, f" ({point.value})", point.load)))
+        if is_reference(name):
+            entry = self._accept(name, self._load(name, "", lambda: resolve_reference(name)))
+            self._references[name] = entry
+            return entry
+        raise self._unknown(name, self.names())
+
+    def _load(self, name: str, origin: str, load: Callable[[], object]) -> object:
+        """Run `load`, turning any failure (an import error, an exception in the plugin) into one line."""
+        try:
+            return load()
+        except Exception as error:  # a broken plugin must not take a command down with a traceback
+            raise UserInputError(
+                f"{self.what} {name!r}{origin} could not be loaded: {type(error).__name__}: {error}"
+            ) from None

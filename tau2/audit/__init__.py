@@ -1,0 +1,29 @@
+"""The audit: `tau2 lint`'s deterministic checks of task files, the simulated-user audit of trajectories,
+and the attribution of each failed simulation to the agent, the simulated user, a task defect or the
+infrastructure. Offline and deterministic; nothing here calls a model."""
+
+from tau2.audit._findings import Check, LintFinding, Severity
+from tau2.audit._lint import LINT_CHECKS, lint_files, lint_task, policy_findings
+from tau2.audit._run_audit import Cause, CheckRate, RunAudit, SimulationAudit, attribute, audit_run
+from tau2.audit._user_checks import NEEDS_TASK, USER_CHECKS, SeatTools, UserFinding, audit_trajectory
+
+__all__ = [
+    "LINT_CHECKS",
+    "NEEDS_TASK",
+    "USER_CHECKS",
+    "Cause",
+    "Check",
+    "CheckRate",
+    "LintFinding",
+    "RunAudit",
+    "SeatTools",
+    "Severity",
+    "SimulationAudit",
+    "UserFinding",
+    "attribute",
+    "audit_run",
+    "audit_trajectory",
+    "lint_files",
+    "lint_task",
+    "policy_findings",
+]

@@ -1,0 +1,39 @@
+"""What the audit reports: findings with a check name, a severity and a detail, and the checks' rules."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from pydantic import BaseModel, ConfigDict
+
+
+class Severity(StrEnum):
+    """How much a finding matters: an error makes scores on the task (or the simulation) untrustworthy,
+    a warning is worth reading, a note is information."""
+
+    ERROR = "error"
+    WARNING = "warning"
+    NOTE = "note"
+
+
+class Check(BaseModel):
+    """One deterministic check: its name, the severity of what it finds, and its rule in a sentence."""
+
+    model_config = ConfigDict(frozen=True)
+
+    name: str
+    severity: Severity
+    rule: str
+
+
+class LintFinding(BaseModel):
+    """One finding of `tau2 lint`: a check that fired on a task (or on a policy, `task_id` None)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    task_id: str | None
+    check: str
+    severity: Severity
+    detail: str
+    file: str | None = None
+    """The task file the task came from (several files can be linted together)."""

@@ -1,0 +1,378 @@
+"""The simulated-user audit: deterministic checks of the customer seat in one interactive trajectory.
+
+Each check has one rule (`USER_CHECKS`). An agent message *asks the customer to use a tool* when it names
+one of the customer's tools: its name (`check_status_bar`, `phone.check_status_bar`), or its words in
+order with at most an article or possessive between them ("check your status bar", "run a speed test").
+Requests in other words are not recognised, so the checks that need one under-report rather than
+over-report.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict
+
+from tau2.audit._findings import Check, Severity
+from tau2.episode import GREETING, Entry, EntryKind, TerminationReason, Trajectory
+from tau2.tasks import Task
+from tau2.world import Domain, Side, ToolKind, ToolResult
+
+ENDED_WITH_OPEN_REQUEST = "ended_with_open_request"
+ENDED_UNVERIFIED = "ended_unverified"
+UNFOUNDED_FACT = "unfounded_fact"
+CLAIMED_ACTION_WITHOUT_CALL = "claimed_action_without_call"
+TRIED_OTHER_SEAT_TOOL = "tried_other_seat_tool"
+IGNORED_REQUEST = "ignored_request"
+NEVER_ENDED = "never_ended"
+TOOK_AGENT_ROLE = "took_agent_role"
+USER_SEAT_FAILED = "user_seat_failed"
+
+E, W = Severity.ERROR, Severity.WARNING
+USER_CHECKS: dict[str, Check] = {
+    check.name: check
+    for check in (
+        Check(
+            name=ENDED_WITH_OPEN_REQUEST,
+            severity=E,
+            rule="The customer ended the call right after an agent message asking it to use one of its "
+            "tools, without calling any tool since.",
+        ),
+        Check(
+            name=ENDED_UNVERIFIED,
+            severity=W,
+            rule="The task is judged on the customer's side (it has customer-side assertions), and the "
+            "customer ended the call without calling a tool after the agent's last change.",
+        ),
+        Check(
+            name=UNFOUNDED_FACT,
+            severity=E,
+            rule="A customer message states an identifier or number (three or more letters and digits with "
+            "a digit among them, or a decimal number) found neither in its instructions and persona nor in "
+            "anything it observed before (agent messages, its own tool calls and results).",
+        ),
+        Check(
+            name=CLAIMED_ACTION_WITHOUT_CALL,
+            severity=E,
+            rule='A customer holding tools says it has done something on its side ("I\'ve turned…", "I '
+            'checked…", "done") without a tool call since the agent\'s previous message (its opening '
+            "message aside).",
+        ),
+        Check(
+            name=TRIED_OTHER_SEAT_TOOL,
+            severity=W,
+            rule="The customer called, or tried to call, a tool of the agent's seat.",
+        ),
+        Check(
+            name=IGNORED_REQUEST,
+            severity=E,
+            rule="An agent message asked the customer to use one of its tools and the customer answered "
+            "without calling any tool before the agent spoke again.",
+        ),
+        Check(
+            name=NEVER_ENDED,
+            severity=W,
+            rule="The step limit ended the conversation: the customer never ended the call.",
+        ),
+        Check(
+            name=TOOK_AGENT_ROLE,
+            severity=E,
+            rule='A customer message greets or offers help as the agent does ("How can I help you?", '
+            '"Is there anything else I can help with?", "Thank you for contacting us").',
+        ),
+        Check(
+            name=USER_SEAT_FAILED,
+            severity=E,
+            rule="The episode ended because the customer's seat failed: its replies broke the turn protocol "
+            "too often, or its model's context overflowed.",
+        ),
+    )
+}
+NEEDS_TASK = frozenset({UNFOUNDED_FACT, ENDED_UNVERIFIED})
+"""Checks that read the task (its texts, its assertions): skipped when the task is unavailable."""
+
+
+class UserFinding(BaseModel):
+    """One simulated-user check that fired on a trajectory, with what made it fire."""
+
+    model_config = ConfigDict(frozen=True)
+
+    check: str
+    detail: str
+
+    @property
+    def severity(self) -> Severity:
+        """The check's severity."""
+        return USER_CHECKS[self.check].severity
+
+
+@dataclass(frozen=True, eq=False)
+class SeatTools:
+    """The tools of each seat, as the audit needs them: what the customer holds, what only the agent holds,
+    and which agent tools write."""
+
+    customer: frozenset[str]
+    agent_only: frozenset[str]
+    agent_writes: frozenset[str]
+    refusal: Callable[[ToolResult], str | None] | None = None
+    """The domain's reading of refusals answered as text (a refused write changes nothing)."""
+
+    @classmethod
+    def of(cls, domain: Domain[Any], task: Task | None = None) -> SeatTools:
+        """The seats of `domain` (the customer's tools limited to those the task offers)."""
+        user = {tool.name for tool in domain.tools.tools(Side.USER)}
+        if task is not None and task.user_tools is not None:
+            user &= set(task.user_tools)
+        hidden = dict(domain.discoverable_tools()) if domain.discoverable_tools is not None else {}
+        user |= {name for name, side in hidden.items() if side is Side.USER}
+        agent = {tool.name for tool in domain.tools.tools(Side.AGENT)} | {
+            name for name, side in hidden.items() if side is Side.AGENT
+        }
+        writes = {tool.name for tool in domain.tools.tools(Side.AGENT) if tool.kind is ToolKind.WRITE}
+        return cls(frozenset(user), frozenset(agent - user), frozenset(writes), domain.refusal)
+
+    @cached_property
+    def _request(self) -> re.Pattern[str] | None:
+        """A pattern matching any of the customer's tools as an agent message names it."""
+        if not self.customer:
+            return None
+        between = r"\s+(?:(?:a|an|the|your|my)\s+)?"
+        forms = []
+        for name in sorted(self.customer, key=len, reverse=True):
+            forms.append(rf"(?<![\w.])(?:\w+\.)?{re.escape(name)}(?!\w)")
+            words = name.split("_")
+            if len(words) > 1:
+                forms.append(r"\b" + between.join(map(re.escape, words)) + r"\b")
+        return re.compile("|".join(forms), re.IGNORECASE)
+
+    def requested(self, text: str | None) -> str | None:
+        """The first of the customer's tools `text` asks it to use, as written; None when it asks none."""
+        pattern = self._request
+        match = None if pattern is None or not text else pattern.search(text)
+        return None if match is None else match[0]
+
+
+def audit_trajectory(trajectory: Trajectory, tools: SeatTools, task: Task | None) -> list[UserFinding]:
+    """Every simulated-user check that fires on an interactive trajectory, in `USER_CHECKS` order; the
+    checks in `NEEDS_TASK` run only when `task` is given."""
+    entries = trajectory.entries
+    found = {
+        ENDED_WITH_OPEN_REQUEST: _ended_with_open_request(trajectory, tools),
+        ENDED_UNVERIFIED: _ended_unverified(trajectory, tools, task) if task is not None else None,
+        UNFOUNDED_FACT: _unfounded_fact(entries, task) if task is not None else None,
+        CLAIMED_ACTION_WITHOUT_CALL: _claimed_action(entries, tools),
+        TRIED_OTHER_SEAT_TOOL: _tried_other_seat(entries, tools),
+        IGNORED_REQUEST: _ignored_request(entries, tools),
+        NEVER_ENDED: "the step limit ended it"
+        if trajectory.termination is TerminationReason.MAX_STEPS
+        else None,
+        TOOK_AGENT_ROLE: _took_agent_role(entries),
+        USER_SEAT_FAILED: _seat_failed(trajectory),
+    }
+    return [UserFinding(check=check, detail=detail) for check, detail in found.items() if detail is not None]
+
+
+def _windows(entries: Sequence[Entry]) -> Iterator[tuple[Entry, list[Entry], bool]]:
+    """Each agent message, the entries after it up to the agent's next message, and whether one follows."""
+    starts = [i for i, e in enumerate(entries) if e.seat is Side.AGENT and e.kind is EntryKind.MESSAGE]
+    for number, start in enumerate(starts):
+        end = starts[number + 1] if number + 1 < len(starts) else len(entries)
+        yield entries[start], list(entries[start + 1 : end]), number + 1 < len(starts)
+
+
+def _user_called(window: Sequence[Entry]) -> bool:
+    return any(e.seat is Side.USER and e.kind is EntryKind.TOOL_CALL for e in window)
+
+
+def _ended_with_open_request(trajectory: Trajectory, tools: SeatTools) -> str | None:
+    if trajectory.termination is not TerminationReason.USER_STOP:
+        return None
+    last = None
+    for message, window, _ in _windows(trajectory.entries):
+        last = (message, window)
+    if last is None:
+        return None
+    message, window = last
+    asked = tools.requested(message.text)
+    if asked is None or _user_called(window):
+        return None
+    return f"entry {message.index} asked for {asked!r}; the customer hung up without a tool call"
+
+
+def _ended_unverified(trajectory: Trajectory, tools: SeatTools, task: Task) -> str | None:
+    if trajectory.termination is not TerminationReason.USER_STOP:
+        return None
+    if not any(check.side is Side.USER for check in task.evaluation.assertions):
+        return None
+    entries = trajectory.entries
+    user_calls = [e.index for e in entries if e.seat is Side.USER and e.kind is EntryKind.TOOL_CALL]
+    last_user_call = max(user_calls, default=-1)
+    for entry in reversed(entries):
+        if entry.index <= last_user_call:
+            return None
+        call = entry.tool_call
+        if (
+            entry.kind is EntryKind.TOOL_RESULT
+            and entry.seat is Side.AGENT
+            and call is not None
+            and call.name in tools.agent_writes
+            and entry.result is not None
+            and entry.result.ok
+            and (tools.refusal is None or tools.refusal(entry.result) is None)
+        ):
+            return f"the agent's {call.name} (entry {entry.index}) came after the customer's last tool call"
+    return None
+
+
+_TOKEN = re.compile(r"[A-Za-z0-9#@$.,_+%-]*\d[A-Za-z0-9#@$.,_+%-]*")
+_NUMBER = re.compile(r"^[$#]?\d[\d,]*(?:\.\d+)?%?$")
+
+
+def _fact_tokens(text: str) -> Iterator[str]:
+    """The identifiers and numbers of a text: tokens with a digit holding three or more letters and digits,
+    or a decimal number; trailing punctuation removed."""
+    for match in _TOKEN.finditer(text):
+        token = match[0].strip(".,-_%")
+        if len(re.sub(r"[^A-Za-z0-9]", "", token)) >= 3 or re.fullmatch(r"\d+\.\d+", token):
+            yield token
+
+
+def _numeric(token: str) -> float | None:
+    if not _NUMBER.match(token):
+        return None
+    return float(token.strip("$#%").replace(",", ""))
+
+
+class _Knowledge:
+    """What the customer could know so far: the texts of its brief and of everything it observed."""
+
+    def __init__(self) -> None:
+        self.flat: list[str] = []
+        self.numbers: set[float] = set()
+
+    def add(self, text: str | None) -> None:
+        if not text:
+            return
+        self.flat.append(re.sub(r"[^a-z0-9]", "", text.lower()))
+        self.numbers.update(n for n in map(_numeric, _fact_tokens(text)) if n is not None)
+
+    def knows(self, token: str) -> bool:
+        number = _numeric(token)
+        if number is not None and number in self.numbers:
+            return True
+        flat = re.sub(r"[^a-z0-9]", "", token.lower())
+        return any(flat in text for text in self.flat)
+
+
+def _unfounded_fact(entries: Sequence[Entry], task: Task) -> str | None:
+    known = _Knowledge()
+    known.add(task.user_scenario.text())
+    unfounded: list[str] = []
+    for entry in entries:
+        if entry.seat is Side.USER and entry.kind is EntryKind.MESSAGE:
+            unfounded += [
+                t for t in _fact_tokens(entry.text or "") if not known.knows(t) and t not in unfounded
+            ]
+        elif entry.seat is Side.AGENT and entry.kind is EntryKind.MESSAGE:
+            known.add(entry.text)
+        elif entry.seat is Side.USER and entry.tool_call is not None:
+            known.add(str(entry.tool_call.arguments))
+            if entry.result is not None:
+                known.add(entry.result.render())
+    if not unfounded:
+        return None
+    return (
+        "stated " + ", ".join(repr(token) for token in unfounded[:5]) + (" …" if len(unfounded) > 5 else "")
+    )
+
+
+_DEVICE_VERBS = (
+    "toggled|turned|switched|restarted|rebooted|reset|reseated|reinserted|enabled|disabled|granted|"
+    "connected|disconnected|ran|checked|made|paid|set|changed|updated|installed|opened|completed|plugged|did"
+)
+_CLAIM = re.compile(
+    r"\bI(?:'ve|’ve| have| just| already)\s+(?:just\s+|already\s+|now\s+)?"
+    r"(?:\w+ed|done|did|ran|made|paid|set|reset|put|run|taken)\b"
+    rf"|\bI\s+(?:just\s+|already\s+|now\s+)?(?:{_DEVICE_VERBS})\b"
+    r"|^\s*done\b",
+    re.IGNORECASE,
+)
+"""A first-person claim of a finished action: "I've plugged it in", "I have checked", "I toggled it",
+"Done"."""
+
+
+def _claimed_action(entries: Sequence[Entry], tools: SeatTools) -> str | None:
+    if not tools.customer:
+        return None
+    spoke = False
+    since_agent: list[Entry] = []
+    for entry in entries:
+        if entry.seat is Side.AGENT and entry.kind is EntryKind.MESSAGE:
+            since_agent = []
+            continue
+        if entry.seat is Side.USER and entry.kind is EntryKind.MESSAGE:
+            claim = _CLAIM.search(entry.text or "")
+            if spoke and claim is not None and not _user_called(since_agent):
+                return (
+                    f"entry {entry.index} says {claim[0].strip()!r} with no tool call since the agent spoke"
+                )
+            spoke = True
+        since_agent.append(entry)
+    return None
+
+
+def _tried_other_seat(entries: Sequence[Entry], tools: SeatTools) -> str | None:
+    for entry in entries:
+        if entry.seat is not Side.USER:
+            continue
+        names = []
+        if entry.kind is EntryKind.TOOL_CALL and entry.tool_call is not None:
+            names = [entry.tool_call.name]
+        elif entry.kind is EntryKind.REJECTED_REPLY and entry.rejected is not None:
+            names = [call.name for call in entry.rejected.tool_calls]
+        foreign = [name for name in names if name in tools.agent_only]
+        if foreign:
+            return f"entry {entry.index} calls {foreign[0]}, an agent tool"
+    return None
+
+
+def _ignored_request(entries: Sequence[Entry], tools: SeatTools) -> str | None:
+    for message, window, answered in _windows(entries):
+        asked = tools.requested(message.text)
+        replied = any(e.seat is Side.USER and e.kind is EntryKind.MESSAGE for e in window)
+        if asked is not None and answered and replied and not _user_called(window):
+            return f"entry {message.index} asked for {asked!r}; the customer answered without a tool call"
+    return None
+
+
+_AGENT_PHRASES = re.compile(
+    r"\bhow (?:can|may) i (?:help|assist)\b|\bhow can i be of (?:help|assistance)\b"
+    r"|\banything else (?:that )?i can (?:help|assist|do)\b"
+    r"|\bthanks? (?:you )?for (?:contacting|calling|reaching out to) (?:us|our)\b"
+    r"|\bi(?:'d|’d| would) be (?:happy|glad) to (?:help|assist) you\b",
+    re.IGNORECASE,
+)
+
+
+def _took_agent_role(entries: Sequence[Entry]) -> str | None:
+    for entry in entries:
+        if entry.seat is Side.USER and entry.kind is EntryKind.MESSAGE and entry.text:
+            match = _AGENT_PHRASES.search(entry.text)
+            if match is not None or entry.text.strip() == GREETING:
+                said = match[0] if match is not None else GREETING
+                return f"entry {entry.index} says {said!r}"
+    return None
+
+
+_SEAT_FAILURES = (TerminationReason.ACTOR_ERROR, TerminationReason.CONTEXT_OVERFLOW)
+
+
+def _seat_failed(trajectory: Trajectory) -> str | None:
+    reason, detail = trajectory.termination, trajectory.termination_detail or ""
+    if reason is not None and reason in _SEAT_FAILURES and detail.startswith(f"{Side.USER.value} actor"):
+        return f"{reason.value}: {detail}"
+    return None

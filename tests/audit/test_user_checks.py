@@ -1,0 +1,196 @@
+"""The simulated-user audit on constructed trajectories of the mock domain (the customer holds the lamp's
+tools, the agent the power account's): each check fires on its fault and stays quiet on a sound
+conversation."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tau2.audit import USER_CHECKS, SeatTools, audit_trajectory
+from tau2.domains.mock.tasks import BOTH
+from tau2.episode import GREETING, Entry, EntryKind, RejectedReply, TerminationReason, ToolCall, Trajectory
+from tau2.llm import ModelToolCall
+from tau2.tasks import Task
+from tau2.world import Side, ToolResult, get_domain
+
+TOOLS = SeatTools.of(get_domain("mock"))
+
+
+class Talk:
+    """Builds a trajectory one entry at a time, the way the episode core records it."""
+
+    def __init__(self) -> None:
+        self.entries: list[Entry] = []
+        self.agent("Hi! How can I help you today?")
+
+    def _add(self, seat: Side, kind: EntryKind, **fields: Any) -> Talk:
+        self.entries.append(Entry(index=len(self.entries), seat=seat, kind=kind, **fields))
+        return self
+
+    def agent(self, text: str) -> Talk:
+        return self._add(Side.AGENT, EntryKind.MESSAGE, text=text)
+
+    def user(self, text: str) -> Talk:
+        return self._add(Side.USER, EntryKind.MESSAGE, text=text)
+
+    def call(self, seat: Side, name: str, content: Any = "ok", **arguments: Any) -> Talk:
+        call = ToolCall(call_id=f"c{len(self.entries)}", name=name, arguments=arguments, side=seat)
+        self._add(seat, EntryKind.TOOL_CALL, tool_call=call)
+        return self._add(seat, EntryKind.TOOL_RESULT, tool_call=call, result=ToolResult.success(content))
+
+    def ended(
+        self, reason: TerminationReason = TerminationReason.USER_STOP, detail: str | None = None
+    ) -> Trajectory:
+        return Trajectory(entries=self.entries, termination=reason, termination_detail=detail)
+
+
+def fired(trajectory: Trajectory, task: Task | None = BOTH) -> dict[str, str]:
+    return {finding.check: finding.detail for finding in audit_trajectory(trajectory, TOOLS, task)}
+
+
+def sound() -> Talk:
+    """A conversation with nothing to report: the customer does what it is asked and checks the result."""
+    return (
+        Talk()
+        .user("My lamp is dark.")
+        .call(Side.AGENT, "enable_power", {"changed": True}, customer="Ada")
+        .agent("I turned your power on. Please plug_in the lamp.")
+        .call(Side.USER, "plug_in", "The lamp is plugged in.")
+        .user("I plugged it in and it is lit now.")
+        .agent("Great. Is there anything else?")
+        .user("No, thanks. Bye!")
+    )
+
+
+def test_every_check_has_a_rule() -> None:
+    assert all(check.rule for check in USER_CHECKS.values())
+
+
+def test_a_sound_conversation_has_no_finding() -> None:
+    assert fired(sound().ended()) == {}
+
+
+def test_hanging_up_on_an_open_request() -> None:
+    talk = Talk().user("My lamp is dark.").agent("Could you flip the switch on the lamp, please?")
+    assert "asked for 'flip the switch'" in fired(talk.user("Bye.").ended())["ended_with_open_request"]
+    answered = talk.call(Side.USER, "flip_switch", "The switch is on.").user("Done, bye.")
+    assert "ended_with_open_request" not in fired(answered.ended())
+
+
+def test_hanging_up_after_the_agents_last_change_unverified() -> None:
+    talk = (
+        Talk()
+        .user("My lamp is dark.")
+        .agent("Please plug_in the lamp.")
+        .call(Side.USER, "plug_in", "Plugged in.")
+        .user("It is plugged in but still dark.")
+        .call(Side.AGENT, "enable_power", {"changed": True}, customer="Ada")
+        .agent("I enabled your power; it should work now.")
+        .user("Thanks, bye.")
+    )
+    assert "enable_power" in fired(talk.ended())["ended_unverified"]
+    checked = talk.call(Side.USER, "look_at_lamp", "The lamp is lit.").user("It is lit. Bye.")
+    assert "ended_unverified" not in fired(checked.ended())
+    agent_side = BOTH.model_copy(update={"evaluation": BOTH.evaluation.model_copy(update={"assertions": []})})
+    assert "ended_unverified" not in fired(talk.ended(), agent_side), (
+        "nothing is judged on the customer's side"
+    )
+
+
+def test_stating_a_number_from_nowhere() -> None:
+    talk = Talk().user("My lamp is dark. My account number is 88123.")
+    assert fired(talk.ended())["unfounded_fact"] == "stated '88123'"
+    told = (
+        Talk()
+        .agent("Your account is 88123.")
+        .call(Side.USER, "look_at_lamp", "Lamp L-4471 is dark.")
+        .user("Account 88123, and the lamp says L-4471. I am Ada, it has been 2.0 hours.")
+    )
+    task = BOTH.model_copy(
+        update={
+            "user_scenario": BOTH.user_scenario.model_copy(update={"persona_text": "You waited 2.0 hours."})
+        }
+    )
+    assert "unfounded_fact" not in fired(told.ended(), task)
+    assert "unfounded_fact" not in fired(talk.ended(), None), "without the task the check does not run"
+
+
+def test_claiming_an_action_without_the_call() -> None:
+    talk = (
+        Talk()
+        .user("My lamp is dark.")
+        .agent("Please plug_in the lamp.")
+        .user("I've plugged it in, still dark.")
+    )
+    assert "no tool call since the agent spoke" in fired(talk.ended())["claimed_action_without_call"]
+    opening = Talk().user("I've turned it off and on again already; the lamp stays dark.")
+    assert "claimed_action_without_call" not in fired(opening.ended()), "the opening message is not a claim"
+
+
+def test_trying_the_agents_tools() -> None:
+    talk = Talk().user("My lamp is dark.").call(Side.USER, "enable_power", "refused", customer="Ada")
+    assert fired(talk.ended())["tried_other_seat_tool"] == "entry 2 calls enable_power, an agent tool"
+    rejected = RejectedReply(tool_calls=[ModelToolCall(id="x", name="get_account", arguments="{}")])
+    attempt = Talk()._add(Side.USER, EntryKind.REJECTED_REPLY, rejected=rejected)
+    assert "get_account" in fired(attempt.ended())["tried_other_seat_tool"]
+
+
+def test_ignoring_a_request_to_use_its_tools() -> None:
+    talk = (
+        Talk()
+        .user("My lamp is dark.")
+        .agent("Please look at the lamp and tell me what you see.")
+        .user("It is dark, as I said.")
+        .agent("Please look at lamp again.")
+    )
+    assert "asked for 'look at the lamp'" in fired(talk.ended())["ignored_request"]
+    assert "ignored_request" not in fired(sound().ended())
+
+
+def test_never_ending_the_call() -> None:
+    assert "never_ended" in fired(sound().ended(TerminationReason.MAX_STEPS))
+    assert "never_ended" not in fired(sound().ended())
+
+
+@pytest.mark.parametrize(
+    "text", [GREETING, "Hello! How can I assist you today?", "Is there anything else I can help you with?"]
+)
+def test_taking_the_agents_role(text: str) -> None:
+    assert "took_agent_role" in fired(Talk().user(text).ended())
+
+
+def test_a_customer_asking_for_help_does_not_take_the_agents_role() -> None:
+    assert "took_agent_role" not in fired(Talk().user("Can you help me? My lamp is dark.").ended())
+
+
+def test_the_customer_seat_failing() -> None:
+    broken = sound().ended(TerminationReason.ACTOR_ERROR, "user actor: The turn was empty.")
+    assert "user_seat_failed" in fired(broken)
+    agent_failed = sound().ended(TerminationReason.ACTOR_ERROR, "agent actor: The turn was empty.")
+    assert "user_seat_failed" not in fired(agent_failed)
+
+
+IDENTIFIERS = st.text(alphabet="ABCDEFGHJKLMNPQRSTUVWXYZ0123456789", min_size=3, max_size=10).filter(
+    lambda token: any(ch.isdigit() for ch in token) and any(ch.isalpha() for ch in token)
+)
+
+
+@given(st.lists(IDENTIFIERS, min_size=1, max_size=4, unique=True), IDENTIFIERS)
+def test_identifiers_the_customer_was_given_are_founded_and_new_ones_are_not(
+    given_tokens: list[str], new: str
+) -> None:
+    persona = "Your references are " + ", ".join(given_tokens) + "."
+    task = BOTH.model_copy(
+        update={"user_scenario": BOTH.user_scenario.model_copy(update={"persona_text": persona})}
+    )
+    repeated = Talk().user("My references: " + " and ".join(given_tokens) + ".").ended()
+    assert "unfounded_fact" not in fired(repeated, task)
+    known = re.sub(r"[^a-z0-9]", "", task.user_scenario.text().lower())
+    if new.lower() not in known:  # the rule compares letters and digits only
+        invented = Talk().user(f"My reference is {new}.").ended()
+        assert fired(invented, task)["unfounded_fact"] == f"stated {new!r}"
