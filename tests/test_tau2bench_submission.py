@@ -27,6 +27,20 @@ def cli(*arguments: str) -> str:
     return result.stdout
 
 
+def test_official_banking_task_folder_is_recognised_by_content() -> None:
+    """τ²-bench reads the banking task folder; the aggregate `tasks.json` beside it is stale (13 tasks
+    differ), another task set."""
+    data = conformance_dir("banking")
+    tasks = load_task_file(data / "tasks", "banking_knowledge")
+    official = official_task_set("banking_knowledge", tasks)
+    assert official is not None and official.domain == "banking_knowledge"
+    assert (
+        official_task_set("banking_knowledge", load_task_file(data / "tasks.json", "banking_knowledge"))
+        is None
+    )
+    assert official_task_set("banking_knowledge", tasks[1:]) is None
+
+
 @pytest.mark.parametrize(
     ("domain", "file"),
     [
@@ -99,13 +113,37 @@ def test_a_submission_of_another_task_set_is_refused_unless_custom(tmp_path: Pat
     assert "the agent was shown the reference solution (--oracle-plan)" in notes
 
 
-def test_a_whole_official_task_set_makes_a_standard_submission(tmp_path: Path) -> None:
-    data = conformance_dir("airline")
-    offline = ["--agent", "null", "--user", "scripted", "-q"]
+@pytest.mark.parametrize(
+    ("data_name", "suite", "options", "part", "note"),
+    [
+        (
+            "airline",
+            "tasks.json",
+            [],
+            "0,1",
+            "airline: τ²-bench airline tasks.json, 2025-06 release (50 tasks)",
+        ),
+        (
+            "banking",
+            "tasks",
+            ["--domain", "banking_knowledge"],
+            "task_001",
+            "banking_knowledge: τ²-bench banking_knowledge tasks/ folder, v1.0.1 (97 tasks), retrieval "
+            "configuration bm25",
+        ),
+    ],
+)
+def test_a_whole_official_task_set_makes_a_standard_submission(
+    data_name: str, suite: str, options: list[str], part: str, note: str, tmp_path: Path
+) -> None:
+    """The whole set is standard (a knowledge domain's notes name its retrieval configuration); a part is
+    refused, and submitted only as custom."""
+    data = conformance_dir(data_name)
+    offline = [*options, "--agent", "null", "--user", "scripted", "-q"]
     cli(
         "run",
         "--suite",
-        str(data / "tasks.json"),
+        str(data / suite),
         "--data-dir",
         str(data),
         *offline,
@@ -118,35 +156,29 @@ def test_a_whole_official_task_set_makes_a_standard_submission(tmp_path: Path) -
     )  # fmt: skip
     submission = json.loads((tmp_path / "submission.json").read_text(encoding="utf-8"))
     assert submission["submission_type"] == "standard"
-    assert (
-        "airline: τ²-bench airline tasks.json, 2025-06 release (50 tasks)"
-        in submission["methodology"]["notes"]
-    )
-    part = tmp_path / "part"
+    assert note in submission["methodology"]["notes"]
     cli(
         "run",
         "--suite",
-        str(data / "tasks.json"),
+        str(data / suite),
         "--data-dir",
         str(data),
         *offline,
         "--task-ids",
-        "0,1",
+        part,
         "--out",
-        str(part),
+        str(tmp_path / "part"),
     )
-    refused = runner.invoke(
-        app,
-        [
-            "export",
-            "tau2bench",
-            str(part),
-            "-o",
-            str(tmp_path / "part.json"),
-            "--submission",
-            "-",
-            "--organization",
-            "Acme",
-        ],
-    )
+    export_part = [
+        "export",
+        "tau2bench",
+        str(tmp_path / "part"),
+        "--submission",
+        "-",
+        "--organization",
+        "Acme",
+    ]
+    refused = runner.invoke(app, [*export_part, "-o", str(tmp_path / "part.json")])
     assert refused.exit_code == 2 and "not an official τ²-bench task set" in refused.stderr
+    custom = cli(*export_part, "-o", str(tmp_path / "custom.json"), "--custom")
+    assert json.loads(custom)["submission_type"] == "custom"

@@ -19,7 +19,9 @@ from .loader import DATA_DIR, DEFAULT_TASKS, load_state, patch_state, prepare_ta
 from .retrieval import (
     CONFIGURATIONS,
     DEFAULT,
+    RETRIEVAL_TOOLS,
     policy,
+    recorded,
     required_documents,
     retrieval_tools,
     retrieved_documents,
@@ -82,6 +84,8 @@ DOMAIN: Domain[BankDB] = Domain(
         policy=policy,
         retrieved=retrieved_documents,
         required=required_documents,
+        tools=RETRIEVAL_TOOLS,
+        recorded=recorded,
     ),
 )
 """The pack; its `tools` are the bank's own, those of a run come from `configured`."""

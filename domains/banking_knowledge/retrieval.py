@@ -24,9 +24,11 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from pydantic import ValidationError
+
 from tau2 import Side, ToolKind, ToolSet, UserInputError
 from tau2.tasks import METADATA_KEY
-from tau2.world import RetrievalConfig
+from tau2.world import EmbedderConfig, RetrievalConfig
 
 from .bm25 import BM25Search
 from .dense import DenseSearch, OpenAIEmbedder
@@ -57,12 +59,18 @@ class Configuration:
     """`KB_search_bm25`, `KB_search_dense` and `shell` (the `alltools` configurations)."""
     provider: str | None = None
     """How the `alltools` instructions name the dense search's provider."""
+    tau2bench_embedder: EmbedderConfig | None = None
+    """The embeddings τ²-bench's own runs of a dense configuration use (what an imported run records)."""
 
     @property
     def dense(self) -> bool:
         return self.search == "dense" or self.all_tools
 
 
+OPENAI_EMBEDDINGS = EmbedderConfig(model="text-embedding-3-large")
+QWEN_EMBEDDINGS = EmbedderConfig(
+    model="qwen3-embedding-8b", api_base="https://openrouter.ai/api/v1", api_key_env="OPENROUTER_API_KEY"
+)
 CONFIGURATIONS: dict[str, Configuration] = {
     "no_knowledge": Configuration("no_knowledge.md"),
     "full_kb": Configuration("full_kb.md"),
@@ -71,16 +79,33 @@ CONFIGURATIONS: dict[str, Configuration] = {
     "bm25_grep": Configuration("classic_rag_bm25.md", search="bm25", grep=True),
     "grep_only": Configuration("grep_only.md", grep=True),
     "terminal_use": Configuration("agentic_search.md", shell=True),
-    "openai_embeddings": Configuration("classic_rag_openai_no_grep.md", search="dense"),
-    "openai_embeddings_grep": Configuration("classic_rag_openai.md", search="dense", grep=True),
-    "qwen_embeddings": Configuration("classic_rag_qwen_no_grep.md", search="dense"),
-    "qwen_embeddings_grep": Configuration("classic_rag_qwen.md", search="dense", grep=True),
-    "alltools": Configuration("all_tools.md", all_tools=True, provider="OpenAI API"),
-    "alltools-qwen": Configuration("all_tools.md", all_tools=True, provider="OpenRouter"),
+    "openai_embeddings": Configuration(
+        "classic_rag_openai_no_grep.md", search="dense", tau2bench_embedder=OPENAI_EMBEDDINGS
+    ),
+    "openai_embeddings_grep": Configuration(
+        "classic_rag_openai.md", search="dense", grep=True, tau2bench_embedder=OPENAI_EMBEDDINGS
+    ),
+    "qwen_embeddings": Configuration(
+        "classic_rag_qwen_no_grep.md", search="dense", tau2bench_embedder=QWEN_EMBEDDINGS
+    ),
+    "qwen_embeddings_grep": Configuration(
+        "classic_rag_qwen.md", search="dense", grep=True, tau2bench_embedder=QWEN_EMBEDDINGS
+    ),
+    "alltools": Configuration(
+        "all_tools.md", all_tools=True, provider="OpenAI API", tau2bench_embedder=OPENAI_EMBEDDINGS
+    ),
+    "alltools-qwen": Configuration(
+        "all_tools.md", all_tools=True, provider="OpenRouter", tau2bench_embedder=QWEN_EMBEDDINGS
+    ),
 }
 DEFAULT = "bm25"
 """The configuration of a run that names none: the offline one closest to τ²-bench's default (which
 adds dense search and a shell to BM25)."""
+TAU2BENCH_DEFAULT = "alltools"
+"""The configuration of a τ²-bench run that names none."""
+TAU2BENCH_ALIASES = {"AllTools": "alltools"}
+RETRIEVAL_TOOLS = frozenset({"KB_search", "KB_search_bm25", "KB_search_dense", "grep", "shell"})
+"""Every retrieval tool a configuration may add."""
 
 
 def configuration(config: RetrievalConfig) -> Configuration:
@@ -101,6 +126,35 @@ def configuration(config: RetrievalConfig) -> Configuration:
             f"--embedding-model: the {config.name} configuration does not search by embeddings"
         )
     return found
+
+
+def recorded(name: str | None, options: Mapping[str, Any]) -> RetrievalConfig:
+    """The configuration a τ²-bench results file records (`retrieval_config`, None for τ²-bench's default,
+    with `retrieval_config_kwargs`) as ours: its `top_k`, and for a dense configuration the embeddings the
+    file names (`embedder_model`, `embedder_api_base`, as tau2 exports them) or else τ²-bench's own."""
+    given = TAU2BENCH_DEFAULT if name is None else TAU2BENCH_ALIASES.get(name, name)
+    kind = CONFIGURATIONS.get(given)
+    if kind is None:
+        raise UserInputError(
+            f"retrieval_config: {name!r} is not a retrieval configuration tau2 offers (available: "
+            f"{', '.join(CONFIGURATIONS)})"
+        )
+    embedder = None
+    if kind.dense:
+        model = options.get("embedder_model")
+        embedder = (
+            {"model": model, "api_base": options.get("embedder_api_base")}
+            if model is not None
+            else kind.tau2bench_embedder
+        )
+    try:
+        return RetrievalConfig.model_validate(  # strict: `true` or "7" is no number of documents
+            {"name": given, "top_k": options.get("top_k", 10), "embedder": embedder}, strict=True
+        )
+    except ValidationError as error:
+        problem = error.errors()[0]
+        where = "_".join(str(part) for part in problem["loc"])  # embedder.model: `embedder_model`
+        raise UserInputError(f"retrieval_config_kwargs: {where}: {problem['msg']}") from None
 
 
 def _directory(data_dir: Path | None) -> Path:
@@ -279,7 +333,7 @@ def retrieval_tools(config: RetrievalConfig, data_dir: Path | None) -> ToolSet:
 
 
 _RESULT_ID = re.compile(r"^   ID: (\S+)$", re.MULTILINE)
-_SEARCH_TOOLS = frozenset({"KB_search", "KB_search_bm25", "KB_search_dense", "grep"})
+_SEARCH_TOOLS = RETRIEVAL_TOOLS - {"shell"}
 
 
 def retrieved_documents(

@@ -46,10 +46,11 @@ def tau2bench(
     total = len(imported.simulations)
     disagreements = imported.disagreements()
     calls, mismatches = imported.tool_calls, imported.mismatches
+    kept = f"; {imported.kept} retrieval calls kept their recorded answers" if imported.kept else ""
     say(
         f"imported {total} simulations into {out}: {total - len(disagreements)} agree with the recorded "
         f"reward, {len(disagreements)} disagree; {calls - mismatches} of {calls} replayed tool calls had "
-        "the recorded outcome"
+        f"the recorded outcome{kept}"
     )
     for simulation in disagreements:
         say(

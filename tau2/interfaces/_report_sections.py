@@ -29,8 +29,9 @@ def extra_sections(run_dir: Path) -> list[RenderableType]:
 
 def imported_tables(run_dir: Path) -> list[TableData]:
     """The tables of a run imported from τ²-bench (none for other runs): how many rewards and tool-call
-    outcomes agree with the recorded ones, and every simulation whose reward differs. The terminal report
-    and the HTML page show the same tables."""
+    outcomes agree with the recorded ones (and how many retrieval calls kept their recorded answers rather
+    than being replayed), and every simulation whose reward differs. The terminal report and the HTML
+    page show the same tables."""
     imported = load_import(run_dir)
     if imported is None:
         return []
@@ -42,6 +43,7 @@ def imported_tables(run_dir: Path) -> list[TableData]:
         rows=[
             ["rewards", str(total - len(disagreeing)), str(total)],
             ["tool-call outcomes", str(calls - imported.mismatches), str(calls)],
+            *([["retrieval calls, kept as recorded", "", str(imported.kept)]] if imported.kept else []),
         ],
     )
     differing = TableData(

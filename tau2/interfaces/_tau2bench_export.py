@@ -5,6 +5,7 @@ methodology)."""
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
@@ -33,6 +34,7 @@ from tau2.metrics.passk import pass_hat_k
 from tau2.runner import sha256_text
 from tau2.runs import Run, load_run
 from tau2.tasks import RewardType, default_reward_basis, task_to_tau2
+from tau2.world import RetrievalConfig
 
 MAX_K: Final = 4
 """The leaderboard reports pass^1 to pass^4."""
@@ -60,6 +62,7 @@ def export_results(run_dir: Path, out: Path) -> dict[str, Any]:
     if not records:
         raise UserInputError(f"{run_dir}: the run has no recorded simulations to export")
     policy = _policy(run)
+    simulation_policy = _simulation_policies(run)
     document = {
         "timestamp": manifest.created_at.isoformat(),
         "info": {
@@ -74,9 +77,12 @@ def export_results(run_dir: Path, out: Path) -> dict[str, Any]:
             "agent_info": _seat(manifest.agent.kind, manifest.agent.model),
             "environment_info": {"domain_name": manifest.domain, "policy": policy},
             "seed": manifest.seed,
+            **_retrieval_fields(manifest.episode.retrieval),
         },
         "tasks": [task_to_tau2(tasks[record_id]) for record_id in dict.fromkeys(r.task_id for r in records)],
-        "simulations": [_simulation(run, record, tasks[record.task_id]) for record in records],
+        "simulations": [
+            _simulation(run, record, tasks[record.task_id], simulation_policy) for record in records
+        ],
     }
     Results.model_validate(document)  # what we write must load as τ²-bench's format
     write_json(out, document)
@@ -134,8 +140,8 @@ def submission(
 
 
 def _task_set(run: Run) -> tuple[str, list[str]]:
-    """What task set `run` covered (an official set's name, or its hash) and why it is not a standard
-    leaderboard run (empty when it is one)."""
+    """What task set `run` covered (an official set's name, or its hash; with the retrieval configuration
+    of a knowledge domain's run) and why it is not a standard leaderboard run (empty when it is one)."""
     manifest = run.manifest
     suite = _run_tasks(run)
     tasks = [suite[task_id] for task_id in manifest.task_ids if task_id in suite]
@@ -143,6 +149,8 @@ def _task_set(run: Run) -> tuple[str, list[str]]:
     description = (
         official.name if official else f"custom task set {task_set_hash(tasks)} ({len(tasks)} tasks)"
     )
+    if manifest.episode.retrieval is not None:  # part of what a knowledge domain's score means
+        description += f", retrieval configuration {manifest.episode.retrieval.label()}"
     problems = [] if official else ["its tasks are not an official τ²-bench task set"]
     judged = {record.task_id for record in run.records if not record.excluded}
     missing = [task.id for task in tasks if task.id not in judged]
@@ -181,16 +189,20 @@ def pass_k_percent(records: list[SimulationRecord]) -> dict[str, float | None]:
 
 
 def _policy(run: Run) -> str:
-    """The agent policy the run used: the one an imported run recorded, else its data directory's own or
-    the domain's; refused when it is no longer the text the manifest's policy hash names."""
+    """The agent policy the run used: the one an imported run recorded, else (a knowledge domain) its
+    retrieval configuration's instructions, or its data directory's own or the domain's policy; refused
+    when it is no longer the text the manifest's policy hash names."""
     manifest = run.manifest
-    data_dir = manifest.config.data_dir
     imported = load_import(run.path)
+    data_dir = manifest.config.data_dir
+    domain = get_domain(manifest.domain)
+    support = domain.retrieval
     if imported is not None and imported.policy is not None:
         policy = imported.policy
+    elif support is not None:
+        policy = support.policy(support.resolve(manifest.episode.retrieval), data_dir, None)
     else:
         solo = manifest.mode is Mode.SOLO
-        domain = get_domain(manifest.domain)
         policy = agent_policy(domain, solo, manifest.episode.policy_variant, data_dir) or ""
     recorded = manifest.hashes.get("policy")
     if recorded is not None and sha256_text(policy) != recorded:
@@ -202,12 +214,53 @@ def _policy(run: Run) -> str:
     return policy
 
 
+SimulationPolicy = Callable[[SimulationRecord, Task], str | None]
+"""The agent instructions of one simulation of a task, when the run's format records them per simulation."""
+
+
+def _simulation_policies(run: Run) -> SimulationPolicy:
+    """Each simulation's agent instructions: those τ²-bench recorded, for an imported run; for a run of a
+    knowledge domain, its retrieval configuration's instructions for the task (τ²-bench records them per
+    simulation: some configurations show each task its own documents); none otherwise."""
+    imported = load_import(run.path)
+    if imported is not None:
+        recorded = imported.simulation_policies()
+        return lambda record, task: recorded.get((record.task_id, record.trial))
+    support = get_domain(run.manifest.domain).retrieval
+    if support is None:
+        return lambda record, task: None
+    config, data_dir = support.resolve(run.manifest.episode.retrieval), run.manifest.config.data_dir
+    texts: dict[str, str] = {}
+    by_task: dict[str, str] = {}
+
+    def policy(record: SimulationRecord, task: Task) -> str:
+        if task.id not in by_task:  # each distinct text held once (the whole knowledge base is large)
+            text = support.policy(config, data_dir, task)
+            by_task[task.id] = texts.setdefault(text, text)
+        return by_task[task.id]
+
+    return policy
+
+
+def _retrieval_fields(config: RetrievalConfig | None) -> dict[str, Any]:
+    """The retrieval configuration in τ²-bench's run information: its name and options (`top_k`, and the
+    embeddings of a dense configuration, which τ²-bench's loader ignores and tau2's importer reads)."""
+    if config is None:
+        return {}
+    options: dict[str, Any] = {"top_k": config.top_k}
+    if config.embedder is not None:
+        options["embedder_model"] = config.embedder.model
+        if config.embedder.api_base is not None:
+            options["embedder_api_base"] = config.embedder.api_base
+    return {"retrieval_config": config.name, "retrieval_config_kwargs": options}
+
+
 def _run_tasks(run: Run) -> dict[str, Task]:
-    """The run's tasks, read from its suite file."""
+    """The run's tasks, read from its suite (a file, or a τ²-bench task folder)."""
     path = Path(run.manifest.suite_path)
-    if not path.is_file():
-        raise UserInputError(f"{run.path}: the run's suite file {path} is missing")
-    return {task.id: task for task in load_task_file(path)}
+    if not path.exists():
+        raise UserInputError(f"{run.path}: the run's suite {path} is missing")
+    return {task.id: task for task in load_task_file(path, run.manifest.domain)}
 
 
 def _seat(kind: str, model: ModelSpec | None) -> dict[str, Any]:
@@ -216,11 +269,12 @@ def _seat(kind: str, model: ModelSpec | None) -> dict[str, Any]:
     return {"implementation": kind, "llm": model.name, "llm_args": model.args or None}
 
 
-def _simulation(run: Run, record: SimulationRecord, task: Task) -> dict[str, Any]:
+def _simulation(run: Run, record: SimulationRecord, task: Task, policy: SimulationPolicy) -> dict[str, Any]:
     """One simulation in τ²-bench's shape; times are laid out from the run's creation time."""
     assert record.trajectory is not None
     start = run.manifest.created_at
     usage = record.usage
+    instructions = policy(record, task)
     return {
         "id": f"{run.manifest.run_id}-{record.task_id}-{record.trial}",
         "task_id": record.task_id,
@@ -235,6 +289,7 @@ def _simulation(run: Run, record: SimulationRecord, task: Task) -> dict[str, Any
         "messages": _numbered([*messages(record.trajectory.entries, start), *_closing(record, start)]),
         "trial": record.trial,
         "seed": record.seed,
+        **({"policy": instructions} if instructions is not None else {}),
     }
 
 

@@ -139,6 +139,9 @@ class SimulationRun(_Model):
     messages: list[Message]
     trial: int | None = None
     seed: int | None = None
+    policy: str | None = None
+    """The agent's instructions in this simulation (τ²-bench records them for its knowledge domain, where
+    they depend on the retrieval configuration and, for some configurations, on the task)."""
 
 
 class SeatInfo(_Model):
@@ -168,6 +171,10 @@ class RunInfo(_Model):
     agent_info: SeatInfo
     environment_info: EnvironmentInfo
     seed: int | None = None
+    retrieval_config: str | None = None
+    """The retrieval configuration of a knowledge domain's run, by name (e.g. `bm25`)."""
+    retrieval_config_kwargs: dict[str, JsonValue] | None = None
+    """Its options, e.g. `{"top_k": 5}`."""
 
 
 class Results(_Model):

@@ -12,12 +12,13 @@ from __future__ import annotations
 
 from collections import defaultdict
 from pathlib import Path
-from typing import IO, Final
+from typing import IO, Any, Final
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from tau2 import (
     ActorSpec,
+    Domain,
     EpisodeConfig,
     Mode,
     Side,
@@ -37,6 +38,7 @@ from tau2.interfaces._tau2bench_replay import CallMismatch, replay
 from tau2.llm import ModelSpec
 from tau2.runner import episode_record, sha256_text
 from tau2.tasks import task_from_tau2
+from tau2.world import RetrievalConfig
 
 SIDECAR: Final = "tau2bench.json"
 """File in an imported run directory with the rewards τ²-bench recorded beside ours."""
@@ -62,6 +64,11 @@ class ImportedSimulation(BaseModel):
     mismatches: list[CallMismatch] = Field(default_factory=list)
     """Replayed calls whose outcome differs from the recorded one (one succeeded, the other failed, or no
     result was recorded); the wording of results is each implementation's own and is not compared."""
+    kept: int = 0
+    """Retrieval calls whose recorded answers were kept rather than replayed."""
+    policy: str | None = None
+    """The hash of the agent instructions τ²-bench recorded for this simulation (their text is kept once
+    in `Tau2BenchImport.policies`); None when it recorded none."""
 
     @property
     def agrees(self) -> bool:
@@ -78,6 +85,8 @@ class Tau2BenchImport(BaseModel):
     domain: str
     policy: str | None = None
     """The agent policy τ²-bench recorded for the run (an export of the imported run writes it back)."""
+    policies: dict[str, str] = Field(default_factory=dict)
+    """The agent instructions τ²-bench recorded per simulation, each text once, by its hash."""
     simulations: list[ImportedSimulation] = Field(default_factory=list)
     warnings: list[str] = Field(default_factory=list)
 
@@ -95,6 +104,19 @@ class Tau2BenchImport(BaseModel):
         """Replayed tool calls whose outcome differs from the recorded one."""
         return sum(len(simulation.mismatches) for simulation in self.simulations)
 
+    @property
+    def kept(self) -> int:
+        """Retrieval calls whose recorded answers were kept, over every simulation."""
+        return sum(simulation.kept for simulation in self.simulations)
+
+    def simulation_policies(self) -> dict[tuple[str, int], str]:
+        """The agent instructions τ²-bench recorded, by (task, trial) of the simulations that have them."""
+        return {
+            (simulation.task_id, simulation.trial): self.policies[simulation.policy]
+            for simulation in self.simulations
+            if simulation.policy is not None and simulation.policy in self.policies
+        }
+
 
 def import_results(path: Path, run_dir: Path, data_dir: Path | None = None) -> Tau2BenchImport:
     """Import the results file at `path` into the new run directory `run_dir`; returns the comparison."""
@@ -103,7 +125,7 @@ def import_results(path: Path, run_dir: Path, data_dir: Path | None = None) -> T
     info = results.info
     domain = info.environment_info.domain_name
     try:
-        get_domain(domain)
+        pack = get_domain(domain)
     except UnknownDomainError as error:
         raise UserInputError(f"{path}: info.environment_info.domain_name: {error}") from None
     tasks = _tasks(results, domain)
@@ -123,6 +145,7 @@ def import_results(path: Path, run_dir: Path, data_dir: Path | None = None) -> T
             user=user,
             seed=info.seed or 0,
             data_dir=data_dir,
+            retrieval=_retrieval(results, pack),
         )
     except ValidationError as error:
         raise validation_error(path, error, ("info",)) from None
@@ -136,6 +159,7 @@ def import_results(path: Path, run_dir: Path, data_dir: Path | None = None) -> T
             source=str(path),
             domain=domain,
             policy=info.environment_info.policy,
+            policies=importer.policies,
             simulations=comparisons,
             warnings=warnings,
         )
@@ -166,6 +190,8 @@ class _Importer:
         self.labels, self.run = labels, run
         self.trials: dict[str, set[int]] = defaultdict(set)
         """The trial numbers imported so far, by task."""
+        self.policies: dict[str, str] = {}
+        """The agent instructions the simulations recorded, each text once, by hash."""
 
     def run_all(self) -> tuple[list[ImportedSimulation], list[str]]:
         """Import every simulation; the comparisons and the warnings of renumbered trials."""
@@ -208,6 +234,10 @@ class _Importer:
             update={"agent": self.labels[Side.AGENT], "user": self.labels[Side.USER]}
         )
         recorded = simulation.reward_info.reward if simulation.reward_info is not None else None
+        policy = None
+        if simulation.policy is not None:
+            policy = sha256_text(simulation.policy)
+            self.policies.setdefault(policy, simulation.policy)
         comparison = ImportedSimulation(
             simulation_id=simulation.id,
             task_id=task.id,
@@ -216,6 +246,8 @@ class _Importer:
             reward=result.reward,
             tool_calls=replayed.calls,
             mismatches=replayed.mismatches,
+            kept=replayed.kept,
+            policy=policy,
         )
         return episode_record(task, trial, result), comparison
 
@@ -261,6 +293,18 @@ def _tasks(results: ResultsFile, domain: str) -> dict[str, Task]:
             raise UserInputError(f"{results.path}: tasks[{index}].id: {record.id!r} is listed twice")
         tasks[record.id] = task_from_tau2(record, domain)
     return tasks
+
+
+def _retrieval(results: ResultsFile, domain: Domain[Any]) -> RetrievalConfig | None:
+    """The retrieval configuration the file records, for a domain with a knowledge base (τ²-bench's default
+    when it names none); None for other domains, which τ²-bench runs without one."""
+    if domain.retrieval is None:
+        return None
+    info = results.info
+    try:
+        return domain.retrieval.recorded(info.retrieval_config, info.retrieval_config_kwargs or {})
+    except UserInputError as error:
+        raise UserInputError(f"{results.path}: info.{error}") from None
 
 
 def _trial(path: Path, index: int, given: int | None, taken: set[int]) -> int:

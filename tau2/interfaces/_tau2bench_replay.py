@@ -1,7 +1,9 @@
 """Replaying one recorded τ²-bench simulation in our world: every tool call runs again on the side that
 made it, from the task's initial state on the run's data, and the final world is judged by our evaluator
 on the same data. Each call is paired with its recorded result by position (the results follow their
-message in order), since call ids are not unique in every provider's files."""
+message in order), since call ids are not unique in every provider's files. Calls of a knowledge base's
+retrieval tools keep their recorded answers: they change nothing, and their answers are not reproducible
+(a timing line, dense searches that need an embeddings service)."""
 
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ from tau2 import (
     EntryKind,
     EpisodeConfig,
     EpisodeResult,
+    ErrorCode,
     Mode,
     Side,
     Task,
@@ -70,22 +73,25 @@ class CallMismatch(BaseModel):
 
 
 class Replay(BaseModel):
-    """A recorded simulation as an episode of ours, its number of tool calls and the calls whose outcome
-    differs from the recorded one."""
+    """A recorded simulation as an episode of ours, its number of replayed tool calls, the calls whose
+    outcome differs from the recorded one, and the retrieval calls whose recorded answers were kept."""
 
     model_config = ConfigDict(frozen=True)
 
     result: EpisodeResult
     calls: int
     mismatches: list[CallMismatch]
+    kept: int = 0
 
 
 def replay(task: Task, simulation: SimulationRun, config: EpisodeConfig, data_dir: Path | None) -> Replay:
     """The episode `simulation` amounts to in our world, judged on `data_dir` (None: the domain's data)."""
     world = initialize_world(task, data_dir)
     changes = _Changes(world)
+    support = world.domain.retrieval
+    retrieval_tools = support.tools if support is not None else frozenset()
     entries: list[Entry] = []
-    calls = 0
+    calls = kept = 0
     mismatches: list[CallMismatch] = []
     solo = config.mode is Mode.SOLO
     messages = simulation.messages
@@ -97,6 +103,13 @@ def replay(task: Task, simulation: SimulationRun, config: EpisodeConfig, data_di
             entries.append(_entry(entries, seat, EntryKind.MESSAGE, text=message.content))
         results = _results_after(messages, index, len(message.tool_calls or []))
         for position, (call, recorded) in enumerate(zip(message.tool_calls or [], results, strict=True)):
+            if call.name in retrieval_tools:
+                kept += 1
+                ours = ToolCall(call_id=call.id, name=call.name, arguments=call.arguments, side=Side.AGENT)
+                entries.append(_entry(entries, seat, EntryKind.TOOL_CALL, tool_call=ours))
+                answer = _kept_answer(recorded)
+                entries.append(_entry(entries, seat, EntryKind.TOOL_RESULT, tool_call=ours, result=answer))
+                continue
             calls += 1
             changes.before(call.name)
             side, outcome = _run_call(world, call.name, call.arguments, call.requestor, solo)
@@ -119,7 +132,12 @@ def replay(task: Task, simulation: SimulationRun, config: EpisodeConfig, data_di
         usage=_usage(participants, simulation),
     )
     evaluation = evaluate(
-        task, world, trajectory, data_dir=data_dir, nl_verdicts=recorded_verdicts(simulation)
+        task,
+        world,
+        trajectory,
+        data_dir=data_dir,
+        nl_verdicts=recorded_verdicts(simulation),
+        retrieval=config.retrieval,
     )
     result = EpisodeResult(
         task_id=task.id,
@@ -130,7 +148,7 @@ def replay(task: Task, simulation: SimulationRun, config: EpisodeConfig, data_di
         timing=EpisodeTiming(setup_s=0.0, conversation_s=simulation.duration, evaluation_s=0.0),
         state_changes=changes.since_start(),
     )
-    return Replay(result=result, calls=calls, mismatches=mismatches)
+    return Replay(result=result, calls=calls, mismatches=mismatches, kept=kept)
 
 
 class _Changes:
@@ -177,6 +195,14 @@ def _results_after(messages: list[Any], index: int, count: int) -> list[ToolMess
             break
         following.append(message)
     return following + [None] * (count - len(following))
+
+
+def _kept_answer(message: ToolMessage | None) -> ToolResult:
+    """A retrieval call's recorded answer as its result (a failure when it failed or none was recorded)."""
+    if message is None:
+        return ToolResult.failure(ErrorCode.INTERNAL_ERROR, "no result was recorded")
+    text = message.content or ""
+    return ToolResult.failure(ErrorCode.INTERNAL_ERROR, text) if message.error else ToolResult.success(text)
 
 
 def _recorded_outcome(message: ToolMessage | None) -> Outcome:

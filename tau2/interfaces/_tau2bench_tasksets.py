@@ -40,9 +40,14 @@ OFFICIAL_TASK_SETS: Final = {
     "sha256:de4ec4108ed17baf62ae3d8c74d340cf481cc03d12485ff679ea4250fd72651b": OfficialTaskSet(
         "telecom", "τ²-bench telecom tasks.json, base split (114 tasks)"
     ),
+    "sha256:fc487fafcc1e725a1a9873d5f63bbd01329033026397a3eae5539f7802968ae5": OfficialTaskSet(
+        "banking_knowledge", "τ²-bench banking_knowledge tasks/ folder, v1.0.1 (97 tasks)"
+    ),
 }
 """Hashes (`task_set_hash`) of the airline and retail task files (the first release and the current
-revised one) and of telecom's `base` split, the sets the leaderboard reports."""
+revised one), of telecom's `base` split, and of banking's task folder (τ²-bench reads its `task_*.json`
+files; the aggregate `tasks.json` beside them is stale and another set), the sets the leaderboard
+reports."""
 
 
 def task_set_hash(tasks: Iterable[Task]) -> str:

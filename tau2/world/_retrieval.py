@@ -112,6 +112,14 @@ class RetrievalSupport:
     """The documents an agent was shown, given its (tool name, arguments, result text) calls."""
     required: Callable[[Task], list[str]]
     """The documents a task needs."""
+    tools: frozenset[str]
+    """Every retrieval tool a configuration may add, by name. They read the knowledge base and change
+    nothing, so a replay of another tool's trajectory keeps their recorded answers (τ²-bench's end with
+    a timing line, and a dense search needs its embeddings service)."""
+    recorded: Callable[[str | None, Mapping[str, Any]], RetrievalConfig]
+    """The configuration a τ²-bench results file records, as ours: its `retrieval_config` (None: τ²-bench's
+    default for the domain) with its `retrieval_config_kwargs` (`top_k`; tau2's exports add
+    `embedder_model` and `embedder_api_base`). Raises `UserInputError` for one the domain does not offer."""
 
     def resolve(self, config: RetrievalConfig | None) -> RetrievalConfig:
         """`config`, or the default configuration when None."""

@@ -199,6 +199,19 @@ def test_each_configuration_puts_its_retrieval_tools_first(name: str, tools: lis
     assert offered[: len(tools) + 1] == [*tools, "transfer_to_human_agents"]
 
 
+@pytest.mark.parametrize("name", ["bm25", "bm25_grep", "grep_only", "terminal_use"])
+def test_a_replay_keeps_the_answers_of_retrieval_tools_only(name: str) -> None:
+    """The tools a configuration adds are the ones an import keeps the recorded answers of; none of the
+    bank's own tools is among them, so every call that can change the database is replayed."""
+    domain = get_domain("banking_knowledge")
+    assert domain.retrieval is not None
+    configured = domain.retrieval.configure(RetrievalConfig(name=name), None)
+    bank = {tool.name for tool in domain.tools.tools()}
+    added = {tool.name for tool in configured.tools.tools()} - bank
+    assert added and added <= domain.retrieval.tools
+    assert not bank & domain.retrieval.tools
+
+
 def _task(task_id: str) -> Task:
     return next(task for task in load_task_file(DEFAULT_TASKS) if task.id == task_id)
 

@@ -3,7 +3,8 @@
 on: `report` (terminal, JSON and HTML), `view`, and an export that imports again with the same rewards.
 
 The files start from exported offline runs (mock domain, interactive and solo) and, with the τ²-bench data
-beside the repository, from the airline and retail files τ²-bench itself scored. Mutations replace a
+beside the repository, from the airline and retail files τ²-bench itself scored and a banking file built
+from its reference trajectories. Mutations replace a
 value anywhere in the document (numbers JSON has no room for, huge, negative and fractional numbers,
 other types, a list nested 300 deep, hostile text), remove a field, repeat or drop a simulation, reorder
 messages, or cut the file at a random byte. Each case gets a minute; a command that runs longer fails.
@@ -168,12 +169,25 @@ def sources(tmp_path_factory: pytest.TempPathFactory) -> list[tuple[str, dict[st
             invoke("export", "tau2bench", str(root / name), "-o", str(root / f"{name}.json")).exit_code == 0
         )
         found.append((name, json.loads((root / f"{name}.json").read_text(encoding="utf-8")), None))
-    for domain in ("airline", "retail"):
+    for domain in ("airline", "retail", "banking"):
         data_dir = SHARED / f"tau2-{domain}"
         if data_dir.is_dir():
             document = json.loads((FIXTURES / f"gold_{domain}_results.json").read_text(encoding="utf-8"))
-            found.append((domain, document, data_dir))
+            found.append((domain, _few_tasks(document) if domain == "banking" else document, data_dir))
     return found
+
+
+BANKING_TASKS = frozenset({"task_015", "task_031", "task_102"})
+"""Banking tasks fuzzed: a tool handed to the customer, hidden tools with a wrong argument and cut short,
+and a judged statement (the whole file is ten tasks of long instructions; these keep each case quick)."""
+
+
+def _few_tasks(document: dict[str, Any]) -> dict[str, Any]:
+    return {
+        **document,
+        "tasks": [task for task in document["tasks"] if task["id"] in BANKING_TASKS],
+        "simulations": [s for s in document["simulations"] if s["task_id"] in BANKING_TASKS],
+    }
 
 
 def test_mutated_results_files_are_refused_in_one_line_or_import_as_readable_runs(
