@@ -34,18 +34,11 @@ from typing import Any
 
 from lean_server import CALLS_PER_SIMULATION, CHAT_TURNS, LeanServer
 
+from tau2.config import ActorSpec, ConfigLayer, ExecutorConfig, RunConfig
 from tau2.domains.mock.tasks import BOTH
 from tau2.llm import ModelClient, ModelSpec
-from tau2.runner import (
-    ProgressBar,
-    RunRequest,
-    SeatRequest,
-    Tally,
-    execute_on_workers,
-    execute_run,
-    prepare_run,
-)
-from tau2.runs import read_records
+from tau2.runner import PreparedRun, RunProgress, drive, prepare_run
+from tau2.runs import RESULTS_FILE, SimulationRecord, read_records
 from tau2.tasks import Suite
 
 MODEL = "openai/gpt-4o-mini"
@@ -55,11 +48,20 @@ TELECOM = ROOT.parent / "shared" / "conformance" / "tau2-telecom"
 CHAT_CALLS = 2 * CHAT_TURNS + 1
 
 
-def seat(base_url: str, transport: str) -> SeatRequest:
+def seat(base_url: str, transport: str) -> ActorSpec:
     """An LLM seat pointed at the server (which ignores the key)."""
-    return SeatRequest(
-        kind="llm", model=MODEL, api_base=base_url, args={"api_key": "sk-bench"}, transport=transport
-    )
+    model = ModelSpec(name=MODEL, api_base=base_url, args={"api_key": "sk-bench"}, transport=transport)
+    return ActorSpec(kind="llm", model=model)
+
+
+def prepared(directory: str, config: RunConfig) -> PreparedRun:
+    """`config` prepared as a new run in `directory`."""
+    return prepare_run([ConfigLayer.of(config)], Path(directory) / "run", resume=False)
+
+
+def written(run: PreparedRun) -> list[SimulationRecord]:
+    """The records a run wrote."""
+    return read_records(run.run_dir / RESULTS_FILE)[0]
 
 
 def cpu_now() -> float:
@@ -91,18 +93,20 @@ def run_level(
 ) -> tuple[float, float, int, int]:
     """Wall seconds, CPU seconds (driver and workers), model calls and failures of one run."""
     with tempfile.TemporaryDirectory() as directory:
-        request = RunRequest(
-            suite=suite, agent=seat(base_url, transport), user=seat(base_url, transport), trials=sims
+        llm = seat(base_url, transport)
+        config = RunConfig(
+            suite=suite,
+            agent=llm,
+            user=llm,
+            trials=sims,
+            concurrency=concurrency,
+            executor=ExecutorConfig(workers=workers),
         )
-        prepared = prepare_run(request, Path(directory) / "run", resume=False)
-        progress = ProgressBar(Tally(sims), enabled=False)
-        if workers > 1:
-            execution = execute_on_workers(prepared, progress, concurrency=concurrency, workers=workers)
-        else:
-            execution = execute_run(prepared, progress, concurrency=concurrency)
+        run = prepared(directory, config)
         wall, cpu = time.perf_counter(), cpu_now()
-        records = asyncio.run(execution)
+        asyncio.run(drive(run, RunProgress()))
         wall, cpu = time.perf_counter() - wall, cpu_now() - cpu
+        records = written(run)
     calls = sum(usage.calls for record in records for usage in record.usage.values())
     return wall, cpu, calls, sum(not record.success for record in records)
 
@@ -127,25 +131,22 @@ def memory_per_simulation(suite: Path, base_url: str, transport: str, in_flight:
         return peak
 
     with tempfile.TemporaryDirectory() as directory:
-        request = RunRequest(
-            suite=suite, agent=seat(base_url, transport), user=seat(base_url, transport), trials=in_flight
-        )
-        prepared = prepare_run(request, Path(directory) / "run", resume=False)
+        llm = seat(base_url, transport)
+        config = RunConfig(suite=suite, agent=llm, user=llm, trials=in_flight, concurrency=in_flight)
+        run = prepared(directory, config)
         before = rss()
-        progress = ProgressBar(Tally(in_flight), enabled=False)
-        peak = asyncio.run(sampled(execute_run(prepared, progress, concurrency=in_flight)))
+        peak = asyncio.run(sampled(drive(run, RunProgress())))
     return (peak - before) / in_flight
 
 
 def offline_cpu_per_sim(suite: Path, sims: int = 2000, concurrency: int = 256) -> float:
     """CPU seconds per simulation of the whole runner with offline actors (oracle agent, scripted user)."""
     with tempfile.TemporaryDirectory() as directory:
-        offline = RunRequest(
-            suite=suite, agent=SeatRequest(kind="oracle"), user=SeatRequest(kind="scripted"), trials=sims
-        )
-        prepared = prepare_run(offline, Path(directory) / "run", resume=False)
+        oracle, scripted = ActorSpec(kind="oracle"), ActorSpec(kind="scripted")
+        offline = RunConfig(suite=suite, agent=oracle, user=scripted, trials=sims, concurrency=concurrency)
+        run = prepared(directory, offline)
         started = time.process_time()
-        asyncio.run(execute_run(prepared, ProgressBar(Tally(sims), enabled=False), concurrency=concurrency))
+        asyncio.run(drive(run, RunProgress()))
         return (time.process_time() - started) / sims
 
 

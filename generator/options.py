@@ -41,26 +41,37 @@ class OutputFormat(StrEnum):
 class GeneratorOptions(BaseModel):
     """The options of one generation (data directory and output format are not part of them)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
 
     intents: tuple[str, ...] = ()
     """Intents to generate; empty means all, always in the catalog's order."""
     personas: tuple[str, ...] = ("none", "easy", "hard")
+    """Personas by library name or .toml path."""
     persona_assignment: PersonaAssignment = PersonaAssignment.CROSS
+    """cross: every composition under every persona; rotate: one persona per composition, in turn, as
+    τ²-bench assigns them."""
     exclude: tuple[str, ...] = ()
     """Subtasks whose compositions are dropped (after persona assignment, before sampling)."""
     include_optional: tuple[str, ...] = ()
+    """Optional subtasks to offer besides the catalog's required ones."""
     min_subtasks: int = Field(default=1, ge=1)
+    """Fewest subtasks per task."""
     max_subtasks: int | None = Field(default=None, ge=1)
+    """Most subtasks per task (default: no limit)."""
     sample_per_bin: int | None = Field(default=None, ge=1)
+    """Sample this many tasks per (intent, number of subtasks, persona) bin (default: keep them all)."""
     seed: int = 0
+    """Seed of sampling and target spreading."""
     target: TargetMode = TargetMode.FIXED
+    """fixed: the first eligible target; spread: tasks spread over all of them."""
     order: Order = Order.WORKFLOW
+    """workflow: init calls and solution steps in the workflow graph's order; tau2: by subtask name."""
     catalog: str = BASE_CATALOG
-    """Which of the domain's catalogs: its own (`base`) or a named one that layers extensions onto it."""
+    """Which of the domain's catalogs: its own (`base`; for telecom, τ²-bench's faults) or a named one that
+    layers extensions onto it (telecom: `extended`, with new faults)."""
     max_transfer_share: float | None = Field(default=None, ge=0, le=1)
-    """At most this share of each (intent, #subtasks, persona) bin's tasks are transfers (see
-    `sampling.capped_sample`); None keeps every selected draft."""
+    """At most this share (0–1) of each (intent, #subtasks, persona) bin's tasks are transfers (see
+    `sampling.capped_sample`; default: no cap, every selected draft is kept)."""
 
     @model_validator(mode="after")
     def _consistent(self) -> GeneratorOptions:

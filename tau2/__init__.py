@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from tau2.actors import actor_kinds, make_actor, register_actor
+    from tau2.api import RunResult, arun, load_run, run
+    from tau2.config import RunConfig
     from tau2.episode import (
         Actor,
         ActorSpec,
@@ -89,6 +91,8 @@ __all__ = [
     "NLJudge",
     "RejectedReply",
     "RewardType",
+    "RunConfig",
+    "RunResult",
     "SeatContext",
     "Side",
     "SimulationRecord",
@@ -114,16 +118,19 @@ __all__ = [
     "UserScenario",
     "World",
     "actor_kinds",
+    "arun",
     "available_domains",
     "check_actor",
     "check_domain",
     "evaluate",
     "get_domain",
     "initialize_world",
+    "load_run",
     "load_task_file",
     "make_actor",
     "register_actor",
     "register_domain",
+    "run",
     "run_episode",
     "verify_task",
     "write_tau2_file",
@@ -132,12 +139,21 @@ __version__ = "0.1.0"
 
 _SOURCES = ("tau2.errors", "tau2.world", "tau2.tasks", "tau2.llm", "tau2.episode", "tau2.actors", "tau2.runs")
 """The packages the names of `__all__` come from, searched in order on first access."""
+_RUNS_API = {
+    "RunConfig": "tau2.config",
+    "RunResult": "tau2.api",
+    "run": "tau2.api",
+    "arun": "tau2.api",
+    "load_run": "tau2.api",
+}
+"""The Python API of runs, by the package each name comes from (`load_run` is `tau2.api`'s, not the
+lower-level reader of `tau2.runs` it is built on)."""
 
 
 def __getattr__(name: str) -> Any:
     """Load a re-exported name (or a subpackage) on first use, then keep it as a module attribute."""
     if name in __all__:
-        for source in _SOURCES:
+        for source in (_RUNS_API[name],) if name in _RUNS_API else _SOURCES:
             module = import_module(source)
             if hasattr(module, name):
                 value = getattr(module, name)

@@ -173,10 +173,17 @@ def field_path(loc: Sequence[int | str]) -> str:
     return "".join(parts)
 
 
-def validation_error(path: Path, error: ValidationError, prefix: Sequence[int | str] = ()) -> UserInputError:
-    """One line for a failed validation: the file, the path of the first bad field, and why."""
+def validation_error(
+    path: Path,
+    error: ValidationError,
+    prefix: Sequence[int | str] = (),
+    locate: Callable[[tuple[int | str, ...]], tuple[int | str, ...]] | None = None,
+) -> UserInputError:
+    """One line for a failed validation: the file, the path of the first bad field, and why. `locate` maps
+    a validated location to where the field is written in the file, when the two differ."""
     detail = _first_error(error.errors(include_url=False))
-    location = _shortened(field_path([*prefix, *detail["loc"]]))
+    loc = detail["loc"] if locate is None else locate(detail["loc"])
+    location = _shortened(field_path([*prefix, *loc]))
     message = detail["msg"].removeprefix("Value error, ")
     where = f"{path}: {location}" if location else str(path)
     return UserInputError(f"{where}: {message}")

@@ -73,13 +73,13 @@ def test_an_installed_actor_package_is_found_through_its_entry_point(tmp_path: P
     assert installed.returncode == 0, installed.stderr
     assert list(site.glob("tau2_handoff_actor-*.dist-info")), "installed with its metadata"
     manifest = run_with(tmp_path, "handoff", site)
-    assert manifest["agent"] == {"kind": "handoff", "model": None}
+    assert manifest["config"]["agent"] == {"kind": "handoff", "model": None}
 
 
 def test_a_local_module_factory_reference_works_without_installing(tmp_path: Path) -> None:
     (tmp_path / "handoff_actor.py").write_text(textwrap.dedent(PLUGIN))
     manifest = run_with(tmp_path, "handoff_actor:make", tmp_path)
-    assert manifest["agent"] == {"kind": "handoff_actor:make", "model": None}
+    assert manifest["config"]["agent"] == {"kind": "handoff_actor:make", "model": None}
 
 
 def test_a_reference_that_does_not_load_is_one_line(tmp_path: Path) -> None:

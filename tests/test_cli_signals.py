@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from tau2.cli import _signals
+from tau2.testing import DELAY_VARIABLE, slowed_name
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 
@@ -22,10 +23,9 @@ SIGNALS = [signal.SIGINT, signal.SIGTERM, signal.SIGHUP]
 
 def _start(out: Path, turn_delay: float, *extra: str) -> subprocess.Popen[bytes]:
     """`python -m tau2 run` on the mock suite, each actor turn slowed down so the run is still going."""
-    command = [sys.executable, "-m", "tau2", "run", "--suite", str(SUITE), "--agent", "oracle"]
-    command += ["--user", "scripted", "--quiet", "--out", str(out), "--debug-turn-delay", str(turn_delay)]
-    command += extra
-    env = {**os.environ, "PYTHONPATH": str(SUITE.parents[3])}
+    command = [sys.executable, "-m", "tau2", "run", "--suite", str(SUITE), "--agent", slowed_name("oracle")]
+    command += ["--user", slowed_name("scripted"), "--quiet", "--out", str(out), *extra]
+    env = {**os.environ, "PYTHONPATH": str(SUITE.parents[3]), DELAY_VARIABLE: str(turn_delay)}
     return subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
 
 

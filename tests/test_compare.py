@@ -20,7 +20,7 @@ from tau2.metrics import Bootstrap, PairBy
 from tau2.report import SCHEMA_VERSION, ComparisonReport, auto_pair_by, build_comparison, plots
 from tau2.report.factors import differing_factors, title
 from tau2.report.fmt import short_id
-from tau2.runs._rundir import Run, load_run
+from tau2.runs._rundir import Run, RunManifest, load_run
 
 runner = CliRunner()
 SCREEN = {"COLUMNS": "120", "LINES": "40"}
@@ -38,9 +38,15 @@ def compare_json(*arguments: str) -> dict[str, Any]:
     return data
 
 
-def with_manifest(run: Run, **changes: object) -> Run:
-    """A copy of `run` whose manifest has `changes`."""
-    return run.model_copy(update={"manifest": run.manifest.model_copy(update=changes)})
+def with_manifest(run: Run, **changes: Any) -> Run:
+    """A copy of `run` whose manifest has `changes`: provenance fields, settings, or a whole `episode`."""
+    manifest = run.manifest
+    provenance = {name: value for name, value in changes.items() if name in RunManifest.model_fields}
+    settings = {name: value for name, value in changes.items() if name not in provenance}
+    if "episode" in settings:
+        settings.update(dict(settings.pop("episode")), seed=settings.get("seed", manifest.seed))
+    config = manifest.config.model_copy(update=settings)
+    return run.model_copy(update={"manifest": manifest.model_copy(update={**provenance, "config": config})})
 
 
 def test_solo_vs_interactive_terminal_comparison_fits_a_screen_and_says_what_guiding_costs() -> None:
@@ -178,8 +184,8 @@ def test_factors_name_what_differs() -> None:
 
 def test_auto_pairing_uses_task_ids_when_personas_are_overridden() -> None:
     base = load_run(RUNS_DIR / "interactive")
-    easy = with_manifest(base, persona_override="easy")
-    hard = with_manifest(base, persona_override="hard")
+    easy = with_manifest(base, persona="easy")
+    hard = with_manifest(base, persona="hard")
     assert auto_pair_by(easy, hard, differing_factors(easy, hard)) is PairBy.TASK
     assert title(differing_factors(easy, hard)) == "persona easy vs hard"
     easy_text = with_manifest(easy, hashes={"persona": "sha256:e"})

@@ -15,7 +15,7 @@ gymnasium = pytest.importorskip("gymnasium", reason="the `gym` extra (gymnasium)
 
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 
-from tau2 import available_domains  # noqa: E402
+from tau2 import EpisodeConfig, available_domains  # noqa: E402
 from tau2.actors._requests import RESOLVED_PHRASE, format_request  # noqa: E402
 from tau2.interfaces import message_action, stop_action, tool_call_action  # noqa: E402
 from tau2.interfaces.gymnasium_env import Tau2SeatEnv, env_id, register_envs  # noqa: E402
@@ -125,12 +125,26 @@ def test_solo_mode_plays_the_ticket_alone() -> None:
 
 
 def test_step_limit_truncates() -> None:
-    env = Tau2SeatEnv("mock", "agent", task_id="unplugged", max_steps=4)
+    env = Tau2SeatEnv("mock", "agent", task_id="unplugged", config=EpisodeConfig(max_steps=4))
     env.reset(seed=0)
     env.step("Hello")
     _, reward, terminated, truncated, info = env.step("Hello again")
     assert (reward, terminated, truncated, info["termination"]) == (0.0, False, True, "max_steps")
     env.close()
+
+
+def test_the_episode_settings_are_one_configuration_whose_mode_the_mode_argument_replaces() -> None:
+    def tools(env: Tau2SeatEnv) -> set[str]:
+        env.reset(seed=0)
+        names = {schema["function"]["name"] for schema in env.tool_schemas}
+        env.close()
+        return names
+
+    solo = EpisodeConfig(mode="solo")  # type: ignore[arg-type]
+    made = gymnasium.make("tau2/mock-agent-v0", task_id="unplugged", config=solo)
+    assert made.unwrapped.mode.value == "solo" and "done" in tools(made.unwrapped)  # type: ignore[attr-defined]
+    replaced = Tau2SeatEnv("mock", "agent", task_id="unplugged", mode="interactive", config=solo)
+    assert replaced.mode.value == "interactive" and "done" not in tools(replaced)
 
 
 def test_user_seat_has_no_solo_mode() -> None:
@@ -211,7 +225,9 @@ def test_observations_add_up_to_exactly_the_seats_view(seat: Side, task_id: str,
     entries its seat may see, each once and in order: the orchestrator's partial observability, intact."""
     from tau2.interfaces._actions import entry_view
 
-    env = Tau2SeatEnv("mock", seat, task_id=task_id, max_steps=12)  # every learner action is a step
+    env = Tau2SeatEnv(
+        "mock", seat, task_id=task_id, config=EpisodeConfig(max_steps=12)
+    )  # every learner action is a step
     observation, _ = env.reset(seed=1)
     seen = json.loads(observation)
     for action in actions:
@@ -274,7 +290,7 @@ def test_deep_or_undecodable_json_is_an_actor_error_turn(action: str, error: str
 
 
 def test_a_message_with_lone_surrogates_is_kept_as_text_the_record_can_encode() -> None:
-    env = Tau2SeatEnv("mock", "agent", task_id="unplugged", max_steps=4)
+    env = Tau2SeatEnv("mock", "agent", task_id="unplugged", config=EpisodeConfig(max_steps=4))
     env.reset(seed=0)
     observation, *_ = env.step("dark \ud800 lamp")
     assert json.loads(observation)[0]["text"] == "dark \ufffd lamp"

@@ -1,6 +1,6 @@
 """The package layout's rules: one namespace that user folders cannot shadow, and imports that only
-flow down the layers (world → tasks → llm → episode → actors → runs → runner → metrics and audit → report →
-interfaces → cli)."""
+flow down the layers (world → tasks → llm → episode → config, actors → runs → runner → metrics and audit →
+report → api, interfaces → cli)."""
 
 from __future__ import annotations
 
@@ -25,13 +25,14 @@ LAYERS: dict[str, int] = {
     "_display": 0,
     "_urls": 0,
     "_registry": 0,
-    "testing": 0,
     "world": 1,
     "tasks": 2,
     "personas": 2,
     "llm": 3,
     "episode": 4,
+    "config": 5,
     "actors": 5,
+    "testing": 5,
     "runs": 6,
     "runner": 7,
     "metrics": 8,
@@ -40,6 +41,7 @@ LAYERS: dict[str, int] = {
     "generator": 9,
     "domains": 9,
     "interfaces": 10,
+    "api": 10,
     "cli": 11,
 }
 """Rank of each top-level part of `tau2`: a module may import parts of its own rank or lower."""

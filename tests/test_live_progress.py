@@ -11,18 +11,11 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
+from tau2.config import ConfigLayer, RunConfig
 from tau2.domains.mock.tasks import BOTH
 from tau2.llm import Usage
-from tau2.runner import (
-    ProgressBar,
-    RunRequest,
-    SeatRequest,
-    Tally,
-    execute_on_workers,
-    execute_run,
-    prepare_run,
-)
-from tau2.runs import SimulationRecord
+from tau2.runner import Driver, ProgressBar, RunProgress, Tally, drive, prepare_run
+from tau2.runs import SimulationRecord, read_records
 from tau2.tasks._suite import Suite
 from tau2.testing import ChatRequest, Reply, ScriptedOpenAIServer, ScriptedUsage
 
@@ -41,15 +34,30 @@ USER_SCRIPT = [
 ]
 
 
+class Store:
+    """Stands in for the results writer: keeps what it is given."""
+
+    def __init__(self) -> None:
+        self.records: list[SimulationRecord] = []
+
+    def write(self, record: SimulationRecord) -> None:
+        self.records.append(record)
+
+
+def driver_of(tally: Tally, progress: RunProgress) -> Driver:
+    return Driver(Store(), tally, progress)  # type: ignore[arg-type]
+
+
 def test_a_call_moves_the_bar_before_its_simulation_ends() -> None:
     buffer = io.StringIO()
     tally = Tally(4)
-    with ProgressBar(
-        tally, enabled=True, console=Console(file=buffer, force_terminal=True, width=200)
-    ) as bar:
-        on_usage = bar.follow_calls()
-        bar.unit_started()
-        on_usage("openai/m", Usage(calls=1, prompt_tokens=1000, completion_tokens=234, cost=0.5))
+    bar = ProgressBar(enabled=True, console=Console(file=buffer, force_terminal=True, width=200))
+    bar.begin(tally)
+    driver = driver_of(tally, bar)
+    on_usage = driver.follow_calls()
+    driver.unit_started()
+    on_usage("openai/m", Usage(calls=1, prompt_tokens=1000, completion_tokens=234, cost=0.5))
+    bar.end(tally)
     expected = (
         "0/4 done · 1 running · 0 passed · 0 failed · 0 infra errors · pass^1 – · 1.2k tokens · $0.5000"
     )
@@ -58,9 +66,9 @@ def test_a_call_moves_the_bar_before_its_simulation_ends() -> None:
 
 def test_a_finished_record_is_not_counted_again_when_calls_are_followed() -> None:
     tally = Tally(1)
-    bar = ProgressBar(tally, enabled=False)
-    on_usage = bar.follow_calls()
-    bar.unit_started()
+    driver = driver_of(tally, RunProgress())
+    on_usage = driver.follow_calls()
+    driver.unit_started()
     on_usage("m", Usage(calls=1, prompt_tokens=7, completion_tokens=3, cost=None))
     record = SimulationRecord.model_validate(
         {
@@ -73,7 +81,7 @@ def test_a_finished_record_is_not_counted_again_when_calls_are_followed() -> Non
             "usage": {"agent": {"calls": 1, "prompt_tokens": 7, "completion_tokens": 3, "cost": None}},
         }
     )
-    bar.unit_finished(record)
+    driver.unit_finished(record)
     assert (tally.tokens, tally.unpriced, tally.done) == (10, 1, 1)
     assert tally.cost_text() == "unpriced"
 
@@ -100,27 +108,31 @@ async def test_tokens_move_while_the_simulations_run(tmp_path: Path, workers: in
     Suite(name="live", domain="mock", tasks=tasks).save(suite)
     gate = Gate()
     async with ScriptedOpenAIServer(gate) as server:
-        seat = {"kind": "llm", "model": "openai/m", "api_base": server.base_url, "args": {"api_key": "k"}}
-        request = RunRequest(suite=suite, agent=SeatRequest(**seat), user=SeatRequest(**seat))
-        prepared = prepare_run(request, tmp_path / "run", resume=False)
-        tally = Tally(2)
-        bar = ProgressBar(tally, enabled=False)
+        model = {"name": "openai/m", "api_base": server.base_url, "args": {"api_key": "k"}}
+        seat = {"kind": "llm", "model": model}
+        executor = {"workers": workers}
+        config = RunConfig(suite=suite, agent=seat, user=seat, concurrency=2, executor=executor)
+        prepared = prepare_run([ConfigLayer.of(config)], tmp_path / "run", resume=False)
+        tally: Tally | None = None
+
+        class Watch(RunProgress):
+            def begin(self, started: Tally) -> None:
+                nonlocal tally
+                tally = started
 
         async def watch() -> tuple[int, int]:
-            while tally.tokens == 0:
+            while tally is None or tally.tokens == 0:
                 await asyncio.sleep(0.01)
             seen = (tally.tokens, tally.done)
             gate.seen_live.set()
             return seen
 
         watcher = asyncio.create_task(watch())
-        if workers == 1:
-            records = await execute_run(prepared, bar, concurrency=2)
-        else:
-            records = await execute_on_workers(prepared, bar, concurrency=2, workers=workers)
+        await drive(prepared, Watch())
         tokens_seen, done_then = await watcher
+    records, _ = read_records(tmp_path / "run" / "results.jsonl")
     assert tokens_seen > 0 and done_then == 0
-    assert tally.done == 2
+    assert tally is not None and tally.done == 2
     recorded = sum(u.prompt_tokens + u.completion_tokens for r in records for u in r.usage.values())
     assert recorded == 2 * 8 * 110
     assert tally.tokens == recorded

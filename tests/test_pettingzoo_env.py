@@ -14,6 +14,7 @@ pytest.importorskip("pettingzoo", reason="the `pettingzoo` extra is not installe
 
 from pettingzoo.test import api_test, seed_test
 
+from tau2 import EpisodeConfig
 from tau2.actors._requests import RESOLVED_PHRASE, format_request
 from tau2.interfaces import message_action, pettingzoo_env, stop_action, tool_call_action
 
@@ -34,6 +35,19 @@ def test_env_with_no_arguments_runs_offline() -> None:
     assert env.agent_selection == "user"
     assert "Hi! How can I help you today?" in env.observe("user")
     env.close()
+
+
+def test_the_episode_settings_are_one_configuration_whose_mode_the_mode_argument_replaces() -> None:
+    solo = EpisodeConfig(mode="solo", max_steps=3)  # type: ignore[arg-type]
+    assert pettingzoo_env.raw_env(domain="mock", config=solo).possible_agents == ["agent"]
+    env = pettingzoo_env.raw_env(domain="mock", task_id="unplugged", mode="interactive", config=solo)
+    assert env.possible_agents == ["agent", "user"]
+    env.reset(seed=0)
+    for _agent in env.agent_iter():
+        _, _, terminated, truncated, _ = env.last()
+        env.step(None if terminated or truncated else message_action("Hello"))
+    assert env.result is not None and env.result.termination.value == "max_steps"
+    assert (env.result.config.mode.value, env.result.config.max_steps) == ("interactive", 3)
 
 
 def test_both_seats_cooperate_to_the_reward() -> None:
@@ -111,7 +125,7 @@ def test_each_seat_observes_exactly_its_view(task_id: str, actions: list[str]) -
     from tau2.interfaces._actions import entry_view
     from tau2.world._tools import Side
 
-    env = pettingzoo_env.raw_env(domain="mock", task_id=task_id, max_steps=12)
+    env = pettingzoo_env.raw_env(domain="mock", task_id=task_id, config=EpisodeConfig(max_steps=12))
     env.reset(seed=0)
     seen: dict[str, list[object]] = {"agent": [], "user": []}
     pending = iter(actions)

@@ -22,7 +22,7 @@ from tau2.episode import Mode
 from tau2.metrics import Bootstrap
 from tau2.report import SCHEMA_VERSION, RunReport, build_report, plots, run_page
 from tau2.report.tables import headline_ks
-from tau2.runs._rundir import RESULTS_FILE, load_run
+from tau2.runs._rundir import RESULTS_FILE, RunManifest, load_run
 
 runner = CliRunner()
 SCREEN = {"COLUMNS": "120", "LINES": "40"}
@@ -71,7 +71,7 @@ def test_full_terminal_report_shows_every_table_one_line_per_row() -> None:
 def test_offline_run_prints_no_empty_cost_table(tmp_path: Path) -> None:
     run_dir = tmp_path / "run"
     run_dir.mkdir()
-    manifest("offline", Mode.SOLO, [AIRPLANE], 1, "suite.json").save(run_dir)
+    RunManifest.model_validate(manifest("offline", Mode.SOLO, [AIRPLANE], 1, "suite.json")).save(run_dir)
     offline = record(AIRPLANE, 0, Mode.SOLO, True).model_copy(update={"usage": {}})
     (run_dir / RESULTS_FILE).write_text(offline.model_dump_json() + "\n")
     result = runner.invoke(app, ["report", str(run_dir), "--full"], env=SCREEN)
@@ -184,7 +184,9 @@ def test_html_escapes_every_text(tmp_path: Path) -> None:
     run_dir = tmp_path / "run"
     run_dir.mkdir()
     task = '<img onerror="x">&[i]a'
-    manifest("<script>alert(1)</script>", Mode.INTERACTIVE, [task], 1, "suite<&>.json").save(run_dir)
+    RunManifest.model_validate(
+        manifest("<script>alert(1)</script>", Mode.INTERACTIVE, [task], 1, "suite<&>.json")
+    ).save(run_dir)
     (run_dir / RESULTS_FILE).write_text(record(task, 0, Mode.INTERACTIVE, True).model_dump_json() + "\n")
     page_path = tmp_path / "page.html"
     assert runner.invoke(app, ["report", str(run_dir), "--html", str(page_path)]).exit_code == 0
@@ -256,7 +258,9 @@ def long_names_run(run_dir: Path, flip: bool = False) -> Path:
         ]
         records.append(plain.model_copy(update={"persona": persona, "actions": actions}))
     run_dir.mkdir()
-    manifest(f"run-{run_dir.name}", Mode.INTERACTIVE, [task], 2, "suite.json").save(run_dir)
+    RunManifest.model_validate(
+        manifest(f"run-{run_dir.name}", Mode.INTERACTIVE, [task], 2, "suite.json")
+    ).save(run_dir)
     (run_dir / RESULTS_FILE).write_text("".join(r.model_dump_json() + "\n" for r in records))
     return run_dir
 

@@ -3,6 +3,7 @@ a changed configuration."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -10,22 +11,28 @@ import sys
 import time
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner, Result
 
 from tau2.actors._scripted import ScriptedUser
 from tau2.cli import app
+from tau2.config import EpisodeSettings
 from tau2.domains.mock.tasks import MOCK_TASKS
 from tau2.episode._actor import SeatContext
 from tau2.llm import InfrastructureError
 from tau2.runs._lock import RunDirectoryLock
 from tau2.runs._records import SimulationRecord
 from tau2.runs._rundir import load_run, read_records
+from tau2.testing import DELAY_VARIABLE, slowed_name
 
 CONFORMANCE = Path(__file__).resolve().parents[1].parent / "shared" / "conformance" / "tau2-telecom"
 runner = CliRunner()
 OFFLINE = ["--agent", "oracle", "--user", "scripted", "--quiet"]
+SLOWED = ["--agent", slowed_name("oracle"), "--user", slowed_name("scripted"), "--quiet"]
+"""The offline seats, waiting before each turn when `DELAY_VARIABLE` is set, so a run can be caught
+mid-flight."""
 
 
 def run(*arguments: str) -> Result:
@@ -43,12 +50,11 @@ def test_resume_after_sigkill_loses_and_duplicates_nothing(tmp_path: Path) -> No
         pytest.skip(f"conformance tasks not found at {CONFORMANCE}")
     out, results = tmp_path / "run", tmp_path / "run" / "results.jsonl"
     trials, tasks = 3, 20
-    arguments = ["--suite", str(CONFORMANCE / "tasks_small.json"), "--data-dir", str(CONFORMANCE), *OFFLINE]
+    arguments = ["--suite", str(CONFORMANCE / "tasks_small.json"), "--data-dir", str(CONFORMANCE), *SLOWED]
     arguments += ["--trials", str(trials), "--concurrency", "4", "--out", str(out)]
     command = [sys.executable, "-m", "tau2", "run", *arguments]
-    process = subprocess.Popen(
-        [*command, "--debug-turn-delay", "0.05"], stdout=subprocess.PIPE, stderr=subprocess.PIPE
-    )
+    slowed = {**os.environ, DELAY_VARIABLE: "0.05"}
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=slowed)
     try:
         deadline = time.monotonic() + 60
         while not (results.exists() and results.read_bytes().count(b"\n") >= 6):
@@ -169,7 +175,7 @@ def test_resume_reuses_the_recorded_data_directory(tmp_path: Path) -> None:
         "--out", str(out),
     )  # fmt: skip
     assert started.exit_code == 0, started.output
-    assert load_run(out).manifest.data_dir == str(CONFORMANCE.resolve())
+    assert load_run(out).manifest.config.data_dir == CONFORMANCE.resolve()
     results = out / "results.jsonl"
     lines = results.read_bytes().splitlines(keepends=True)
     results.write_bytes(b"".join(lines[:-3]))  # three units lost, as if killed before they were written
@@ -191,3 +197,40 @@ def test_a_run_directory_in_use_by_another_process_is_refused(suite_file: Path, 
     assert refused.stderr.strip() == f"error: {out}: another tau2 run is using this directory"
     assert (out / "results.jsonl").read_bytes() == records
     assert run("--resume", "--out", str(out), "--quiet").exit_code == 0
+
+
+def flat(manifest: dict[str, Any]) -> dict[str, Any]:
+    """A manifest in the shape runs wrote before manifests held their configuration."""
+    config = manifest["config"]
+    episode = {name: config[name] for name in EpisodeSettings.model_fields if name in config}
+    return {
+        **{name: manifest[name] for name in ("run_id", "created_at", "suite_path", "suite_hash")},
+        "data_dir": config["data_dir"],
+        "domain": manifest["domain"],
+        "episode": {**episode, "seed": None},
+        "agent": config["agent"],
+        "user": config["user"] if config["mode"] == "interactive" else None,
+        "persona_override": config["persona"],
+        **{name: config[name] for name in ("trials", "seed", "concurrency", "rate_limits")},
+        **{name: manifest[name] for name in ("versions", "hashes", "task_ids")},
+        "judge": config["judge"],
+        "reward_basis_source": manifest["reward_basis_source"],
+    }
+
+
+def test_a_run_with_a_flat_manifest_resumes_and_adds_trials(suite_file: Path, tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    assert run("--suite", str(suite_file), *OFFLINE, "--max-steps", "40", "--out", str(out)).exit_code == 0
+    manifest_file = out / "manifest.json"
+    manifest_file.write_text(json.dumps(flat(json.loads(manifest_file.read_text()))))
+    refused = run("--resume", "--out", str(out), "--max-steps", "7", "--persona", "hard", "--quiet")
+    assert refused.exit_code == 2
+    assert (
+        "cannot resume: the configuration differs in episode.max_steps (40 → 7); persona_override "
+        "(None → hard); persona (none → "
+    ) in refused.stderr
+    resumed = run("--resume", "--out", str(out), "--trials", "2", "--quiet")
+    assert resumed.exit_code == 0, resumed.output
+    assert "5 tasks × 2 trials" in resumed.stdout and "10/10 judged" in resumed.stdout
+    rewritten = json.loads(manifest_file.read_text())
+    assert rewritten["config"]["trials"] == 2 and rewritten["config"]["max_steps"] == 40

@@ -12,9 +12,11 @@ import pytest
 from typer.testing import CliRunner
 
 from tau2.cli import app
+from tau2.cli._config_options import options_layer
+from tau2.cli.run import RUN_OPTIONS
+from tau2.config import layered
 from tau2.domains.mock.tasks import BOTH
 from tau2.llm import InfrastructureError, ModelClient, ModelSpec, RetryPolicy, call_settings
-from tau2.runner import ModelRequest
 from tau2.runs._rundir import load_manifest, load_run
 from tau2.tasks._suite import Suite
 from tau2.tasks._task import UserInstructions
@@ -110,11 +112,11 @@ def test_a_policy_budget_overrides_the_seat_limits() -> None:
 
 
 def test_retry_options_reach_the_spec_and_need_a_model() -> None:
-    request = ModelRequest(model="openai/m", retry_budget_s=42.0, max_retries=3)
-    spec = request.apply(None, "agent")
+    given = {"agent_model": "openai/m", "agent_retry_budget": 42.0, "agent_max_retries": 3}
+    spec = layered([options_layer(RUN_OPTIONS, given)]).agent.model
     assert spec is not None and (spec.retry_budget_s, spec.max_retries) == (42.0, 3)
     with pytest.raises(ValueError, match="--judge-retry-budget: no model"):
-        ModelRequest(retry_budget_s=1.0).apply(None, "judge")
+        layered([options_layer(RUN_OPTIONS, {"judge_retry_budget": 1.0})])
 
 
 class Provider:

@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from tau2.cli._option_text import parse_assignments, parse_rate_limit, parse_task_ids
+from tau2.config import ConfigLayer, RunConfig, layered
 from tau2.domains.mock.tasks import BOTH, NEEDS_HUMAN
 from tau2.episode import EpisodeResult, EpisodeTiming
 from tau2.episode._actor import ActorSpec
@@ -18,16 +20,13 @@ from tau2.errors import UserInputError
 from tau2.llm import ModelSpec, Usage
 from tau2.runner import (
     RecordWriter,
-    SeatRequest,
     Tally,
     crash_record,
     derive_seed,
     differences,
     episode_record,
-    parse_assignments,
-    parse_rate_limit,
-    parse_task_ids,
     pending_units,
+    resolved_seat,
     set_aside_damaged,
 )
 from tau2.runs._records import SimulationRecord
@@ -55,21 +54,19 @@ def record(
     )
 
 
-def manifest(**fields: object) -> RunManifest:
+def manifest(settings: dict[str, object] | None = None, **provenance: object) -> RunManifest:
+    """A manifest of the mock domain: `settings` over a small configuration, `provenance` over its own."""
+    config = {"agent": "oracle", "user": "scripted", "trials": 2, "seed": 0, **(settings or {})}
     values: dict[str, object] = {
         "run_id": "abc",
         "created_at": datetime(2025, 1, 1, tzinfo=UTC),
+        "config": RunConfig.model_validate(config),
         "suite_path": "/suite.json",
         "suite_hash": "sha256:00",
         "domain": "mock",
-        "episode": EpisodeConfig(),
-        "agent": ActorSpec(kind="oracle"),
-        "user": ActorSpec(kind="scripted"),
-        "trials": 2,
-        "seed": 0,
         "task_ids": ["a", "b"],
     }
-    return RunManifest.model_validate({**values, **fields})
+    return RunManifest.model_validate({**values, **provenance})
 
 
 # Seeds and planning
@@ -168,9 +165,7 @@ def test_differences_name_nested_fields_and_hashes_but_ignore_identity() -> None
     )
     assert differences(stored, same) == []
     changed = manifest(
-        agent=ActorSpec(kind="oracle"),
-        user=ActorSpec(kind="llm", model=ModelSpec(name="m")),
-        episode=EpisodeConfig(max_steps=5),
+        {"user": ActorSpec(kind="llm", model=ModelSpec(name="m")), "max_steps": 5},
         task_ids=["a"],
         hashes={"policy": "sha256:bbbbbbbbbbbbbbbb", "persona": "sha256:cc"},
     )
@@ -185,16 +180,24 @@ def test_differences_name_nested_fields_and_hashes_but_ignore_identity() -> None
     ]
 
 
-def test_seat_requests_resolve_against_a_stored_spec() -> None:
-    stored = ActorSpec(kind="llm", model=ModelSpec(name="m", api_base="http://x", args={"temperature": 0}))
-    assert SeatRequest().resolve(Side.AGENT, stored) == stored
-    resolved = SeatRequest(model="n").resolve(Side.AGENT, stored).model
+def _seat(given: dict[str, object], stored: ActorSpec | None, seat: Side = Side.AGENT) -> ActorSpec:
+    """A seat's settings given over a stored seat (as a resume layers them), resolved like a run's."""
+    base = None if stored is None else RunConfig.model_validate({seat.value: stored})
+    spec: ActorSpec = getattr(layered([ConfigLayer({seat.value: given})], base), seat.value)
+    return resolved_seat(spec, seat)
+
+
+def test_seat_settings_resolve_against_a_stored_spec() -> None:
+    model = ModelSpec(name="m", api_base="http://x", args={"temperature": 0}, transport="litellm")
+    stored = ActorSpec(kind="llm", model=model)
+    assert _seat({}, stored) == stored
+    resolved = _seat({"model": {"name": "n"}}, stored).model
     assert resolved is not None and resolved.name == "n" and resolved.api_base == "http://x"
-    assert SeatRequest(kind="oracle").resolve(Side.AGENT, stored) == ActorSpec(kind="oracle")
+    assert _seat({"kind": "oracle"}, stored) == ActorSpec(kind="oracle")
     with pytest.raises(UserInputError, match="--user llm needs --user-model"):
-        SeatRequest().resolve(Side.USER, None)
+        _seat({}, None, Side.USER)
     with pytest.raises(UserInputError, match="do not apply to actor kind 'oracle'"):
-        SeatRequest(kind="oracle", model="m").resolve(Side.AGENT, None)
+        _seat({"kind": "oracle", "model": "m"}, None)
 
 
 def test_option_parsers() -> None:

@@ -97,7 +97,7 @@ def test_task_subset_persona_override_and_solo_mode(suite_file: Path, tmp_path: 
     assert result.exit_code == 0, result.output
     loaded = load_run(out)
     assert loaded.manifest.task_ids == ["both", "power_cut"] and loaded.manifest.user is None
-    assert loaded.manifest.persona_override == "hard" and "persona" in loaded.manifest.hashes
+    assert loaded.manifest.config.persona == "hard" and "persona" in loaded.manifest.hashes
     assert {(r.task_id, r.persona, r.mode.value) for r in loaded.records} == {
         ("both", "Hard", "solo"),
         ("power_cut", "Hard", "solo"),
@@ -121,7 +121,12 @@ def test_task_subset_persona_override_and_solo_mode(suite_file: Path, tmp_path: 
         ([*OFFLINE, "--persona", "nobody"], "error: --persona: 'nobody': unknown persona; available: easy,"),
         ([*OFFLINE, "--persona", "missing.toml"], "error: --persona: missing.toml: file not found"),
         ([*OFFLINE, "--task-ids", "both,ghost"], "error: --task-ids: not in the suite: ghost"),
-        ([*OFFLINE, "--trials", "0"], "Invalid value for '--trials'"),
+        ([*OFFLINE, "--trials", "0"], "error: --trials: Input should be greater than or equal to 1"),
+        ([*OFFLINE, "--max-steps", "0"], "error: --max-steps: Input should be greater than or equal to 1"),
+        (
+            ["--agent", "llm", "--agent-model", "m", "--user", "scripted", "--agent-timeout", "0"],
+            "error: --agent-timeout: Input should be greater than 0",
+        ),
         ([*OFFLINE, "--data-dir", "/nonexistent"], "error: --data-dir /nonexistent: not a directory"),
         ([*OFFLINE, "--domain", "atlantis"], "domain: the suite is for 'mock', not 'atlantis'"),
     ],
@@ -175,26 +180,29 @@ def test_progress_bar_shows_live_counts_on_a_terminal() -> None:
     buffer = io.StringIO()
     console = Console(file=buffer, force_terminal=True, width=200)
     tally = Tally(4)
-    with ProgressBar(tally, enabled=True, console=console) as bar:
-        bar.unit_started()
-        bar.unit_started()
-        bar.unit_finished(
-            SimulationRecord.model_validate(
-                {
-                    "task_id": "a",
-                    "trial": 0,
-                    "seed": 1,
-                    "mode": "interactive",
-                    "reward": 1.0,
-                    "termination": "user_stop",
-                }
-            )
+    bar = ProgressBar(enabled=True, console=console)
+    bar.begin(tally)
+    tally.start()
+    tally.start()
+    tally.finish(
+        SimulationRecord.model_validate(
+            {
+                "task_id": "a",
+                "trial": 0,
+                "seed": 1,
+                "mode": "interactive",
+                "reward": 1.0,
+                "termination": "user_stop",
+            }
         )
+    )
+    bar.end(tally)
     text = buffer.getvalue()
     assert "1/4 done · 1 running · 1 passed · 0 failed · 0 infra errors · pass^1 1.000 · 0 tokens" in text
     quiet = io.StringIO()
-    with ProgressBar(Tally(1), enabled=False, console=Console(file=quiet, force_terminal=True)) as bar:
-        bar.unit_started()
+    disabled = ProgressBar(enabled=False, console=Console(file=quiet, force_terminal=True))
+    disabled.begin(Tally(1))
+    disabled.end(Tally(1))
     assert quiet.getvalue() == ""
 
 
@@ -202,7 +210,7 @@ def test_manifest_is_plain_json(suite_file: Path, tmp_path: Path) -> None:
     out = tmp_path / "run"
     assert run("--suite", str(suite_file), *OFFLINE, "--out", str(out)).exit_code == 0
     data = json.loads((out / "manifest.json").read_text())
-    assert data["agent"]["kind"] == "oracle" and data["user"]["kind"] == "scripted"
+    assert data["config"]["agent"]["kind"] == "oracle" and data["config"]["user"]["kind"] == "scripted"
     assert not (out / "manifest.json.tmp").exists()
 
 

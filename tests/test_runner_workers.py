@@ -26,7 +26,7 @@ from tau2.llm._limits import ProviderLimit
 from tau2.runner._workers import split_concurrency, split_limits
 from tau2.runs._rundir import load_run, read_records
 from tau2.tasks._suite import Suite
-from tau2.testing import ChatRequest, Reply, ScriptedOpenAIServer
+from tau2.testing import DELAY_VARIABLE, ChatRequest, Reply, ScriptedOpenAIServer, slowed_name
 
 OFFLINE = ["--agent", "oracle", "--user", "scripted", "--quiet"]
 TRIALS = 6
@@ -43,9 +43,14 @@ def expected() -> set[tuple[str, int]]:
 
 
 def start(suite: Path, out: Path, *extra: str) -> subprocess.Popen[bytes]:
-    arguments = ["--suite", str(suite), *OFFLINE, "--trials", str(TRIALS), "--out", str(out), *extra]
+    """The offline run in a subprocess, each actor turn slowed so the run can be caught mid-flight."""
+    seats = ["--agent", slowed_name("oracle"), "--user", slowed_name("scripted"), "--quiet"]
+    arguments = ["--suite", str(suite), *seats, "--trials", str(TRIALS), "--out", str(out), *extra]
     return subprocess.Popen(
-        [sys.executable, "-m", "tau2", "run", *arguments], stdout=subprocess.PIPE, stderr=subprocess.PIPE
+        [sys.executable, "-m", "tau2", "run", *arguments],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env={**os.environ, DELAY_VARIABLE: "0.05"},
     )
 
 
@@ -82,7 +87,7 @@ def test_workers_run_every_unit_once(suite_file: Path, tmp_path: Path) -> None:
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="finds worker processes through /proc")
 def test_a_killed_worker_loses_and_duplicates_nothing(suite_file: Path, tmp_path: Path) -> None:
     out = tmp_path / "run"
-    process = start(suite_file, out, "--workers", "2", "--concurrency", "8", "--debug-turn-delay", "0.05")
+    process = start(suite_file, out, "--workers", "2", "--concurrency", "8")
     try:
         wait_for_records(process, out / "results.jsonl", 4)
         workers = worker_processes(process.pid)
@@ -100,7 +105,7 @@ def test_a_killed_worker_loses_and_duplicates_nothing(suite_file: Path, tmp_path
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="finds worker processes through /proc")
 def test_a_killed_driver_resumes_without_loss_or_duplicates(suite_file: Path, tmp_path: Path) -> None:
     out = tmp_path / "run"
-    process = start(suite_file, out, "--workers", "2", "--concurrency", "8", "--debug-turn-delay", "0.05")
+    process = start(suite_file, out, "--workers", "2", "--concurrency", "8")
     try:
         wait_for_records(process, out / "results.jsonl", 4)
         workers = worker_processes(process.pid)

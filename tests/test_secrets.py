@@ -17,6 +17,7 @@ from typer.testing import CliRunner
 from tau2.cli import app
 from tau2.domains.mock.tasks import BOTH
 from tau2.episode import ActorSpec
+from tau2.errors import UserInputError
 from tau2.llm import REDACTED, InfrastructureError, ModelClient, ModelSpec, SecretArgs, is_secret_name
 from tau2.runs import load_manifest
 from tau2.tasks._suite import Suite
@@ -159,7 +160,8 @@ def test_resume_needs_the_key_again_and_takes_it_without_a_configuration_differe
         assert result.exit_code == 0, result.output
         stored = (out / "manifest.json").read_bytes()
         assert KEY.encode() not in stored
-        assert json.loads(stored)["agent"]["model"]["args"] == {"api_key": REDACTED, "temperature": 0.5}
+        args = json.loads(stored)["config"]["agent"]["model"]["args"]
+        assert args == {"api_key": REDACTED, "temperature": 0.5}
 
         resume = ["run", "--resume", "--out", str(out), "--trials", "2"]
         refused = CliRunner().invoke(app, resume)
@@ -185,6 +187,35 @@ def test_resume_needs_the_key_again_and_takes_it_without_a_configuration_differe
         monkeypatch.setenv("OPENAI_API_KEY", KEY)  # the provider's variable stands in for the argument
         from_environment = CliRunner().invoke(app, ["run", "--resume", "--out", str(out), "--trials", "3"])
         assert from_environment.exit_code == 0, from_environment.output
+
+
+def test_a_python_run_takes_its_key_from_the_configuration_and_a_resume_takes_it_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import tau2
+    from tau2.config import RunConfig
+
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    suite = tmp_path / "suite.json"
+    Suite(name="one", domain="mock", tasks=[BOTH]).save(suite)
+    out = tmp_path / "run"
+    with ScriptedOpenAIServer(responder) as server:
+
+        def keyed(key: str) -> ActorSpec:
+            args = {"api_key": key, "temperature": 0.5}
+            return ActorSpec(model=ModelSpec(name=MODEL, api_base=server.base_url, args=args))
+
+        user = ActorSpec(model=ModelSpec(name=MODEL, api_base=server.base_url))
+        tau2.run(RunConfig(suite=suite, agent=keyed(KEY), user=user), out)
+        assert KEY not in (out / "manifest.json").read_text()
+        with pytest.raises(UserInputError, match="api_key is never stored with a run"):
+            tau2.run(RunConfig(trials=2), out, resume=True)
+        again = ActorSpec(model=ModelSpec(name=MODEL, args={"api_key": "sk-again-2c9d"}))
+        resumed = tau2.run(RunConfig(trials=2, agent=again), out, resume=True)
+    assert resumed.config.trials == 2 and len(list(resumed.records())) == 2
+    assert authorizations(server) == {f"Bearer {KEY}", "Bearer sk-again-2c9d", ""}
+    stored = resumed.manifest.config.agent.model
+    assert stored is not None and stored.args == {"api_key": REDACTED, "temperature": 0.5}
 
 
 @pytest.mark.parametrize("command", ["run", "check-model"])

@@ -242,7 +242,7 @@ def test_run_records_the_option_and_resume_keeps_it(tmp_path: Path) -> None:
         assert manifest.agent.text_tool_calls is enabled and manifest.user is not None
         assert not manifest.user.text_tool_calls
         stored = json.loads((out / "manifest.json").read_text())
-        assert ("text_tool_calls" in stored["agent"]) is enabled
+        assert ("text_tool_calls" in stored["config"]["agent"]) is enabled
         (record,) = load_run(out).records
         assert record.trajectory is not None
         results[str(enabled)] = record

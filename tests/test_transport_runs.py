@@ -140,7 +140,7 @@ def test_manifest_records_the_transport_auto_resolved_to(suite_file: Path, tmp_p
         "native",
     ]
     stored = json.loads((tmp_path / "auto" / "manifest.json").read_text())
-    assert stored["agent"]["model"]["transport"] == "native"
+    assert stored["config"]["agent"]["model"]["transport"] == "native"
 
 
 def test_transport_is_refused_for_offline_seats(suite_file: Path, tmp_path: Path) -> None:

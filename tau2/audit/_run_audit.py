@@ -88,7 +88,7 @@ def audit_run(run: Run, bootstrap: Bootstrap) -> RunAudit:
     notes: list[str] = []
     tasks = _run_tasks(run, notes)
     domain = _domain(manifest.domain, notes)
-    data_dir = Path(manifest.data_dir) if manifest.data_dir else None
+    data_dir = manifest.config.data_dir
     interactive = manifest.mode is Mode.INTERACTIVE
     defects: dict[str, list[str]] = {}
     seats: dict[tuple[str, ...] | None, SeatTools] = {}
@@ -185,7 +185,7 @@ def _run_tasks(run: Run, notes: list[str]) -> dict[str, Task] | None:
             notes.append(f"{path}: the suite changed since the run; {skipped}")
             return None
         tasks = load_task_file(path, manifest.domain)
-        persona = None if manifest.persona_override is None else load_persona(manifest.persona_override)
+        persona = None if manifest.config.persona is None else load_persona(manifest.config.persona)
     except (UserInputError, PersonaError, OSError) as error:
         notes.append(f"the run's suite cannot be read ({' '.join(str(error).split())}); {skipped}")
         return None

@@ -3,163 +3,41 @@
 from __future__ import annotations
 
 import asyncio
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
 from tau2._display import markup_literal as literal
-from tau2.cli.options import (
-    AgentApiBase,
-    AgentArg,
-    AgentKind,
-    AgentMaxRetries,
-    AgentModel,
-    AgentRetryBudget,
-    AgentTextToolCalls,
-    AgentTimeout,
-    AgentTransport,
-    DataDir,
-    DomainOption,
-    EmbeddingApiBase,
-    EmbeddingModel,
-    JudgeApiBase,
-    JudgeArg,
-    JudgeMaxRetries,
-    JudgeModel,
-    JudgeRetryBudget,
-    JudgeTimeout,
-    MaxActorRetries,
-    MaxErrors,
-    MaxSteps,
-    ModeOption,
-    OraclePlan,
-    PersonaOption,
-    PolicyVariant,
-    RetrievalOption,
-    RetrievalTopK,
-    SuiteOption,
-    UserApiBase,
-    UserArg,
-    UserKind,
-    UserMaxRetries,
-    UserModel,
-    UserRetryBudget,
-    UserTextToolCalls,
-    UserTimeout,
-    UserTransport,
-    episode_options,
-    model_request,
-    retrieval_options,
-    seat_request,
-)
+from tau2.cli._config_options import EPISODE_SEED, episode_options, with_options
+from tau2.cli.options import ConfigFile, configured_layers
 from tau2.episode import Entry, EntryKind, EpisodeResult, Mode
 from tau2.world import Side
 
+EPISODE_OPTIONS = episode_options()
+"""One option per run setting that shapes an episode, derived from `RunConfig`."""
 
+
+@with_options([*EPISODE_OPTIONS, EPISODE_SEED])
 def command(
     task_id: Annotated[str, typer.Option("--task-id", help="ID of the task to run.", show_default=False)],
-    suite: SuiteOption = None,
-    domain: DomainOption = None,
-    agent: AgentKind = None,
-    agent_model: AgentModel = None,
-    agent_api_base: AgentApiBase = None,
-    agent_arg: AgentArg = None,
-    agent_timeout: AgentTimeout = None,
-    agent_retry_budget: AgentRetryBudget = None,
-    agent_max_retries: AgentMaxRetries = None,
-    agent_transport: AgentTransport = None,
-    agent_text_tool_calls: AgentTextToolCalls = None,
-    user: UserKind = None,
-    user_model: UserModel = None,
-    user_api_base: UserApiBase = None,
-    user_arg: UserArg = None,
-    user_timeout: UserTimeout = None,
-    user_retry_budget: UserRetryBudget = None,
-    user_max_retries: UserMaxRetries = None,
-    user_transport: UserTransport = None,
-    user_text_tool_calls: UserTextToolCalls = None,
-    mode: ModeOption = None,
-    oracle_plan: OraclePlan = None,
-    max_steps: MaxSteps = None,
-    max_errors: MaxErrors = None,
-    max_actor_retries: MaxActorRetries = None,
-    policy_variant: PolicyVariant = None,
-    retrieval: RetrievalOption = None,
-    retrieval_top_k: RetrievalTopK = None,
-    embedding_model: EmbeddingModel = None,
-    embedding_api_base: EmbeddingApiBase = None,
-    persona: PersonaOption = None,
-    seed: Annotated[int | None, typer.Option("--seed", help="Seed passed to the actors.")] = None,
-    data_dir: DataDir = None,
-    judge_model: JudgeModel = None,
-    judge_api_base: JudgeApiBase = None,
-    judge_arg: JudgeArg = None,
-    judge_timeout: JudgeTimeout = None,
-    judge_retry_budget: JudgeRetryBudget = None,
-    judge_max_retries: JudgeMaxRetries = None,
+    config: ConfigFile = None,
     json_output: Annotated[bool, typer.Option("--json", help="Print the episode result as JSON.")] = False,
+    **given: Any,
 ) -> None:
     """Run one episode and print the conversation, the termination, each assertion and the reward.
 
-    It takes the same seat and episode options, with the same defaults, as `tau2 run`.
+    It takes the same seat and episode settings, with the same defaults, as `tau2 run` (a --config file
+    of a run included: its run-only settings, such as trials, are not used).
     """
     from tau2.actors import make_actor, pairing_warning
     from tau2.cli._output import say
     from tau2.episode import NLJudge, run_episode
-    from tau2.runner import RunRequest, prepare_episode
+    from tau2.runner import prepare_episode
 
-    request = RunRequest(
-        suite=suite,
-        domain=domain,
-        agent=seat_request(
-            agent,
-            agent_model,
-            agent_api_base,
-            agent_arg,
-            agent_timeout,
-            agent_transport,
-            retry_budget=agent_retry_budget,
-            max_retries=agent_max_retries,
-            seat="agent",
-            text_tool_calls=agent_text_tool_calls,
-        ),
-        user=seat_request(
-            user,
-            user_model,
-            user_api_base,
-            user_arg,
-            user_timeout,
-            user_transport,
-            retry_budget=user_retry_budget,
-            max_retries=user_max_retries,
-            seat="user",
-            text_tool_calls=user_text_tool_calls,
-        ),
-        episode=episode_options(
-            mode,
-            oracle_plan,
-            max_steps,
-            max_errors,
-            max_actor_retries,
-            policy_variant,
-            retrieval_options(retrieval, retrieval_top_k, embedding_model, embedding_api_base),
-        ),
-        persona=persona,
-        seed=seed,
-        data_dir=data_dir,
-        judge=model_request(
-            judge_model,
-            judge_api_base,
-            judge_arg,
-            judge_timeout,
-            retry_budget=judge_retry_budget,
-            max_retries=judge_max_retries,
-            option="judge",
-        ),
-    )
-    setup = prepare_episode(request, task_id)
+    layers = configured_layers(config, EPISODE_OPTIONS, given)
+    setup = prepare_episode(layers, task_id, seed=given.get(EPISODE_SEED.parameter))
     pairing = pairing_warning(setup.agent, setup.user)
     for warning in [*setup.warnings, *([pairing] if pairing else [])]:
         say(f"warning: {warning}", err=True)

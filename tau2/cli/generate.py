@@ -4,75 +4,29 @@ from __future__ import annotations
 
 from functools import partial
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
+from tau2.cli._config_options import options_of, with_options
 from tau2.cli.options import DataDir
-from tau2.generator.options import Order, OutputFormat, PersonaAssignment, TargetMode
+from tau2.generator.options import GeneratorOptions, OutputFormat
 
-_LIST = "comma-separated, repeatable"
+GENERATOR_OPTIONS = options_of(GeneratorOptions)
+"""One option per generator setting, derived from `GeneratorOptions`."""
 
 
+@with_options(GENERATOR_OPTIONS)
 def command(
     output: Annotated[
         Path, typer.Option("--output", "-o", help="File to write ('-': stdout).", show_default=False)
     ],
     domain: Annotated[str, typer.Option("--domain", help="Domain whose subtask catalog to use.")] = "telecom",
-    intents: Annotated[
-        list[str] | None, typer.Option("--intents", help=f"Intents to generate ({_LIST}; default all).")
-    ] = None,
-    personas: Annotated[
-        list[str] | None,
-        typer.Option("--personas", help=f"Personas by name or .toml path ({_LIST}; default none,easy,hard)."),
-    ] = None,
-    persona_assignment: Annotated[
-        PersonaAssignment,
-        typer.Option(
-            "--persona-assignment", help="cross: every composition under every persona; rotate: τ²-bench."
-        ),
-    ] = PersonaAssignment.CROSS,
-    exclude: Annotated[
-        list[str] | None, typer.Option("--exclude", help=f"Drop compositions with these subtasks ({_LIST}).")
-    ] = None,
-    include_optional: Annotated[
-        list[str] | None, typer.Option("--include-optional", help=f"Optional subtasks to offer ({_LIST}).")
-    ] = None,
-    min_subtasks: Annotated[int, typer.Option("--min-subtasks", help="Fewest subtasks per task.")] = 1,
-    max_subtasks: Annotated[
-        int | None, typer.Option("--max-subtasks", help="Most subtasks per task (default no limit).")
-    ] = None,
-    sample_per_bin: Annotated[
-        int | None,
-        typer.Option("--sample-per-bin", help="Sample this many per (intent, #subtasks, persona) bin."),
-    ] = None,
-    max_transfer_share: Annotated[
-        float | None,
-        typer.Option(
-            "--max-transfer-share",
-            help="At most this share (0-1) of each (intent, #subtasks, persona) bin are transfer tasks.",
-        ),
-    ] = None,
-    seed: Annotated[int, typer.Option("--seed", help="Seed of sampling and target spreading.")] = 0,
-    target: Annotated[
-        TargetMode, typer.Option("--target", help="fixed: the first eligible target; spread: all of them.")
-    ] = TargetMode.FIXED,
-    order: Annotated[
-        Order, typer.Option("--order", help="workflow: by the workflow graph; tau2: by subtask name.")
-    ] = Order.WORKFLOW,
     data_dir: DataDir = None,
     output_format: Annotated[
         OutputFormat, typer.Option("--format", help="native (tau2 suite) or tau2-bench (task array).")
     ] = OutputFormat.NATIVE,
     lint: Annotated[bool, typer.Option("--lint/--no-lint", help="Lint the generated tasks.")] = True,
-    catalog: Annotated[
-        str,
-        typer.Option(
-            "--catalog",
-            help="The domain's catalog: base (its own; for telecom τ²-bench's faults) or a named one "
-            "(telecom: extended, with new faults).",
-        ),
-    ] = "base",
     catalog_extensions: Annotated[
         list[str] | None,
         typer.Option(
@@ -81,6 +35,7 @@ def command(
             "(repeatable).",
         ),
     ] = None,
+    **given: Any,
 ) -> None:
     """Generate verified tasks from a domain's subtask catalog; exit 1 when any task was rejected."""
     from pydantic import ValidationError
@@ -88,28 +43,18 @@ def command(
     from tau2.cli._output import is_stdout, output_file, require_writable_path
     from tau2.errors import UserInputError
     from tau2.generator.export import write_generation
-    from tau2.generator.options import GeneratorOptions
     from tau2.generator.pipeline import generate
     from tau2.generator.summary import summary_lines
     from tau2.tasks import load_catalog_extension, resolve_catalog_extension
     from tau2.world import get_domain
 
+    settings = {
+        option.path[-1]: option.value(given[option.parameter])
+        for option in GENERATOR_OPTIONS
+        if given[option.parameter] is not None
+    }
     try:
-        options = GeneratorOptions(
-            intents=_names(intents),
-            personas=_names(personas) or ("none", "easy", "hard"),
-            persona_assignment=persona_assignment,
-            exclude=_names(exclude),
-            include_optional=_names(include_optional),
-            min_subtasks=min_subtasks,
-            max_subtasks=max_subtasks,
-            sample_per_bin=sample_per_bin,
-            max_transfer_share=max_transfer_share,
-            seed=seed,
-            target=target,
-            order=order,
-            catalog=catalog,
-        )
+        options = GeneratorOptions(**{name: value for name, value in settings.items() if value is not None})
     except ValidationError as error:
         detail = error.errors(include_url=False)[0]
         message = detail["msg"].removeprefix("Value error, ")
@@ -133,8 +78,3 @@ def command(
         report(f"these tasks target {data_dir}: verify or run them with --data-dir {data_dir}")
     if generation.rejected:
         raise typer.Exit(1)
-
-
-def _names(values: list[str] | None) -> tuple[str, ...]:
-    """Values of a list option, each possibly comma-separated, without blanks."""
-    return tuple(name.strip() for value in values or () for name in value.split(",") if name.strip())

@@ -5,13 +5,19 @@ from __future__ import annotations
 
 from collections import Counter
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
-from tau2.cli.options import DataDir, JsonOutput, PolicyVariant
+from tau2.cli._config_options import options_of, with_options
+from tau2.cli.options import DataDir, JsonOutput
+from tau2.config import RunConfig
+
+LINT_OPTIONS = options_of(RunConfig, only=["policy_variant"])
+"""`--policy-variant`, derived from the run setting: the policy the tasks are checked against."""
 
 
+@with_options(LINT_OPTIONS)
 def command(
     files: Annotated[
         list[Path],
@@ -25,8 +31,8 @@ def command(
     domain: Annotated[
         str | None, typer.Option("--domain", help="Domain of the tasks (default: as each file says).")
     ] = None,
-    policy_variant: PolicyVariant = None,
     json_output: JsonOutput = False,
+    **given: Any,
 ) -> None:
     """Lint task files: print each finding (task, severity, check, detail), then counts per check; --json
     prints one document instead. Exit 1 when a finding is an error."""
@@ -42,7 +48,7 @@ def command(
         if not tasks:
             raise UserInputError(f"{path}: the file has no tasks")
         loaded.append((str(path), tasks))
-    variant = policy_variant or EpisodeConfig().policy_variant
+    variant = given[LINT_OPTIONS[0].parameter] or EpisodeConfig().policy_variant
     findings = lint_files(loaded, data_dir, variant)
     counts = Counter(finding.check for finding in findings)
     if json_output:

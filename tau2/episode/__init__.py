@@ -11,7 +11,7 @@ from tau2.episode._basis import (
     replay_reference_results,
 )
 from tau2.episode._check_actor import RandomActor, check_actor, protocol_problems
-from tau2.episode._config import EpisodeConfig, Mode, mode_label
+from tau2.episode._config import EpisodeConfig, EpisodeSettings, Mode, mode_label
 from tau2.episode._episode import Episode, Turn
 from tau2.episode._evaluation import ActionRecord, AssertionRecord, EvaluationResult, evaluate
 from tau2.episode._idle import IdleOutcome, idle_outcome
@@ -49,6 +49,7 @@ __all__ = [
     "Episode",
     "EpisodeConfig",
     "EpisodeResult",
+    "EpisodeSettings",
     "EpisodeTiming",
     "EvaluationResult",
     "IdleOutcome",

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from typing import Any, Protocol, runtime_checkable
 
-from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    model_serializer,
+    model_validator,
+)
 
 from tau2.episode._config import EpisodeConfig
 from tau2.episode._trajectory import Entry, RejectedReply, ToolCall
@@ -17,13 +24,23 @@ class ActorSpec(BaseModel):
     """How to build an actor: a registered kind (`llm`, `oracle`, `scripted`, …) and, for kinds that
     take one, the model it talks to. Printed in run manifests."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
 
-    kind: str
+    kind: str = "llm"
+    """Kind of the seat: llm (needs a model), oracle, null, transfer, scripted, human, an installed kind, or
+    module:factory."""
     model: ModelSpec | None = None
+    """The model of a kind that talks to one (a name alone, or its settings); nothing is chosen for you."""
     text_tool_calls: bool = False
-    """Read a tool call the model wrote as JSON in its text as that call (a compatibility aid for servers
-    without a tool-call parser); left out of manifests while off, so older manifests stay as they were."""
+    """Read a tool call the model writes as JSON in its message (bare, fenced or in <tool_call> tags) as
+    that call: a compatibility aid for servers without a tool-call parser. Left out of manifests while
+    off."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _a_kind_alone(cls, data: Any) -> Any:
+        """A seat given as a string is its kind (`user = "scripted"`)."""
+        return {"kind": data} if isinstance(data, str) else data
 
     @model_serializer(mode="wrap")
     def _omit_off_options(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:

@@ -21,6 +21,9 @@ if TYPE_CHECKING:
 
 UNKNOWN_TOOL = "no_such_tool"
 """A tool name no seat holds, so that random turns also exercise unknown-tool handling."""
+SHORT_EPISODES = EpisodeConfig(max_steps=12)
+"""The episodes `check_actor` generates by default: a dozen turns find protocol breaks, and keep each
+example fast."""
 
 
 class _ProtocolBroken(Exception):
@@ -68,18 +71,18 @@ def check_actor(
     task: Task,
     *,
     data_dir: Path | None = None,
-    max_steps: int = 12,
+    config: EpisodeConfig = SHORT_EPISODES,
     max_examples: int = 30,
 ) -> list[str]:
     """Protocol problems found when `actor` (None: a random actor) holds `seat` of `task` against random
-    opponents; one line each, empty when every generated episode keeps the protocol."""
+    opponents in episodes configured by `config`; one line each, empty when every generated episode keeps
+    the protocol."""
     from hypothesis import HealthCheck, Verbosity, given, settings
     from hypothesis import strategies as st
 
-    config = EpisodeConfig(max_steps=max_steps)
     world = initialize_world(task, data_dir)
     names = [tool.name for tool in world.tools.tools()] + [UNKNOWN_TOOL]
-    turns = st.lists(_turns(names), min_size=1, max_size=max_steps)
+    turns = st.lists(_turns(names), min_size=1, max_size=config.max_steps)
     profile = settings(
         max_examples=max_examples,
         deadline=None,

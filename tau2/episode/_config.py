@@ -22,12 +22,15 @@ def mode_label(mode: Mode, oracle_plan: bool) -> str:
     return mode.value + ("+oracle_plan" if oracle_plan else "")
 
 
-class EpisodeConfig(BaseModel):
-    """Everything that shapes one episode besides the task and the actors."""
+class EpisodeSettings(BaseModel):
+    """The settings every episode of a run shares: the mode and the episode's limits. A run configuration
+    carries them as its own fields; `EpisodeConfig` adds the seed of one episode."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
 
     mode: Mode = Mode.INTERACTIVE
+    """`interactive` (the agent talks to the customer, who holds the phone) or `solo` (the agent holds both
+    toolsets and reads the task's ticket)."""
     oracle_plan: bool = False
     """Show the agent the task's reference solution as numbered steps, each naming its seat."""
     max_steps: int = Field(default=100, ge=1)
@@ -37,10 +40,10 @@ class EpisodeConfig(BaseModel):
     max_actor_retries: int = Field(default=3, ge=1)
     """Consecutive malformed outputs from one actor before it is declared broken."""
     policy_variant: str = "manual"
+    """Which of the domain's policy texts the agent reads."""
     retrieval: RetrievalConfig | None = None
-    """How the agent reaches the domain's knowledge base (domains that have one); None = the domain's
+    """How the agent reaches the domain's knowledge base (domains that have one); left out, the domain's
     default, which a run resolves and records."""
-    seed: int | None = None
 
     @model_serializer(mode="wrap")
     def _omit_unset_retrieval(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
@@ -54,3 +57,10 @@ class EpisodeConfig(BaseModel):
     def label(self) -> str:
         """Short printable form, e.g. `solo+oracle_plan`."""
         return mode_label(self.mode, self.oracle_plan)
+
+
+class EpisodeConfig(EpisodeSettings):
+    """Everything that shapes one episode besides the task and the actors."""
+
+    seed: int | None = None
+    """The episode's seed, given to the actors and sent with every model request; None = unseeded."""

@@ -36,6 +36,7 @@ from tau2 import (
     make_actor,
 )
 from tau2._display import markup_literal as literal
+from tau2.config import RunConfig
 from tau2.episode import DONE_TOOL, Turn
 from tau2.interfaces._brief import seat_brief
 from tau2.interfaces._driver import EpisodeDriver
@@ -43,7 +44,7 @@ from tau2.interfaces._runs import write_run
 from tau2.interfaces._tasks import default_suite_name, domain_suites, find_task, load_tasks
 from tau2.interfaces._terminal import SessionEnded, Terminal
 from tau2.llm import ModelSpec
-from tau2.runner import SeatRequest, episode_record
+from tau2.runner import episode_record, resolved_seat
 
 HUMAN: Final = ActorSpec(kind="human")
 """The spec recorded for the person's seat."""
@@ -118,7 +119,7 @@ def choose_setup(
     if other is None:
         spec = _choose_other(term, seat.other)
     else:
-        spec = SeatRequest(kind=other, model=other_model).resolve(seat.other, None)
+        spec = resolved_seat(ActorSpec(kind=other, model=other_model), seat.other)
         make_actor(spec, seat.other, mode)  # an unknown kind fails now, not after the menu
     return PlaySetup(task=task, seat=seat, mode=mode, other=spec)
 
@@ -159,16 +160,12 @@ def play(
 def record(run_dir: Path, setup: PlaySetup, result: EpisodeResult) -> None:
     """Save the episode as a one-simulation run, so `tau2 report` and `tau2 view` read it."""
     agent, user = (HUMAN, setup.other) if setup.seat is Side.AGENT else (setup.other or HUMAN, HUMAN)
-    write_run(
-        run_dir,
-        tasks=[setup.task],
-        mode=setup.mode,
-        agent=agent,
-        user=user if setup.mode is Mode.INTERACTIVE else None,
-        config=result.config,
-        seed=result.seed or 0,
-        records=[episode_record(setup.task, 0, result)],
+    settings = result.config.model_dump(exclude={"seed"})
+    config = RunConfig.model_validate(
+        {**settings, "agent": agent, "seed": result.seed or 0}
+        | ({"user": user} if setup.mode is Mode.INTERACTIVE else {})
     )
+    write_run(run_dir, tasks=[setup.task], config=config, records=[episode_record(setup.task, 0, result)])
 
 
 def _task_label(task: Task) -> str:

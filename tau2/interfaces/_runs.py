@@ -9,8 +9,9 @@ from pathlib import Path
 from types import TracebackType
 from typing import IO, Any, Final
 
-from tau2 import ActorSpec, EpisodeConfig, Mode, SimulationRecord, Suite, Task, UserInputError
+from tau2 import SimulationRecord, Suite, Task, UserInputError
 from tau2._jsonfile import json_line
+from tau2.config import RunConfig
 from tau2.runner import new_run_identity, package_versions, sha256_bytes
 from tau2.runs import RESULTS_FILE, RunManifest
 
@@ -70,34 +71,33 @@ class NewRun:
         *,
         tasks: list[Task],
         task_ids: list[str],
-        mode: Mode,
-        agent: ActorSpec,
-        user: ActorSpec | None,
-        config: EpisodeConfig,
-        trials: int,
-        seed: int,
-        data_dir: Path | None = None,
+        config: RunConfig,
         hashes: dict[str, str] | None = None,
     ) -> RunManifest:
-        """Save the suite and the manifest: the run is complete and readable from here on."""
+        """Save the suite and the manifest, whose configuration is `config` on the saved suite (paths
+        absolute): the run is complete and readable from here on."""
         assert self._results is not None, "use NewRun as a context manager"
         self._results.close()
         suite_path = self.run_dir / SUITE_FILE
-        Suite(name=self.run_dir.name or "run", domain=tasks[0].domain, tasks=tasks).save(suite_path)
+        domain = tasks[0].domain
+        Suite(name=self.run_dir.name or "run", domain=domain, tasks=tasks).save(suite_path)
+        data_dir = config.data_dir
+        saved = config.model_copy(
+            update={
+                "suite": suite_path.resolve(),
+                "domain": domain,
+                "data_dir": None if data_dir is None else data_dir.resolve(),
+            }
+        )
         manifest = RunManifest(
             **self.identity,
+            config=saved,
             suite_path=str(suite_path.resolve()),
             suite_hash=sha256_bytes(suite_path.read_bytes()),
-            data_dir=None if data_dir is None else str(data_dir.resolve()),
-            domain=tasks[0].domain,
-            episode=config.model_copy(update={"mode": mode, "seed": None}),
-            agent=agent,
-            user=user,
-            trials=trials,
-            seed=seed,
+            domain=domain,
+            task_ids=task_ids,
             versions=package_versions(),
             hashes=hashes or {},
-            task_ids=task_ids,
         )
         manifest.save(self.run_dir)
         self._finished = True
@@ -105,30 +105,13 @@ class NewRun:
 
 
 def write_run(
-    run_dir: Path,
-    *,
-    tasks: list[Task],
-    mode: Mode,
-    agent: ActorSpec,
-    user: ActorSpec | None,
-    config: EpisodeConfig,
-    trials: int = 1,
-    seed: int = 0,
-    records: Iterable[SimulationRecord],
+    run_dir: Path, *, tasks: list[Task], config: RunConfig, records: Iterable[SimulationRecord]
 ) -> RunManifest:
-    """Save the suite, the manifest and the records into the (new, empty) `run_dir`; returns the manifest."""
+    """Save the suite, the manifest (of `config`) and the records into the (new, empty) `run_dir`; returns
+    the manifest."""
     with NewRun(run_dir) as run:
         task_ids: dict[str, None] = {}
         for record in records:
             run.append(record)
             task_ids[record.task_id] = None
-        return run.finish(
-            tasks=tasks,
-            task_ids=list(task_ids),
-            mode=mode,
-            agent=agent,
-            user=user,
-            config=config,
-            trials=trials,
-            seed=seed,
-        )
+        return run.finish(tasks=tasks, task_ids=list(task_ids), config=config)

@@ -156,7 +156,7 @@ def _task_set(run: Run) -> tuple[str, list[str]]:
     missing = [task.id for task in tasks if task.id not in judged]
     if missing:
         problems.append(f"{len(missing)} of its tasks have no judged simulation (resume the run)")
-    if manifest.persona_override is not None:
+    if manifest.config.persona is not None:
         problems.append("every task's persona was replaced (--persona)")
     if manifest.episode.oracle_plan:
         problems.append("the agent was shown the reference solution (--oracle-plan)")
@@ -194,7 +194,7 @@ def _policy(run: Run) -> str:
     when it is no longer the text the manifest's policy hash names."""
     manifest = run.manifest
     imported = load_import(run.path)
-    data_dir = _data_dir(run)
+    data_dir = manifest.config.data_dir
     domain = get_domain(manifest.domain)
     support = domain.retrieval
     if imported is not None and imported.policy is not None:
@@ -206,7 +206,7 @@ def _policy(run: Run) -> str:
         policy = agent_policy(domain, solo, manifest.episode.policy_variant, data_dir) or ""
     recorded = manifest.hashes.get("policy")
     if recorded is not None and sha256_text(policy) != recorded:
-        where = f"its data directory {manifest.data_dir}" if manifest.data_dir else "the installed domain"
+        where = f"its data directory {data_dir}" if data_dir else "the installed domain"
         raise UserInputError(
             f"{run.path}: the policy the run used (hash {recorded}) is no longer in {where}; "
             "restore it to export the run"
@@ -229,7 +229,7 @@ def _simulation_policies(run: Run) -> SimulationPolicy:
     support = get_domain(run.manifest.domain).retrieval
     if support is None:
         return lambda record, task: None
-    config, data_dir = support.resolve(run.manifest.episode.retrieval), _data_dir(run)
+    config, data_dir = support.resolve(run.manifest.episode.retrieval), run.manifest.config.data_dir
     texts: dict[str, str] = {}
     by_task: dict[str, str] = {}
 
@@ -253,10 +253,6 @@ def _retrieval_fields(config: RetrievalConfig | None) -> dict[str, Any]:
         if config.embedder.api_base is not None:
             options["embedder_api_base"] = config.embedder.api_base
     return {"retrieval_config": config.name, "retrieval_config_kwargs": options}
-
-
-def _data_dir(run: Run) -> Path | None:
-    return Path(run.manifest.data_dir) if run.manifest.data_dir else None
 
 
 def _run_tasks(run: Run) -> dict[str, Task]:

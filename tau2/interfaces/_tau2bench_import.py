@@ -30,13 +30,13 @@ from tau2 import (
     get_domain,
 )
 from tau2._jsonfile import read_json, validation_error, write_json
+from tau2.config import MAX_TRIALS, RunConfig
 from tau2.interfaces._runs import NewRun, check_new_run_dir
 from tau2.interfaces._tau2bench_format import SimulationRun
 from tau2.interfaces._tau2bench_read import ResultsFile, open_results
 from tau2.interfaces._tau2bench_replay import CallMismatch, replay
 from tau2.llm import ModelSpec
 from tau2.runner import episode_record, sha256_text
-from tau2.runs import MAX_TRIALS
 from tau2.tasks import task_from_tau2
 from tau2.world import RetrievalConfig
 
@@ -130,24 +130,28 @@ def import_results(path: Path, run_dir: Path, data_dir: Path | None = None) -> T
         raise UserInputError(f"{path}: info.environment_info.domain_name: {error}") from None
     tasks = _tasks(results, domain)
     mode = Mode.INTERACTIVE if results.has_user_messages() else Mode.SOLO
-    try:
-        config = EpisodeConfig(
-            mode=mode,
-            max_steps=info.max_steps,
-            max_errors=info.max_errors,
-            retrieval=_retrieval(results, pack),
-        )
-    except ValidationError as error:
-        raise validation_error(path, error, ("info",)) from None
     agent = ActorSpec(
         kind=IMPORTED_KIND, model=ModelSpec(name=info.agent_info.llm or info.agent_info.implementation)
     )
     user = ActorSpec(
         kind=IMPORTED_KIND, model=ModelSpec(name=info.user_info.llm or info.user_info.implementation)
     )
+    try:
+        config = RunConfig(
+            mode=mode,
+            max_steps=info.max_steps,
+            max_errors=info.max_errors,
+            agent=agent,
+            user=user,
+            seed=info.seed or 0,
+            data_dir=data_dir,
+            retrieval=_retrieval(results, pack),
+        )
+    except ValidationError as error:
+        raise validation_error(path, error, ("info",)) from None
     labels = {Side.AGENT: agent.label(), Side.USER: user.label() if mode is Mode.INTERACTIVE else None}
     with NewRun(run_dir) as run:
-        importer = _Importer(results, tasks, config, data_dir, labels, run)
+        importer = _Importer(results, tasks, config.episode, data_dir, labels, run)
         comparisons, warnings = importer.run_all()
         trials = importer.trials
         used = [task for task in tasks.values() if trials.get(task.id)]
@@ -160,16 +164,11 @@ def import_results(path: Path, run_dir: Path, data_dir: Path | None = None) -> T
             warnings=warnings,
         )
         write_json(run.path(SIDECAR), imported.model_dump(mode="json"))
+        planned = max(max(numbers) for numbers in trials.values() if numbers) + 1
         run.finish(
             tasks=used,
             task_ids=[task.id for task in used],
-            mode=mode,
-            agent=agent,
-            user=user if mode is Mode.INTERACTIVE else None,
-            config=config,
-            trials=max(max(numbers) for numbers in trials.values() if numbers) + 1,
-            seed=info.seed or 0,
-            data_dir=data_dir,
+            config=config.model_copy(update={"trials": planned}),
             hashes={"policy": sha256_text(info.environment_info.policy)},
         )
     return imported

@@ -54,7 +54,9 @@ class Tau2SeatEnv(gymnasium.Env[str, str]):
 
     `other` is the other seat's actor: a registered kind (`oracle`, `scripted`, `llm` …), an `ActorSpec`,
     or an actor instance (restarted every episode). Its turns run on a private event loop within `reset`
-    and `step`, so an asynchronous actor (an LLM) works from synchronous training code.
+    and `step`, so an asynchronous actor (an LLM) works from synchronous training code. `config` holds the
+    episode settings (`max_steps`, `max_errors`, …; default: `EpisodeConfig()`); `mode`, when given, replaces
+    its mode, and each reset gives the episode its own seed.
     """
 
     metadata: dict[str, Any] = {"render_modes": []}  # noqa: RUF012 (Gymnasium's class attribute)
@@ -66,18 +68,18 @@ class Tau2SeatEnv(gymnasium.Env[str, str]):
         *,
         suite: str | Path | None = None,
         task_id: str | None = None,
-        mode: Mode | str = Mode.INTERACTIVE,
+        mode: Mode | str | None = None,
         persona: str | None = None,
         other: str | ActorSpec | Actor | None = None,
-        max_steps: int | None = None,
+        config: EpisodeConfig | None = None,
         data_dir: Path | None = None,
     ) -> None:
         self.domain = domain
         self.seat = Side(seat)
-        self.mode = self._checked(_mode(mode))
+        self._config = config or EpisodeConfig()
+        self.mode = self._checked(self._config.mode if mode is None else _mode(mode))
         self._chooser = TaskChooser(domain, suite, task_id, persona)
         self._other = other
-        self._config = EpisodeConfig() if max_steps is None else EpisodeConfig(max_steps=max_steps)
         self._data_dir = data_dir
         self._driver = EpisodeDriver()
         self._view = SeatView(self.seat)

@@ -49,7 +49,8 @@ def env(**kwargs: Any) -> AECEnv[str, str, str | None]:
 
 def raw_env(**kwargs: Any) -> Tau2AECEnv:
     """The unwrapped environment: `domain` (default telecom), `suite`, `task_id`, `mode`, `persona`,
-    `max_steps`, `data_dir`; with no arguments it runs the telecom default suite offline."""
+    `config` (the episode settings, an `EpisodeConfig`), `data_dir`; with no arguments it runs the telecom
+    default suite offline."""
     return Tau2AECEnv(**kwargs)
 
 
@@ -68,21 +69,22 @@ class Tau2AECEnv(AECEnv[str, str, str | None]):  # type: ignore[misc]  # Petting
         *,
         suite: str | Path | None = None,
         task_id: str | None = None,
-        mode: Mode | str = Mode.INTERACTIVE,
+        mode: Mode | str | None = None,
         persona: str | None = None,
-        max_steps: int | None = None,
+        config: EpisodeConfig | None = None,
         data_dir: Path | None = None,
     ) -> None:
+        """`config` holds the episode settings (`max_steps`, `max_errors`, …; default: `EpisodeConfig()`);
+        `mode`, when given, replaces its mode; each reset gives the episode its own seed."""
         super().__init__()
         self.domain = domain
-        self.mode = Mode(mode)
+        config = config or EpisodeConfig()
+        self.mode = config.mode if mode is None else Mode(mode)
         seats = [Side.AGENT] if self.mode is Mode.SOLO else [Side.AGENT, Side.USER]
         self.possible_agents = [seat.value for seat in seats]
         self.agents: list[str] = []
         self._chooser = TaskChooser(domain, suite, task_id, persona)
-        self._config = EpisodeConfig(mode=self.mode)
-        if max_steps is not None:
-            self._config = self._config.model_copy(update={"max_steps": max_steps})
+        self._config = config.model_copy(update={"mode": self.mode})
         self._data_dir = data_dir
         self._driver = EpisodeDriver()
         self._rng: np.random.Generator | None = None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
@@ -21,22 +22,40 @@ TransportChoice = Literal["auto", "native", "litellm"]
 class ModelSpec(BaseModel):
     """A model as configured by the user: nothing here is ever filled in silently."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", hide_input_in_errors=True)  # no key echoed
+    model_config = ConfigDict(
+        frozen=True, extra="forbid", use_attribute_docstrings=True, hide_input_in_errors=True
+    )  # no key echoed
 
     name: str = Field(min_length=1)
-    """The provider's model name as litellm spells it, e.g. `openai/gpt-4o-mini`."""
+    """The provider's model name as litellm spells it, e.g. `openai/gpt-4o-mini` or `hosted_vllm/qwen`."""
     api_base: str | None = None
+    """The API base of the model's server, e.g. `http://127.0.0.1:8000/v1` (no credentials in it)."""
     args: SecretArgs = Field(default_factory=SecretArgs)
     """Passed through to the provider (temperature, top_p, max_tokens, api_key, …); secrets among them
-    read as a marker and are never written (see `tau2.llm.SecretArgs`)."""
+    (keys, tokens, passwords, Authorization headers) are written as [redacted], never as their value."""
     timeout_s: float = Field(default=120.0, gt=0)
     """Seconds one request may take before it counts as failed."""
     max_retries: int | None = Field(default=None, ge=0)
     """Retries after a transient failure; None = as many as `retry_budget_s` allows."""
     retry_budget_s: float | None = Field(default=DEFAULT_RETRY_BUDGET_S, gt=0)
-    """Seconds, from a call's first attempt, during which transient failures are retried; None = no limit
-    in time (`max_retries` then bounds the call)."""
+    """Seconds, from a call's first attempt, during which transient failures (server errors, rate limits,
+    refused connections) are retried with backoff; None (`inf` in a TOML file) = no limit in time
+    (`max_retries` then bounds the call)."""
     transport: TransportChoice = "auto"
+    """How the calls travel: native (tau2's own client for OpenAI-compatible servers), litellm (any
+    provider), or auto (native for openai/, hosted_vllm/, … models with an API base)."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _a_name_alone(cls, data: object) -> object:
+        """A model given as a string is its name, with every other setting at its default."""
+        return {"name": data} if isinstance(data, str) else data
+
+    @field_validator("retry_budget_s", mode="before")
+    @classmethod
+    def _unlimited(cls, budget: object) -> object:
+        """An infinite budget (how a TOML file writes "no limit in time") is None."""
+        return None if isinstance(budget, float) and math.isinf(budget) and budget > 0 else budget
 
     @field_validator("api_base")
     @classmethod

@@ -101,7 +101,7 @@ def _row(record: SimulationRecord) -> SimulationRow:
 def auto_pair_by(a: Run, b: Run, factors: list[Factor]) -> PairBy:
     """Composition pairing when the runs differ by the personas their tasks carry, task pairing otherwise."""
     persona_differs = any(factor.name == "persona" for factor in factors)
-    overridden = a.manifest.persona_override is not None and b.manifest.persona_override is not None
+    overridden = a.manifest.config.persona is not None and b.manifest.config.persona is not None
     return PairBy.COMPOSITION if persona_differs and not overridden else PairBy.TASK
 
 
@@ -162,6 +162,6 @@ def _ref(run: Run) -> RunRef:
         mode=manifest.mode_label(),
         agent=manifest.agent.label(),
         user=None if manifest.user is None else manifest.user.label(),
-        persona_override=manifest.persona_override,
+        persona_override=manifest.config.persona,
         trials=manifest.trials,
     )

@@ -64,8 +64,8 @@ def title(factors: list[Factor]) -> str:
 
 def persona_label(run: Run) -> str:
     """The persona override, else the personas the run's tasks carry (`none` when they carry none)."""
-    if run.manifest.persona_override is not None:
-        return run.manifest.persona_override
+    if run.manifest.config.persona is not None:
+        return run.manifest.config.persona
     personas = sorted({record.persona for record in run.records if record.persona is not None})
     return ", ".join(personas) or "none"
 

@@ -28,7 +28,7 @@ from tau2.metrics import (
 )
 from tau2.runs import RunManifest
 
-SCHEMA_VERSION: Final = 2
+SCHEMA_VERSION: Final = 3
 
 
 class _Document(BaseModel):
@@ -74,7 +74,7 @@ class SimulationRow(_Document):
 class RunReport(_Document):
     """Everything `tau2 report` shows about one run."""
 
-    schema_version: Literal[2] = SCHEMA_VERSION
+    schema_version: Literal[3] = SCHEMA_VERSION
     kind: Literal["run"] = "run"
     path: str
     manifest: RunManifest
@@ -124,7 +124,7 @@ class RunRef(_Document):
 class ComparisonReport(_Document):
     """Everything `tau2 compare` shows: run B against run A on the tasks both share (differences B − A)."""
 
-    schema_version: Literal[2] = SCHEMA_VERSION
+    schema_version: Literal[3] = SCHEMA_VERSION
     kind: Literal["comparison"] = "comparison"
     title: str
     factors: list[Factor]

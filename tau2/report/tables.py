@@ -50,14 +50,14 @@ def configuration(report: RunReport) -> TableData:
         ["mode", m.mode_label()],
         ["agent", m.agent.label()],
         ["user", "none" if m.user is None else m.user.label()],
-        ["persona override", m.persona_override or "none (per-task personas)"],
+        ["persona override", m.config.persona or "none (per-task personas)"],
         ["policy variant", m.episode.policy_variant],
         ["retrieval", "none" if m.episode.retrieval is None else m.episode.retrieval.label()],
         ["trials", fmt.count(m.trials)],
         ["seed", str(m.seed)],
         ["max steps / errors", f"{m.episode.max_steps} / {m.episode.max_errors}"],
         ["reward basis", _basis_source(m.reward_basis_source)],
-        ["judge", "none" if m.judge is None else m.judge.name],
+        ["judge", "none" if m.config.judge is None else m.config.judge.name],
         ["tasks planned", fmt.count(len(m.task_ids))],
         *([f"version {key}", value] for key, value in sorted(m.versions.items())),
         *([f"hash {key}", value] for key, value in sorted(m.hashes.items())),
@@ -69,7 +69,7 @@ def config_line(report: RunReport) -> str:
     """The configuration that matters for reading the numbers, in one line."""
     m = report.manifest
     user = "" if m.user is None else f" · user {m.user.label()}"
-    persona = f" · persona {m.persona_override}" if m.persona_override else ""
+    persona = f" · persona {m.config.persona}" if m.config.persona else ""
     retrieval = f" · retrieval {m.episode.retrieval.label()}" if m.episode.retrieval else ""
     return (
         f"{m.run_id} · {m.domain} {m.mode_label()} · agent {m.agent.label()}{user}{persona}{retrieval} · "

@@ -1,5 +1,6 @@
-"""Executing a prepared run: up to `concurrency` simulations in flight on one event loop, each record
-handed to the single writer the moment its simulation ends."""
+"""Executing a prepared run in this process: up to `concurrency` simulations in flight on one event loop,
+each record handed to the driver the moment its simulation ends; and the pieces every executor shares
+(one simulation, the manifest written first, refused credentials stopping the run)."""
 
 from __future__ import annotations
 
@@ -9,46 +10,46 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from tau2.actors import make_actor
-from tau2.episode import Actor, ActorTurn, Entry, EpisodeConfig, NLJudge, SeatContext, run_episode
+from tau2.episode import EpisodeConfig, NLJudge, run_episode
 from tau2.errors import StorageError
-from tau2.llm import AuthenticationError, call_settings
+from tau2.llm import AuthenticationError, call_settings, default_limits
 from tau2.runner._convert import crash_record, episode_record
+from tau2.runner._driver import Driver
 from tau2.runner._plan import Unit
 from tau2.runner._prepare import PreparedRun
-from tau2.runner._progress import ProgressBar
-from tau2.runs import MANIFEST_FILE, RESULTS_FILE, RecordWriter, RunManifest, SimulationRecord
+from tau2.runs import MANIFEST_FILE, RunManifest, SimulationRecord
 from tau2.world import Side
 
 
-async def execute_run(
-    prepared: PreparedRun, progress: ProgressBar, *, concurrency: int, turn_delay_s: float = 0.0
-) -> list[SimulationRecord]:
-    """Simulate every pending unit and append its record; returns the records this session wrote.
+async def execute_locally(prepared: PreparedRun, driver: Driver) -> None:
+    """Simulate every pending unit on this event loop, `prepared.config.concurrency` at a time, under the
+    run's rate limits.
 
-    A new run's manifest is written before the first simulation. Cancelling (Ctrl-C) stops the
-    simulations in flight, and the records already finished are still written. Refused credentials stop
-    the run the same way and raise `AuthenticationError`: no other simulation could succeed.
+    Cancelling (Ctrl-C) stops the simulations in flight; the records already finished are written.
+    Refused credentials stop the run the same way and raise `AuthenticationError`: no other simulation
+    could succeed.
     """
-    ensure_manifest(prepared)
+    for key, limit in prepared.config.rate_limits.items():
+        default_limits().configure(key, limit)
     pending = deque(prepared.units)
-    written: list[SimulationRecord] = []
-    judge = None if prepared.manifest.judge is None else NLJudge(prepared.manifest.judge)
-    async with RecordWriter(prepared.run_dir / RESULTS_FILE) as writer:
+    judge = judge_of(prepared.manifest)
 
-        async def worker() -> None:
-            while pending:
-                unit = pending.popleft()
-                progress.unit_started()
-                record = await simulate(prepared, unit, turn_delay_s, judge)
-                writer.write(record)
-                written.append(record)
-                progress.unit_finished(record)
+    async def worker() -> None:
+        while pending:
+            unit = pending.popleft()
+            driver.unit_started()
+            driver.unit_finished(await simulate(prepared, unit, judge))
 
-        with stop_on_refusal(), call_settings(on_usage=progress.follow_calls()):
-            async with asyncio.TaskGroup() as group:
-                for _ in range(min(concurrency, len(pending))):
-                    group.create_task(worker())
-    return written
+    with call_settings(on_usage=driver.follow_calls()):
+        async with asyncio.TaskGroup() as group:
+            for _ in range(min(prepared.config.concurrency, len(pending))):
+                group.create_task(worker())
+
+
+def judge_of(manifest: RunManifest) -> NLJudge | None:
+    """The run's judge of natural-language assertions, shared by its simulations so its verdict cache spans
+    them; None when the run has none."""
+    return None if manifest.config.judge is None else NLJudge(manifest.config.judge)
 
 
 @contextmanager
@@ -94,20 +95,16 @@ def episode_config(manifest: RunManifest, seed: int) -> EpisodeConfig:
     return manifest.episode.model_copy(update={"seed": seed})
 
 
-async def simulate(
-    prepared: PreparedRun, unit: Unit, turn_delay_s: float = 0.0, judge: NLJudge | None = None
-) -> SimulationRecord:
-    """Run one unit with fresh actors (and the run's judge, shared so its verdict cache spans the run); a
-    failure of the framework itself becomes an infrastructure record."""
+async def simulate(prepared: PreparedRun, unit: Unit, judge: NLJudge | None = None) -> SimulationRecord:
+    """Run one unit with fresh actors and the run's judge; a failure of the framework itself becomes an
+    infrastructure record."""
     manifest = prepared.manifest
     task = prepared.tasks[unit.task_id]
     config = episode_config(manifest, unit.seed)
+    user_spec = manifest.user
     try:
         agent = make_actor(manifest.agent, Side.AGENT, manifest.mode)
-        user = None if manifest.user is None else make_actor(manifest.user, Side.USER, manifest.mode)
-        if turn_delay_s > 0:
-            agent = Slowed(agent, turn_delay_s)
-            user = None if user is None else Slowed(user, turn_delay_s)
+        user = None if user_spec is None else make_actor(user_spec, Side.USER, manifest.mode)
         result = await run_episode(
             task,
             agent,
@@ -115,7 +112,7 @@ async def simulate(
             config,
             data_dir=prepared.data_dir,
             agent_label=manifest.agent.label(),
-            user_label=None if manifest.user is None else manifest.user.label(),
+            user_label=None if user_spec is None else user_spec.label(),
             judge=judge,
         )
     except AuthenticationError:
@@ -123,20 +120,3 @@ async def simulate(
     except Exception as error:
         return crash_record(task, unit.trial, config, error, run_id=manifest.run_id)
     return episode_record(task, unit.trial, result, run_id=manifest.run_id)
-
-
-class Slowed:
-    """An actor that waits before every turn: lets tests catch a run of fast offline actors mid-flight."""
-
-    def __init__(self, actor: Actor, delay_s: float) -> None:
-        self._actor = actor
-        self._delay_s = delay_s
-
-    async def start(self, context: SeatContext) -> None:
-        """Start the wrapped actor."""
-        await self._actor.start(context)
-
-    async def act(self, observation: list[Entry]) -> ActorTurn:
-        """Sleep, then let the wrapped actor take its turn."""
-        await asyncio.sleep(self._delay_s)
-        return await self._actor.act(observation)

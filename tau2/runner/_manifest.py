@@ -1,4 +1,5 @@
-"""Building a run's manifest (configuration, versions, hashes) and comparing it with a stored one."""
+"""Building a run's manifest (configuration, provenance: versions, hashes) and comparing it with a stored
+one."""
 
 from __future__ import annotations
 
@@ -22,12 +23,26 @@ from tau2.world import Side
 PACKAGES: Final = ("tau2", "litellm", "pydantic", "rich", "typer")
 """Packages whose versions every manifest records (with Python's)."""
 
-INFORMATIONAL: Final = frozenset(
-    {"run_id", "created_at", "suite_path", "data_dir", "versions", "concurrency", "rate_limits", "trials"}
-)
-"""Manifest fields that identify or describe a run without shaping its results; resume ignores them (the
-suite and the data directory are compared by hash, so they may move; concurrency and rate limits may be
-given anew; trials may be added, which `prepare_run` checks itself)."""
+
+def _shaping(manifest: RunManifest) -> dict[str, Any]:
+    """What a resume must find unchanged, in the order differences are listed: the settings and the
+    provenance that shape results. The rest identifies or describes the run: its id and creation time,
+    the suite's and data directory's paths (compared by hash, so they may move), the versions, the
+    concurrency, rate limits and executor (which may be given anew), the trials (which may be added, as
+    `prepare_run` checks itself), and the domain, tasks and split as given (compared as resolved)."""
+    return {
+        "suite_hash": manifest.suite_hash,
+        "domain": manifest.domain,
+        "episode": manifest.episode,
+        "agent": manifest.agent,
+        "user": manifest.user,
+        "persona_override": manifest.config.persona,  # named as before: `persona` is the text's hash
+        "seed": manifest.seed,
+        "hashes": manifest.hashes,
+        "task_ids": manifest.task_ids,
+        "judge": manifest.config.judge,
+        "reward_basis_source": manifest.reward_basis_source,
+    }
 
 
 def sha256_bytes(data: bytes) -> str:
@@ -79,11 +94,11 @@ def new_run_identity() -> dict[str, Any]:
 
 
 def differences(stored: RunManifest, requested: RunManifest) -> list[str]:
-    """Fields that shape results and differ between two manifests, each as `name (old → new)`."""
+    """Settings that shape results and differ between two manifests, each as `name (old → new)`."""
     found: list[str] = []
-    for name in RunManifest.model_fields:
-        if name not in INFORMATIONAL:
-            _compare(name, getattr(stored, name), getattr(requested, name), found)
+    old, new = _shaping(stored), _shaping(requested)
+    for name in old:
+        _compare(name, old[name], new[name], found)
     return found
 
 

@@ -1,9 +1,9 @@
-"""From a run request to a ready run: tasks loaded and selected, persona applied, manifest built (or
+"""From a configuration to a ready run: tasks loaded and selected, persona applied, manifest built (or
 checked against the stored one on resume), damaged results set aside and the pending units planned."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Literal
 
@@ -11,9 +11,10 @@ from pydantic import BaseModel, ConfigDict
 
 from tau2._jsonfile import read_bytes_bounded
 from tau2.actors import make_actor
-from tau2.episode import ActorSpec, EpisodeConfig, Mode, check_structure, shipped_policy
+from tau2.config import ActorSpec, ConfigLayer, EpisodeConfig, Mode, ModelSpec, RunConfig, layered, source
+from tau2.episode import check_structure, shipped_policy
 from tau2.errors import UserInputError
-from tau2.llm import ModelSpec, missing_credentials, withheld_credentials
+from tau2.llm import missing_credentials, withheld_credentials
 from tau2.personas import PersonaError, load_persona
 from tau2.runner._manifest import (
     differences,
@@ -25,7 +26,7 @@ from tau2.runner._manifest import (
     sha256_tree,
 )
 from tau2.runner._plan import Unit, pending_units
-from tau2.runner._request import RunRequest
+from tau2.runner._seats import resolved_model, resolved_seat
 from tau2.runs import (
     DAMAGED_FILE,
     MANIFEST_FILE,
@@ -49,17 +50,8 @@ from tau2.tasks import (
 )
 from tau2.world import Domain, Side, get_domain
 
-DEFAULTS: dict[str, Any] = {
-    "domain": None,
-    "task_ids": None,
-    "persona_override": None,
-    "trials": 1,
-    "seed": 0,
-    "concurrency": 32,
-    "rate_limits": {},
-}
-"""A new run's values of the run options not given (a resumed run takes its manifest's)."""
-
+Layers = Sequence[ConfigLayer]
+"""The settings given, lowest first (a configuration file, then command-line options)."""
 
 _SHOWN_IDS = 5
 """How many task ids an unknown-id error lists."""
@@ -71,10 +63,12 @@ class PreparedRun(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     run_dir: Path
+    config: RunConfig
+    """The configuration this session runs with, resolved like the manifest's; on resume, the settings
+    that may change (concurrency, rate limits, executor) are as given now, not as stored."""
     manifest: RunManifest
     tasks: dict[str, Task]
     """The selected tasks by id, with any persona override applied."""
-    data_dir: Path | None
     previous: list[SimulationRecord]
     """Effective records already in the store (empty for a new run)."""
     units: list[Unit]
@@ -84,17 +78,24 @@ class PreparedRun(BaseModel):
     manifest_changed: bool = False
     """Whether a resume changed the stored manifest (added trials), so it is written again."""
 
+    @property
+    def data_dir(self) -> Path | None:
+        """The data directory the tasks run on; None = the domain's own data."""
+        return self.manifest.config.data_dir
 
-def prepare_run(request: RunRequest, run_dir: Path, *, resume: bool) -> PreparedRun:
-    """Resolve `request` for a new run in an empty `run_dir`, or for resuming the run stored there.
 
-    Checks run cheapest first: the run directory, the options, the configuration against a stored one,
+def prepare_run(layers: Layers, run_dir: Path, *, resume: bool) -> PreparedRun:
+    """Resolve the settings `layers` give for a new run in an empty `run_dir` (over the defaults), or for
+    resuming the run stored there (over its configuration).
+
+    Checks run cheapest first: the run directory, the settings, the configuration against a stored one,
     and only then every task's initialisation and each seat's actor.
     """
-    stored = _stored_manifest(run_dir) if resume else None
+    stored = stored_manifest(run_dir) if resume else None
     if stored is None:
         _require_empty(run_dir)
-    manifest, tasks = _resolve(request, stored)
+    manifest, tasks = _resolve(layered(layers, None if stored is None else stored.config), layers, stored)
+    config = manifest.config
     if stored is not None:
         changed = differences(stored, manifest)
         if changed:
@@ -104,28 +105,29 @@ def prepare_run(request: RunRequest, run_dir: Path, *, resume: bool) -> Prepared
             )
         if manifest.trials < stored.trials:
             raise UserInputError(
-                f"{run_dir}: cannot resume with --trials {manifest.trials}: the run plans {stored.trials} "
-                "(a resume may add trials, never remove them)"
+                f"{run_dir}: cannot resume with {source(layers, ('trials',))} {manifest.trials}: the run "
+                f"plans {stored.trials} (a resume may add trials, never remove them)"
             )
-        # The stored configuration, with the secrets given now (they compare equal to the stored markers).
-        given = {"agent": manifest.agent, "user": manifest.user, "judge": manifest.judge}
-        manifest = stored.model_copy(update={"trials": manifest.trials, **given})
-    data_dir = Path(manifest.data_dir) if manifest.data_dir is not None else None
+        # The stored configuration, with the seats given now: their secrets compare equal to the stored
+        # markers, and only the seats given now hold the values.
+        seats = {"agent": config.agent, "user": config.user, "judge": config.judge}
+        added = stored.config.model_copy(update={"trials": manifest.trials, **seats})
+        manifest = stored.model_copy(update={"config": added})
     if manifest.mode is Mode.SOLO:
         require_tickets(list(tasks.values()))
     check_structure(list(tasks.values()))
     for task in tasks.values():
-        initialize_world(task, data_dir)
+        initialize_world(task, manifest.config.data_dir)
     _check_actors(manifest)
-    warnings = _solo_warnings(manifest.mode, request)
+    warnings = _solo_warnings(manifest.mode, layers)
     previous: list[SimulationRecord] = []
     if stored is not None:
         previous = _stored_records(run_dir, manifest, warnings)
     return PreparedRun(
         run_dir=run_dir,
+        config=config,
         manifest=manifest,
         tasks=tasks,
-        data_dir=data_dir,
         previous=previous,
         units=pending_units(manifest.task_ids, manifest.trials, manifest.seed, previous),
         warnings=warnings,
@@ -164,23 +166,26 @@ class EpisodeSetup(BaseModel):
     warnings: list[str]
 
 
-def prepare_episode(request: RunRequest, task_id: str) -> EpisodeSetup:
-    """Resolve `request` for one episode of `task_id`, with the same defaults and checks as a run."""
-    suite_path = _suite_path(request, None)
-    tasks = _select(load_task_file(suite_path, request.domain), None)
+def prepare_episode(layers: Layers, task_id: str, seed: int | None = None) -> EpisodeSetup:
+    """Resolve the settings `layers` give for one episode of `task_id` with `seed`, with the same defaults
+    and checks as a run."""
+    run = layered(layers)
+    suite_path = _suite_path(run, layers)
+    tasks = _select(load_task_file(suite_path, run.domain), None, layers)
     task = _find_task(tasks, task_id, suite_path)
-    if request.persona is not None:
-        (task,), _ = _with_persona([task], request.persona)
-    config = request.episode_config().model_copy(update={"seed": request.seed})
-    config = with_retrieval(get_domain(task.domain), config, request.data_dir)
+    if run.persona is not None:
+        (task,), _ = _with_persona([task], run.persona, layers)
+    config = run.episode.model_copy(update={"seed": seed})
+    config = with_retrieval(get_domain(task.domain), config, run.data_dir, layers)
     if config.mode is Mode.SOLO:
         require_tickets([task])
     check_structure([task])
-    agent = request.agent.resolve(Side.AGENT, None)
-    user = None if config.mode is Mode.SOLO else request.user.resolve(Side.USER, None)
-    _policy(get_domain(task.domain), config.mode, config.policy_variant)
-    warnings = _solo_warnings(config.mode, request)
-    judge = request.judge.apply(None, "judge")
+    if run.data_dir is not None:
+        _require_directory(run.data_dir, layers)
+    agent = resolved_seat(run.agent, Side.AGENT, layers)
+    user = None if config.mode is Mode.SOLO else resolved_seat(run.user, Side.USER, layers)
+    _policy(get_domain(task.domain), config.mode, config.policy_variant, layers)
+    judge = resolved_model(run.judge)
     check_credentials(agent.model, user.model if user else None, judge)
     return EpisodeSetup(
         task=task,
@@ -188,8 +193,8 @@ def prepare_episode(request: RunRequest, task_id: str) -> EpisodeSetup:
         agent=agent,
         user=user,
         judge=judge,
-        data_dir=request.data_dir,
-        warnings=warnings,
+        data_dir=run.data_dir,
+        warnings=_solo_warnings(config.mode, layers),
     )
 
 
@@ -203,13 +208,20 @@ def _find_task(tasks: list[Task], task_id: str, path: Path) -> Task:
     raise UserInputError(f"{path}: no task with id {task_id!r} (ids: {shown or 'none'}{more})")
 
 
-def _solo_warnings(mode: Mode, request: RunRequest) -> list[str]:
-    if mode is Mode.SOLO and request.user.given:
-        return ["solo mode has no user seat: the --user options are ignored"]
-    return []
+def _solo_warnings(mode: Mode, layers: Layers) -> list[str]:
+    """Solo mode has no user seat: say so when user settings were given anyway."""
+    if mode is not Mode.SOLO:
+        return []
+    return [
+        "solo mode has no user seat: "
+        + ("the --user options are ignored" if layer.options else f"{layer.name(('user',))} is ignored")
+        for layer in layers
+        if layer.gives(("user",))
+    ]
 
 
-def _stored_manifest(run_dir: Path) -> RunManifest:
+def stored_manifest(run_dir: Path) -> RunManifest:
+    """The manifest of the run stored in `run_dir`; a directory holding none is one line saying so."""
     if not (run_dir / MANIFEST_FILE).is_file():
         unstarted = run_dir.is_dir() and all(is_temporary(path, MANIFEST_FILE) for path in run_dir.iterdir())
         hint = "; nothing is recorded there: run without --resume" if unstarted else ""
@@ -233,86 +245,91 @@ def _require_empty(run_dir: Path) -> None:
         path.unlink()
 
 
-def _resolve(request: RunRequest, base: RunManifest | None) -> tuple[RunManifest, dict[str, Task]]:
-    """The manifest `request` asks for, fields not given taken from `base` (or the defaults)."""
-    fallback = DEFAULTS if base is None else base.model_dump()
-
-    def pick(name: str, given: Any) -> Any:
-        return fallback[name] if given is None else given
-
-    episode = request.episode_config(None if base is None else base.episode)
-    mode = episode.mode
-    agent = request.agent.resolve(Side.AGENT, base.agent if base else None)
-    user = _user_spec(request, mode, base)
-    suite_path = _suite_path(request, base)
+def _resolve(
+    config: RunConfig, layers: Layers, base: RunManifest | None
+) -> tuple[RunManifest, dict[str, Task]]:
+    """The manifest `config` makes: its seats checked and their transports resolved, its paths absolute,
+    its tasks loaded and selected, every hash taken; the identity is `base`'s on resume."""
+    mode = config.mode
+    agent = resolved_seat(config.agent, Side.AGENT, layers)
+    user = config.user if mode is Mode.SOLO else resolved_seat(config.user, Side.USER, layers)
+    suite_path = _suite_path(config, layers)
     hashed_suite = suite_hash(suite_path)
-    tasks = _select(
-        load_task_file(suite_path, pick("domain", request.domain)), _task_ids(request, suite_path, pick)
-    )
+    tasks = _select(load_task_file(suite_path, config.domain), _task_ids(config, suite_path, layers), layers)
     domain = get_domain(tasks[0].domain)
-    data_dir = request.data_dir or (Path(base.data_dir) if base and base.data_dir else None)
-    episode = with_retrieval(domain, episode, data_dir)
-    persona: str | None = pick("persona_override", request.persona)
-    hashes = prompt_hashes(agent, user, mode, talk_only=domain.single_control)
-    if persona is not None:
-        tasks, hashes["persona"] = _with_persona(tasks, persona)
+    data_dir = config.data_dir
     if data_dir is not None:
-        hashes["data_dir"] = _data_hash(data_dir)
-    policy = _run_policy(domain, episode, data_dir)
+        _require_directory(data_dir, layers)
+    episode = with_retrieval(domain, config.episode, data_dir, layers)
+    hashes = prompt_hashes(agent, None if mode is Mode.SOLO else user, mode, talk_only=domain.single_control)
+    if config.persona is not None:
+        tasks, hashes["persona"] = _with_persona(tasks, config.persona, layers)
+    if data_dir is not None:
+        hashes["data_dir"] = sha256_tree(data_dir)
+    policy = _run_policy(domain, episode, data_dir, layers)
     if policy is not None:
         hashes["policy"] = sha256_text(policy)
+    resolved = config.model_copy(
+        update={
+            "suite": None if config.suite is None else config.suite.resolve(),
+            "data_dir": None if data_dir is None else data_dir.resolve(),
+            "agent": agent,
+            "user": user,
+            "judge": resolved_model(config.judge),
+            "retrieval": episode.retrieval,
+        }
+    )
     manifest = RunManifest(
         **(new_run_identity() if base is None else base.model_dump(include={"run_id", "created_at"})),
+        config=resolved,
         suite_path=str(suite_path.resolve()),
         suite_hash=hashed_suite,
-        data_dir=None if data_dir is None else str(data_dir.resolve()),
         domain=domain.name,
-        episode=episode,
-        agent=agent,
-        user=user,
-        persona_override=persona,
-        trials=pick("trials", request.trials),
-        seed=pick("seed", request.seed),
-        concurrency=pick("concurrency", request.concurrency),
-        rate_limits=pick("rate_limits", request.rate_limits),
+        task_ids=[task.id for task in tasks],
         versions=package_versions(),
         hashes=hashes,
-        task_ids=[task.id for task in tasks],
-        judge=request.judge.apply(base.judge if base else None, "judge"),
         reward_basis_source=reward_basis_source(tasks),
     )
     return manifest, {task.id: task for task in tasks}
 
 
-def with_retrieval(domain: Domain[Any], episode: EpisodeConfig, data_dir: Path | None) -> EpisodeConfig:
+def with_retrieval(
+    domain: Domain[Any], episode: EpisodeConfig, data_dir: Path | None, layers: Layers = ()
+) -> EpisodeConfig:
     """`episode` with the retrieval configuration it runs under resolved (the domain's default when none
     was given) and checked, so it is recorded; a domain without a knowledge base takes none."""
     support = domain.retrieval
     if support is None:
         if episode.retrieval is not None:
-            raise UserInputError(f"--retrieval: domain {domain.name!r} has no knowledge base")
+            raise UserInputError(
+                f"{source(layers, ('retrieval',))}: domain {domain.name!r} has no knowledge base"
+            )
         return episode
     config = support.resolve(episode.retrieval)
     support.configure(config, data_dir)  # refuses an unknown configuration or a missing package or embedder
     return episode.model_copy(update={"retrieval": config})
 
 
-def _run_policy(domain: Domain[Any], episode: EpisodeConfig, data_dir: Path | None) -> str | None:
+def _run_policy(
+    domain: Domain[Any], episode: EpisodeConfig, data_dir: Path | None, layers: Layers
+) -> str | None:
     """The agent's instructions as the manifest hashes them: the retrieval configuration's template, the
     data directory's policy, or the domain's own for the mode and variant."""
     if domain.retrieval is not None and episode.retrieval is not None:
         return domain.retrieval.policy(episode.retrieval, data_dir, None)
-    return shipped_policy(domain, data_dir) or _policy(domain, episode.mode, episode.policy_variant)
+    return shipped_policy(domain, data_dir) or _policy(domain, episode.mode, episode.policy_variant, layers)
 
 
-def _task_ids(request: RunRequest, suite_path: Path, pick: Callable[[str, Any], Any]) -> list[str] | None:
-    """The tasks asked for: `--task-ids`, or a τ²-bench split of the task file, or (None) all of them."""
-    if request.split is None:
-        ids: list[str] | None = pick("task_ids", request.task_ids)
-        return ids
-    if request.task_ids is not None:
-        raise UserInputError("--split and --task-ids each choose tasks: give one of them")
-    return load_split(suite_path, request.split)
+def _task_ids(config: RunConfig, suite_path: Path, layers: Layers) -> list[str] | None:
+    """The tasks asked for: task ids, or a τ²-bench split of the task file, or (None) all of them."""
+    if config.split is None:
+        return config.task_ids
+    if config.task_ids is not None:
+        raise UserInputError(
+            f"{source(layers, ('split',))} and {source(layers, ('task_ids',))} each choose tasks: "
+            "give one of them"
+        )
+    return load_split(suite_path, config.split)
 
 
 def reward_basis_source(tasks: list[Task]) -> Literal["implied", "explicit"] | None:
@@ -328,18 +345,17 @@ def _as_dict(value: object) -> dict[str, object]:
     return value if isinstance(value, dict) else {}
 
 
-def _suite_path(request: RunRequest, base: RunManifest | None) -> Path:
-    if request.suite is not None:
-        return request.suite
-    if request.domain is not None:
-        suite = get_domain(request.domain).default_suite
+def _suite_path(config: RunConfig, layers: Layers) -> Path:
+    if config.suite is not None:
+        return config.suite
+    if config.domain is not None:
+        suite = get_domain(config.domain).default_suite
         if suite is None:
             raise UserInputError(
-                f"--domain {request.domain}: the domain has no default suite; give --suite FILE"
+                f"{source(layers, ('domain',))} {config.domain}: the domain has no default suite; "
+                "give --suite FILE"
             )
         return Path(suite)
-    if base is not None:
-        return Path(base.suite_path)
     raise UserInputError("no tasks: give --suite FILE or --domain NAME")
 
 
@@ -359,7 +375,7 @@ def _read_suite(path: Path) -> bytes:
         raise UserInputError(f"{path}: no such file") from None
 
 
-def _select(tasks: list[Task], task_ids: list[str] | None) -> list[Task]:
+def _select(tasks: list[Task], task_ids: list[str] | None, layers: Layers) -> list[Task]:
     """The requested tasks in the requested order (all of them, in file order, when none are named)."""
     if not tasks:
         raise UserInputError("the suite has no tasks")
@@ -371,16 +387,16 @@ def _select(tasks: list[Task], task_ids: list[str] | None) -> list[Task]:
     by_id = {task.id: task for task in tasks}
     unknown = [task_id for task_id in task_ids if task_id not in by_id]
     if unknown:
-        raise UserInputError(f"--task-ids: not in the suite: {', '.join(unknown)}")
+        raise UserInputError(f"{source(layers, ('task_ids',))}: not in the suite: {', '.join(unknown)}")
     return [by_id[task_id] for task_id in task_ids]
 
 
-def _with_persona(tasks: list[Task], name: str) -> tuple[list[Task], str]:
+def _with_persona(tasks: list[Task], name: str, layers: Layers) -> tuple[list[Task], str]:
     """Tasks rewritten to play persona `name`, and a hash of the persona's text."""
     try:
         persona = load_persona(name)
     except PersonaError as error:
-        raise UserInputError(f"--persona: {error}") from None
+        raise UserInputError(f"{source(layers, ('persona',))}: {error}") from None
     text = persona.prompt_text
     rewritten = [
         task.model_copy(
@@ -394,25 +410,18 @@ def _with_persona(tasks: list[Task], name: str) -> tuple[list[Task], str]:
     return rewritten, sha256_text(f"{persona.label}\x00{text or ''}")
 
 
-def _policy(domain: Domain[Any], mode: Mode, variant: str) -> str | None:
+def _policy(domain: Domain[Any], mode: Mode, variant: str, layers: Layers) -> str | None:
     if domain.policy is None:
         return None
     try:
         return domain.policy(mode is Mode.SOLO, variant)
     except (KeyError, ValueError) as error:
-        raise UserInputError(f"--policy-variant {variant!r}: {error}") from None
+        raise UserInputError(f"{source(layers, ('policy_variant',))} {variant!r}: {error}") from None
 
 
-def _data_hash(data_dir: Path) -> str:
+def _require_directory(data_dir: Path, layers: Layers) -> None:
     if not data_dir.is_dir():
-        raise UserInputError(f"--data-dir {data_dir}: not a directory")
-    return sha256_tree(data_dir)
-
-
-def _user_spec(request: RunRequest, mode: Mode, base: RunManifest | None) -> ActorSpec | None:
-    if mode is Mode.SOLO:
-        return None
-    return request.user.resolve(Side.USER, base.user if base else None)
+        raise UserInputError(f"{source(layers, ('data_dir',))} {data_dir}: not a directory")
 
 
 def _check_actors(manifest: RunManifest) -> None:
@@ -420,7 +429,8 @@ def _check_actors(manifest: RunManifest) -> None:
     make_actor(manifest.agent, Side.AGENT, manifest.mode)
     if manifest.user is not None:
         make_actor(manifest.user, Side.USER, manifest.mode)
-    check_credentials(manifest.agent.model, manifest.user.model if manifest.user else None, manifest.judge)
+    user = manifest.user
+    check_credentials(manifest.agent.model, user.model if user else None, manifest.config.judge)
 
 
 def check_credentials(agent: ModelSpec | None, user: ModelSpec | None, judge: ModelSpec | None) -> None:

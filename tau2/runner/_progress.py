@@ -1,20 +1,19 @@
 """Live counts of a run (done, running, passed, failed, infrastructure errors, pass^1 so far, tokens,
 cost) and their progress bar.
 
-Tokens and cost move with every model call when the executor feeds them in (`ProgressBar.follow_calls`),
-else with every finished simulation. A call costs a few additions; the bar renders on its own timer.
+Tokens and cost move with every model call when the executor feeds them in (`Driver.follow_calls`), else
+with every finished simulation. A call costs a few additions; the bar renders on its own timer.
 """
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Iterable
-from types import TracebackType
 
 from rich.console import Console
 from rich.progress import BarColumn, Progress, ProgressColumn, Task, TaskID, TimeElapsedColumn
 from rich.text import Text
 
-from tau2.llm import Usage, UsageCallback
 from tau2.runs import SimulationRecord
 
 
@@ -117,77 +116,63 @@ def _compact(count: int) -> str:
     return f"{count / 1_000_000:.2f}M"
 
 
-class ProgressBar:
-    """A rich progress bar of a `Tally` on stderr; inert when disabled (quiet, or stderr is no terminal)."""
+class RunProgress:
+    """What a run reports as it goes. Every hook here does nothing but pass warnings on as Python warnings;
+    subclass it to show or log progress (`ProgressBar` draws a bar). The tally's tokens and cost move with
+    every model call, between hooks."""
 
-    def __init__(self, tally: Tally, *, enabled: bool, console: Console | None = None) -> None:
-        self._tally = tally
-        console = console or Console(stderr=True)
+    def warning(self, message: str) -> None:
+        """Something about the run worth knowing before it starts (a setting that is ignored, damaged
+        results set aside, seats that cannot work together)."""
+        warnings.warn(message, stacklevel=2)
+
+    def begin(self, tally: Tally) -> None:
+        """The run is about to simulate; `tally` counts what its store already holds."""
+
+    def update(self, tally: Tally) -> None:
+        """A simulation started, ended, or stopped without a record (and will run again)."""
+
+    def end(self, tally: Tally) -> None:
+        """The run stopped simulating: done, interrupted or failed."""
+
+
+class ProgressBar(RunProgress):
+    """A rich progress bar of the run's tally on stderr; inert when disabled (quiet, or stderr is no
+    terminal). The counts line renders on the bar's own timer, four times a second."""
+
+    def __init__(self, *, enabled: bool = True, console: Console | None = None) -> None:
+        self._console = console or Console(stderr=True)
+        self._enabled = enabled and self._console.is_terminal
         self._progress: Progress | None = None
         self._task: TaskID | None = None
-        if enabled and console.is_terminal:
-            self._progress = Progress(
-                BarColumn(bar_width=20),
-                _StatsColumn(tally),
-                TimeElapsedColumn(),
-                console=console,
-                refresh_per_second=4,
-            )
 
-    def __enter__(self) -> ProgressBar:
-        if self._progress is not None:
-            self._progress.start()
-            self._task = self._progress.add_task("run", total=self._tally.total)
-            self.refresh()
-        return self
+    def begin(self, tally: Tally) -> None:
+        """Show the bar."""
+        if not self._enabled:
+            return
+        self._progress = Progress(
+            BarColumn(bar_width=20),
+            _StatsColumn(tally),
+            TimeElapsedColumn(),
+            console=self._console,
+            refresh_per_second=4,
+        )
+        self._progress.start()
+        self._task = self._progress.add_task("run", total=tally.total)
+        self.update(tally)
 
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        if self._progress is not None:
-            self.refresh()
-            self._progress.stop()
-
-    def unit_started(self) -> None:
-        """A unit began simulating."""
-        self._tally.start()
-        self.refresh()
-
-    def unit_abandoned(self) -> None:
-        """A unit stopped without a record and went back to the queue."""
-        self._tally.abandon()
-        self.refresh()
-
-    def unit_finished(self, record: SimulationRecord) -> None:
-        """A unit ended with `record`."""
-        self._tally.finish(record)
-        self.refresh()
-
-    def follow_calls(self) -> UsageCallback:
-        """Count tokens and cost per model call from now on; returns the callback to give the calls
-        (`tau2.llm.call_settings(on_usage=…)`)."""
-        self._tally.live = True
-        return self.model_called
-
-    def model_called(self, label: str, usage: Usage) -> None:
-        """A model call succeeded: add its tokens and cost (no rendering here)."""
-        self._tally.call(usage.prompt_tokens + usage.completion_tokens, usage.cost)
-
-    def calls_elsewhere(self, tokens: int, cost: float, unpriced: int) -> None:
-        """Usage summed by a worker process since its last report."""
-        tally = self._tally
-        tally.tokens += tokens
-        tally.cost += cost
-        tally.unpriced += unpriced
-
-    def refresh(self) -> None:
-        """Move the bar to the tally's finished count (the counts line renders on the bar's own timer)."""
+    def update(self, tally: Tally) -> None:
+        """Move the bar to the tally's finished count."""
         if self._progress is not None and self._task is not None:
-            tally = self._tally
             self._progress.update(self._task, completed=tally.done + tally.infra_errors)
+
+    def end(self, tally: Tally) -> None:
+        """Draw the final counts and stop."""
+        if self._progress is not None:
+            self.update(tally)
+            self._progress.refresh()
+            self._progress.stop()
+            self._progress = None
 
 
 class _StatsColumn(ProgressColumn):

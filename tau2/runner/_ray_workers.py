@@ -14,18 +14,17 @@ from __future__ import annotations
 
 import asyncio
 from collections import deque
-from collections.abc import Mapping
 from typing import Any
 
 from tau2.errors import UserInputError
-from tau2.llm import AuthenticationError, ProviderLimit, RetryPolicy, call_settings, default_limits
-from tau2.runner._execute import ensure_manifest, simulate, stop_on_refusal
+from tau2.llm import AuthenticationError, call_settings, default_limits
+from tau2.runner._driver import Driver
+from tau2.runner._execute import judge_of, simulate
 from tau2.runner._plan import Unit
 from tau2.runner._prepare import PreparedRun
-from tau2.runner._progress import ProgressBar
 from tau2.runner._ray_local import init_local, quiet_notices
-from tau2.runner._workers import RESTARTS_PER_WORKER, WorkerSetup, split_concurrency, split_limits
-from tau2.runs import RESULTS_FILE, RecordWriter, SimulationRecord
+from tau2.runner._workers import RESTARTS_PER_WORKER, WorkerSetup, split_concurrency
+from tau2.runs import SimulationRecord
 
 _REFUSED = "!"
 """Actor to driver, before the error's text: the provider refused the credentials; stop the run."""
@@ -36,6 +35,7 @@ class SimulationActor:
 
     def __init__(self, setup: WorkerSetup) -> None:
         self._setup = setup
+        self._judge = judge_of(setup.prepared.manifest)
         for key, limit in setup.limits.items():
             default_limits().configure(key, limit)
 
@@ -45,7 +45,7 @@ class SimulationActor:
         setup = self._setup
         try:
             with call_settings(retry=setup.retry):
-                record = await simulate(setup.prepared, Unit.model_validate_json(unit), setup.turn_delay_s)
+                record = await simulate(setup.prepared, Unit.model_validate_json(unit), self._judge)
         except AuthenticationError as error:
             return _REFUSED + str(error)
         return record.model_dump_json()
@@ -56,87 +56,62 @@ def _ray() -> Any:
     try:
         import ray
     except ImportError:
-        raise UserInputError("--ray needs Ray: pip install 'tau2[ray]'") from None
+        raise UserInputError("the ray executor (--ray) needs Ray: pip install 'tau2[ray]'") from None
     return ray
 
 
-async def execute_on_ray(
-    prepared: PreparedRun,
-    progress: ProgressBar,
-    *,
-    address: str,
-    concurrency: int,
-    workers: int,
-    limits: Mapping[str, ProviderLimit] | None = None,
-    retry: RetryPolicy | None = None,
-    turn_delay_s: float = 0.0,
-) -> list[SimulationRecord]:
-    """Simulate every pending unit on `workers` Ray actors and append each record; returns the records
-    this session wrote. `address` is a cluster address, `auto`, or `local` for a new local cluster."""
+async def execute_on_ray(prepared: PreparedRun, driver: Driver) -> None:
+    """Simulate every pending unit on `prepared.config.executor.workers` Ray actors, handing each record
+    to the driver as it comes back. The executor's address names the cluster: `auto`, host:port, or
+    `local` for a new local cluster."""
     ray = _ray()
-    ensure_manifest(prepared)
     if not prepared.units:
-        return []
-    setup = WorkerSetup(
-        prepared=prepared.model_copy(update={"previous": [], "units": []}),
-        limits=split_limits(limits or {}, workers),
-        retry=retry or RetryPolicy(),
-        turn_delay_s=turn_delay_s,
-    )
-    slots = split_concurrency(min(concurrency, len(prepared.units)), workers)
+        return
+    executor = prepared.config.executor
+    setup = WorkerSetup.of(prepared)
+    slots = split_concurrency(min(prepared.config.concurrency, len(prepared.units)), executor.workers)
     if not ray.is_initialized():
-        if address == "local":
+        if executor.address == "local":
             init_local(ray)
         else:
             quiet_notices()
-            ray.init(address=address, log_to_driver=False)
+            ray.init(address=executor.address, log_to_driver=False)
     shared_setup = ray.put(setup)  # one copy in the object store for every actor, replacements too
     remote = ray.remote(SimulationActor)
     actors = [remote.options(max_concurrency=share).remote(shared_setup) for share in slots]
     restarts = RESTARTS_PER_WORKER * len(slots)
     pending = deque(prepared.units)
-    written: list[SimulationRecord] = []
+
+    async def lane(worker: int) -> None:
+        nonlocal restarts
+        while pending:
+            unit = pending.popleft()
+            actor = actors[worker]
+            driver.unit_started()
+            try:
+                data = await actor.simulate.remote(unit.model_dump_json())
+            except ray.exceptions.RayActorError as error:
+                driver.unit_abandoned()
+                pending.appendleft(unit)
+                if actors[worker] is actor:  # the first of its lanes to hear of the loss
+                    if restarts == 0:
+                        raise RuntimeError(f"Ray workers keep dying; the run stopped: {error}") from None
+                    restarts -= 1
+                    ray.kill(actor)  # gone for good, even if it was only unreachable
+                    actors[worker] = remote.options(max_concurrency=slots[worker]).remote(shared_setup)
+                continue
+            except BaseException:
+                driver.unit_abandoned()
+                raise
+            if data.startswith(_REFUSED):
+                raise AuthenticationError(data[len(_REFUSED) :])
+            driver.unit_finished(SimulationRecord.model_validate_json(data))
+
     try:
-        async with RecordWriter(prepared.run_dir / RESULTS_FILE) as writer:
-
-            async def lane(worker: int) -> None:
-                nonlocal restarts
-                while pending:
-                    unit = pending.popleft()
-                    actor = actors[worker]
-                    progress.unit_started()
-                    try:
-                        data = await actor.simulate.remote(unit.model_dump_json())
-                    except ray.exceptions.RayActorError as error:
-                        progress.unit_abandoned()
-                        pending.appendleft(unit)
-                        if actors[worker] is actor:  # the first of its lanes to hear of the loss
-                            if restarts == 0:
-                                raise RuntimeError(
-                                    f"Ray workers keep dying; the run stopped: {error}"
-                                ) from None
-                            restarts -= 1
-                            ray.kill(actor)  # gone for good, even if it was only unreachable
-                            actors[worker] = remote.options(max_concurrency=slots[worker]).remote(
-                                shared_setup
-                            )
-                        continue
-                    except BaseException:
-                        progress.unit_abandoned()
-                        raise
-                    if data.startswith(_REFUSED):
-                        raise AuthenticationError(data[len(_REFUSED) :])
-                    record = SimulationRecord.model_validate_json(data)
-                    writer.write(record)
-                    written.append(record)
-                    progress.unit_finished(record)
-
-            with stop_on_refusal():
-                async with asyncio.TaskGroup() as group:
-                    for worker, share in enumerate(slots):
-                        for _ in range(share):
-                            group.create_task(lane(worker))
+        async with asyncio.TaskGroup() as group:
+            for worker, share in enumerate(slots):
+                for _ in range(share):
+                    group.create_task(lane(worker))
     finally:
         for actor in actors:
             ray.kill(actor)
-    return written

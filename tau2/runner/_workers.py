@@ -32,13 +32,14 @@ from tau2.llm import (
     RetryPolicy,
     Usage,
     call_settings,
+    current_settings,
     default_limits,
 )
-from tau2.runner._execute import ensure_manifest, simulate
+from tau2.runner._driver import Driver
+from tau2.runner._execute import judge_of, simulate
 from tau2.runner._plan import Unit
 from tau2.runner._prepare import PreparedRun
-from tau2.runner._progress import ProgressBar
-from tau2.runs import RESULTS_FILE, RecordWriter, SimulationRecord
+from tau2.runs import SimulationRecord
 
 _DONE = b""
 """Driver to worker: no more units; finish the ones in flight and exit."""
@@ -63,7 +64,16 @@ class WorkerSetup(BaseModel):
     prepared: PreparedRun
     limits: dict[str, ProviderLimit]
     retry: RetryPolicy
-    turn_delay_s: float = 0.0
+
+    @classmethod
+    def of(cls, prepared: PreparedRun) -> WorkerSetup:
+        """What each of the run's workers gets: the run without its records and units (those travel one
+        by one), its share of the rate limits, and the retry policy in force here."""
+        return cls(
+            prepared=prepared.model_copy(update={"previous": [], "units": []}),
+            limits=split_limits(prepared.config.rate_limits, prepared.config.executor.workers),
+            retry=current_settings().retry,
+        )
 
 
 class UsageDelta(BaseModel):
@@ -191,9 +201,11 @@ async def _work(connection: Connection, setup: WorkerSetup) -> None:
             await asyncio.sleep(USAGE_REPORT_S)
             report_usage()
 
+    judge = judge_of(setup.prepared.manifest)
+
     async def run(unit: Unit) -> None:
         try:
-            record = await simulate(setup.prepared, unit, setup.turn_delay_s)
+            record = await simulate(setup.prepared, unit, judge)
         except AuthenticationError as error:
             outbox.send(_REFUSED + str(error).encode())
             return
@@ -229,116 +241,97 @@ class _Worker:
     closing: bool = False
 
 
-async def execute_on_workers(
-    prepared: PreparedRun,
-    progress: ProgressBar,
-    *,
-    concurrency: int,
-    workers: int,
-    limits: Mapping[str, ProviderLimit] | None = None,
-    retry: RetryPolicy | None = None,
-    turn_delay_s: float = 0.0,
-) -> list[SimulationRecord]:
-    """Simulate every pending unit on `workers` processes and append each record; returns the records
-    this session wrote. `limits` are the run's per-provider limits, split evenly between the workers."""
-    ensure_manifest(prepared)
+async def execute_on_workers(prepared: PreparedRun, driver: Driver) -> None:
+    """Simulate every pending unit on `prepared.config.executor.workers` processes, handing each record to
+    the driver as it comes back; the run's concurrency and per-provider limits are split evenly between
+    the workers."""
     if not prepared.units:
-        return []
-    setup = WorkerSetup(
-        prepared=prepared.model_copy(update={"previous": [], "units": []}),
-        limits=split_limits(limits or {}, workers),
-        retry=retry or RetryPolicy(),
-        turn_delay_s=turn_delay_s,
-    )
+        return
+    workers = prepared.config.executor.workers
+    setup = WorkerSetup.of(prepared)
     pending = deque(prepared.units)
-    written: list[SimulationRecord] = []
-    progress.follow_calls()  # the workers report their calls' usage as they go
+    driver.follow_calls()  # the workers report their calls' usage as they go
     loop = asyncio.get_running_loop()
     finished = loop.create_future()
     context = multiprocessing.get_context("spawn")
     live: list[_Worker] = []
     restarts = RESTARTS_PER_WORKER * workers
 
-    async with RecordWriter(prepared.run_dir / RESULTS_FILE) as writer:
+    def start(slots: int) -> None:
+        ours, theirs = context.Pipe(duplex=True)
+        process = context.Process(target=worker_main, args=(theirs, setup), daemon=True)
+        process.start()
+        theirs.close()
+        worker = _Worker(process, ours, Outbox(ours), slots)
+        live.append(worker)
+        loop.add_reader(ours.fileno(), receive, worker)
+        feed(worker)
 
-        def start(slots: int) -> None:
-            ours, theirs = context.Pipe(duplex=True)
-            process = context.Process(target=worker_main, args=(theirs, setup), daemon=True)
-            process.start()
-            theirs.close()
-            worker = _Worker(process, ours, Outbox(ours), slots)
-            live.append(worker)
-            loop.add_reader(ours.fileno(), receive, worker)
-            feed(worker)
+    def feed(worker: _Worker) -> None:
+        while len(worker.assigned) < worker.slots and pending:
+            unit = pending.popleft()
+            worker.assigned[(unit.task_id, unit.trial)] = unit
+            worker.outbox.send(unit.model_dump_json().encode())
+            driver.unit_started()
+        if not pending and not worker.assigned and not worker.closing:
+            worker.closing = True
+            worker.outbox.send(_DONE)
 
-        def feed(worker: _Worker) -> None:
-            while len(worker.assigned) < worker.slots and pending:
-                unit = pending.popleft()
-                worker.assigned[(unit.task_id, unit.trial)] = unit
-                worker.outbox.send(unit.model_dump_json().encode())
-                progress.unit_started()
-            if not pending and not worker.assigned and not worker.closing:
-                worker.closing = True
-                worker.outbox.send(_DONE)
+    def receive(worker: _Worker) -> None:
+        try:
+            while worker.connection.poll():
+                message = worker.connection.recv_bytes()
+                if message.startswith(_USAGE):
+                    delta = UsageDelta.model_validate_json(message[len(_USAGE) :])
+                    driver.calls_elsewhere(delta.tokens, delta.cost, delta.unpriced)
+                    continue
+                if message.startswith(_REFUSED):
+                    raise AuthenticationError(message[len(_REFUSED) :].decode())
+                record = SimulationRecord.model_validate_json(message)
+                del worker.assigned[(record.task_id, record.trial)]
+                driver.unit_finished(record)
+        except (EOFError, OSError):
+            retire(worker)
+            return
+        except Exception as error:  # a broken writer or a malformed record: stop the run
+            if not finished.done():
+                finished.set_exception(error)
+            return
+        feed(worker)
 
-        def receive(worker: _Worker) -> None:
-            try:
-                while worker.connection.poll():
-                    message = worker.connection.recv_bytes()
-                    if message.startswith(_USAGE):
-                        delta = UsageDelta.model_validate_json(message[len(_USAGE) :])
-                        progress.calls_elsewhere(delta.tokens, delta.cost, delta.unpriced)
-                        continue
-                    if message.startswith(_REFUSED):
-                        raise AuthenticationError(message[len(_REFUSED) :].decode())
-                    record = SimulationRecord.model_validate_json(message)
-                    del worker.assigned[(record.task_id, record.trial)]
-                    writer.write(record)
-                    written.append(record)
-                    progress.unit_finished(record)
-            except (EOFError, OSError):
-                retire(worker)
+    def retire(worker: _Worker) -> None:
+        """A worker's pipe closed: it exited, or died with units that go back to the queue."""
+        nonlocal restarts
+        loop.remove_reader(worker.connection.fileno())
+        worker.connection.close()
+        worker.outbox.close()
+        live.remove(worker)
+        lost = list(worker.assigned.values())
+        for _ in lost:
+            driver.unit_abandoned()
+        pending.extendleft(reversed(lost))
+        if pending:
+            if restarts == 0:
+                if not live and not finished.done():
+                    finished.set_exception(RuntimeError("worker processes keep dying; the run stopped"))
                 return
-            except Exception as error:  # a broken writer or a malformed record: stop the run
-                if not finished.done():
-                    finished.set_exception(error)
-                return
-            feed(worker)
+            restarts -= 1
+            start(worker.slots)
+            for other in live:
+                feed(other)
+        elif not live and not finished.done():
+            finished.set_result(None)
 
-        def retire(worker: _Worker) -> None:
-            """A worker's pipe closed: it exited, or died with units that go back to the queue."""
-            nonlocal restarts
+    try:
+        for slots in split_concurrency(min(prepared.config.concurrency, len(pending)), workers):
+            start(slots)
+        await finished
+    finally:
+        for worker in list(live):
             loop.remove_reader(worker.connection.fileno())
+            if worker.process.is_alive():
+                worker.process.terminate()
             worker.connection.close()
             worker.outbox.close()
-            live.remove(worker)
-            lost = list(worker.assigned.values())
-            for _ in lost:
-                progress.unit_abandoned()
-            pending.extendleft(reversed(lost))
-            if pending:
-                if restarts == 0:
-                    if not live and not finished.done():
-                        finished.set_exception(RuntimeError("worker processes keep dying; the run stopped"))
-                    return
-                restarts -= 1
-                start(worker.slots)
-                for other in live:
-                    feed(other)
-            elif not live and not finished.done():
-                finished.set_result(None)
-
-        try:
-            for slots in split_concurrency(min(concurrency, len(pending)), workers):
-                start(slots)
-            await finished
-        finally:
-            for worker in list(live):
-                loop.remove_reader(worker.connection.fileno())
-                if worker.process.is_alive():
-                    worker.process.terminate()
-                worker.connection.close()
-                worker.outbox.close()
-            for worker in live:
-                await asyncio.to_thread(worker.process.join, 10)
-    return written
+        for worker in live:
+            await asyncio.to_thread(worker.process.join, 10)

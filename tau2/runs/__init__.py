@@ -6,7 +6,6 @@ from tau2.runs._lock import RunDirectoryLock
 from tau2.runs._records import SimulationRecord
 from tau2.runs._rundir import (
     MANIFEST_FILE,
-    MAX_TRIALS,
     RESULTS_FILE,
     Run,
     RunManifest,
@@ -21,7 +20,6 @@ from tau2.runs._store import DAMAGED_FILE, RecordWriter, set_aside_damaged
 __all__ = [
     "DAMAGED_FILE",
     "MANIFEST_FILE",
-    "MAX_TRIALS",
     "RESULTS_FILE",
     "RecordWriter",
     "Run",

@@ -1,4 +1,4 @@
-"""Run directories: `manifest.json` (the run's full configuration) and `results.jsonl` (one
+"""Run directories: `manifest.json` (the run's configuration and provenance) and `results.jsonl` (one
 `SimulationRecord` per line, append-only), shared by the runner that writes them and the reports."""
 
 from __future__ import annotations
@@ -6,73 +6,88 @@ from __future__ import annotations
 from collections import Counter
 from datetime import datetime
 from pathlib import Path
-from typing import Final, Literal
+from typing import Any, Final, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from tau2._jsonfile import canonical_json, read_json, validation_error
-from tau2.episode import ActorSpec, EpisodeConfig, Mode
+from tau2.config import ActorSpec, EpisodeConfig, Mode, RunConfig
 from tau2.errors import UserInputError
-from tau2.llm import ModelSpec, ProviderLimit
 from tau2.runs._atomic import write_atomically
+from tau2.runs._legacy import flat_location, is_flat, nested
 from tau2.runs._records import SimulationRecord
 from tau2.runs._store import record_object
 
 MANIFEST_FILE: Final = "manifest.json"
 RESULTS_FILE: Final = "results.jsonl"
-MAX_TRIALS: Final = 10_000
-"""More trials per task than any study needs: `tau2 run --trials` and imported trial numbers stay below it
-(a typo like 10000000 would plan units until memory runs out)."""
 _SHOWN_LINES: Final = 5
 """How many damaged line numbers a warning lists."""
 
 
 class RunManifest(BaseModel):
-    """Everything that defines a run, written when it starts (and again when a resume adds trials)."""
+    """A run's saved configuration and its provenance, written when the run starts (and again when a resume
+    adds trials); a resume reads the configuration back. Manifests of the older flat shape read the same."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     run_id: str
     created_at: datetime
+    config: RunConfig
+    """The run's configuration as it ran: paths absolute, each seat's model transport resolved."""
     suite_path: str
+    """The suite file the tasks were read from (absolute)."""
     suite_hash: str
-    data_dir: str | None = None
-    """The data directory the tasks run on (absolute); None = the domain's own data."""
     domain: str
-    episode: EpisodeConfig
-    """Every episode's configuration; its seed is unset here (each unit's seed derives from `seed`)."""
-    agent: ActorSpec
-    user: ActorSpec | None = None
-    """None in solo mode."""
-    persona_override: str | None = None
-    """One persona for every task instead of each task's own."""
-    trials: int = Field(ge=1)
-    """Trials per task planned so far: a resume may raise it (never lower it) to add trials."""
-    seed: int
-    concurrency: int = Field(default=32, ge=1)
-    """Simulations in flight at once; a resume keeps it unless given again (it never changes results)."""
-    rate_limits: dict[str, ProviderLimit] = Field(default_factory=dict)
-    """Per-provider limits given with --rate-limit; kept on resume like `concurrency`."""
+    """The tasks' domain."""
+    task_ids: list[str] = Field(min_length=1)
+    """The tasks of the run, in order (a run covers at least one)."""
     versions: dict[str, str] = Field(default_factory=dict)
     hashes: dict[str, str] = Field(default_factory=dict)
     """Prompt and policy hashes, by name."""
-    task_ids: list[str] = Field(min_length=1)
-    """The tasks of the run, in order (a run covers at least one)."""
-    judge: ModelSpec | None = None
-    """The model judging natural-language assertions; None = they are not judged."""
     reward_basis_source: Literal["implied", "explicit"] | None = None
     """For τ²-bench task files: whether the reward basis was implied (the older `tasks.json`, judged on
     database × communicated information) or written in the file (`tasks_v1.json`); None = our suites'
     assertion-judged tasks."""
 
+    @model_validator(mode="before")
+    @classmethod
+    def _nest_flat(cls, data: Any) -> Any:
+        """Read a manifest of the flat shape into this one."""
+        return nested(data) if is_flat(data) else data
+
+    @property
+    def episode(self) -> EpisodeConfig:
+        """Every episode's configuration; its seed is unset here (each unit's seed derives from `seed`)."""
+        return self.config.episode
+
     @property
     def mode(self) -> Mode:
-        """The episodes' mode (a shorthand: it is stored once, in `episode`)."""
-        return self.episode.mode
+        """The episodes' mode."""
+        return self.config.mode
+
+    @property
+    def agent(self) -> ActorSpec:
+        """The agent seat."""
+        return self.config.agent
+
+    @property
+    def user(self) -> ActorSpec | None:
+        """The user seat; None in solo mode."""
+        return None if self.config.mode is Mode.SOLO else self.config.user
+
+    @property
+    def trials(self) -> int:
+        """Trials per task planned so far: a resume may raise it (never lower it) to add trials."""
+        return self.config.trials
+
+    @property
+    def seed(self) -> int:
+        """The run seed."""
+        return self.config.seed
 
     def mode_label(self) -> str:
         """Short printable mode, e.g. `solo+oracle_plan`."""
-        return self.episode.label()
+        return self.config.label()
 
     def save(self, run_dir: Path) -> None:
         """Write `manifest.json` into `run_dir` atomically: the one writer of manifests."""
@@ -94,10 +109,11 @@ class Run(BaseModel):
 def load_manifest(run_dir: Path) -> RunManifest:
     """Read and validate `run_dir/manifest.json`."""
     path = run_dir / MANIFEST_FILE
+    data = read_json(path)
     try:
-        return RunManifest.model_validate(read_json(path))
+        return RunManifest.model_validate(data)
     except ValidationError as error:
-        raise validation_error(path, error) from None
+        raise validation_error(path, error, locate=flat_location if is_flat(data) else None) from None
 
 
 def read_records(path: Path) -> tuple[list[SimulationRecord], list[str]]:

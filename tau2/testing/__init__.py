@@ -1,5 +1,8 @@
 """Test utilities shipped with tau2: a scripted OpenAI-compatible server for offline LLM and embedding
-tests."""
+tests, and every actor kind slowed (`--agent tau2.testing:slowed_oracle`, waiting `TAU2_TEST_TURN_DELAY_S`
+seconds before each turn) so tests can catch a fast offline run mid-flight."""
+
+from typing import Any
 
 from tau2.testing._openai_server import (
     ChatRequest,
@@ -12,8 +15,10 @@ from tau2.testing._openai_server import (
     embedding_of,
     estimate_tokens,
 )
+from tau2.testing._slowed import DELAY_VARIABLE, slowed_name
 
 __all__ = [
+    "DELAY_VARIABLE",
     "ChatRequest",
     "ErrorDetail",
     "Reply",
@@ -23,4 +28,14 @@ __all__ = [
     "ScriptedUsage",
     "embedding_of",
     "estimate_tokens",
+    "slowed_name",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """`slowed_<kind>`: the actor kind `<kind>` slowed (see `tau2.testing._slowed`), built on first use."""
+    if name.startswith("slowed_"):
+        from tau2.testing._slowed import slowed_kind
+
+        return slowed_kind(name.removeprefix("slowed_"))
+    raise AttributeError(f"module 'tau2.testing' has no attribute {name!r}")

@@ -22,13 +22,15 @@ class EmbedderConfig(BaseModel):
     """An OpenAI-compatible embeddings endpoint, for the configurations that search by dense vectors."""
 
     model_config = ConfigDict(
-        frozen=True, extra="forbid", hide_input_in_errors=True
+        frozen=True, extra="forbid", hide_input_in_errors=True, use_attribute_docstrings=True
     )  # a URL may hold a password
 
     model: str = Field(min_length=1)
-    """The embedding model as the endpoint names it, e.g. `text-embedding-3-large`."""
+    """The embedding model of the dense retrieval configurations, as the endpoint names it, e.g.
+    `text-embedding-3-large`."""
     api_base: str | None = None
-    """The endpoint's base URL (up to `/v1`); None = OpenAI's."""
+    """The OpenAI-compatible embeddings endpoint, up to `/v1` (default: OpenAI's; the key is read from the
+    environment variable `api_key_env` names)."""
 
     @field_validator("api_base")
     @classmethod
@@ -42,17 +44,22 @@ class EmbedderConfig(BaseModel):
     api_key_env: str = "OPENAI_API_KEY"
     """The environment variable holding the API key (read when the run starts; never recorded)."""
     timeout_s: float = Field(default=60.0, gt=0)
+    """Seconds one embeddings request may take."""
 
 
 class RetrievalConfig(BaseModel):
     """One retrieval configuration: its name (as the domain offers it), how many documents a search
     returns, and the embedder of the dense configurations."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
 
     name: str = Field(min_length=1)
+    """The retrieval configuration, for a domain with a knowledge base: one the domain offers (see
+    docs/domains.md; the dense ones need an embedding model); left out, the domain's default."""
     top_k: int = Field(default=10, ge=1, le=1000)
+    """Documents one knowledge-base search returns."""
     embedder: EmbedderConfig | None = None
+    """The embeddings endpoint of the dense configurations."""
 
     def label(self) -> str:
         """Short printable form: the name, with `top_k` and the embedder model when they are set."""

@@ -31,9 +31,9 @@ def test_a_fresh_clone_runs_the_domain_offline_under_the_default_retrieval(tmp_p
     code, output = _run(*ORACLE, "--out", str(out))
     assert code == 0, output
     assert "pass^1: 1.000" in output
-    episode = _manifest(out)["episode"]
-    assert isinstance(episode, dict)
-    assert episode["retrieval"] == {"name": "bm25", "top_k": 10, "embedder": None}
+    config = _manifest(out)["config"]
+    assert isinstance(config, dict)
+    assert config["retrieval"] == {"name": "bm25", "top_k": 10, "embedder": None}
     records = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
     assert {record["retrieval"]["configuration"] for record in records} == {"bm25"}
     report = CliRunner().invoke(app, ["report", str(out)], env={"COLUMNS": "200", "LINES": "40"})
@@ -47,11 +47,29 @@ def test_the_configuration_is_kept_on_resume_and_a_different_one_refused(tmp_pat
     )
     code, output = _run(*ORACLE, "--out", str(out), "--resume", "--trials", "2")
     assert code == 0, output
-    episode = _manifest(out)["episode"]
-    assert isinstance(episode, dict) and episode["retrieval"]["name"] == "golden_retrieval"
+    config = _manifest(out)["config"]
+    assert isinstance(config, dict) and config["retrieval"]["name"] == "golden_retrieval"
     code, output = _run(*ORACLE, "--out", str(out), "--resume", "--retrieval", "bm25")
     assert code == 2
     assert "episode.retrieval.name (golden_retrieval → bm25)" in output
+
+
+def test_a_configuration_file_sets_the_retrieval_and_print_config_shows_it(tmp_path: Path) -> None:
+    path = tmp_path / "run.toml"
+    path.write_text(
+        'domain = "banking_knowledge"\nagent = "oracle"\nuser = "scripted"\ntask_ids = ["task_001"]\n'
+        '[retrieval]\nname = "golden_retrieval"\ntop_k = 3\n'
+    )
+    out = tmp_path / "run"
+    code, output = _run("--config", str(path), "--out", str(out), "-q")
+    assert code == 0, output
+    config = _manifest(out)["config"]
+    assert isinstance(config, dict)
+    assert config["retrieval"] == {"name": "golden_retrieval", "top_k": 3, "embedder": None}
+    code, printed = _run("--resume", "--out", str(out), "--retrieval-top-k", "5", "--print-config")
+    assert code == 0 and '[retrieval]\nname = "golden_retrieval"\ntop_k = 5\n' in printed
+    code, output = _run("--resume", "--out", str(out), "--retrieval-top-k", "5")
+    assert code == 2 and "episode.retrieval.top_k (3 → 5)" in output
 
 
 def test_the_report_breaks_tasks_down_by_what_was_retrieved(tmp_path: Path) -> None:

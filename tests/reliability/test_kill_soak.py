@@ -17,8 +17,10 @@ from typing import Any
 from test_runner_cli import untimed
 
 from tau2.runs import MANIFEST_FILE, RESULTS_FILE, SimulationRecord, load_run, read_records
+from tau2.testing import DELAY_VARIABLE, slowed_name
 
-OFFLINE = ["--agent", "oracle", "--user", "scripted", "--quiet"]
+SLOWED = ["--agent", slowed_name("oracle"), "--user", slowed_name("scripted"), "--quiet"]
+"""The offline seats, waiting before each turn where `DELAY_VARIABLE` is set (the soaked sessions)."""
 
 
 def by_unit(records: list[SimulationRecord]) -> dict[tuple[str, int], dict[str, Any]]:
@@ -33,20 +35,23 @@ def test_kill_nine_at_random_moments_then_resume_loses_duplicates_and_changes_no
     kills_wanted = reliability_scale.pick(2, 12)
     trials = reliability_scale.pick(12, 80)
     simulations = len(MOCK_TASKS) * trials
-    configuration = ["--suite", str(suite_file), *OFFLINE, "--trials", str(trials), "--concurrency", "4"]
+    configuration = ["--suite", str(suite_file), *SLOWED, "--trials", str(trials), "--concurrency", "4"]
     command = [sys.executable, "-m", "tau2", "run", *configuration]
     reference, soaked = tmp_path / "reference", tmp_path / "soaked"
     uninterrupted = subprocess.run([*command, "--out", str(reference)], capture_output=True, text=True)
     assert uninterrupted.returncode == 0, uninterrupted.stderr
 
     moments = random.Random(20260601)
-    slowed = ["--debug-turn-delay", "0.02"]
+    slowed = {**os.environ, DELAY_VARIABLE: "0.02"}
     kills = sessions = 0
     while True:
         started = (soaked / MANIFEST_FILE).exists()  # a kill before the manifest leaves nothing to resume
         resume = ["--resume"] if started else []
         process = subprocess.Popen(
-            [*command, "--out", str(soaked), *resume, *slowed], stdout=subprocess.PIPE, stderr=subprocess.PIPE
+            [*command, "--out", str(soaked), *resume],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=slowed,
         )
         sessions += 1
         if kills < kills_wanted:

@@ -97,6 +97,20 @@ BROKEN_FILES: dict[str, bytes] = {
     "tau2bench-wrong-types.json": b'[{"id": 1, "user_scenario": 2, "evaluation_criteria": []}]',
 }
 """Broken task files, by file name in the workspace."""
+BROKEN_CONFIGS: dict[str, bytes] = {
+    "config-empty.toml": b"",
+    "config-garbled.toml": b"trials = [",
+    "config-binary.toml": bytes(range(256)) * 4,
+    "config-latin1.toml": b'persona = "caf\xe9"',
+    "config-huge.toml": b"# " * (1 << 20),
+    "config-unknown-field.toml": b'colour = "blue"',
+    "config-wrong-type.toml": b'trials = "many"',
+    "config-zero-trials.toml": b"trials = 0",
+    "config-model-without-name.toml": b"[agent.model]\ntimeout_s = 3",
+    "config-ray-without-address.toml": b'executor = { kind = "ray" }',
+    "config-deep.toml": b"x = " + b"[" * 5_000 + b"]" * 5_000,
+}
+"""Broken `--config` files, by file name in the workspace (the empty one has no tasks to run)."""
 VERIFY_REPORTS = {
     "unknown-tool.json",
     "unknown-assertion.json",
@@ -169,6 +183,9 @@ def _cases() -> list[Case]:
         if name not in VERIFY_REPORTS:
             add(f"verify-{name}", "verify", name)
             add(f"lint-{name}", "lint", name)
+    for name in [*BROKEN_CONFIGS, *bad_paths.values()]:
+        add(f"run-config-{name}", "run", "--config", name, "--out", "new-run")
+        add(f"episode-config-{name}", "episode", "--config", name, "--task-id", "unplugged")
     add("import-tau2bench-dev-zero", "import", "tau2bench", "/dev/zero", "--out", "new-run")
     add("import-tau2bench-empty", "import", "tau2bench", "empty.json", "--out", "new-run")
     add("import-tau2bench-deep", "import", "tau2bench", "deep-array.json", "--out", "new-run")
@@ -389,13 +406,13 @@ def _write_workspace(root: Path, good_run: Path) -> None:
     (root / "good-suite.json").write_bytes(GOOD)
     (root / "a-file").write_text("not a directory\n", encoding="utf-8")
     (root / "a-directory").mkdir()
-    for name, content in BROKEN_FILES.items():
+    for name, content in {**BROKEN_FILES, **BROKEN_CONFIGS}.items():
         (root / name).write_bytes(content)
     manifest = json.loads((good_run / "manifest.json").read_text(encoding="utf-8"))
     special = {
         b"GOOD": manifest,
         b"NO_TASKS": {**manifest, "task_ids": []},
-        b"ZERO_TRIALS": {**manifest, "trials": 0},
+        b"ZERO_TRIALS": {**manifest, "config": {**manifest["config"], "trials": 0}},
     }
     for name, files in BROKEN_RUNS.items():
         folder = root / name

@@ -27,7 +27,7 @@ from reliability.conftest import ReliabilityScale
 pytest.importorskip("gymnasium", reason="the `gym` extra (gymnasium) is not installed")
 pytest.importorskip("pettingzoo", reason="the `pettingzoo` extra is not installed")
 
-from tau2 import ActorSpec, Mode, Side, Task, UserInputError, get_domain, make_actor
+from tau2 import ActorSpec, EpisodeConfig, Mode, Side, Task, UserInputError, get_domain, make_actor
 from tau2.episode import ActorTurn, Entry, EntryKind, EpisodeResult, SeatContext, TerminationReason
 from tau2.interfaces import message_action, pettingzoo_env, stop_action, tool_call_action
 from tau2.interfaces._actions import MAX_ACTION_CHARS, entry_view
@@ -225,7 +225,9 @@ def gym_episode(rng: random.Random, domain: str, seat: Side, mode: Mode, tally: 
     other = None
     if mode is Mode.INTERACTIVE:
         other = Counting(make_actor(ActorSpec(kind=DEFAULT_ACTORS[seat.other]), seat.other, mode))
-    env = Tau2SeatEnv(domain, seat, mode=mode, other=other, max_steps=rng.randrange(4, 30))
+    env = Tau2SeatEnv(
+        domain, seat, mode=mode, other=other, config=EpisodeConfig(max_steps=rng.randrange(4, 30))
+    )
     if rng.random() < 0.5:
         refuse_a_reset(env, rng.choice(REFUSED_RESETS + GYM_REFUSED_RESETS), tally, where)
     observation, info = env.reset(seed=rng.randrange(2**31))
@@ -263,7 +265,9 @@ def gym_episode(rng: random.Random, domain: str, seat: Side, mode: Mode, tally: 
 
 def pettingzoo_episode(rng: random.Random, domain: str, mode: Mode, tally: Tally) -> None:
     where = f"pettingzoo {domain} {mode.value}"
-    env = pettingzoo_env.env(domain=domain, mode=mode.value, max_steps=rng.randrange(4, 30))
+    env = pettingzoo_env.env(
+        domain=domain, mode=mode.value, config=EpisodeConfig(max_steps=rng.randrange(4, 30))
+    )
     if rng.random() < 0.5:
         refuse_a_reset(env, rng.choice(REFUSED_RESETS), tally, where)
     env.reset(seed=rng.randrange(2**31))

@@ -19,10 +19,12 @@ import pytest
 from test_runner_workers import _alive
 
 from tau2.runs import MANIFEST_FILE, RESULTS_FILE, read_records
+from tau2.testing import DELAY_VARIABLE, slowed_name
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="follows processes in /proc")
 
-OFFLINE = ["--agent", "oracle", "--user", "scripted", "--quiet"]
+SLOWED = ["--agent", slowed_name("oracle"), "--user", slowed_name("scripted"), "--quiet"]
+"""The offline seats, waiting before each turn where `DELAY_VARIABLE` is set (the killed sessions)."""
 SCALES = {"workers": ["--workers", "2"], "ray": ["--ray", "local", "--workers", "2"]}
 WORKER_COMMANDS = {"workers": b"spawn_main", "ray": b"ray::SimulationActor"}
 """What the command line of a worker process of each scale holds."""
@@ -98,9 +100,9 @@ def test_kill_nine_of_workers_and_driver_leaves_no_process_and_resumes_without_l
     driver_kills = reliability_scale.pick(1, 4)
     trials = reliability_scale.pick(40, 120)
     out = tmp_path / "run"
-    command = [sys.executable, "-m", "tau2", "run", "--suite", str(suite_file), *OFFLINE]
+    command = [sys.executable, "-m", "tau2", "run", "--suite", str(suite_file), *SLOWED]
     command += ["--trials", str(trials), "--concurrency", "4", "--out", str(out), *SCALES[scale]]
-    slowed = ["--debug-turn-delay", "0.05"]
+    slowed = {**os.environ, DELAY_VARIABLE: "0.05"}
     watched: dict[int, str] = {}
     survivors: dict[int, str] = {}
     worker_kills = 0
@@ -108,7 +110,7 @@ def test_kill_nine_of_workers_and_driver_leaves_no_process_and_resumes_without_l
         for _ in range(driver_kills):
             resume = ["--resume"] if (out / MANIFEST_FILE).exists() else []
             process = subprocess.Popen(
-                [*command, *resume, *slowed], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+                [*command, *resume], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=slowed
             )
             wait_for_more_records(process, out, 4)
             workers = [

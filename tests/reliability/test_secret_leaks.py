@@ -1,9 +1,10 @@
 """Secrets never reach a file or an output: distinctive fake keys given every way a key can be given
 (`--agent-arg`, `--user-arg`, `--judge-arg api_key=…`, an `extra_headers` Authorization, the provider's
-environment variable), echoed back by the provider in its error messages, then carried through a run, a
-refused and an accepted resume, a refused key, reports (terminal, JSON, HTML), a comparison, the viewer,
-both exports, an episode and `check-model`. Every file written and every line printed is searched for
-every key; the scripted server's request headers show each key did reach the provider."""
+environment variable, a `--config` file), echoed back by the provider in its error messages, then carried
+through a run, a refused and an accepted resume, `--print-config`, a refused key, reports (terminal, JSON,
+HTML), a comparison, the viewer, both exports, an episode and `check-model`. Every file written and every
+line printed is searched for every key; the scripted server's request headers show each key did reach the
+provider."""
 
 from __future__ import annotations
 
@@ -54,6 +55,7 @@ class Keys:
     header: str = field(default_factory=lambda: canary("header"))
     environment: str = field(default_factory=lambda: canary("environment"))
     url: str = field(default_factory=lambda: canary("url"))
+    config_file: str = field(default_factory=lambda: canary("config-file"))
 
     def all(self) -> dict[str, str]:
         return dict(vars(self))
@@ -143,8 +145,22 @@ def received(server: ScriptedOpenAIServer) -> Iterator[str]:
         yield from headers.values()
 
 
+def config_file(path: Path, tasks: Path, base_url: str, key: str) -> Path:
+    """A configuration file giving the agent's key itself (the user seat is scripted)."""
+    path.write_text(
+        f'suite = {json.dumps(str(tasks))}\nuser = "scripted"\n\n[agent]\nkind = "llm"\n\n'
+        f"[agent.model]\nname = {json.dumps(MODEL)}\napi_base = {json.dumps(base_url)}\n"
+        f'transport = "native"\nargs = {{ api_key = {json.dumps(key)}, temperature = 0 }}\n',
+        encoding="utf-8",
+    )
+    return path
+
+
 def test_no_key_reaches_a_file_or_an_output(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, reliability_scale: ReliabilityScale
+    tmp_path: Path,
+    tmp_path_factory: pytest.TempPathFactory,
+    monkeypatch: pytest.MonkeyPatch,
+    reliability_scale: ReliabilityScale,
 ) -> None:
     scale = reliability_scale.pick
     keys = Keys()
@@ -179,6 +195,34 @@ def test_no_key_reaches_a_file_or_an_output(
         for key in (keys.agent_arg, keys.header, keys.judge_arg):
             assert f"Bearer {key}" in seen, "a key given never reached the provider"
     assert REDACTED in (native / "manifest.json").read_text()
+    printed = leaks.invoke(
+        "--print-config of a resume", ["run", "--resume", "--out", str(native), "--print-config"]
+    )
+    assert f'api_key = "{REDACTED}"' in printed.stdout
+    printed = leaks.invoke(
+        "--print-config with keys given", ["run", "--suite", str(tasks), *given, "--print-config"]
+    )
+    assert printed.stdout.count(REDACTED) == 3, printed.stdout
+
+    # A configuration file holding a key, kept outside the searched directory: it holds the key by design.
+    with ScriptedOpenAIServer(Provider(echoed, set())) as server:
+        holding = config_file(
+            tmp_path_factory.mktemp("config") / "run.toml", tasks, server.base_url, keys.config_file
+        )
+        printed = leaks.invoke(
+            "--print-config of a file holding a key", ["run", "--config", str(holding), "--print-config"]
+        )
+        assert f'api_key = "{REDACTED}"' in printed.stdout
+        reread = tmp_path / "printed.toml"
+        reread.write_text(printed.stdout, encoding="utf-8")
+        withheld = ["run", "--config", str(reread), "--out", str(tmp_path / "from-printed")]
+        with monkeypatch.context() as environment:  # else the provider's variable would stand in for it
+            environment.delenv("OPENAI_API_KEY")
+            refused = leaks.invoke("run from a printed file without the key", withheld, expect=2)
+        assert "is never stored with a run: give --agent-arg api_key=... again" in refused.stderr
+        from_file = ["run", "--config", str(holding), "--out", str(tmp_path / "from-file"), "--workers", "2"]
+        leaks.invoke("run from a file holding a key, on worker processes", from_file)
+    assert f"Bearer {keys.config_file}" in list(received(server)), "the file's key never reached the provider"
 
     with ScriptedOpenAIServer(Provider(echoed, set())) as server:
         run = ["run", "--suite", str(tasks), "--out", str(litellm), "--agent-transport", "litellm"]

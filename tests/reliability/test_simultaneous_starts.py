@@ -12,9 +12,12 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from tau2.runs import MANIFEST_FILE, RESULTS_FILE, load_manifest, read_records
+import pytest
 
-OFFLINE = ["--agent", "oracle", "--user", "scripted", "--quiet"]
+from tau2.runs import MANIFEST_FILE, RESULTS_FILE, load_manifest, read_records
+from tau2.testing import DELAY_VARIABLE, slowed_name
+
+SLOWED = ["--agent", slowed_name("oracle"), "--user", slowed_name("scripted"), "--quiet"]
 TRIALS = 2
 BARRIER = """
 import sys, time
@@ -83,14 +86,15 @@ def check_round(out: Path, results: list[subprocess.CompletedProcess[str]], task
 
 
 def test_simultaneous_starts_on_one_directory_let_exactly_one_proceed(
-    suite_file: Path, tmp_path: Path, reliability_scale: Any
+    suite_file: Path, tmp_path: Path, reliability_scale: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from tau2.domains.mock.tasks import MOCK_TASKS
 
     rounds = reliability_scale.pick(1, 10)
     tasks = len(MOCK_TASKS)
-    slow = ["--debug-turn-delay", "0.01", "--concurrency", "2"]
-    base = ["run", "--suite", str(suite_file), *OFFLINE, "--trials", str(TRIALS), *slow]
+    monkeypatch.setenv(DELAY_VARIABLE, "0.01")  # the contenders' actors wait before each turn
+    slow = ["--concurrency", "2"]
+    base = ["run", "--suite", str(suite_file), *SLOWED, "--trials", str(TRIALS), *slow]
     partial = tmp_path / "partial"
     reference = subprocess.run(
         [sys.executable, "-m", "tau2", *base, "--out", str(partial)],

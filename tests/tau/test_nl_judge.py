@@ -122,7 +122,8 @@ def test_parse_accepts_a_fenced_json_reply() -> None:
     assert [v.passed for v in verdicts] == [True, False]
 
 
-def test_run_records_the_judge_and_its_cost(tmp_path: Path) -> None:
+@pytest.mark.parametrize("executor", [[], ["--workers", "2"]], ids=["local", "workers"])
+def test_run_records_the_judge_and_its_cost(tmp_path: Path, executor: list[str]) -> None:
     usage = ScriptedUsage(prompt_tokens=1000, completion_tokens=100)
     one = json.dumps({"results": [{"expectedOutcome": "x", "reasoning": "y", "metExpectation": True}]})
     with ScriptedOpenAIServer(lambda request: Reply.text(one, usage=usage)) as server:
@@ -132,12 +133,13 @@ def test_run_records_the_judge_and_its_cost(tmp_path: Path) -> None:
                 *("run", "--domain", "airline", "--agent", "oracle", "--user", "scripted", "--quiet"),
                 *("--out", str(tmp_path / "r"), "--task-ids", "cancel_business", "--judge-model", PRICED),
                 *("--judge-api-base", server.base_url, "--judge-arg", "api_key=sk-test"),
+                *executor,
             ],
         )
         assert outcome.exit_code == 0, outcome.output
         assert server.request_count == 1
     manifest = json.loads((tmp_path / "r" / "manifest.json").read_text())
-    assert manifest["judge"]["name"] == PRICED and manifest["reward_basis_source"] == "implied"
+    assert manifest["config"]["judge"]["name"] == PRICED and manifest["reward_basis_source"] == "implied"
     record = json.loads((tmp_path / "r" / "results.jsonl").read_text().splitlines()[0])
     assert record["reward"] == 1.0 and record["judge_usage"]["cost"] > 0
     nl = [c for c in record["checks"] if c["kind"] == "NL_ASSERTION"]

@@ -1,0 +1,37 @@
+"""The configuration of a run, one typed model per concept, each setting and its default declared once: a
+model (`ModelSpec`), a seat (`ActorSpec`), the episode (`EpisodeSettings`, `EpisodeConfig`) with its
+retrieval configuration (`RetrievalConfig`, `EmbedderConfig`), the executor (`ExecutorConfig`) and the run
+(`RunConfig`), which TOML files, command-line options and run manifests all hold; and the layering of
+settings given in several places into one configuration."""
+
+from tau2.config._fields import ordered_fields
+from tau2.config._layers import ConfigLayer, FieldPath, dotted, layered, settings, source
+from tau2.config._run import MAX_TRIALS, MAX_WORKERS, PATH_FIELDS, ExecutorConfig, ExecutorKind, RunConfig
+from tau2.episode import ActorSpec, EpisodeConfig, EpisodeSettings, Mode
+from tau2.llm import ModelSpec, ProviderLimit, TransportChoice
+from tau2.world import EmbedderConfig, RetrievalConfig
+
+__all__ = [
+    "MAX_TRIALS",
+    "MAX_WORKERS",
+    "PATH_FIELDS",
+    "ActorSpec",
+    "ConfigLayer",
+    "EmbedderConfig",
+    "EpisodeConfig",
+    "EpisodeSettings",
+    "ExecutorConfig",
+    "ExecutorKind",
+    "FieldPath",
+    "Mode",
+    "ModelSpec",
+    "ProviderLimit",
+    "RetrievalConfig",
+    "RunConfig",
+    "TransportChoice",
+    "dotted",
+    "layered",
+    "ordered_fields",
+    "settings",
+    "source",
+]
