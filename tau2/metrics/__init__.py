@@ -1,7 +1,14 @@
 """Metrics over simulation records: pass^k with bootstrap intervals, flip rate, breakdowns, per-action
-diagnostics, the usage ledger, and paired comparisons of two runs. pass^k and its intervals need only
-per-task counts of trials and successes (`TaskCounts`), never the records themselves."""
+diagnostics, the usage ledger, and paired comparisons of two runs; for experiments, the exact McNemar test,
+the minimum detectable difference, the one-sentence verdict, the bounds left by missing trials, and the
+adaptive allocation of trials. pass^k and its intervals need only per-task counts of trials and successes
+(`TaskCounts`), never the records themselves."""
 
+from tau2.metrics._allocation import PRIOR, Allocation, Budget, StopReason, allocate
+from tau2.metrics._detectable import DEFAULT_POWER, minimum_detectable_difference
+from tau2.metrics._mcnemar import McNemar, mcnemar, mcnemar_p_value
+from tau2.metrics._missing import MissingSummary, PassKBounds, missing_summary, pass_hat_k_bounds
+from tau2.metrics._verdict import ArmComparison, compare_arms, verdict_sentence
 from tau2.metrics.actions import ActionStat, action_stats
 from tau2.metrics.bootstrap import Bootstrap, Estimate, estimate, rate_estimate, wilson
 from tau2.metrics.breakdown import GROUPINGS, GroupStat, breakdown, breakdowns
@@ -36,33 +43,48 @@ from tau2.metrics.usage import SeatUsage, seat_usage
 
 __all__ = [
     "BOTH",
+    "DEFAULT_POWER",
     "GROUPINGS",
+    "PRIOR",
     "ActionDiff",
     "ActionStat",
+    "Allocation",
+    "ArmComparison",
     "Bootstrap",
+    "Budget",
     "CheckStat",
     "Estimate",
     "FlipSets",
     "FlipSummary",
     "GroupStat",
+    "McNemar",
+    "MissingSummary",
     "Pair",
     "PairBy",
     "PairedEstimate",
     "PairedGroup",
     "PairedMean",
+    "PassKBounds",
     "RecordPair",
     "RetrievalSummary",
     "SeatUsage",
+    "StopReason",
     "TaskCounts",
     "TaskOutcome",
     "action_diffs",
     "action_stats",
+    "allocate",
     "breakdown",
     "breakdowns",
     "check_stats",
+    "compare_arms",
     "estimate",
     "flip_sets",
     "flip_summary",
+    "mcnemar",
+    "mcnemar_p_value",
+    "minimum_detectable_difference",
+    "missing_summary",
     "pair_key",
     "pair_outcomes",
     "paired_breakdowns",
@@ -71,6 +93,7 @@ __all__ = [
     "paired_pass_hat_k",
     "paired_terminations",
     "pass_hat_k",
+    "pass_hat_k_bounds",
     "pass_hat_k_curve",
     "pass_hat_k_estimates",
     "pass_hat_k_table",
@@ -81,5 +104,6 @@ __all__ = [
     "task_outcomes",
     "termination_counts",
     "termination_outcomes",
+    "verdict_sentence",
     "wilson",
 ]

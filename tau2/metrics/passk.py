@@ -18,28 +18,44 @@ Counts = npt.NDArray[np.int64]
 
 @dataclass(frozen=True)
 class TaskCounts:
-    """What every pass^k statistic needs of a run: per task, its valid trials and its successes (one
-    entry per task, in the same order in both arrays)."""
+    """What every pass^k statistic needs of a run: per task, its valid trials, its successes, and its
+    missing trials (ended by an infrastructure error, so neither passed nor failed); one entry per task, in
+    the same order in every array. pass^k reads only the valid trials; the missing ones bound it."""
 
     trials: Counts
     successes: Counts
+    missing: Counts
 
     def __post_init__(self) -> None:
-        if self.trials.shape != self.successes.shape or self.trials.ndim != 1:
-            raise ValueError("trials and successes must be one-dimensional and of the same length")
+        shapes = {self.trials.shape, self.successes.shape, self.missing.shape}
+        if len(shapes) != 1 or self.trials.ndim != 1:
+            raise ValueError("trials, successes and missing must be one-dimensional and of the same length")
         if np.any(self.successes < 0) or np.any(self.successes > self.trials):
             raise ValueError("every task needs 0 <= successes <= trials")
+        if np.any(self.missing < 0):
+            raise ValueError("every task needs missing >= 0")
 
     @classmethod
     def of(cls, outcomes: Iterable[TaskOutcome]) -> TaskCounts:
-        """The counts of per-task outcomes."""
-        pairs = [(o.trials, o.successes) for o in outcomes]
-        return cls.from_counts([n for n, _ in pairs], [c for _, c in pairs])
+        """The counts of per-task outcomes (their excluded simulations are the missing trials)."""
+        rows = [(o.trials, o.successes, o.excluded) for o in outcomes]
+        return cls.from_counts([n for n, _, _ in rows], [c for _, c, _ in rows], [m for _, _, m in rows])
 
     @classmethod
-    def from_counts(cls, trials: Sequence[int], successes: Sequence[int]) -> TaskCounts:
-        """Counts given as two sequences, one entry per task."""
-        return cls(np.asarray(trials, dtype=np.int64), np.asarray(successes, dtype=np.int64))
+    def from_counts(
+        cls, trials: Sequence[int], successes: Sequence[int], missing: Sequence[int] | None = None
+    ) -> TaskCounts:
+        """Counts given as sequences, one entry per task; no missing trials unless given."""
+        return cls(
+            np.asarray(trials, dtype=np.int64),
+            np.asarray(successes, dtype=np.int64),
+            np.zeros(len(trials), dtype=np.int64) if missing is None else np.asarray(missing, dtype=np.int64),
+        )
+
+    @property
+    def planned(self) -> Counts:
+        """Per task, the trials that have ended, valid or missing."""
+        return self.trials + self.missing
 
     def __len__(self) -> int:
         return len(self.trials)
