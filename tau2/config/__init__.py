@@ -1,9 +1,11 @@
 """The configuration of a run, one typed model per concept, each setting and its default declared once: a
 model (`ModelSpec`), a seat (`ActorSpec`), the episode (`EpisodeSettings`, `EpisodeConfig`) with its
 retrieval configuration (`RetrievalConfig`, `EmbedderConfig`), the executor (`ExecutorConfig`) and the run
-(`RunConfig`), which TOML files, command-line options and run manifests all hold; and the layering of
+(`RunConfig`), which TOML files, command-line options and run manifests all hold; an experiment's base
+configuration, arms and budget (`ExperimentConfig`); and the layering of
 settings given in several places into one configuration."""
 
+from tau2.config._experiment import ExperimentArm, ExperimentBudget, ExperimentConfig
 from tau2.config._fields import ordered_fields
 from tau2.config._layers import ConfigLayer, FieldPath, dotted, layered, settings, source
 from tau2.config._run import MAX_TRIALS, MAX_WORKERS, PATH_FIELDS, ExecutorConfig, ExecutorKind, RunConfig
@@ -22,6 +24,9 @@ __all__ = [
     "EpisodeSettings",
     "ExecutorConfig",
     "ExecutorKind",
+    "ExperimentArm",
+    "ExperimentBudget",
+    "ExperimentConfig",
     "FieldPath",
     "Mode",
     "ModelSpec",

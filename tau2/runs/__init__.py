@@ -1,7 +1,9 @@
 """Run records on disk: one JSONL record per simulation, the manifest, reading a run directory, the
-append-only writer and the lock that gives a run sole use of its directory."""
+append-only writer and the lock that gives a run sole use of its directory; experiment directories (an
+experiment file beside one run directory per arm)."""
 
 from tau2.runs._atomic import is_temporary
+from tau2.runs._experiment import EXPERIMENT_FILE, ExperimentManifest, arm_run_dir, load_experiment
 from tau2.runs._lock import RunDirectoryLock
 from tau2.runs._records import SimulationRecord
 from tau2.runs._rundir import (
@@ -19,15 +21,19 @@ from tau2.runs._store import DAMAGED_FILE, RecordWriter, set_aside_damaged
 
 __all__ = [
     "DAMAGED_FILE",
+    "EXPERIMENT_FILE",
     "MANIFEST_FILE",
     "RESULTS_FILE",
+    "ExperimentManifest",
     "RecordWriter",
     "Run",
     "RunDirectoryLock",
     "RunManifest",
     "SimulationRecord",
+    "arm_run_dir",
     "is_temporary",
     "latest_records",
+    "load_experiment",
     "load_manifest",
     "load_run",
     "read_records",
