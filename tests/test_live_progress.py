@@ -40,8 +40,9 @@ class Store:
     def __init__(self) -> None:
         self.records: list[SimulationRecord] = []
 
-    def write(self, record: SimulationRecord) -> None:
+    def write(self, record: SimulationRecord) -> SimulationRecord:
         self.records.append(record)
+        return record
 
 
 def driver_of(tally: Tally, progress: RunProgress) -> Driver:

@@ -9,7 +9,8 @@ from tau2.config import RunConfig
 from tau2.errors import UserInputError
 from tau2.metrics import Bootstrap, Estimate
 from tau2.report import RunReport, build_report
-from tau2.runs import RunManifest, SimulationRecord, load_manifest
+from tau2.runner import RunTotals, stored_totals
+from tau2.runs import RESULTS_FILE, RunManifest, SimulationRecord, iter_effective_records, load_manifest
 from tau2.runs import load_run as read_run
 
 
@@ -17,13 +18,28 @@ class RunResult:
     """A run directory's results. It holds the manifest; records are read from the store when asked for,
     so a result costs nothing until then and always reflects what the store holds."""
 
-    def __init__(self, path: Path, manifest: RunManifest, warnings: list[str] | None = None) -> None:
+    def __init__(
+        self,
+        path: Path,
+        manifest: RunManifest,
+        warnings: list[str] | None = None,
+        totals: RunTotals | None = None,
+    ) -> None:
         self.path = path
         """The run directory."""
         self.manifest = manifest
         """The run's saved configuration and its provenance."""
         self.warnings = list(warnings or [])
         """What the run warned about before it started (ignored settings, damaged lines set aside)."""
+        self._totals = totals
+
+    @property
+    def totals(self) -> RunTotals:
+        """What `tau2 run`'s summary shows: counted as the records were written by the run that returned
+        this result, else read from the store (one record at a time) when first asked for."""
+        if self._totals is None:
+            self._totals = stored_totals(self.manifest, self.path)
+        return self._totals
 
     @property
     def config(self) -> RunConfig:
@@ -31,8 +47,9 @@ class RunResult:
         return self.manifest.config
 
     def records(self) -> Iterator[SimulationRecord]:
-        """The run's effective records (the last of each task and trial), read from the store now."""
-        yield from read_run(self.path).records
+        """The run's effective records (the last of each task and trial), read from the store now, one at
+        a time: only the record in hand is held, and those a later line replaces are skipped."""
+        yield from iter_effective_records(self.manifest, self.path / RESULTS_FILE)
 
     def report(self, bootstrap: Bootstrap | None = None) -> RunReport:
         """Everything `tau2 report --json` shows: pass^k with intervals, breakdowns, usage, …"""

@@ -26,8 +26,8 @@ class OpenRun:
 
     async def execute(self) -> RunResult:
         """Simulate the pending units, appending each record as it ends; the run's results."""
-        await drive(self.prepared, self.progress)
-        return RunResult(self.prepared.run_dir, self.prepared.manifest, self.warnings)
+        totals = await drive(self.prepared, self.progress)
+        return RunResult(self.prepared.run_dir, self.prepared.manifest, self.warnings, totals)
 
 
 @contextmanager

@@ -35,7 +35,7 @@ def command(
     """
     import asyncio
 
-    from tau2.api import load_run, open_run
+    from tau2.api import open_run
     from tau2.cli._output import say
     from tau2.cli._progress import CommandProgress
     from tau2.cli._signals import Stopped
@@ -53,7 +53,7 @@ def command(
         raise UserInputError("missing option --out: the run directory")
     with open_run(layers, out, resume=resume, progress=CommandProgress(enabled=not quiet)) as started:
         try:
-            asyncio.run(started.execute())
+            result = asyncio.run(started.execute())
         except AuthenticationError as error:
             raise UserInputError(
                 f"{error} (the run stopped; finished simulations are saved: fix the credentials, then "
@@ -62,10 +62,8 @@ def command(
         except KeyboardInterrupt as interruption:
             note = f"finished simulations are saved; `tau2 run --resume --out {out}` continues"
             raise Stopped(interruption, note) from None
-    result = load_run(out)
-    records = list(result.records())
-    say(run_summary(result.manifest, records, out))
-    failure = nothing_judged(records)
+    say(run_summary(result.manifest, result.totals, out))
+    failure = nothing_judged(result.totals)
     if failure is not None:
         say(f"error: {failure}", err=True)
         raise typer.Exit(1)

@@ -22,11 +22,11 @@ from tau2.runner._prepare import (
     stored_manifest,
     suite_hash,
 )
-from tau2.runner._progress import ProgressBar, RunProgress, Tally
+from tau2.runner._progress import Outcome, ProgressBar, RunProgress, Tally
 from tau2.runner._ray_workers import execute_on_ray
 from tau2.runner._seats import resolved_model, resolved_seat
 from tau2.runner._seeds import derive_seed
-from tau2.runner._summary import nothing_judged, run_summary
+from tau2.runner._summary import RunTotals, latest_outcomes, nothing_judged, run_summary, stored_totals
 from tau2.runner._workers import execute_on_workers, split_limits
 from tau2.runs import RecordWriter, set_aside_damaged
 
@@ -35,10 +35,12 @@ __all__ = [
     "Driver",
     "EpisodeSetup",
     "Executor",
+    "Outcome",
     "PreparedRun",
     "ProgressBar",
     "RecordWriter",
     "RunProgress",
+    "RunTotals",
     "Tally",
     "Unit",
     "crash_record",
@@ -50,6 +52,7 @@ __all__ = [
     "execute_locally",
     "execute_on_ray",
     "execute_on_workers",
+    "latest_outcomes",
     "new_run_identity",
     "nothing_judged",
     "package_versions",
@@ -65,5 +68,6 @@ __all__ = [
     "simulate",
     "split_limits",
     "stored_manifest",
+    "stored_totals",
     "suite_hash",
 ]

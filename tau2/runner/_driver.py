@@ -7,18 +7,24 @@ from typing import Protocol
 
 from tau2.llm import Usage, UsageCallback
 from tau2.runner._prepare import PreparedRun
-from tau2.runner._progress import RunProgress, Tally
+from tau2.runner._progress import Outcome, RunProgress, Tally
+from tau2.runner._summary import RunTotals
 from tau2.runs import RecordWriter, SimulationRecord
 
 
 class Driver:
     """What an executor reports to: each simulation that starts, each record the moment its simulation
-    ends (appended by the one writer), each simulation lost without a record, and model-call usage."""
+    ends (appended by the one writer, counted, then dropped), each simulation lost without a record, and
+    model-call usage."""
 
-    def __init__(self, writer: RecordWriter, tally: Tally, progress: RunProgress) -> None:
+    def __init__(
+        self, writer: RecordWriter, tally: Tally, progress: RunProgress, totals: RunTotals | None = None
+    ) -> None:
         self._writer = writer
         self._tally = tally
         self._progress = progress
+        self.totals = totals or RunTotals(tally.total)
+        """What the run's summary shows, counted from every record as it is stored."""
 
     def unit_started(self) -> None:
         """A simulation began."""
@@ -31,10 +37,17 @@ class Driver:
         self._progress.update(self._tally)
 
     def unit_finished(self, record: SimulationRecord) -> None:
-        """A simulation ended with `record`: append it, count it."""
-        self._writer.write(record)
+        """A simulation ended with `record`: append it, count it; nothing here keeps it."""
+        stored = self._writer.write(record)
         self._tally.finish(record)
+        self.totals.add(Outcome.of(stored))
         self._progress.update(self._tally)
+
+    async def room(self) -> None:
+        """Wait while the writer has many records still to write: an executor whose simulations may end
+        without ever suspending (offline actors) awaits this after each, so the records it produces
+        never pile up in memory ahead of the disk."""
+        await self._writer.room()
 
     def follow_calls(self) -> UsageCallback:
         """Count tokens and cost per model call from now on; returns the callback to give the calls

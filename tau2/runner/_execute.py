@@ -39,6 +39,7 @@ async def execute_locally(prepared: PreparedRun, driver: Driver) -> None:
             unit = pending.popleft()
             driver.unit_started()
             driver.unit_finished(await simulate(prepared, unit, judge))
+            await driver.room()
 
     with call_settings(on_usage=driver.follow_calls()):
         async with asyncio.TaskGroup() as group:

@@ -6,6 +6,7 @@ from collections.abc import Iterable, Sequence
 
 from pydantic import BaseModel, ConfigDict
 
+from tau2.runner._progress import Outcome
 from tau2.runner._seeds import derive_seed
 from tau2.runs import SimulationRecord
 
@@ -21,12 +22,12 @@ class Unit(BaseModel):
 
 
 def pending_units(
-    task_ids: Sequence[str], trials: int, run_seed: int, records: Iterable[SimulationRecord]
+    task_ids: Sequence[str], trials: int, run_seed: int, records: Iterable[SimulationRecord | Outcome]
 ) -> list[Unit]:
     """Units without a finished record, trial by trial so early results cover every task.
 
-    `records` are the run's effective records (last per unit); a unit whose record is an infrastructure
-    error is pending again.
+    `records` are the run's effective records (last per unit), or their outcomes; a unit whose record is
+    an infrastructure error is pending again.
     """
     finished = {(record.task_id, record.trial) for record in records if not record.excluded}
     return [

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, SkipValidation
 
 from tau2._jsonfile import read_bytes_bounded
 from tau2.actors import make_actor
@@ -26,17 +26,17 @@ from tau2.runner._manifest import (
     sha256_tree,
 )
 from tau2.runner._plan import Unit, pending_units
+from tau2.runner._progress import Outcome
 from tau2.runner._seats import resolved_model, resolved_seat
+from tau2.runner._summary import latest_outcomes
 from tau2.runs import (
     DAMAGED_FILE,
     MANIFEST_FILE,
     RESULTS_FILE,
     RunManifest,
-    SimulationRecord,
+    RunRecordStream,
     is_temporary,
     load_manifest,
-    read_records,
-    run_records,
     set_aside_damaged,
 )
 from tau2.tasks import (
@@ -69,8 +69,9 @@ class PreparedRun(BaseModel):
     manifest: RunManifest
     tasks: dict[str, Task]
     """The selected tasks by id, with any persona override applied."""
-    previous: list[SimulationRecord]
-    """Effective records already in the store (empty for a new run)."""
+    previous: SkipValidation[list[Outcome]]
+    """The outcomes of the effective records already in the store, in its order (empty for a new run): a
+    few fields per unit, never the records themselves."""
     units: list[Unit]
     warnings: list[str]
     stored: bool = False
@@ -120,9 +121,9 @@ def prepare_run(layers: Layers, run_dir: Path, *, resume: bool) -> PreparedRun:
         initialize_world(task, manifest.config.data_dir)
     _check_actors(manifest)
     warnings = _solo_warnings(manifest.mode, layers)
-    previous: list[SimulationRecord] = []
+    previous: list[Outcome] = []
     if stored is not None:
-        previous = _stored_records(run_dir, manifest, warnings)
+        previous = _stored_outcomes(run_dir, manifest, warnings)
     return PreparedRun(
         run_dir=run_dir,
         config=config,
@@ -136,19 +137,21 @@ def prepare_run(layers: Layers, run_dir: Path, *, resume: bool) -> PreparedRun:
     )
 
 
-def _stored_records(run_dir: Path, manifest: RunManifest, warnings: list[str]) -> list[SimulationRecord]:
-    """A resumed run's effective records, after setting its damaged lines aside (warnings appended)."""
+def _stored_outcomes(run_dir: Path, manifest: RunManifest, warnings: list[str]) -> list[Outcome]:
+    """The outcomes of a resumed run's effective records, read one record at a time, after setting its
+    damaged lines aside (warnings appended)."""
     results = run_dir / RESULTS_FILE
-    records, read_warnings = read_records(results)  # refuses an invalid record before anything moves
+    stream = RunRecordStream(manifest, results)
+    outcomes = latest_outcomes(stream)  # refuses an invalid record before anything moves
+    read_warnings = stream.read_warnings
     moved = set_aside_damaged(results)
     if moved:
         read_warnings = [
             f"{results}: set aside {moved} damaged line{'' if moved == 1 else 's'} in "
             f"{run_dir / DAMAGED_FILE}; their simulations run again"
         ]
-    effective, excluded = run_records(manifest, records, results)
-    warnings.extend([*read_warnings, *excluded])
-    return effective
+    warnings.extend([*read_warnings, *stream.left_out_warnings])
+    return outcomes
 
 
 class EpisodeSetup(BaseModel):

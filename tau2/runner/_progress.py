@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Iterable
+from typing import NamedTuple
 
 from rich.console import Console
 from rich.progress import BarColumn, Progress, ProgressColumn, Task, TaskID, TimeElapsedColumn
@@ -17,10 +18,37 @@ from rich.text import Text
 from tau2.runs import SimulationRecord
 
 
-class Tally:
-    """Running counts of a run, fed one finished record at a time."""
+class Outcome(NamedTuple):
+    """What the counts of a run need of one record, without its transcript: a few fields kept per unit
+    where a whole record would weigh tens of kilobytes."""
 
-    def __init__(self, total: int, previous: Iterable[SimulationRecord] = ()) -> None:
+    task_id: str
+    trial: int
+    excluded: bool
+    """An infrastructure error (never judged; runs again on resume)."""
+    success: bool
+    calls: tuple[tuple[int, float | None], ...]
+    """Per seat: the tokens and the priced cost (None: unpriced) of its model calls."""
+    detail: str | None
+    """Why the simulation ended as it did (read for infrastructure errors)."""
+
+    @classmethod
+    def of(cls, record: SimulationRecord) -> Outcome:
+        """The outcome of `record`."""
+        return cls(
+            record.task_id,
+            record.trial,
+            record.excluded,
+            record.success,
+            tuple((seat.prompt_tokens + seat.completion_tokens, seat.cost) for seat in record.usage.values()),
+            record.termination_detail,
+        )
+
+
+class Tally:
+    """Running counts of a run, fed one finished record (or its `Outcome`) at a time."""
+
+    def __init__(self, total: int, previous: Iterable[SimulationRecord | Outcome] = ()) -> None:
         self.total = total
         """Units in the whole run (tasks × trials)."""
         self.done = 0
@@ -66,11 +94,13 @@ class Tally:
         else:
             self.cost += cost
 
-    def add(self, record: SimulationRecord, *, usage: bool = True) -> None:
+    def add(self, record: SimulationRecord | Outcome, *, usage: bool = True) -> None:
         """Count one record: judged ones towards pass^1, and (with `usage`) its tokens and cost."""
+        if isinstance(record, SimulationRecord):
+            record = Outcome.of(record)
         if usage:
-            for seat_usage in record.usage.values():
-                self.call(seat_usage.prompt_tokens + seat_usage.completion_tokens, seat_usage.cost)
+            for tokens, cost in record.calls:
+                self.call(tokens, cost)
         if record.excluded:
             self.infra_errors += 1
             return

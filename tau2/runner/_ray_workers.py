@@ -106,6 +106,7 @@ async def execute_on_ray(prepared: PreparedRun, driver: Driver) -> None:
             if data.startswith(_REFUSED):
                 raise AuthenticationError(data[len(_REFUSED) :])
             driver.unit_finished(SimulationRecord.model_validate_json(data))
+            await driver.room()
 
     try:
         async with asyncio.TaskGroup() as group:

@@ -18,6 +18,7 @@ from tau2.runs._rundir import (
     run_records,
 )
 from tau2.runs._store import DAMAGED_FILE, RecordWriter, set_aside_damaged
+from tau2.runs._stream import RunRecordStream, iter_effective_records, iter_records
 
 __all__ = [
     "DAMAGED_FILE",
@@ -29,9 +30,12 @@ __all__ = [
     "Run",
     "RunDirectoryLock",
     "RunManifest",
+    "RunRecordStream",
     "SimulationRecord",
     "arm_run_dir",
     "is_temporary",
+    "iter_effective_records",
+    "iter_records",
     "latest_records",
     "load_experiment",
     "load_manifest",

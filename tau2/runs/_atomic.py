@@ -5,19 +5,21 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Iterable
 from pathlib import Path
 
 _SUFFIX = ".tmp"
 
 
-def write_atomically(path: Path, data: bytes) -> None:
-    """Replace `path` with `data`; on any failure the old file (or its absence) stays and no temporary
-    is left behind."""
+def write_atomically(path: Path, data: bytes | Iterable[bytes]) -> None:
+    """Replace `path` with `data` (bytes, or pieces written one after the other); on any failure the old
+    file (or its absence) stays and no temporary is left behind."""
     descriptor, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=_SUFFIX)
     temporary = Path(name)
     try:
         with os.fdopen(descriptor, "wb") as handle:
-            handle.write(data)
+            for piece in [data] if isinstance(data, bytes) else data:
+                handle.write(piece)
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(temporary, path)

@@ -139,11 +139,12 @@ def read_records(path: Path) -> tuple[list[SimulationRecord], list[str]]:
             records.append(SimulationRecord.model_validate(data))
         except ValidationError as error:
             raise validation_error(Path(f"{path}:{number}"), error) from None
-    warnings = [] if not damaged else [_damaged_warning(path, damaged)]
+    warnings = [] if not damaged else [damaged_warning(path, damaged)]
     return records, warnings
 
 
-def _damaged_warning(path: Path, numbers: list[int]) -> str:
+def damaged_warning(path: Path, numbers: list[int]) -> str:
+    """The warning of a reader that skipped the damaged lines numbered `numbers`."""
     shown = ", ".join(map(str, numbers[:_SHOWN_LINES])) + (", …" if len(numbers) > _SHOWN_LINES else "")
     return (
         f"{path}: skipped {_count(len(numbers), 'damaged line')} (line {shown}); "

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+from collections.abc import Iterator
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Final
@@ -27,31 +28,43 @@ from tau2.runs._records import SimulationRecord
 DAMAGED_FILE: Final = "results.damaged.jsonl"
 """Where a resume sets aside the lines of `results.jsonl` it cannot read (kept for inspection, never run)."""
 
+WRITE_BACKLOG: Final = 64
+"""Lines the writer lets wait before `RecordWriter.room` holds producers back: a few hundred kilobytes,
+and enough for one write and one `fsync` to carry many records."""
+
 
 def set_aside_damaged(results: Path) -> int:
     """Move every line of `results` that is not a JSON object (torn by a kill, NUL bytes or garbage left by
     a power loss) to `DAMAGED_FILE` beside it, so appending continues after readable lines only; returns
     how many lines moved. The sidecar is written first, so a kill in between duplicates, never loses; a
-    rewrite a kill cut short left only a temporary, removed here."""
+    rewrite a kill cut short left only a temporary, removed here. The file is read a line at a time (and
+    read again only to rewrite it), so a large run costs no memory here."""
     for leftover in results.parent.glob(f".{results.name}.*"):
         if is_temporary(leftover, results.name):
             leftover.unlink()
-    try:
-        data = results.read_bytes()
-    except FileNotFoundError:
+    if not results.exists():
         return 0
-    kept: list[bytes] = []
-    damaged: list[bytes] = []
-    for line in data.splitlines(keepends=True):
-        (kept if not line.strip() or record_object(line) is not None else damaged).append(line)
+    damaged = sum(1 for _ in _lines(results, keep=False))
     if not damaged:
         return 0
     with (results.parent / DAMAGED_FILE).open("ab") as sidecar:
-        sidecar.write(b"".join(line if line.endswith(b"\n") else line + b"\n" for line in damaged))
+        for line in _lines(results, keep=False):
+            sidecar.write(line if line.endswith(b"\n") else line + b"\n")
         sidecar.flush()
         os.fsync(sidecar.fileno())
-    write_atomically(results, b"".join(kept))
-    return len(damaged)
+    write_atomically(results, _lines(results, keep=True))
+    return damaged
+
+
+def _lines(results: Path, *, keep: bool) -> Iterator[bytes]:
+    """The lines of `results` (with their endings; a stray CR ends a line too) that are readable (`keep`:
+    blank or a JSON object), or those that are damaged; read one at a time."""
+    with results.open("rb") as handle:
+        for chunk in handle:
+            for line in chunk.splitlines(keepends=True):
+                readable = not line.strip() or record_object(line) is not None
+                if readable is keep:
+                    yield line
 
 
 def record_object(line: bytes) -> dict[str, Any] | None:
@@ -68,12 +81,17 @@ class RecordWriter:
     """The run's single writer: an async context that appends records handed to `write` in the background.
 
     Records waiting when a write finishes go out together in one write and one `fsync` (group commit), so
-    durability costs one sync per batch rather than per record. Leaving the context drains the queue.
+    durability costs one sync per batch rather than per record. A record is turned into its line when it
+    is handed over, so the queue holds bytes, and a producer that awaits `room` never lets more than
+    `backlog` lines wait: memory stays bounded however fast simulations end. Leaving the context drains
+    the queue.
     """
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, backlog: int = WRITE_BACKLOG) -> None:
         self._path = path
-        self._queue: asyncio.Queue[SimulationRecord | None] = asyncio.Queue()
+        self._backlog = backlog
+        self._queue: asyncio.Queue[bytes | None] = asyncio.Queue()
+        self._taken = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._written = 0
 
@@ -97,13 +115,27 @@ class RecordWriter:
         self._queue.put_nowait(None)
         await asyncio.shield(self._task)
 
-    def write(self, record: SimulationRecord) -> None:
-        """Queue `record` for appending; raises the writer's error if an earlier write failed."""
+    def write(self, record: SimulationRecord) -> SimulationRecord:
+        """Queue `record` for appending and return it as it will be stored (an infrastructure-error stand-in
+        when it cannot be serialised); raises the writer's error if an earlier write failed."""
+        self._require_running()
+        line, stored = _line(record)
+        self._queue.put_nowait(line)
+        return stored
+
+    async def room(self) -> None:
+        """Wait until fewer than `backlog` lines wait to be written. A producer that never suspends
+        otherwise (offline simulations) lets the writer run here."""
+        while self._queue.qsize() >= self._backlog:
+            self._require_running()
+            self._taken.clear()
+            await self._taken.wait()
+
+    def _require_running(self) -> None:
         assert self._task is not None, "use RecordWriter as an async context manager"
         if self._task.done():
             self._task.result()
             raise RuntimeError("the results writer has stopped")
-        self._queue.put_nowait(record)
 
     async def _drain(self, descriptor: int) -> None:
         try:
@@ -112,19 +144,21 @@ class RecordWriter:
                 batch = [await self._queue.get()]
                 while not self._queue.empty():
                     batch.append(self._queue.get_nowait())
+                self._taken.set()
                 closing = None in batch
-                records = [record for record in batch if record is not None]
-                if records:
-                    await asyncio.to_thread(_append, descriptor, records, self._path)
-                    self._written += len(records)
+                lines = [line for line in batch if line is not None]
+                if lines:
+                    await asyncio.to_thread(_append, descriptor, lines, self._path)
+                    self._written += len(lines)
         finally:
+            self._taken.set()
             os.close(descriptor)
 
 
-def _append(descriptor: int, records: list[SimulationRecord], path: Path) -> None:
-    """Write records as JSON lines with as many `write` calls as it takes, then `fsync`; a failed write
-    (a full disk) becomes one line saying the records before it are safe and how to go on."""
-    data = memoryview(b"".join(_line(record) for record in records))
+def _append(descriptor: int, lines: list[bytes], path: Path) -> None:
+    """Write JSON lines with as many `write` calls as it takes, then `fsync`; a failed write (a full disk)
+    becomes one line saying the records before it are safe and how to go on."""
+    data = memoryview(b"".join(lines))
     try:
         while data:
             data = data[os.write(descriptor, data) :]
@@ -136,12 +170,12 @@ def _append(descriptor: int, records: list[SimulationRecord], path: Path) -> Non
         ) from None
 
 
-def _line(record: SimulationRecord) -> bytes:
-    """The record as one JSON line, one line also for readers that split on U+2028 and its kin; a record
-    that cannot be serialised is stored as an infrastructure error of its simulation instead (re-run on
-    resume), so no single record can stop the writer."""
+def _line(record: SimulationRecord) -> tuple[bytes, SimulationRecord]:
+    """The record as one JSON line (one line also for readers that split on U+2028 and its kin), and the
+    record that line holds: a record that cannot be serialised is stored as an infrastructure error of its
+    simulation instead (re-run on resume), so no single record can stop the writer."""
     try:
-        return json_line(record.model_dump_json()).encode() + b"\n"
+        return json_line(record.model_dump_json()).encode() + b"\n", record
     except Exception as error:  # e.g. PydanticSerializationError on text no earlier check cleaned
         stand_in = SimulationRecord(
             run_id=record.run_id,
@@ -154,4 +188,4 @@ def _line(record: SimulationRecord) -> bytes:
             termination=TerminationReason.INFRASTRUCTURE_ERROR,
             termination_detail=f"results writer: the record could not be stored ({type(error).__name__})",
         )
-        return json_line(stand_in.model_dump_json()).encode() + b"\n"
+        return json_line(stand_in.model_dump_json()).encode() + b"\n", stand_in
