@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import json
 from pathlib import Path
 
 import pytest
@@ -17,8 +18,19 @@ from tau2.cli import app
 from tau2.config import ActorSpec, ConfigLayer, ExecutorConfig, RunConfig
 from tau2.domains.mock.tasks import MOCK_TASKS
 from tau2.episode import Mode, TerminationReason
-from tau2.llm import InfrastructureError
-from tau2.runner import Outcome, RunProgress, RunTotals, Tally, drive, prepare_run, run_summary
+from tau2.episode._judge import Verdict
+from tau2.llm import InfrastructureError, ModelSpec
+from tau2.runner import (
+    Outcome,
+    RunProgress,
+    RunTotals,
+    Tally,
+    UnitQueue,
+    drive,
+    pending_units,
+    prepare_run,
+    run_summary,
+)
 from tau2.runs import (
     DAMAGED_FILE,
     RecordWriter,
@@ -29,6 +41,7 @@ from tau2.runs import (
 )
 from tau2.runs import load_run as read_run
 from tau2.runs._store import record_object
+from tau2.testing import Reply, ScriptedOpenAIServer
 
 OFFLINE = ["--agent", "oracle", "--user", "scripted", "--quiet"]
 runner = CliRunner()
@@ -226,3 +239,46 @@ def test_setting_damaged_lines_aside_line_by_line_moves_what_a_whole_file_read_m
         sidecar = Path(directory) / DAMAGED_FILE
         assert (sidecar.read_bytes() if sidecar.exists() else b"") == damaged
     assert moved == len(damaged.splitlines()) if damaged else moved == 0
+
+
+class VerdictCensus(RunProgress):
+    """Counts the judge's verdicts alive each time another five simulations have finished."""
+
+    def __init__(self) -> None:
+        self.alive: list[int] = []
+
+    def update(self, tally: Tally) -> None:
+        if tally.done and tally.done % 5 == 0 and len(self.alive) < tally.done // 5:
+            gc.collect()
+            self.alive.append(sum(1 for thing in gc.get_objects() if isinstance(thing, Verdict)))
+
+
+def test_the_judge_keeps_no_verdict_of_a_finished_simulation(tmp_path: Path) -> None:
+    verdict = {"results": [{"expectedOutcome": "x", "reasoning": "y", "metExpectation": True}]}
+    with ScriptedOpenAIServer(lambda request: Reply.text(json.dumps(verdict))) as server:
+        judge = ModelSpec(name="openai/judge", api_base=server.base_url, args={"api_key": "sk-test"})
+        config = RunConfig(
+            domain="airline",
+            task_ids=["cancel_business"],
+            agent=ActorSpec(kind="oracle"),
+            user=ActorSpec(kind="scripted"),
+            judge=judge,
+            trials=30,
+            concurrency=2,
+        )
+        prepared = prepare_run([ConfigLayer.of(config)], tmp_path / "run", resume=False)
+        census = VerdictCensus()
+        asyncio.run(drive(prepared, census))
+        assert server.request_count == 30
+    assert len(census.alive) == 6
+    assert max(census.alive) <= 2  # the simulations in flight, one statement each
+
+
+def test_the_unit_queue_makes_units_as_taken_and_hands_lost_ones_out_first() -> None:
+    planned = pending_units(["a", "b"], 2, 5, [])
+    queue = UnitQueue(iter(planned), len(planned))
+    first, second = queue.take(), queue.take()
+    assert len(queue) == 2
+    queue.hand_back([first, second])
+    assert len(queue) == 4
+    assert [queue.take() for _ in range(len(queue))] == planned

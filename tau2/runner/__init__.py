@@ -13,7 +13,7 @@ from tau2.runner._manifest import (
     sha256_bytes,
     sha256_text,
 )
-from tau2.runner._plan import Unit, pending_units
+from tau2.runner._plan import Unit, UnitQueue, pending_units
 from tau2.runner._prepare import (
     EpisodeSetup,
     PreparedRun,
@@ -43,6 +43,7 @@ __all__ = [
     "RunTotals",
     "Tally",
     "Unit",
+    "UnitQueue",
     "crash_record",
     "derive_seed",
     "differences",

@@ -5,7 +5,6 @@ each record handed to the driver the moment its simulation ends; and the pieces 
 from __future__ import annotations
 
 import asyncio
-from collections import deque
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -31,14 +30,13 @@ async def execute_locally(prepared: PreparedRun, driver: Driver) -> None:
     """
     for key, limit in prepared.config.rate_limits.items():
         default_limits().configure(key, limit)
-    pending = deque(prepared.units)
-    judge = judge_of(prepared.manifest)
+    pending = prepared.pending()
 
     async def worker() -> None:
         while pending:
-            unit = pending.popleft()
+            unit = pending.take()
             driver.unit_started()
-            driver.unit_finished(await simulate(prepared, unit, judge))
+            driver.unit_finished(await simulate(prepared, unit, judge_of(prepared.manifest)))
             await driver.room()
 
     with call_settings(on_usage=driver.follow_calls()):
@@ -48,8 +46,9 @@ async def execute_locally(prepared: PreparedRun, driver: Driver) -> None:
 
 
 def judge_of(manifest: RunManifest) -> NLJudge | None:
-    """The run's judge of natural-language assertions, shared by its simulations so its verdict cache spans
-    them; None when the run has none."""
+    """A judge of natural-language assertions with the run's model, for one simulation (its verdicts are
+    cached per simulation, so a judge shared by a run would keep every verdict of the run); None when the
+    run has none."""
     return None if manifest.config.judge is None else NLJudge(manifest.config.judge)
 
 

@@ -25,7 +25,7 @@ from tau2.runner._manifest import (
     sha256_text,
     sha256_tree,
 )
-from tau2.runner._plan import Unit, pending_units
+from tau2.runner._plan import Unit, UnitQueue, finished_units, planned_units
 from tau2.runner._progress import Outcome
 from tau2.runner._seats import resolved_model, resolved_seat
 from tau2.runner._summary import latest_outcomes
@@ -72,12 +72,25 @@ class PreparedRun(BaseModel):
     previous: SkipValidation[list[Outcome]]
     """The outcomes of the effective records already in the store, in its order (empty for a new run): a
     few fields per unit, never the records themselves."""
-    units: list[Unit]
     warnings: list[str]
     stored: bool = False
     """Whether the run directory already holds this run's manifest (a resume)."""
     manifest_changed: bool = False
     """Whether a resume changed the stored manifest (added trials), so it is written again."""
+
+    def pending(self) -> UnitQueue:
+        """The units without a finished record, trial by trial so early results cover every task, made
+        one at a time as an executor takes them."""
+        manifest = self.manifest
+        finished = finished_units(self.previous)
+        planned = planned_units(manifest.task_ids, manifest.trials, manifest.seed, finished)
+        return UnitQueue(planned, len(manifest.task_ids) * manifest.trials - len(finished))
+
+    @property
+    def units(self) -> list[Unit]:
+        """Every unit `pending` would hand out, as a list."""
+        pending = self.pending()
+        return [pending.take() for _ in range(len(pending))]
 
     @property
     def data_dir(self) -> Path | None:
@@ -130,7 +143,6 @@ def prepare_run(layers: Layers, run_dir: Path, *, resume: bool) -> PreparedRun:
         manifest=manifest,
         tasks=tasks,
         previous=previous,
-        units=pending_units(manifest.task_ids, manifest.trials, manifest.seed, previous),
         warnings=warnings,
         stored=stored is not None,
         manifest_changed=stored is not None and manifest.trials != stored.trials,

@@ -13,7 +13,6 @@ as the driver does. Needs the `ray` extra.
 from __future__ import annotations
 
 import asyncio
-from collections import deque
 from typing import Any
 
 from tau2.errors import UserInputError
@@ -35,7 +34,6 @@ class SimulationActor:
 
     def __init__(self, setup: WorkerSetup) -> None:
         self._setup = setup
-        self._judge = judge_of(setup.prepared.manifest)
         for key, limit in setup.limits.items():
             default_limits().configure(key, limit)
 
@@ -45,7 +43,8 @@ class SimulationActor:
         setup = self._setup
         try:
             with call_settings(retry=setup.retry):
-                record = await simulate(setup.prepared, Unit.model_validate_json(unit), self._judge)
+                judge = judge_of(setup.prepared.manifest)
+                record = await simulate(setup.prepared, Unit.model_validate_json(unit), judge)
         except AuthenticationError as error:
             return _REFUSED + str(error)
         return record.model_dump_json()
@@ -65,11 +64,12 @@ async def execute_on_ray(prepared: PreparedRun, driver: Driver) -> None:
     to the driver as it comes back. The executor's address names the cluster: `auto`, host:port, or
     `local` for a new local cluster."""
     ray = _ray()
-    if not prepared.units:
+    pending = prepared.pending()
+    if not pending:
         return
     executor = prepared.config.executor
     setup = WorkerSetup.of(prepared)
-    slots = split_concurrency(min(prepared.config.concurrency, len(prepared.units)), executor.workers)
+    slots = split_concurrency(min(prepared.config.concurrency, len(pending)), executor.workers)
     if not ray.is_initialized():
         if executor.address == "local":
             init_local(ray)
@@ -80,19 +80,18 @@ async def execute_on_ray(prepared: PreparedRun, driver: Driver) -> None:
     remote = ray.remote(SimulationActor)
     actors = [remote.options(max_concurrency=share).remote(shared_setup) for share in slots]
     restarts = RESTARTS_PER_WORKER * len(slots)
-    pending = deque(prepared.units)
 
     async def lane(worker: int) -> None:
         nonlocal restarts
         while pending:
-            unit = pending.popleft()
+            unit = pending.take()
             actor = actors[worker]
             driver.unit_started()
             try:
                 data = await actor.simulate.remote(unit.model_dump_json())
             except ray.exceptions.RayActorError as error:
                 driver.unit_abandoned()
-                pending.appendleft(unit)
+                pending.hand_back([unit])
                 if actors[worker] is actor:  # the first of its lanes to hear of the loss
                     if restarts == 0:
                         raise RuntimeError(f"Ray workers keep dying; the run stopped: {error}") from None

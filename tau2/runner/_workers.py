@@ -17,7 +17,6 @@ import asyncio
 import multiprocessing
 import queue
 import threading
-from collections import deque
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
@@ -70,7 +69,7 @@ class WorkerSetup(BaseModel):
         """What each of the run's workers gets: the run without its records and units (those travel one
         by one), its share of the rate limits, and the retry policy in force here."""
         return cls(
-            prepared=prepared.model_copy(update={"previous": [], "units": []}),
+            prepared=prepared.model_copy(update={"previous": []}),
             limits=split_limits(prepared.config.rate_limits, prepared.config.executor.workers),
             retry=current_settings().retry,
         )
@@ -201,11 +200,9 @@ async def _work(connection: Connection, setup: WorkerSetup) -> None:
             await asyncio.sleep(USAGE_REPORT_S)
             report_usage()
 
-    judge = judge_of(setup.prepared.manifest)
-
     async def run(unit: Unit) -> None:
         try:
-            record = await simulate(setup.prepared, unit, judge)
+            record = await simulate(setup.prepared, unit, judge_of(setup.prepared.manifest))
         except AuthenticationError as error:
             outbox.send(_REFUSED + str(error).encode())
             return
@@ -245,11 +242,11 @@ async def execute_on_workers(prepared: PreparedRun, driver: Driver) -> None:
     """Simulate every pending unit on `prepared.config.executor.workers` processes, handing each record to
     the driver as it comes back; the run's concurrency and per-provider limits are split evenly between
     the workers."""
-    if not prepared.units:
+    pending = prepared.pending()
+    if not pending:
         return
     workers = prepared.config.executor.workers
     setup = WorkerSetup.of(prepared)
-    pending = deque(prepared.units)
     driver.follow_calls()  # the workers report their calls' usage as they go
     loop = asyncio.get_running_loop()
     finished = loop.create_future()
@@ -269,7 +266,7 @@ async def execute_on_workers(prepared: PreparedRun, driver: Driver) -> None:
 
     def feed(worker: _Worker) -> None:
         while len(worker.assigned) < worker.slots and pending:
-            unit = pending.popleft()
+            unit = pending.take()
             worker.assigned[(unit.task_id, unit.trial)] = unit
             worker.outbox.send(unit.model_dump_json().encode())
             driver.unit_started()
@@ -309,7 +306,7 @@ async def execute_on_workers(prepared: PreparedRun, driver: Driver) -> None:
         lost = list(worker.assigned.values())
         for _ in lost:
             driver.unit_abandoned()
-        pending.extendleft(reversed(lost))
+        pending.hand_back(lost)
         if pending:
             if restarts == 0:
                 if not live and not finished.done():
