@@ -7,7 +7,7 @@ its own, watched by a small wrapper process that reads the peak resident memory 
 (`getrusage(RUSAGE_CHILDREN).ru_maxrss`: the largest single process, so with `--workers` the larger of the
 driver and its workers). Then a resume of the largest run that adds one trial: it reads the stored run
 one record at a time. Prints each peak and, per executor, the extra memory per extra finished simulation
-between the smallest and the largest run; the bar is 5 kB.
+of each larger run over the smallest; the bar is 5 kB.
 
 Run: `python benchmarks/runner_memory_bench.py [--trials 6,63] [--executors local,workers] [--workers 2]`.
 """
@@ -73,8 +73,8 @@ def measure(executor: str, trial_counts: list[int], workers: int) -> None:
             f"{executor}: resume of {stored:,} stored simulations adding {TASKS}: peak {peak / 1024:7.1f} MB "
             f"({wall:.0f} s wall)"
         )
-    (small, small_peak), (large, large_peak) = peaks[0], peaks[-1]
-    if large > small:
+    small, small_peak = peaks[0]
+    for large, large_peak in peaks[1:]:
         slope = (large_peak - small_peak) * 1024 / (large - small)
         verdict = "within" if slope <= BAR_BYTES_PER_SIMULATION else "above"
         growth = (large_peak - small_peak) / 1024
