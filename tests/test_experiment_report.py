@@ -5,18 +5,31 @@ from __future__ import annotations
 
 import json
 import shutil
+from datetime import UTC, datetime
 from pathlib import Path
 from statistics import fmean
 from typing import Any
 
 import pytest
 from fixtures.experiments import experiment, write_experiment
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from tau2.cli import app
 from tau2.config import RunConfig
+from tau2.metrics import Bootstrap
+from tau2.report import build_experiment_report
 from tau2.report.ablation import ablation
-from tau2.runs import RESULTS_FILE, SimulationRecord, arm_run_dir, load_run
+from tau2.runs import (
+    RESULTS_FILE,
+    ExperimentManifest,
+    Run,
+    RunManifest,
+    SimulationRecord,
+    arm_run_dir,
+    load_run,
+)
 
 runner = CliRunner()
 
@@ -268,3 +281,79 @@ def test_an_incomplete_experiment_directory_is_one_line(mock: Path, tmp_path: Pa
     result = runner.invoke(app, ["experiment", "report", str(directory)])
     assert result.exit_code == 2
     assert len(result.stderr.strip().splitlines()) == 1 and str(target) in result.stderr
+
+
+def test_units_with_another_seed_are_counted_and_warned_about(mock: Path, tmp_path: Path) -> None:
+    directory = tmp_path / "small"
+    shutil.copytree(mock, directory)
+    results = directory / "null" / RESULTS_FILE
+    lines = [json.loads(line) for line in results.read_text().splitlines()]
+    lines[0]["seed"] += 1
+    results.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    result = runner.invoke(app, ["experiment", "report", str(directory), "--json"])
+    assert json.loads(result.stdout)["comparisons"][0]["seed_mismatches"] == 1
+    assert "null: 1 (task, trial) units have another seed than in oracle" in result.stderr
+
+
+OUTCOMES = st.sampled_from(["pass", "fail", "missing", "absent"])
+"""A unit's fate in one arm: passed, failed, an infrastructure error, or not recorded."""
+
+
+def fake_run(path: Path, arm: str, fates: dict[tuple[str, int], str], trials: int) -> Run:
+    """A run of the mock domain whose records have the given fates (units `absent` left out)."""
+    tasks = sorted({task for task, _ in fates})
+    made = [
+        SimulationRecord(
+            task_id=task,
+            trial=trial,
+            seed=1000 * trial + tasks.index(task),
+            intent=f"intent-{tasks.index(task) % 2}",
+            mode="interactive",
+            reward=float(fate == "pass"),
+            termination="infrastructure_error" if fate == "missing" else "user_stop",
+        )
+        for (task, trial), fate in fates.items()
+        if fate != "absent"
+    ]
+    base = {"domain": "mock", "trials": trials, **OFFLINE}
+    config = RunConfig.model_validate({**base, "agent": arm})
+    manifest = RunManifest(
+        run_id=arm,
+        created_at=datetime(2026, 1, 1, tzinfo=UTC),
+        config=config,
+        suite_path="suite.json",
+        suite_hash="0" * 32,
+        domain="mock",
+        task_ids=tasks,
+    )
+    return Run(path=path / arm, manifest=manifest, records=made)
+
+
+@settings(deadline=None, max_examples=40)
+@given(st.integers(1, 5), st.integers(1, 3), st.data())
+def test_paired_figures_agree_with_the_units(tasks: int, trials: int, data: st.DataObject) -> None:
+    units = [(f"task-{t}", trial) for t in range(tasks) for trial in range(trials)]
+    fates = {arm: {unit: data.draw(OUTCOMES) for unit in units} for arm in ("oracle", "null")}
+    path = Path("experiment")
+    runs = {arm: fake_run(path, arm, fates[arm], trials) for arm in fates}
+    config = experiment(
+        "property", "oracle", {"domain": "mock", **OFFLINE}, oracle={}, null={"agent": "null"}
+    )
+    manifest = ExperimentManifest(created_at=datetime.now(UTC), config=config)
+    report = build_experiment_report(path, manifest, runs, Bootstrap(samples=50))
+    (comparison,) = report.comparisons
+    base, arm = fates["oracle"], fates["null"]
+    both = [unit for unit in units if base[unit] in ("pass", "fail") and arm[unit] in ("pass", "fail")]
+    recorded = [unit for unit in units if base[unit] != "absent" or arm[unit] != "absent"]
+    assert comparison.incomplete == len(recorded) - len(both)
+    assert comparison.flips_to_pass == sum(base[u] == "fail" and arm[u] == "pass" for u in both)
+    assert comparison.flips_to_fail == sum(base[u] == "pass" and arm[u] == "fail" for u in both)
+    assert len(comparison.flips) == comparison.flips_to_pass + comparison.flips_to_fail
+    assert comparison.seed_mismatches == 0
+    for summary in report.arms:
+        assert summary.missing.trials == sum(fate == "missing" for fate in fates[summary.name].values())
+    if comparison.delta_pass_hat_1 is not None:
+        shares = [group.contribution or 0.0 for group in comparison.sources["intent"]]
+        assert sum(shares) == pytest.approx(comparison.delta_pass_hat_1)
+    else:
+        assert comparison.tasks == 0 and "no task has valid trials in both arms" in comparison.verdict

@@ -245,7 +245,7 @@ def _comparison(name: str, baseline: str, arm: Run, base: Run, bootstrap: Bootst
     )
     paired_units = [(base_units[u], arm_units[u]) for u in units if u in base_units and u in arm_units]
     record_pairs = _record_pairs(pairs, paired_units)
-    shown_k = min(max((min(p.a.trials, p.b.trials) for p in pairs), default=1), DEFAULT_MAX_K)
+    shown_k = min(max((min(p.a.trials, p.b.trials) for p in pairs), default=0), DEFAULT_MAX_K) or 1
     settings: Ablation = ablation(base.manifest.config, arm.manifest.config)
     return ExperimentComparison(
         **verdict.model_dump(exclude={"detected", "verdict"}),

@@ -32,7 +32,7 @@ def experiment_tables(report: ExperimentReport) -> list[RenderableType]:
     rendered: list[RenderableType] = [line(_heading(report), "bold")]
     for arm in report.arms:
         rendered.append(line(_arm_label(arm), "bold"))
-        rendered.append(rich_table(arm_pass_hat_k(arm, level, terminal=True)))
+        rendered.append(rich_table(arm_pass_hat_k(arm, level, tables.headline_ks(list(arm.pass_hat_k)))))
         rendered += [line(text, "dim") for text in _missing_lines(arm)]
     rendered.append(rich_table(comparisons(report.comparisons, level)))
     for comparison in report.comparisons:
@@ -60,10 +60,10 @@ def _arm_label(arm: ArmSummary) -> str:
     return f"{arm.name}{role}: {arm.mode} · agent {arm.agent}{user}{persona}"
 
 
-def arm_pass_hat_k(arm: ArmSummary, level: float, terminal: bool = False) -> TableData:
-    """One arm's pass^k with intervals (the headline k on the terminal), with its bounds when trials are
+def arm_pass_hat_k(arm: ArmSummary, level: float, ks: list[str] | None = None) -> TableData:
+    """One arm's pass^k with intervals (every k, or those in `ks`), with its bounds when trials are
     missing."""
-    ks = tables.headline_ks(list(arm.pass_hat_k)) if terminal else list(arm.pass_hat_k)
+    ks = list(arm.pass_hat_k) if ks is None else ks
     bounded = arm.missing.trials > 0
     rows = []
     for k in ks:
@@ -80,7 +80,7 @@ def arm_pass_hat_k(arm: ArmSummary, level: float, terminal: bool = False) -> Tab
         "tasks",
         *(["if missing failed – passed"] if bounded else []),
     ]
-    return TableData("pass^k" if terminal else _arm_label(arm), columns, rows)
+    return TableData("pass^k", columns, rows)
 
 
 def _missing_lines(arm: ArmSummary) -> list[str]:
@@ -217,7 +217,7 @@ def experiment_page(report: ExperimentReport, runs: dict[str, Run]) -> str:
         f'<p class="config">{escape(_heading(report))}</p>',
         _warnings(report.warnings),
         *(_verdict(comparison) for comparison in report.comparisons),
-        _section("Arms", *(_table(arm_pass_hat_k(arm, level)) for arm in report.arms)),
+        _section("Arms", *(_arm_section(arm, level) for arm in report.arms)),
         _section("Against the baseline", _table(comparisons(report.comparisons, level))),
         *(_comparison_section(comparison, level, index) for comparison in report.comparisons),
         _section(
@@ -235,6 +235,11 @@ def experiment_page(report: ExperimentReport, runs: dict[str, Run]) -> str:
             )
         )
     return _page(f"tau2 experiment: {report.name}", body, viewer=bool(shown))
+
+
+def _arm_section(arm: ArmSummary, level: float) -> str:
+    notes = "".join(f'<p class="note">{escape(text)}</p>' for text in _missing_lines(arm))
+    return f"<h3>{escape(_arm_label(arm))}</h3>{_table(arm_pass_hat_k(arm, level))}{notes}"
 
 
 def _titled(data: TableData, arm: str) -> TableData:
