@@ -272,6 +272,20 @@ def test_html_page_escapes_names_and_links_every_flip_to_both_arms(mock: Path, t
     assert html.count('class="badge pass">oracle: pass</a>') == len(flips)
 
 
+@pytest.mark.parametrize("page", ["experiment.json", "notes.txt"])
+def test_the_page_never_overwrites_a_file_of_the_experiment(mock: Path, tmp_path: Path, page: str) -> None:
+    directory = tmp_path / "small"
+    shutil.copytree(mock, directory)
+    target = directory / page
+    target.write_text(target.read_text() if target.exists() else "notes")
+    before = target.read_bytes()
+    result = runner.invoke(app, ["experiment", "report", str(directory), "--html", str(target)])
+    assert result.exit_code == 2 and result.stderr.strip() == (
+        f"error: {target}: is a file of the experiment in {directory}; choose another --html path"
+    )
+    assert target.read_bytes() == before
+
+
 @pytest.mark.parametrize("remove", ["experiment.json", "null"])
 def test_an_incomplete_experiment_directory_is_one_line(mock: Path, tmp_path: Path, remove: str) -> None:
     directory = tmp_path / "small"

@@ -35,9 +35,18 @@ def command(
     difference comes from, the tasks that flip and per-seat cost (--json: every figure; --html FILE: a page
     linking each flip to its transcripts in both arms)."""
     from tau2._jsonfile import collector_paused
-    from tau2.report import build_experiment_report, experiment_page, experiment_tables, load_arms
+    from tau2.cli._output import is_stdout
+    from tau2.report import (
+        build_experiment_report,
+        experiment_page,
+        experiment_tables,
+        load_arms,
+        refuse_own_files,
+    )
 
     bootstrap = bootstrap_options(bootstrap_samples, bootstrap_seed)
+    if html is not None and not is_stdout(html):
+        refuse_own_files(experiment_dir, html)
     with collector_paused():
         manifest, runs = load_arms(experiment_dir)
         report = build_experiment_report(experiment_dir, manifest, runs, bootstrap)

@@ -12,6 +12,7 @@ from tau2.report.experiment import (
     SourceGroup,
     build_experiment_report,
     load_arms,
+    refuse_own_files,
 )
 from tau2.report.experiment_view import experiment_page, experiment_tables
 from tau2.report.html import comparison_page, run_page, viewer_page, write_page
@@ -52,6 +53,7 @@ __all__ = [
     "experiment_page",
     "experiment_tables",
     "load_arms",
+    "refuse_own_files",
     "rich_table",
     "run_page",
     "run_tables",

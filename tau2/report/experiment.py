@@ -42,7 +42,15 @@ from tau2.metrics.effort import MEASURES, effort_row
 from tau2.metrics.paired import Pair, paired_breakdown
 from tau2.report.ablation import Ablation, ablation
 from tau2.report.build import DEFAULT_MAX_K
-from tau2.runs import ExperimentManifest, Run, SimulationRecord, arm_run_dir, load_experiment, load_run
+from tau2.runs import (
+    EXPERIMENT_FILE,
+    ExperimentManifest,
+    Run,
+    SimulationRecord,
+    arm_run_dir,
+    load_experiment,
+    load_run,
+)
 
 SCHEMA_VERSION: Final = 1
 
@@ -165,6 +173,18 @@ def load_arms(directory: Path) -> tuple[ExperimentManifest, dict[str, Run]]:
             raise UserInputError(f"{path}: arm {arm.name!r} has no run directory yet (tau2 experiment run)")
         runs[arm.name] = load_run(path)
     return manifest, runs
+
+
+def refuse_own_files(directory: Path, page: Path) -> None:
+    """A one-line `UserInputError` when the page would be written over the experiment's own file (or any
+    other file of its directory but an earlier page): a report never overwrites what it reports on. The
+    arms' files are guarded by `write_page`, like any run's."""
+    if page.resolve().parent != directory.resolve():
+        return
+    if page.name == EXPERIMENT_FILE or (page.exists() and page.suffix != ".html"):
+        raise UserInputError(
+            f"{page}: is a file of the experiment in {directory}; choose another --html path"
+        )
 
 
 def build_experiment_report(
