@@ -130,6 +130,7 @@ def test_terminal_report_shows_verdict_flips_and_sources(telecom: Path) -> None:
     assert f"flips to fail in transfer: {comparison['flips_to_fail']} trials of {flipped} tasks" in out
     assert f"and {flipped - 10} more tasks" in out
     assert "Where transfer − oracle comes from" in out and "Per seat, per valid simulation" in out
+    assert "pass^k (transfer − oracle)" in out, "Δpass^k with its paired interval"
     assert "oracle (baseline): interactive · agent oracle · user scripted" in out
 
 

@@ -37,6 +37,12 @@ def experiment_tables(report: ExperimentReport) -> list[RenderableType]:
     rendered.append(rich_table(comparisons(report.comparisons, level)))
     for comparison in report.comparisons:
         rendered.append(line(comparison.verdict, "bold" if comparison.comparable else "bold yellow"))
+        ks = tables.headline_ks(list(comparison.pass_hat_k))
+        curve = tables.paired_pass_hat_k(
+            comparison.pass_hat_k, level, comparison.baseline, comparison.arm, ks
+        )
+        if not curve.empty:
+            rendered.append(rich_table(curve))
         rendered += [line(text) for text in flip_lines(comparison)]
         sources = sources_table(comparison, level, limit=SOURCE_ROWS)
         if not sources.empty:
