@@ -150,6 +150,25 @@ not JSON objects alone are no error: readers skip them with a warning and a resu
 object that is no record is.)"""
 
 
+BROKEN_EXPERIMENTS: dict[str, bytes] = {
+    "experiment-garbled": b"{",
+    "experiment-no-arms": json.dumps(
+        {
+            "schema_version": 1,
+            "created_at": "2026-01-01T00:00:00Z",
+            "config": {
+                "name": "x",
+                "baseline": "a",
+                "base": {"domain": "mock"},
+                "arms": [{"name": "a"}, {"name": "b"}],
+            },
+        }
+    ).encode(),
+}
+"""Experiment directories by name, each holding only this `experiment.json` (the second names arms whose run
+directories are missing)."""
+
+
 @dataclass(frozen=True)
 class Case:
     """One malformed invocation: its arguments (workspace-relative paths) and the exit code it must give."""
@@ -393,6 +412,17 @@ def _cases() -> list[Case]:
     add("play-seat-unknown", "play", "--seat", "referee", "--out", "play-run")
     add("play-out-exists", "play", "--seat", "agent", "--out", "good-run")
     add("play-mode-unknown", "play", "--mode", "x", "--out", "play-run")
+    experiment = ("experiment", "report")
+    for directory in ("good-run", "no-such-run", "a-file", "/dev/null", *BROKEN_EXPERIMENTS):
+        add(f"experiment-report-{directory}", *experiment, directory)
+    add("experiment-report-bootstrap-zero", *experiment, "experiment-no-arms", "--bootstrap-samples", "0")
+    add(
+        "experiment-report-html-over-its-file",
+        *experiment,
+        "experiment-no-arms",
+        "--html",
+        "experiment-no-arms/experiment.json",
+    )
     add("unknown-command", "simulate")
     add("surrogate-argument", "report", "run\udcff")
     return cases
@@ -408,6 +438,9 @@ def _write_workspace(root: Path, good_run: Path) -> None:
     (root / "a-directory").mkdir()
     for name, content in {**BROKEN_FILES, **BROKEN_CONFIGS}.items():
         (root / name).write_bytes(content)
+    for name, content in BROKEN_EXPERIMENTS.items():
+        (root / name).mkdir()
+        (root / name / "experiment.json").write_bytes(content)
     manifest = json.loads((good_run / "manifest.json").read_text(encoding="utf-8"))
     special = {
         b"GOOD": manifest,
