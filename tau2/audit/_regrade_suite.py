@@ -33,6 +33,7 @@ from tau2.runner import (
     reward_basis_source,
     sha256_tree,
     suite_hash,
+    with_persona,
 )
 from tau2.runs import (
     RESULTS_FILE,
@@ -160,7 +161,8 @@ def _require_new(out: Path) -> None:
 
 
 def _suite_tasks(suite: Path, manifest: RunManifest) -> dict[str, Task]:
-    """The suite's tasks by id, read as the run read its own; a suite of another domain is refused."""
+    """The suite's tasks by id, read as the run read its own (with its persona override, if it had one); a
+    suite of another domain is refused."""
     if not suite.exists():
         raise UserInputError(f"--suite {suite}: no such file")
     tasks = load_task_file(suite, manifest.config.domain)
@@ -172,6 +174,8 @@ def _suite_tasks(suite: Path, manifest: RunManifest) -> dict[str, Task]:
             f"--suite {suite}: its tasks are of domain {', '.join(foreign)}; run {manifest.run_id} is of "
             f"domain {manifest.domain}"
         )
+    if manifest.config.persona is not None:  # the run played its tasks with this persona: so does the regrade
+        tasks, _ = with_persona(tasks, manifest.config.persona)
     return {task.id: task for task in tasks}
 
 

@@ -24,6 +24,7 @@ from tau2.runner._prepare import (
     reward_basis_source,
     stored_manifest,
     suite_hash,
+    with_persona,
 )
 from tau2.runner._progress import ProgressBar, RunProgress, Tally
 from tau2.runner._ray_workers import execute_on_ray
@@ -72,4 +73,5 @@ __all__ = [
     "split_limits",
     "stored_manifest",
     "suite_hash",
+    "with_persona",
 ]

@@ -17,7 +17,7 @@ from pydantic import BaseModel
 
 from tau2.actors import actor_kind
 from tau2.episode import ActorSpec, Mode
-from tau2.llm import ModelSpec
+from tau2.llm import REDACTED, ModelSpec
 from tau2.runs import RunManifest
 from tau2.world import Domain, Side, World
 
@@ -110,12 +110,24 @@ def data_hash(domain: Domain[Any], data_dir: Path | None) -> str:
 
 
 def judge_hash(judges: Sequence[ModelSpec]) -> str | None:
-    """The hash of the judge models' settings that shape verdicts (name, server, arguments with secrets
-    redacted), in order; None without a judge."""
+    """The hash of the judge models' settings that shape verdicts (name, server, arguments), in order,
+    secrets left out (a key given or not hashes the same); None without a judge."""
     if not judges:
         return None
-    settings = [judge.model_dump(mode="json", include={"name", "api_base", "args"}) for judge in judges]
+    settings = [
+        _without_secrets(judge.model_dump(mode="json", include={"name", "api_base", "args"}))
+        for judge in judges
+    ]
     return sha256_text(json.dumps(settings, sort_keys=True, ensure_ascii=False, separators=(",", ":")))
+
+
+def _without_secrets(value: Any) -> Any:
+    """`value` (dumped settings) without the entries whose value is a redacted secret, at any depth."""
+    if isinstance(value, dict):
+        return {key: _without_secrets(item) for key, item in value.items() if item != REDACTED}
+    if isinstance(value, list):
+        return [_without_secrets(item) for item in value]
+    return value
 
 
 def new_run_identity() -> dict[str, Any]:

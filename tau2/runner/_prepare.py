@@ -178,7 +178,7 @@ def prepare_episode(layers: Layers, task_id: str, seed: int | None = None) -> Ep
     tasks = _select(load_task_file(suite_path, run.domain), None, layers)
     task = _find_task(tasks, task_id, suite_path)
     if run.persona is not None:
-        (task,), _ = _with_persona([task], run.persona, layers)
+        (task,), _ = with_persona([task], run.persona, layers)
     config = run.episode.model_copy(update={"seed": seed})
     config = with_retrieval(get_domain(task.domain), config, run.data_dir, layers)
     if config.mode is Mode.SOLO:
@@ -267,7 +267,7 @@ def _resolve(
     episode = with_retrieval(domain, config.episode, data_dir, layers)
     hashes = prompt_hashes(agent, None if mode is Mode.SOLO else user, mode, talk_only=domain.single_control)
     if config.persona is not None:
-        tasks, hashes["persona"] = _with_persona(tasks, config.persona, layers)
+        tasks, hashes["persona"] = with_persona(tasks, config.persona, layers)
     if data_dir is not None:
         hashes["data_dir"] = sha256_tree(data_dir)
     policy = _run_policy(domain, episode, data_dir, layers)
@@ -401,7 +401,7 @@ def _select(tasks: list[Task], task_ids: list[str] | None, layers: Layers) -> li
     return [by_id[task_id] for task_id in task_ids]
 
 
-def _with_persona(tasks: list[Task], name: str, layers: Layers) -> tuple[list[Task], str]:
+def with_persona(tasks: list[Task], name: str, layers: Layers = ()) -> tuple[list[Task], str]:
     """Tasks rewritten to play persona `name`, and a hash of the persona's text."""
     try:
         persona = load_persona(name)
