@@ -210,6 +210,17 @@ def test_compare_refuses_runs_of_different_task_content_unless_allowed(
     assert allowed.stdout.startswith("Comparison:")
 
 
+def test_persona_ablations_compare_with_a_note(suite_file: Path, tmp_path: Path) -> None:
+    """A persona override is hashed on its own: the tasks stay those of the file."""
+    for persona in ("easy", "hard"):
+        run("--suite", suite_file, *OFFLINE, "--persona", persona, "--out", tmp_path / persona)
+    easy, hard = (load_run(tmp_path / persona).manifest for persona in ("easy", "hard"))
+    assert easy.task_hashes == hard.task_hashes == {task.id: task_hash(task) for task in MOCK_TASKS}
+    result = compare(tmp_path / "easy", tmp_path / "hard")
+    assert result.exit_code == 0, result.output
+    assert f"warning: persona hash differs between runs {easy.run_id} and {hard.run_id}" in result.stderr
+
+
 def test_compare_of_runs_made_before_the_hashes_notes_their_provenance_is_unknown() -> None:
     result = compare(RUNS_DIR / "interactive", RUNS_DIR / "solo")
     assert result.exit_code == 0, result.output

@@ -33,7 +33,6 @@ from tau2.runner import (
     reward_basis_source,
     sha256_tree,
     suite_hash,
-    with_persona,
 )
 from tau2.runs import (
     RESULTS_FILE,
@@ -161,8 +160,8 @@ def _require_new(out: Path) -> None:
 
 
 def _suite_tasks(suite: Path, manifest: RunManifest) -> dict[str, Task]:
-    """The suite's tasks by id, read as the run read its own (with its persona override, if it had one); a
-    suite of another domain is refused."""
+    """The suite's tasks by id, read as the run read its own; a suite of another domain is refused. A
+    persona override the run had is left out: it shapes the conversation, not the scoring."""
     if not suite.exists():
         raise UserInputError(f"--suite {suite}: no such file")
     tasks = load_task_file(suite, manifest.config.domain)
@@ -174,8 +173,6 @@ def _suite_tasks(suite: Path, manifest: RunManifest) -> dict[str, Task]:
             f"--suite {suite}: its tasks are of domain {', '.join(foreign)}; run {manifest.run_id} is of "
             f"domain {manifest.domain}"
         )
-    if manifest.config.persona is not None:  # the run played its tasks with this persona: so does the regrade
-        tasks, _ = with_persona(tasks, manifest.config.persona)
     return {task.id: task for task in tasks}
 
 

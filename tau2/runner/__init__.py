@@ -24,7 +24,6 @@ from tau2.runner._prepare import (
     reward_basis_source,
     stored_manifest,
     suite_hash,
-    with_persona,
 )
 from tau2.runner._progress import ProgressBar, RunProgress, Tally
 from tau2.runner._ray_workers import execute_on_ray
@@ -73,5 +72,4 @@ __all__ = [
     "split_limits",
     "stored_manifest",
     "suite_hash",
-    "with_persona",
 ]

@@ -178,7 +178,7 @@ def prepare_episode(layers: Layers, task_id: str, seed: int | None = None) -> Ep
     tasks = _select(load_task_file(suite_path, run.domain), None, layers)
     task = _find_task(tasks, task_id, suite_path)
     if run.persona is not None:
-        (task,), _ = with_persona([task], run.persona, layers)
+        (task,), _ = _with_persona([task], run.persona, layers)
     config = run.episode.model_copy(update={"seed": seed})
     config = with_retrieval(get_domain(task.domain), config, run.data_dir, layers)
     if config.mode is Mode.SOLO:
@@ -266,8 +266,9 @@ def _resolve(
         _require_directory(data_dir, layers)
     episode = with_retrieval(domain, config.episode, data_dir, layers)
     hashes = prompt_hashes(agent, None if mode is Mode.SOLO else user, mode, talk_only=domain.single_control)
+    hashed_tasks = task_hashes(tasks)  # as the file defines them: a persona override is hashed on its own
     if config.persona is not None:
-        tasks, hashes["persona"] = with_persona(tasks, config.persona, layers)
+        tasks, hashes["persona"] = _with_persona(tasks, config.persona, layers)
     if data_dir is not None:
         hashes["data_dir"] = sha256_tree(data_dir)
     policy = _run_policy(domain, episode, data_dir, layers)
@@ -297,7 +298,7 @@ def _resolve(
         task_ids=[task.id for task in tasks],
         versions={**package_versions(), **prompt_versions(agent, None if mode is Mode.SOLO else user)},
         hashes=hashes,
-        task_hashes=task_hashes(tasks),
+        task_hashes=hashed_tasks,
         reward_basis_source=reward_basis_source(tasks),
     )
     return manifest, {task.id: task for task in tasks}
@@ -401,7 +402,7 @@ def _select(tasks: list[Task], task_ids: list[str] | None, layers: Layers) -> li
     return [by_id[task_id] for task_id in task_ids]
 
 
-def with_persona(tasks: list[Task], name: str, layers: Layers = ()) -> tuple[list[Task], str]:
+def _with_persona(tasks: list[Task], name: str, layers: Layers) -> tuple[list[Task], str]:
     """Tasks rewritten to play persona `name`, and a hash of the persona's text."""
     try:
         persona = load_persona(name)

@@ -17,14 +17,15 @@ if TYPE_CHECKING:  # annotation only: the manifest module imports this one
 
 REFUSING: Final = ("task", "policy")
 """The hash kinds whose difference makes two runs incomparable unless the user allows it."""
-NOTED: Final = ("data", "user_prompt", "judge")
+NOTED: Final = ("data", "user_prompt", "persona", "judge")
 """Run-wide hash kinds whose difference is reported beside a comparison but does not stop it."""
 _SHOWN: Final = 8
 """How many differing task ids one line names."""
 
 
 def task_hash(task: Task) -> str:
-    """`sha256:<hex>` of the task's canonical content: every field as JSON, keys sorted, so equal tasks
+    """`sha256:<hex>` of the task's canonical content as its file defines it (a run's persona override is
+    hashed on its own, so persona ablations compare): every field as JSON, keys sorted, so equal tasks
     hash equal whatever order their file wrote keys in, and any change of content changes the hash. The
     one thing left out is the note that an older τ²-bench file implied the reward basis: the basis itself
     is hashed, and how the file spelled it does not change the task."""
