@@ -97,7 +97,8 @@ class RegradeReport(BaseModel):
     only_in_suite: list[str]
     """Tasks the suite defines that the run never simulated: nothing to regrade."""
     not_regraded: list[str]
-    """Simulations of shared tasks that could not be re-scored (no stored trajectory), as `task/trial`."""
+    """Simulations of shared tasks that could not be re-scored, as `task/trial`: infrastructure errors (the
+    run never finished them) and records without a stored trajectory. The new run leaves them out."""
 
 
 def regrade_suite(run_dir: Path, suite: Path, out: Path, *, data_dir: Path | None = None) -> RegradeReport:

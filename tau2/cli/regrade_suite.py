@@ -10,6 +10,8 @@ import typer
 
 NAME = "regrade"
 """The command's name (the module's would be `regrade-suite`)."""
+SHOWN_IDS = 20
+"""How many ids a line of tasks the run and the file do not share names (then `…`)."""
 
 
 def command(
@@ -58,7 +60,8 @@ def command(
     for ids, what in (
         (report.only_in_run, "tasks in the run but not in the file (not regraded)"),
         (report.only_in_suite, "tasks in the file but not in the run (never simulated)"),
-        (report.not_regraded, "simulations without a stored trajectory (not regraded)"),
+        (report.not_regraded, "simulations not regraded (an infrastructure error, or no stored trajectory)"),
     ):
         if ids:
-            say(f"{len(ids)} {what}: {', '.join(ids)}")
+            more = ", …" if len(ids) > SHOWN_IDS else ""
+            say(f"{len(ids)} {what}: {', '.join(ids[:SHOWN_IDS])}{more}")

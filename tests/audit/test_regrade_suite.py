@@ -148,6 +148,24 @@ def test_tasks_the_run_and_the_file_do_not_share_are_reported(
     assert len(regraded.records) == 2 * (len(tasks) - 1)
 
 
+def test_infrastructure_errors_are_reported_and_left_out(
+    mock_run: Path, suite_file: Path, tmp_path: Path
+) -> None:
+    results = mock_run / "results.jsonl"
+    lines = [json.loads(line) for line in results.read_text(encoding="utf-8").splitlines()]
+    lines[0].update(termination="infrastructure_error", reward=0.0, trajectory=None)
+    results.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    result = regrade(mock_run, "--suite", suite_file, "--out", tmp_path / "regraded")
+    assert result.exit_code == 0, result.output
+    lost = f"{lines[0]['task_id']}/{lines[0]['trial']}"
+    assert (
+        f"1 simulations not regraded (an infrastructure error, or no stored trajectory): {lost}"
+        in result.stdout
+    )
+    regraded = load_run(tmp_path / "regraded")
+    assert len(regraded.records) == len(lines) - 1 and "verdicts that flip: 0" in result.stdout
+
+
 def test_an_existing_output_is_refused_in_one_line(mock_run: Path, suite_file: Path, tmp_path: Path) -> None:
     out = tmp_path / "taken"
     out.mkdir()
