@@ -6,15 +6,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 from pathlib import Path
 from typing import Any
 
-import pytest
-from conftest import SHARED_CONFORMANCE
 from fixtures.make_runs import RUNS_DIR
 from hypothesis import given
 from hypothesis import strategies as st
+from tau.conformance import conformance_dir
 from typer.testing import CliRunner, Result
 
 from tau2.actors import actor_kind
@@ -55,15 +53,6 @@ def edited_suite(suite_file: Path, path: Path, task: int, field: str, value: Any
     data = json.loads(suite_file.read_text(encoding="utf-8"))
     data["tasks"][task][field] = value
     path.write_text(json.dumps(data), encoding="utf-8")
-    return path
-
-
-def conformance(name: str) -> Path:
-    path = SHARED_CONFORMANCE / f"tau2-{name}"
-    if not path.is_dir():
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"conformance data missing: {path}")
-        pytest.skip(f"conformance data not present at {path}")
     return path
 
 
@@ -230,7 +219,7 @@ def test_compare_of_runs_made_before_the_hashes_notes_their_provenance_is_unknow
 def test_a_one_character_policy_change_changes_the_policy_hash_alone_and_compare_refuses_it(
     tmp_path: Path,
 ) -> None:
-    airline = conformance("airline")
+    airline = conformance_dir("airline")
     edited = tmp_path / "data"
     edited.mkdir()
     (edited / "db.json").symlink_to(airline / "db.json")

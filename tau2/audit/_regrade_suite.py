@@ -104,7 +104,7 @@ class RegradeReport(BaseModel):
 def regrade_suite(run_dir: Path, suite: Path, out: Path, *, data_dir: Path | None = None) -> RegradeReport:
     """Re-score the stored trajectories of the run in `run_dir` against the tasks of `suite` on `data_dir`
     (None: the run's own data) and write them as a new run in `out`, which must be new or empty."""
-    _require_new(out)
+    _require_new(out, run_dir)
     run = load_run(run_dir)
     manifest = run.manifest
     if data_dir is not None and not data_dir.is_dir():
@@ -154,10 +154,15 @@ def regrade_suite(run_dir: Path, suite: Path, out: Path, *, data_dir: Path | Non
     )
 
 
-def _require_new(out: Path) -> None:
-    """Refuse an output that is a file or a directory holding anything: nothing is ever overwritten."""
+def _require_new(out: Path, run_dir: Path) -> None:
+    """Refuse an output that is a file or a directory holding anything (nothing is ever overwritten), or
+    that lies inside the run directory (which stays as it was)."""
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
         raise UserInputError(f"--out {out}: not empty; choose another output directory")
+    if out.resolve().is_relative_to(run_dir.resolve()):
+        raise UserInputError(
+            f"--out {out}: inside the run directory {run_dir}, which a regrade leaves as it was"
+        )
 
 
 def _suite_tasks(suite: Path, manifest: RunManifest) -> dict[str, Task]:

@@ -293,6 +293,7 @@ def _cases() -> list[Case]:
         add(f"regrade-{run_dir}", "regrade", run_dir, "--suite", "good-suite.json", "--out", "new-run")
     add("regrade-out-exists", *regrade, "--out", "good-run")
     add("regrade-out-file", *regrade, "--out", "a-file")
+    add("regrade-out-inside-the-run", *regrade, "--out", "good-run/regraded")
     add("regrade-no-out", *regrade)
     add("regrade-no-suite", "regrade", "good-run", "--out", "new-run")
     add("regrade-data-dir-file", *regrade, "--out", "new-run", "--data-dir", "a-file")
