@@ -11,7 +11,7 @@ import pytest
 from rich.console import Console
 from typer.testing import CliRunner, Result
 
-from tau2.cli import COMMANDS, app
+from tau2.cli import COMMANDS, app, command_name
 from tau2.domains.mock.tasks import MOCK_TASKS
 from tau2.runner import ProgressBar, Tally, derive_seed
 from tau2.runs._records import SimulationRecord
@@ -33,7 +33,7 @@ def one_line(text: str) -> str:
 
 @pytest.mark.parametrize("module", COMMANDS)
 def test_every_subcommand_prints_its_help(module: str) -> None:
-    name = module.replace("_", "-")
+    name = command_name(module)
     result = runner.invoke(app, [name, "--help"])
     assert result.exit_code == 0, result.output
     assert f"tau2 {name}" in result.output and "--help" in result.output
@@ -69,7 +69,9 @@ def test_offline_run_writes_manifest_and_one_record_per_unit(suite_file: Path, t
         10,
     )
     assert manifest.suite_hash.startswith("sha256:") and manifest.suite_path == str(suite_file.resolve())
-    assert set(manifest.hashes) == {"policy"} and {"tau2", "litellm", "python"} <= set(manifest.versions)
+    assert set(manifest.hashes) == {"policy", "data"} and {"tau2", "litellm", "python"} <= set(
+        manifest.versions
+    )
     assert sorted((r.task_id, r.trial) for r in loaded.records) == sorted(
         (task.id, trial) for task in MOCK_TASKS for trial in range(2)
     )

@@ -1,9 +1,11 @@
 """The audit: `tau2 lint`'s deterministic checks of task files, the simulated-user audit of trajectories,
-and the attribution of each failed simulation to the agent, the simulated user, a task defect or the
-infrastructure. Offline and deterministic; nothing here calls a model."""
+the attribution of each failed simulation to the agent, the simulated user, a task defect or the
+infrastructure, and the regrade of a run's stored trajectories against other task definitions. Offline
+and deterministic; nothing here calls a model."""
 
 from tau2.audit._findings import Check, LintFinding, Severity
 from tau2.audit._lint import LINT_CHECKS, lint_files, lint_task, policy_findings
+from tau2.audit._regrade_suite import RegradeReport, VerdictFlip, regrade_suite
 from tau2.audit._run_audit import Cause, CheckRate, RunAudit, SimulationAudit, attribute, audit_run
 from tau2.audit._user_checks import NEEDS_TASK, USER_CHECKS, SeatTools, UserFinding, audit_trajectory
 
@@ -15,15 +17,18 @@ __all__ = [
     "Check",
     "CheckRate",
     "LintFinding",
+    "RegradeReport",
     "RunAudit",
     "SeatTools",
     "Severity",
     "SimulationAudit",
     "UserFinding",
+    "VerdictFlip",
     "attribute",
     "audit_run",
     "audit_trajectory",
     "lint_files",
     "lint_task",
     "policy_findings",
+    "regrade_suite",
 ]

@@ -7,11 +7,13 @@ from tau2.runner._drive import EXECUTORS, drive
 from tau2.runner._driver import Driver, Executor
 from tau2.runner._execute import episode_config, execute_locally, simulate
 from tau2.runner._manifest import (
+    data_hash,
     differences,
     new_run_identity,
     package_versions,
     sha256_bytes,
     sha256_text,
+    sha256_tree,
 )
 from tau2.runner._plan import Unit, pending_units
 from tau2.runner._prepare import (
@@ -19,6 +21,7 @@ from tau2.runner._prepare import (
     PreparedRun,
     prepare_episode,
     prepare_run,
+    reward_basis_source,
     stored_manifest,
     suite_hash,
 )
@@ -42,6 +45,7 @@ __all__ = [
     "Tally",
     "Unit",
     "crash_record",
+    "data_hash",
     "derive_seed",
     "differences",
     "drive",
@@ -58,10 +62,12 @@ __all__ = [
     "prepare_run",
     "resolved_model",
     "resolved_seat",
+    "reward_basis_source",
     "run_summary",
     "set_aside_damaged",
     "sha256_bytes",
     "sha256_text",
+    "sha256_tree",
     "simulate",
     "split_limits",
     "stored_manifest",

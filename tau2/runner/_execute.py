@@ -17,7 +17,7 @@ from tau2.runner._convert import crash_record, episode_record
 from tau2.runner._driver import Driver
 from tau2.runner._plan import Unit
 from tau2.runner._prepare import PreparedRun
-from tau2.runs import MANIFEST_FILE, RunManifest, SimulationRecord
+from tau2.runs import MANIFEST_FILE, RunManifest, SimulationRecord, record_provenance
 from tau2.world import Side
 
 
@@ -102,6 +102,7 @@ async def simulate(prepared: PreparedRun, unit: Unit, judge: NLJudge | None = No
     task = prepared.tasks[unit.task_id]
     config = episode_config(manifest, unit.seed)
     user_spec = manifest.user
+    provenance = record_provenance(manifest, task.id)
     try:
         agent = make_actor(manifest.agent, Side.AGENT, manifest.mode)
         user = None if user_spec is None else make_actor(user_spec, Side.USER, manifest.mode)
@@ -118,5 +119,5 @@ async def simulate(prepared: PreparedRun, unit: Unit, judge: NLJudge | None = No
     except AuthenticationError:
         raise  # no simulation of the run can succeed: the executor stops the run
     except Exception as error:
-        return crash_record(task, unit.trial, config, error, run_id=manifest.run_id)
-    return episode_record(task, unit.trial, result, run_id=manifest.run_id)
+        return crash_record(task, unit.trial, config, error, run_id=manifest.run_id, provenance=provenance)
+    return episode_record(task, unit.trial, result, run_id=manifest.run_id, provenance=provenance)

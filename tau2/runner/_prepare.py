@@ -17,10 +17,13 @@ from tau2.errors import UserInputError
 from tau2.llm import missing_credentials, withheld_credentials
 from tau2.personas import PersonaError, load_persona
 from tau2.runner._manifest import (
+    data_hash,
     differences,
+    judge_hash,
     new_run_identity,
     package_versions,
     prompt_hashes,
+    prompt_versions,
     sha256_bytes,
     sha256_text,
     sha256_tree,
@@ -38,6 +41,7 @@ from tau2.runs import (
     read_records,
     run_records,
     set_aside_damaged,
+    task_hashes,
 )
 from tau2.tasks import (
     BASIS_IMPLIED_KEY,
@@ -262,6 +266,7 @@ def _resolve(
         _require_directory(data_dir, layers)
     episode = with_retrieval(domain, config.episode, data_dir, layers)
     hashes = prompt_hashes(agent, None if mode is Mode.SOLO else user, mode, talk_only=domain.single_control)
+    hashed_tasks = task_hashes(tasks)  # as the file defines them: a persona override is hashed on its own
     if config.persona is not None:
         tasks, hashes["persona"] = _with_persona(tasks, config.persona, layers)
     if data_dir is not None:
@@ -269,13 +274,18 @@ def _resolve(
     policy = _run_policy(domain, episode, data_dir, layers)
     if policy is not None:
         hashes["policy"] = sha256_text(policy)
+    hashes["data"] = data_hash(domain, data_dir)
+    judge = resolved_model(config.judge)
+    judged = judge_hash([] if judge is None else [judge])
+    if judged is not None:
+        hashes["judge"] = judged
     resolved = config.model_copy(
         update={
             "suite": None if config.suite is None else config.suite.resolve(),
             "data_dir": None if data_dir is None else data_dir.resolve(),
             "agent": agent,
             "user": user,
-            "judge": resolved_model(config.judge),
+            "judge": judge,
             "retrieval": episode.retrieval,
         }
     )
@@ -286,8 +296,9 @@ def _resolve(
         suite_hash=hashed_suite,
         domain=domain.name,
         task_ids=[task.id for task in tasks],
-        versions=package_versions(),
+        versions={**package_versions(), **prompt_versions(agent, None if mode is Mode.SOLO else user)},
         hashes=hashes,
+        task_hashes=hashed_tasks,
         reward_basis_source=reward_basis_source(tasks),
     )
     return manifest, {task.id: task for task in tasks}

@@ -1,10 +1,20 @@
 """Run records on disk: one JSONL record per simulation, the manifest, reading a run directory, the
-append-only writer and the lock that gives a run sole use of its directory; experiment directories (an
+append-only writer and the lock that gives a run sole use of its directory; the provenance of scores
+(task content hashes, the hashes a record carries, which differ between runs); experiment directories (an
 experiment file beside one run directory per arm)."""
 
 from tau2.runs._atomic import is_temporary
 from tau2.runs._experiment import EXPERIMENT_FILE, ExperimentManifest, arm_run_dir, load_experiment
 from tau2.runs._lock import RunDirectoryLock
+from tau2.runs._provenance import (
+    Provenance,
+    ProvenanceCheck,
+    check_provenance,
+    provenance_mismatches,
+    record_provenance,
+    task_hash,
+    task_hashes,
+)
 from tau2.runs._records import SimulationRecord
 from tau2.runs._rundir import (
     MANIFEST_FILE,
@@ -25,18 +35,25 @@ __all__ = [
     "MANIFEST_FILE",
     "RESULTS_FILE",
     "ExperimentManifest",
+    "Provenance",
+    "ProvenanceCheck",
     "RecordWriter",
     "Run",
     "RunDirectoryLock",
     "RunManifest",
     "SimulationRecord",
     "arm_run_dir",
+    "check_provenance",
     "is_temporary",
     "latest_records",
     "load_experiment",
     "load_manifest",
     "load_run",
+    "provenance_mismatches",
     "read_records",
+    "record_provenance",
     "run_records",
     "set_aside_damaged",
+    "task_hash",
+    "task_hashes",
 ]

@@ -15,6 +15,7 @@ from pydantic import (
 
 from tau2.episode import ActionRecord, AssertionRecord, CheckRecord, Mode, TerminationReason, Trajectory
 from tau2.llm import Usage
+from tau2.runs._provenance import Provenance
 from tau2.world import RetrievalRecall, Side, StateChange
 
 SUMMARY_FIELDS: Final = ("termination", "termination_detail", "steps", "usage")
@@ -68,14 +69,19 @@ class SimulationRecord(BaseModel):
     """What the episode changed in the world, start to end (empty for records written before this field)."""
     retrieval: RetrievalRecall | None = None
     """For domains with a knowledge base: the documents the task needs and those the agent was shown."""
+    provenance: Provenance | None = None
+    """The hashes the record was scored against (its task's, the policy's, the data's, …); None in records
+    of runs made before runs recorded them."""
     trajectory: StoredTrajectory | None = None
 
     @model_serializer(mode="wrap")
-    def _omit_unset_retrieval(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
-        """Leave `retrieval` out for domains without a knowledge base, so their records stay as they were."""
+    def _omit_unset_fields(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        """Leave `retrieval` out for domains without a knowledge base, and `provenance` out of records
+        without one, so such records stay as they were."""
         data: dict[str, Any] = handler(self)
-        if data.get("retrieval") is None:
-            data.pop("retrieval", None)
+        for name in ("retrieval", "provenance"):
+            if data.get(name) is None:
+                data.pop(name, None)
         return data
 
     @model_validator(mode="before")

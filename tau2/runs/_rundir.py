@@ -43,7 +43,15 @@ class RunManifest(BaseModel):
     """The tasks of the run, in order (a run covers at least one)."""
     versions: dict[str, str] = Field(default_factory=dict)
     hashes: dict[str, str] = Field(default_factory=dict)
-    """Prompt and policy hashes, by name."""
+    """Run-wide content hashes, by name: `agent_prompt`/`user_prompt` (the seats' prompt templates),
+    `policy`, `data` (the starting database as loaded), `data_dir` (every file of a given data directory),
+    `judge` (the judge models' settings), `persona` (an override's text)."""
+    task_hashes: dict[str, str] = Field(default_factory=dict)
+    """Each task's content hash, by task id (empty in manifests made before runs recorded them: their
+    provenance is unknown)."""
+    regraded_from: str | None = None
+    """The run whose stored trajectories this run re-scores against other task definitions (`tau2 regrade
+    --suite`); None for runs that simulated their own."""
     reward_basis_source: Literal["implied", "explicit"] | None = None
     """For τ²-bench task files: whether the reward basis was implied (the older `tasks.json`, judged on
     database × communicated information) or written in the file (`tasks_v1.json`); None = our suites'

@@ -202,6 +202,7 @@ def _cases() -> list[Case]:
         if name not in VERIFY_REPORTS:
             add(f"verify-{name}", "verify", name)
             add(f"lint-{name}", "lint", name)
+            add(f"regrade-suite-{name}", "regrade", "good-run", "--suite", name, "--out", "new-run")
     for name in [*BROKEN_CONFIGS, *bad_paths.values()]:
         add(f"run-config-{name}", "run", "--config", name, "--out", "new-run")
         add(f"episode-config-{name}", "episode", "--config", name, "--task-id", "unplugged")
@@ -306,6 +307,16 @@ def _cases() -> list[Case]:
     add("report-html-full-disk", *report, "--html", "/dev/full", code=ENVIRONMENT)
     add("report-html-and-json-stdout", *report, "--html", "-", "--json")
     add("compare-pair-by-unknown", "compare", "good-run", "good-run", "--pair-by", "colour")
+    regrade = ("regrade", "good-run", "--suite", "good-suite.json")
+    for run_dir in run_dirs:
+        add(f"regrade-{run_dir}", "regrade", run_dir, "--suite", "good-suite.json", "--out", "new-run")
+    add("regrade-out-exists", *regrade, "--out", "good-run")
+    add("regrade-out-file", *regrade, "--out", "a-file")
+    add("regrade-out-inside-the-run", *regrade, "--out", "good-run/regraded")
+    add("regrade-no-out", *regrade)
+    add("regrade-no-suite", "regrade", "good-run", "--out", "new-run")
+    add("regrade-data-dir-file", *regrade, "--out", "new-run", "--data-dir", "a-file")
+    add("regrade-data-dir-missing", *regrade, "--out", "new-run", "--data-dir", "no-such-dir")
     add("compare-one-run", "compare", "good-run")
     add("compare-html-full-disk", "compare", "good-run", "good-run", "--html", "/dev/full", code=ENVIRONMENT)
 
@@ -497,11 +508,11 @@ def in_workspace(workspace: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def test_corpus_is_large_and_covers_every_command() -> None:
-    from tau2.cli import COMMANDS, GROUPS
+    from tau2.cli import COMMANDS, GROUPS, command_name
 
     commands = {case.command.split()[0] for case in CASES}
     assert len(CASES) >= 150
-    assert {name.replace("_", "-") for name in COMMANDS} | set(GROUPS) <= commands
+    assert {command_name(name) for name in COMMANDS} | set(GROUPS) <= commands
     assert len({case.id for case in CASES}) == len(CASES)
 
 
