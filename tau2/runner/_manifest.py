@@ -41,6 +41,7 @@ def _shaping(manifest: RunManifest) -> dict[str, Any]:
         "hashes": manifest.hashes,
         "task_ids": manifest.task_ids,
         "judge": manifest.config.judge,
+        "extra_judges": manifest.config.extra_judges,
         "reward_basis_source": manifest.reward_basis_source,
     }
 
