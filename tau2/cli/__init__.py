@@ -36,6 +36,7 @@ COMMANDS = (
     "check_model",
     "episode",
     "run",
+    "regrade",
     "report",
     "compare",
     "view",

@@ -223,7 +223,7 @@ def _option(
         path=path,
         field=field,
         owner=owner,
-        metavar=_METAVARS.get((model, name), _metavar(name, field)),
+        metavar="MODEL" if path == _JUDGE_NAME else _METAVARS.get((model, name), _metavar(name, field)),
         text_form=JUDGE_MODELS
         if path == _JUDGE_NAME
         else _TEXT_FORMS.get((model, name), NAMES if _is_sequence(field) else None),
@@ -266,7 +266,12 @@ def model_options() -> list[DerivedOption]:
             ),
         )
     ]
-    return [*seats, *options_of(ModelSpec, prefix="judge", path=("judge",), owner=_MODEL_OWNER["judge"])]
+    return [*seats, *judge_options()]
+
+
+def judge_options() -> list[DerivedOption]:
+    """The judge's options (`--judge-model`, repeatable, `--judge-arg`, …): `tau2 regrade` takes these."""
+    return options_of(ModelSpec, prefix="judge", path=("judge",), owner=_MODEL_OWNER["judge"])
 
 
 F = TypeVar("F", bound=Callable[..., Any])

@@ -9,6 +9,7 @@ from tau2.runs._records import SimulationRecord
 from tau2.runs._rundir import (
     MANIFEST_FILE,
     RESULTS_FILE,
+    RegradedFrom,
     Run,
     RunManifest,
     latest_records,
@@ -26,6 +27,7 @@ __all__ = [
     "RESULTS_FILE",
     "ExperimentManifest",
     "RecordWriter",
+    "RegradedFrom",
     "Run",
     "RunDirectoryLock",
     "RunManifest",

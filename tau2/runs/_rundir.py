@@ -8,7 +8,15 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Final, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    ValidationError,
+    model_serializer,
+    model_validator,
+)
 
 from tau2._jsonfile import canonical_json, read_json, validation_error
 from tau2.config import ActorSpec, EpisodeConfig, Mode, RunConfig
@@ -22,6 +30,19 @@ MANIFEST_FILE: Final = "manifest.json"
 RESULTS_FILE: Final = "results.jsonl"
 _SHOWN_LINES: Final = 5
 """How many damaged line numbers a warning lists."""
+
+
+class RegradedFrom(BaseModel):
+    """Where a regraded run's conversations come from: the run whose stored transcripts were judged
+    again, and the judges that judged them."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    run_id: str
+    path: str
+    """The original run's directory (absolute), which the regrade left untouched."""
+    judges: list[str] = Field(min_length=1)
+    """The new judges' models, the first (whose verdicts decide the reward) first."""
 
 
 class RunManifest(BaseModel):
@@ -48,6 +69,16 @@ class RunManifest(BaseModel):
     """For τ²-bench task files: whether the reward basis was implied (the older `tasks.json`, judged on
     database × communicated information) or written in the file (`tasks_v1.json`); None = our suites'
     assertion-judged tasks."""
+    regraded_from: RegradedFrom | None = None
+    """For a run made by `tau2 regrade`: the run it was regraded from, and with which judges."""
+
+    @model_serializer(mode="wrap")
+    def _omit_unregraded(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        """Leave `regraded_from` out of runs that were not regraded, so their manifests stay as they were."""
+        data: dict[str, Any] = handler(self)
+        if data.get("regraded_from") is None:
+            data.pop("regraded_from", None)
+        return data
 
     @model_validator(mode="before")
     @classmethod
