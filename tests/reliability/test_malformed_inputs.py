@@ -32,6 +32,7 @@ class ReliabilityScale(Protocol):
 REPO = Path(__file__).resolve().parents[2]
 MOCK_SUITE = REPO / "domains" / "mock" / "suites" / "examples.json"
 OFFLINE = ["--agent", "oracle", "--user", "scripted"]
+JUDGE_WITH_KEY = ["--judge-model", "openai/m", "--judge-arg", "api_key=sk-test"]
 BAD_INPUT, ENVIRONMENT = 2, 3
 SUBPROCESS_SAMPLE = 12
 """Every how-many-th case also runs as a real process (in the fast suite; the full suite runs all)."""
@@ -201,6 +202,7 @@ def _cases() -> list[Case]:
         add(f"compare-a-{run_dir}", "compare", run_dir, "good-run")
         add(f"export-tau2bench-{run_dir}", "export", "tau2bench", run_dir, "-o", "export.json")
         add(f"resume-{run_dir}", "run", "--resume", "--out", run_dir, *OFFLINE)
+        add(f"regrade-{run_dir}", "regrade", run_dir, "--out", "regraded", "--judge-model", "openai/m")
     for run_dir in ("run-garbled-manifest", "run-no-task-ids", "no-such-run"):
         add(f"compare-b-{run_dir}", "compare", "good-run", run_dir)
         add(f"export-potato-{run_dir}", "export", "potato", run_dir, "-o", "potato-project")
@@ -288,6 +290,9 @@ def _cases() -> list[Case]:
     add("report-html-and-json-stdout", *report, "--html", "-", "--json")
     add("compare-pair-by-unknown", "compare", "good-run", "good-run", "--pair-by", "colour")
     add("compare-one-run", "compare", "good-run")
+    add("regrade-no-judge", "regrade", "good-run", "--out", "regraded")
+    add("regrade-into-itself", "regrade", "good-run", "--out", "good-run", "--judge-model", "openai/m")
+    add("regrade-nothing-to-judge", "regrade", "good-run", "--out", "regraded", *JUDGE_WITH_KEY)
     add("compare-html-full-disk", "compare", "good-run", "good-run", "--html", "/dev/full", code=ENVIRONMENT)
 
     view = ("view", "good-run")
