@@ -175,7 +175,10 @@ def test_reports_show_kappa_the_disagreements_and_the_judges_cost(
     headline = invoke("report", out).output
     judge_line = next(line for line in headline.splitlines() if line.startswith("2 judges' cost: $"))
     assert "10 calls" in judge_line
-    assert f"judges {FIRST} · {SECOND}: Cohen's kappa 0.348 over 10 assertions, 3 disagreeing" in headline
+    assert (
+        f"judge agreement ({FIRST} · {SECOND}): Cohen's kappa 0.348, 3 of 10 assertions disagreeing"
+        in headline
+    )
     totals = next(line for line in headline.splitlines() if "simulations" in line and "passed" in line)
     assert "cost" not in totals  # the seats are offline: the judges' cost is not theirs
     full = invoke("report", out, "--full").output
@@ -249,7 +252,7 @@ def test_regrade_flips_exactly_what_the_new_judge_changes_and_leaves_the_run_as_
     assert server.request_count == asked + 5  # one judge call per simulation; no conversation ran
     ids = task_ids()
     assert (
-        "1 rewards changed (0 now pass, 1 now fail)" in result.output
+        "1 reward changed (0 now pass, 1 now fail)" in result.output
         and f"{ids[2]} trial 0: 1 → 0" in result.output
     )
     assert files(original) == before

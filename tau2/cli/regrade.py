@@ -43,9 +43,10 @@ def command(
         raise UserInputError(f"{error} (nothing was written to {out})") from None
     judges = ", ".join(judge.name for judge in result.manifest.config.judges)
     gained = sum(flip.after > flip.before for flip in result.flips)
+    changed = f"{len(result.flips)} reward{'' if len(result.flips) == 1 else 's'} changed"
     say(
         f"regraded {run_dir} into {out} (run {result.manifest.run_id}) with {judges}: {result.judged} of "
-        f"{result.simulations} simulations judged again, {len(result.flips)} rewards changed "
+        f"{result.simulations} simulations judged again, {changed} "
         f"({gained} now pass, {len(result.flips) - gained} now fail)"
     )
     for flip in result.flips:

@@ -28,9 +28,8 @@ def agreement_line(agreement: JudgeAgreement | None) -> str | None:
     kappa = fmt.NA if agreement.kappa is None else f"{agreement.kappa:.3f}"
     disagree = len(agreement.disagreements)
     return (
-        f"judges {' · '.join(agreement.judges)}: {agreement.statistic} {kappa} over "
-        f"{fmt.count(agreement.assertions)} assertions, {fmt.count(disagree)} disagreeing "
-        "(the first judge's verdicts decide the reward)"
+        f"judge agreement ({' · '.join(agreement.judges)}): {agreement.statistic} {kappa}, "
+        f"{fmt.count(disagree)} of {fmt.count(agreement.assertions)} assertions disagreeing"
     )
 
 
