@@ -276,7 +276,8 @@ def test_regrade_flips_exactly_what_the_new_judge_changes_and_leaves_the_run_as_
         assert {k: v for k, v in b.items() if k not in ("run_id", "checks", "reward", "judge_usage")} == {
             k: v for k, v in a.items() if k not in ("run_id", "checks", "reward", "judge_usage")
         }
-    assert invoke("report", regraded).exit_code == 0
+    full = invoke("report", regraded, "--full")
+    assert full.exit_code == 0 and re.search(rf"regraded from +{old_manifest['run_id']} ", full.output)
     comparison = json.loads(invoke("compare", original, regraded, "--json").output)
     assert comparison["flips"]["majority"] == {"gained": [], "lost": [ids[2]]}
     assert f"judge {FIRST} vs {SECOND}" in comparison["title"]

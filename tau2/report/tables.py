@@ -60,6 +60,7 @@ def configuration(report: RunReport) -> TableData:
         ["reward basis", _basis_source(m.reward_basis_source)],
         ["judge", "none" if m.config.judge is None else m.config.judge.name],
         *(["further judge", judge.name] for judge in m.config.extra_judges),
+        *([["regraded from", f"{r.run_id} ({r.path})"]] if (r := m.regraded_from) is not None else []),
         ["tasks planned", fmt.count(len(m.task_ids))],
         *([f"version {key}", value] for key, value in sorted(m.versions.items())),
         *([f"hash {key}", value] for key, value in sorted(m.hashes.items())),
