@@ -337,3 +337,18 @@ def test_an_episode_takes_several_judges(suite: Path, server: ScriptedOpenAIServ
     evaluation = json.loads(result.output)["evaluation"]
     assert [judge["model"] for judge in evaluation["judges"]] == [FIRST, SECOND]
     assert evaluation["reward"] == 0.0  # the first judge fails assertion 2, the second passes it
+
+
+def test_a_resume_must_name_the_same_judges(
+    suite: Path, tmp_path: Path, server: ScriptedOpenAIServer
+) -> None:
+    out = tmp_path / "two"
+    run(suite, out, server, FIRST, SECOND)
+    resume = ["run", "--resume", "--out", out, "--trials", "2"]
+    other = invoke(*resume, *judge_options(server, FIRST, THIRD))
+    assert other.exit_code == 2 and f"extra_judges.0.name ({SECOND} → {THIRD})" in other.output
+    more = invoke(*resume, *judge_options(server, FIRST, SECOND, THIRD))
+    assert more.exit_code == 2 and f"extra_judges ({SECOND} → {SECOND}, {THIRD})" in more.output
+    same = invoke(*resume, "--quiet", *judge_options(server, FIRST, SECOND))
+    assert same.exit_code == 0, same.output
+    assert all(len(record["judges"]) == 2 for record in records(out)) and len(records(out)) == 10

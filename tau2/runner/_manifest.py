@@ -110,12 +110,20 @@ def _compare(name: str, old: Any, new: Any, found: list[str]) -> None:
     if isinstance(old, BaseModel) and type(old) is type(new):
         for field in type(old).model_fields:
             _compare(f"{name}.{field}", getattr(old, field), getattr(new, field), found)
+    elif _models(old) and _models(new) and len(old) == len(new):
+        for index, (before, after) in enumerate(zip(old, new, strict=True)):
+            _compare(f"{name}.{index}", before, after, found)
     elif name == "hashes":
         for key in sorted(set(old) | set(new)):
             if old.get(key) != new.get(key):
                 found.append(f"{key} ({_digest(old.get(key))} → {_digest(new.get(key))})")
     else:
         found.append(f"{name} ({_show(old)} → {_show(new)})")
+
+
+def _models(value: Any) -> bool:
+    """Whether `value` is a list of models (a run's further judges), compared item by item."""
+    return isinstance(value, list) and all(isinstance(item, BaseModel) for item in value)
 
 
 def _digest(value: str | None) -> str:
@@ -125,6 +133,8 @@ def _digest(value: str | None) -> str:
 
 def _show(value: Any) -> str:
     """A short printable form of a manifest value."""
+    if value and _models(value) and all(isinstance(getattr(item, "name", None), str) for item in value):
+        return ", ".join(item.name for item in value)  # models by their names: a run's further judges
     if isinstance(value, list):
         return f"{len(value)} items"
     if isinstance(value, BaseModel):
