@@ -11,7 +11,7 @@ import pytest
 from rich.console import Console
 from typer.testing import CliRunner, Result
 
-from tau2.cli import COMMANDS, app, command_name
+from tau2.cli import COMMANDS, app
 from tau2.domains.mock.tasks import MOCK_TASKS
 from tau2.runner import ProgressBar, Tally, derive_seed
 from tau2.runs._records import SimulationRecord
@@ -33,7 +33,7 @@ def one_line(text: str) -> str:
 
 @pytest.mark.parametrize("module", COMMANDS)
 def test_every_subcommand_prints_its_help(module: str) -> None:
-    name = command_name(module)
+    name = module.replace("_", "-")
     result = runner.invoke(app, [name, "--help"])
     assert result.exit_code == 0, result.output
     assert f"tau2 {name}" in result.output and "--help" in result.output

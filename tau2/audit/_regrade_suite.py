@@ -14,6 +14,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 
 from tau2._jsonfile import json_line
+from tau2.audit._regrade_output import require_new_output
 from tau2.episode import (
     DONE_TOOL,
     AssertionRecord,
@@ -36,6 +37,7 @@ from tau2.runner import (
 )
 from tau2.runs import (
     RESULTS_FILE,
+    RegradedFrom,
     RunManifest,
     SimulationRecord,
     load_run,
@@ -104,7 +106,7 @@ class RegradeReport(BaseModel):
 def regrade_suite(run_dir: Path, suite: Path, out: Path, *, data_dir: Path | None = None) -> RegradeReport:
     """Re-score the stored trajectories of the run in `run_dir` against the tasks of `suite` on `data_dir`
     (None: the run's own data) and write them as a new run in `out`, which must be new or empty."""
-    _require_new(out, run_dir)
+    require_new_output(out, run_dir)
     run = load_run(run_dir)
     manifest = run.manifest
     if data_dir is not None and not data_dir.is_dir():
@@ -116,7 +118,7 @@ def regrade_suite(run_dir: Path, suite: Path, out: Path, *, data_dir: Path | Non
     if not shared:
         raise UserInputError(f"{suite}: defines none of the tasks of run {manifest.run_id} ({run_dir})")
     hashes = task_hashes(tasks[task_id] for task_id in shared)
-    new = _regraded_manifest(manifest, suite, data, shared, hashes, tasks)
+    new = _regraded_manifest(manifest, run_dir, suite, data, shared, hashes, tasks)
     records: list[SimulationRecord] = []
     flips: list[VerdictFlip] = []
     not_regraded: list[str] = []
@@ -154,17 +156,6 @@ def regrade_suite(run_dir: Path, suite: Path, out: Path, *, data_dir: Path | Non
     )
 
 
-def _require_new(out: Path, run_dir: Path) -> None:
-    """Refuse an output that is a file or a directory holding anything (nothing is ever overwritten), or
-    that lies inside the run directory (which stays as it was)."""
-    if out.exists() and (not out.is_dir() or any(out.iterdir())):
-        raise UserInputError(f"--out {out}: not empty; choose another output directory")
-    if out.resolve().is_relative_to(run_dir.resolve()):
-        raise UserInputError(
-            f"--out {out}: inside the run directory {run_dir}, which a regrade leaves as it was"
-        )
-
-
 def _suite_tasks(suite: Path, manifest: RunManifest) -> dict[str, Task]:
     """The suite's tasks by id, read as the run read its own; a suite of another domain is refused. A
     persona override the run had is left out: it shapes the conversation, not the scoring."""
@@ -184,6 +175,7 @@ def _suite_tasks(suite: Path, manifest: RunManifest) -> dict[str, Task]:
 
 def _regraded_manifest(
     manifest: RunManifest,
+    run_dir: Path,
     suite: Path,
     data_dir: Path | None,
     shared: list[str],
@@ -216,7 +208,9 @@ def _regraded_manifest(
             "hashes": run_hashes,
             "task_hashes": hashes,
             "reward_basis_source": reward_basis_source([tasks[task_id] for task_id in shared]),
-            "regraded_from": manifest.run_id,
+            "regraded_from": RegradedFrom(
+                run_id=manifest.run_id, path=str(run_dir.resolve()), suite=str(suite.resolve())
+            ),
         }
     )
 

@@ -36,14 +36,13 @@ COMMANDS = (
     "check_model",
     "episode",
     "run",
+    "regrade",
     "report",
     "compare",
     "view",
     "play",
-    "regrade_suite",
 )
-"""Subcommand modules of `tau2.cli`, in the order `--help` lists them; a module's `NAME`, when it has one,
-names its command (else the module's name, with dashes)."""
+"""Subcommand modules of `tau2.cli`, in the order `--help` lists them."""
 GROUPS = {"experiment": "experiment", "export": "exports", "import": "imports"}
 """Subcommand groups (name → module defining a Typer `app` with one command per format)."""
 
@@ -101,14 +100,9 @@ def _root(
     """Evaluate conversational customer-service agents in a dual-control world."""
 
 
-def command_name(module: str) -> str:
-    """The command the module `module` of `COMMANDS` defines: its `NAME`, else its name with dashes."""
-    name: str = getattr(import_module(f"{__name__}.{module}"), "NAME", module.replace("_", "-"))
-    return name
-
-
 for _name in COMMANDS:
-    app.command(name=command_name(_name))(import_module(f"{__name__}.{_name}").command)
+    _module = import_module(f"{__name__}.{_name}")
+    app.command(name=_name.replace("_", "-"))(_module.command)
 for _group, _name in GROUPS.items():
     app.add_typer(import_module(f"{__name__}.{_name}").app, name=_group)
 

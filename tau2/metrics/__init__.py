@@ -1,11 +1,19 @@
 """Metrics over simulation records: pass^k with bootstrap intervals, flip rate, breakdowns, per-action
 diagnostics, the usage ledger, and paired comparisons of two runs; for experiments, the exact McNemar test,
 the minimum detectable difference, the one-sentence verdict, the bounds left by missing trials, and the
-adaptive allocation of trials. pass^k and its intervals need only per-task counts of trials and successes
-(`TaskCounts`), never the records themselves."""
+adaptive allocation of trials; the agreement of several judges (Cohen's and Fleiss' κ). pass^k and its
+intervals need only per-task counts of trials and successes (`TaskCounts`), never the records themselves."""
 
 from tau2.metrics._allocation import PRIOR, Allocation, Budget, StopReason, allocate
 from tau2.metrics._detectable import DEFAULT_POWER, minimum_detectable_difference
+from tau2.metrics._judge_agreement import (
+    JudgeAgreement,
+    JudgeCost,
+    JudgeDisagreement,
+    judge_agreement,
+    judge_labels,
+)
+from tau2.metrics._kappa import cohen_kappa, fleiss_kappa
 from tau2.metrics._mcnemar import McNemar, mcnemar, mcnemar_p_value
 from tau2.metrics._missing import MissingSummary, PassKBounds, missing_summary, pass_hat_k_bounds
 from tau2.metrics._verdict import ArmComparison, compare_arms, verdict_sentence
@@ -57,6 +65,9 @@ __all__ = [
     "FlipSets",
     "FlipSummary",
     "GroupStat",
+    "JudgeAgreement",
+    "JudgeCost",
+    "JudgeDisagreement",
     "McNemar",
     "MissingSummary",
     "Pair",
@@ -77,10 +88,14 @@ __all__ = [
     "breakdown",
     "breakdowns",
     "check_stats",
+    "cohen_kappa",
     "compare_arms",
     "estimate",
+    "fleiss_kappa",
     "flip_sets",
     "flip_summary",
+    "judge_agreement",
+    "judge_labels",
     "mcnemar",
     "mcnemar_p_value",
     "minimum_detectable_difference",

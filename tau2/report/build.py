@@ -17,6 +17,7 @@ from tau2.metrics import (
     check_stats,
     flip_sets,
     flip_summary,
+    judge_agreement,
     pair_key,
     pair_outcomes,
     paired_breakdowns,
@@ -74,6 +75,7 @@ def build_report(run: Run, bootstrap: Bootstrap, max_k: int | None = None) -> Ru
         warnings=run.warnings,
         retrieval=retrieval_summary(records),
         audit=audit_run(run, bootstrap),
+        judges=judge_agreement(records),
     )
 
 

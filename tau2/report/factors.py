@@ -30,6 +30,7 @@ def differing_factors(a: Run, b: Run) -> list[Factor]:
         ("domain", a.manifest.domain, b.manifest.domain),
         ("policy", a.manifest.episode.policy_variant, b.manifest.episode.policy_variant),
         ("retrieval", _retrieval_label(a), _retrieval_label(b)),
+        ("judge", _judges_label(a), _judges_label(b)),
         ("trials", str(a.manifest.trials), str(b.manifest.trials)),
         ("seed", str(a.manifest.seed), str(b.manifest.seed)),
         ("max_steps", str(a.manifest.episode.max_steps), str(b.manifest.episode.max_steps)),
@@ -48,6 +49,11 @@ def differing_factors(a: Run, b: Run) -> list[Factor]:
 def _retrieval_label(run: Run) -> str:
     retrieval = run.manifest.episode.retrieval
     return "none" if retrieval is None else retrieval.label()
+
+
+def _judges_label(run: Run) -> str:
+    """The judges' models, the first (which decides the reward) first; `none` without a judge."""
+    return " + ".join(judge.name for judge in run.manifest.config.judges) or "none"
 
 
 def title(factors: list[Factor]) -> str:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from tau2.errors import UserInputError
 from tau2.metrics import BOTH, GroupStat, PairedGroup, pair_key
-from tau2.report import audit, fmt, plots, tables
+from tau2.report import audit, fmt, judges, plots, tables
 from tau2.report.factors import side_labels
 from tau2.report.schema import ComparisonReport, RunReport
 from tau2.report.tables import TableData
@@ -29,6 +29,11 @@ def run_page(report: RunReport, records: Sequence[SimulationRecord], extra: Sequ
     body = [
         f'<p class="config">{escape(tables.config_line(report))}</p>',
         f'<p class="config">{escape(tables.totals_line(report))}</p>',
+        *(
+            f'<p class="config">{escape(text)}</p>'
+            for text in (judges.cost_line(report.usage, report.judges), judges.agreement_line(report.judges))
+            if text is not None
+        ),
         _warnings(report.warnings),
         _run_headline(report),
         _section("Recorded elsewhere", *(_table(table) for table in extra)),
@@ -38,6 +43,11 @@ def run_page(report: RunReport, records: Sequence[SimulationRecord], extra: Sequ
             _table(audit.attribution(report.audit)),
             _folded("Failed simulations", _table(audit.failures(report.audit))),
             *(f'<p class="note">{escape(note)}</p>' for note in audit.notes(report.audit)),
+        ),
+        _section(
+            "Judge agreement",
+            _table(judges.costs(report.judges)),
+            _folded("Assertions the judges disagree on", _table(judges.disagreements(report.judges))),
         ),
         _section("Plots", _run_plots(report)),
         _viewer(records),

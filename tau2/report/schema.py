@@ -18,6 +18,7 @@ from tau2.metrics import (
     FlipSets,
     FlipSummary,
     GroupStat,
+    JudgeAgreement,
     PairBy,
     PairedEstimate,
     PairedGroup,
@@ -99,6 +100,8 @@ class RunReport(_Document):
     """Runs on a knowledge base: the retrieval configuration and the mean recall@k of required documents."""
     audit: RunAudit | None = None
     """The simulated-user audit (each check's rate with an interval) and each failed simulation's cause."""
+    judges: JudgeAgreement | None = None
+    """Runs with two or more judges: their agreement (κ), the assertions they disagree on, each one's cost."""
 
 
 class Factor(_Document):

@@ -19,6 +19,7 @@ from tau2.metrics import (
     SeatUsage,
     TaskOutcome,
 )
+from tau2.metrics.usage import JUDGE
 from tau2.report import fmt
 from tau2.report.schema import ComparisonReport, RunReport
 
@@ -58,6 +59,8 @@ def configuration(report: RunReport) -> TableData:
         ["max steps / errors", f"{m.episode.max_steps} / {m.episode.max_errors}"],
         ["reward basis", _basis_source(m.reward_basis_source)],
         ["judge", "none" if m.config.judge is None else m.config.judge.name],
+        *(["further judge", judge.name] for judge in m.config.extra_judges),
+        *([["regraded from", f"{r.run_id} ({r.path})"]] if (r := m.regraded_from) is not None else []),
         ["tasks planned", fmt.count(len(m.task_ids))],
         *([f"version {key}", value] for key, value in sorted(m.versions.items())),
         *([f"hash {key}", value] for key, value in sorted(m.hashes.items())),
@@ -78,7 +81,7 @@ def config_line(report: RunReport) -> str:
 
 
 def totals_line(report: RunReport) -> str:
-    """Counts, flips and cost in one line."""
+    """Counts, flips and the seats' tokens and cost in one line."""
     t, flips = report.totals, report.flips
     parts = [
         f"{fmt.count(t.simulations)}/{fmt.count(t.expected)} simulations",
@@ -94,10 +97,11 @@ def totals_line(report: RunReport) -> str:
     retrieval = report.retrieval
     if retrieval is not None and retrieval.recall is not None:
         parts.append(f"recall@{retrieval.k} {fmt.rate(retrieval.recall)}")
-    tokens = sum(u.prompt_tokens + u.completion_tokens for u in report.usage)
+    seats = [u for u in report.usage if u.seat != JUDGE]  # the judges' cost has a line of its own
+    tokens = sum(u.prompt_tokens + u.completion_tokens for u in seats)
     if tokens:
         parts.append(f"{fmt.count(tokens)} tokens")
-    priced = [u.cost for u in report.usage if u.calls]
+    priced = [u.cost for u in seats if u.calls]
     if priced:
         known = None not in priced
         parts.append(f"cost {fmt.usd(sum(c or 0.0 for c in priced))}" if known else "cost unpriced")

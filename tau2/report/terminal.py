@@ -12,7 +12,7 @@ from rich.table import Table
 
 from tau2._display import data_text
 from tau2.metrics import BOTH
-from tau2.report import audit, fmt, tables
+from tau2.report import audit, fmt, judges, tables
 from tau2.report.factors import side_labels
 from tau2.report.schema import ComparisonReport, RunReport
 from tau2.report.tables import TableData
@@ -78,6 +78,7 @@ def run_tables(report: RunReport, full: bool = False) -> list[RenderableType]:
                 ]
             ),
             *_audit_line(report),
+            *_judge_lines(report),
             line(hint, "dim"),
         ]
     return [
@@ -93,12 +94,15 @@ def run_tables(report: RunReport, full: bool = False) -> list[RenderableType]:
                 tables.actions(report.actions),
                 tables.checks(report.checks),
                 tables.usage(report.usage),
+                judges.costs(report.judges),
+                judges.disagreements(report.judges),
                 tables.tasks(report.tasks),
                 tables.summary(report),
                 tables.configuration(report),
             ]
         ),
         *(line(f"audit: {note}", "dim") for note in audit.notes(report.audit)),
+        *_judge_lines(report),
     ]
 
 
@@ -106,6 +110,12 @@ def _audit_line(report: RunReport) -> list[RenderableType]:
     """Failed simulations by cause, when some failed."""
     text = audit.attribution_line(report.audit)
     return [] if text is None else [line(text)]
+
+
+def _judge_lines(report: RunReport) -> list[RenderableType]:
+    """The judges' cost, and a panel's agreement, one line each when there are judges."""
+    texts = [judges.cost_line(report.usage, report.judges), judges.agreement_line(report.judges)]
+    return [line(text) for text in texts if text is not None]
 
 
 def _weakest(report: RunReport, name: str, ks: list[str]) -> TableData:

@@ -19,6 +19,7 @@ from tau2.runner._plan import Unit, pending_units
 from tau2.runner._prepare import (
     EpisodeSetup,
     PreparedRun,
+    check_credentials,
     prepare_episode,
     prepare_run,
     reward_basis_source,
@@ -27,7 +28,7 @@ from tau2.runner._prepare import (
 )
 from tau2.runner._progress import ProgressBar, RunProgress, Tally
 from tau2.runner._ray_workers import execute_on_ray
-from tau2.runner._seats import resolved_model, resolved_seat
+from tau2.runner._seats import resolved_model, resolved_models, resolved_seat
 from tau2.runner._seeds import derive_seed
 from tau2.runner._summary import nothing_judged, run_summary
 from tau2.runner._workers import execute_on_workers, split_limits
@@ -44,6 +45,7 @@ __all__ = [
     "RunProgress",
     "Tally",
     "Unit",
+    "check_credentials",
     "crash_record",
     "data_hash",
     "derive_seed",
@@ -61,6 +63,7 @@ __all__ = [
     "prepare_episode",
     "prepare_run",
     "resolved_model",
+    "resolved_models",
     "resolved_seat",
     "reward_basis_source",
     "run_summary",

@@ -35,6 +35,7 @@ def episode_record(
         usage=trajectory.usage,
         checks=evaluation.checks,
         judge_usage=evaluation.judge_usage,
+        judges=evaluation.judges,
         duration_s=result.timing.setup_s + result.timing.conversation_s + result.timing.evaluation_s,
         state_changes=result.state_changes,
         retrieval=evaluation.retrieval,

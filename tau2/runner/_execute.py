@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from tau2.actors import make_actor
-from tau2.episode import EpisodeConfig, NLJudge, run_episode
+from tau2.episode import EpisodeConfig, JudgePanel, run_episode
 from tau2.errors import StorageError
 from tau2.llm import AuthenticationError, call_settings, default_limits
 from tau2.runner._convert import crash_record, episode_record
@@ -46,10 +46,10 @@ async def execute_locally(prepared: PreparedRun, driver: Driver) -> None:
                 group.create_task(worker())
 
 
-def judge_of(manifest: RunManifest) -> NLJudge | None:
-    """The run's judge of natural-language assertions, shared by its simulations so its verdict cache spans
-    them; None when the run has none."""
-    return None if manifest.config.judge is None else NLJudge(manifest.config.judge)
+def judge_of(manifest: RunManifest) -> JudgePanel | None:
+    """The run's judges of natural-language assertions, shared by its simulations so their verdict caches
+    span them; None when the run has none."""
+    return JudgePanel.of(manifest.config.judges)
 
 
 @contextmanager
@@ -95,8 +95,8 @@ def episode_config(manifest: RunManifest, seed: int) -> EpisodeConfig:
     return manifest.episode.model_copy(update={"seed": seed})
 
 
-async def simulate(prepared: PreparedRun, unit: Unit, judge: NLJudge | None = None) -> SimulationRecord:
-    """Run one unit with fresh actors and the run's judge; a failure of the framework itself becomes an
+async def simulate(prepared: PreparedRun, unit: Unit, judge: JudgePanel | None = None) -> SimulationRecord:
+    """Run one unit with fresh actors and the run's judges; a failure of the framework itself becomes an
     infrastructure record."""
     manifest = prepared.manifest
     task = prepared.tasks[unit.task_id]

@@ -45,6 +45,7 @@ def _shaping(manifest: RunManifest) -> dict[str, Any]:
         "hashes": manifest.hashes,
         "task_ids": manifest.task_ids,
         "judge": manifest.config.judge,
+        "extra_judges": manifest.config.extra_judges,
         "reward_basis_source": manifest.reward_basis_source,
     }
 
@@ -151,6 +152,9 @@ def _compare(name: str, old: Any, new: Any, found: list[str]) -> None:
     if isinstance(old, BaseModel) and type(old) is type(new):
         for field in type(old).model_fields:
             _compare(f"{name}.{field}", getattr(old, field), getattr(new, field), found)
+    elif _models(old) and _models(new) and len(old) == len(new):
+        for index, (before, after) in enumerate(zip(old, new, strict=True)):
+            _compare(f"{name}.{index}", before, after, found)
     elif name == "hashes":
         for key in sorted(set(old) | set(new)):
             if key in LATER_HASHES and key not in old:
@@ -161,6 +165,11 @@ def _compare(name: str, old: Any, new: Any, found: list[str]) -> None:
         found.append(f"{name} ({_show(old)} → {_show(new)})")
 
 
+def _models(value: Any) -> bool:
+    """Whether `value` is a list of models (a run's further judges), compared item by item."""
+    return isinstance(value, list) and all(isinstance(item, BaseModel) for item in value)
+
+
 def _digest(value: str | None) -> str:
     """The first hex digits of a `sha256:` hash, or `none`."""
     return "none" if value is None else value.removeprefix("sha256:")[:12]
@@ -168,6 +177,8 @@ def _digest(value: str | None) -> str:
 
 def _show(value: Any) -> str:
     """A short printable form of a manifest value."""
+    if value and _models(value) and all(isinstance(getattr(item, "name", None), str) for item in value):
+        return ", ".join(item.name for item in value)  # models by their names: a run's further judges
     if isinstance(value, list):
         return f"{len(value)} items"
     if isinstance(value, BaseModel):

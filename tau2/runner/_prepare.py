@@ -29,7 +29,7 @@ from tau2.runner._manifest import (
     sha256_tree,
 )
 from tau2.runner._plan import Unit, pending_units
-from tau2.runner._seats import resolved_model, resolved_seat
+from tau2.runner._seats import resolved_model, resolved_models, resolved_seat
 from tau2.runs import (
     DAMAGED_FILE,
     MANIFEST_FILE,
@@ -114,7 +114,12 @@ def prepare_run(layers: Layers, run_dir: Path, *, resume: bool) -> PreparedRun:
             )
         # The stored configuration, with the seats given now: their secrets compare equal to the stored
         # markers, and only the seats given now hold the values.
-        seats = {"agent": config.agent, "user": config.user, "judge": config.judge}
+        seats = {
+            "agent": config.agent,
+            "user": config.user,
+            "judge": config.judge,
+            "extra_judges": config.extra_judges,
+        }
         added = stored.config.model_copy(update={"trials": manifest.trials, **seats})
         manifest = stored.model_copy(update={"config": added})
     if manifest.mode is Mode.SOLO:
@@ -166,8 +171,15 @@ class EpisodeSetup(BaseModel):
     user: ActorSpec | None
     """None in solo mode."""
     judge: ModelSpec | None
+    extra_judges: list[ModelSpec] = []
+    """Further judges, recorded beside the first (whose verdicts decide the reward)."""
     data_dir: Path | None
     warnings: list[str]
+
+    @property
+    def judges(self) -> list[ModelSpec]:
+        """Every judge, the first first."""
+        return [] if self.judge is None else [self.judge, *self.extra_judges]
 
 
 def prepare_episode(layers: Layers, task_id: str, seed: int | None = None) -> EpisodeSetup:
@@ -190,13 +202,15 @@ def prepare_episode(layers: Layers, task_id: str, seed: int | None = None) -> Ep
     user = None if config.mode is Mode.SOLO else resolved_seat(run.user, Side.USER, layers)
     _policy(get_domain(task.domain), config.mode, config.policy_variant, layers)
     judge = resolved_model(run.judge)
-    check_credentials(agent.model, user.model if user else None, judge)
+    extra_judges = resolved_models(run.extra_judges)
+    check_credentials(agent.model, user.model if user else None, judge, extra_judges)
     return EpisodeSetup(
         task=task,
         config=config,
         agent=agent,
         user=user,
         judge=judge,
+        extra_judges=extra_judges,
         data_dir=run.data_dir,
         warnings=_solo_warnings(config.mode, layers),
     )
@@ -276,7 +290,8 @@ def _resolve(
         hashes["policy"] = sha256_text(policy)
     hashes["data"] = data_hash(domain, data_dir)
     judge = resolved_model(config.judge)
-    judged = judge_hash([] if judge is None else [judge])
+    extra_judges = resolved_models(config.extra_judges)
+    judged = judge_hash([] if judge is None else [judge, *extra_judges])
     if judged is not None:
         hashes["judge"] = judged
     resolved = config.model_copy(
@@ -286,6 +301,7 @@ def _resolve(
             "agent": agent,
             "user": user,
             "judge": judge,
+            "extra_judges": extra_judges,
             "retrieval": episode.retrieval,
         }
     )
@@ -441,13 +457,20 @@ def _check_actors(manifest: RunManifest) -> None:
     if manifest.user is not None:
         make_actor(manifest.user, Side.USER, manifest.mode)
     user = manifest.user
-    check_credentials(manifest.agent.model, user.model if user else None, manifest.config.judge)
+    config = manifest.config
+    check_credentials(manifest.agent.model, user.model if user else None, config.judge, config.extra_judges)
 
 
-def check_credentials(agent: ModelSpec | None, user: ModelSpec | None, judge: ModelSpec | None) -> None:
+def check_credentials(
+    agent: ModelSpec | None,
+    user: ModelSpec | None,
+    judge: ModelSpec | None,
+    extra_judges: Sequence[ModelSpec] = (),
+) -> None:
     """Refuse, on one line naming the seat, a model whose key is missing (checked offline), or whose
     secrets a resumed run needs given again."""
-    for seat, spec in (("agent", agent), ("user", user), ("judge", judge)):
+    judges = [("judge", judge), *(("judge", spec) for spec in extra_judges)]
+    for seat, spec in (("agent", agent), ("user", user), *judges):
         if spec is None:
             continue
         withheld = withheld_credentials(spec, seat)

@@ -19,6 +19,7 @@ from tau2.runs._records import SimulationRecord
 from tau2.runs._rundir import (
     MANIFEST_FILE,
     RESULTS_FILE,
+    RegradedFrom,
     Run,
     RunManifest,
     latest_records,
@@ -38,6 +39,7 @@ __all__ = [
     "Provenance",
     "ProvenanceCheck",
     "RecordWriter",
+    "RegradedFrom",
     "Run",
     "RunDirectoryLock",
     "RunManifest",

@@ -8,7 +8,15 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Final, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    ValidationError,
+    model_serializer,
+    model_validator,
+)
 
 from tau2._jsonfile import canonical_json, read_json, validation_error
 from tau2.config import ActorSpec, EpisodeConfig, Mode, RunConfig
@@ -22,6 +30,32 @@ MANIFEST_FILE: Final = "manifest.json"
 RESULTS_FILE: Final = "results.jsonl"
 _SHOWN_LINES: Final = 5
 """How many damaged line numbers a warning lists."""
+
+
+class RegradedFrom(BaseModel):
+    """Where a regraded run's conversations come from: the run whose stored transcripts were scored again,
+    and what scored them: other judges (`tau2 regrade --judge-model`) or other task definitions
+    (`tau2 regrade --suite`)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    run_id: str
+    path: str
+    """The original run's directory (absolute), which the regrade left untouched."""
+    judges: list[str] = Field(default_factory=list)
+    """A regrade by judges: the new judges' models, the first (whose verdicts decide the reward) first."""
+    suite: str | None = None
+    """A regrade against other task definitions: the task file (absolute) it scored against."""
+
+    @model_serializer(mode="wrap")
+    def _only_what_was_used(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        """Name the judges or the suite, whichever the regrade used."""
+        data: dict[str, Any] = handler(self)
+        if not data.get("judges"):
+            data.pop("judges", None)
+        if data.get("suite") is None:
+            data.pop("suite", None)
+        return data
 
 
 class RunManifest(BaseModel):
@@ -49,13 +83,21 @@ class RunManifest(BaseModel):
     task_hashes: dict[str, str] = Field(default_factory=dict)
     """Each task's content hash, by task id (empty in manifests made before runs recorded them: their
     provenance is unknown)."""
-    regraded_from: str | None = None
-    """The run whose stored trajectories this run re-scores against other task definitions (`tau2 regrade
-    --suite`); None for runs that simulated their own."""
     reward_basis_source: Literal["implied", "explicit"] | None = None
     """For τ²-bench task files: whether the reward basis was implied (the older `tasks.json`, judged on
     database × communicated information) or written in the file (`tasks_v1.json`); None = our suites'
     assertion-judged tasks."""
+    regraded_from: RegradedFrom | None = None
+    """For a run made by `tau2 regrade`: the run it was regraded from, and with what; None for runs that
+    simulated their own conversations."""
+
+    @model_serializer(mode="wrap")
+    def _omit_unregraded(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        """Leave `regraded_from` out of runs that were not regraded, so their manifests stay as they were."""
+        data: dict[str, Any] = handler(self)
+        if data.get("regraded_from") is None:
+            data.pop("regraded_from", None)
+        return data
 
     @model_validator(mode="before")
     @classmethod

@@ -68,7 +68,8 @@ def test_regrading_against_the_same_file_flips_nothing_and_leaves_the_run_untouc
     assert "tasks whose content differs from the run's: 0" in result.stdout
     assert tree_digest(mock_run) == before
     source, regraded = load_run(mock_run), load_run(out)
-    assert regraded.manifest.regraded_from == source.manifest.run_id != regraded.manifest.run_id
+    assert regraded.manifest.regraded_from is not None
+    assert regraded.manifest.regraded_from.run_id == source.manifest.run_id != regraded.manifest.run_id
     assert regraded.manifest.task_hashes == source.manifest.task_hashes
     assert [(r.task_id, r.trial, r.reward) for r in regraded.records] == [
         (r.task_id, r.trial, r.reward) for r in source.records

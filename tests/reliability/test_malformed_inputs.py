@@ -32,6 +32,7 @@ class ReliabilityScale(Protocol):
 REPO = Path(__file__).resolve().parents[2]
 MOCK_SUITE = REPO / "domains" / "mock" / "suites" / "examples.json"
 OFFLINE = ["--agent", "oracle", "--user", "scripted"]
+JUDGE_WITH_KEY = ["--judge-model", "openai/m", "--judge-arg", "api_key=sk-test"]
 BAD_INPUT, ENVIRONMENT = 2, 3
 SUBPROCESS_SAMPLE = 12
 """Every how-many-th case also runs as a real process (in the fast suite; the full suite runs all)."""
@@ -221,6 +222,7 @@ def _cases() -> list[Case]:
         add(f"compare-a-{run_dir}", "compare", run_dir, "good-run")
         add(f"export-tau2bench-{run_dir}", "export", "tau2bench", run_dir, "-o", "export.json")
         add(f"resume-{run_dir}", "run", "--resume", "--out", run_dir, *OFFLINE)
+        add(f"regrade-{run_dir}", "regrade", run_dir, "--out", "regraded", "--judge-model", "openai/m")
     for run_dir in ("run-garbled-manifest", "run-no-task-ids", "no-such-run"):
         add(f"compare-b-{run_dir}", "compare", "good-run", run_dir)
         add(f"export-potato-{run_dir}", "export", "potato", run_dir, "-o", "potato-project")
@@ -318,6 +320,9 @@ def _cases() -> list[Case]:
     add("regrade-data-dir-file", *regrade, "--out", "new-run", "--data-dir", "a-file")
     add("regrade-data-dir-missing", *regrade, "--out", "new-run", "--data-dir", "no-such-dir")
     add("compare-one-run", "compare", "good-run")
+    add("regrade-no-judge", "regrade", "good-run", "--out", "regraded")
+    add("regrade-into-itself", "regrade", "good-run", "--out", "good-run", "--judge-model", "openai/m")
+    add("regrade-nothing-to-judge", "regrade", "good-run", "--out", "regraded", *JUDGE_WITH_KEY)
     add("compare-html-full-disk", "compare", "good-run", "good-run", "--html", "/dev/full", code=ENVIRONMENT)
 
     view = ("view", "good-run")
@@ -508,11 +513,11 @@ def in_workspace(workspace: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def test_corpus_is_large_and_covers_every_command() -> None:
-    from tau2.cli import COMMANDS, GROUPS, command_name
+    from tau2.cli import COMMANDS, GROUPS
 
     commands = {case.command.split()[0] for case in CASES}
     assert len(CASES) >= 150
-    assert {command_name(name) for name in COMMANDS} | set(GROUPS) <= commands
+    assert {name.replace("_", "-") for name in COMMANDS} | set(GROUPS) <= commands
     assert len({case.id for case in CASES}) == len(CASES)
 
 

@@ -1,0 +1,124 @@
+"""How far a run's judges agree: over every natural-language assertion each judge of the panel gave a
+verdict on, Cohen's κ (two judges) or Fleiss' κ (more), the assertions they disagree on, and what each
+judge cost. Runs judged by one judge (or none) have nothing to measure."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from tau2.llm import Usage
+from tau2.metrics._kappa import cohen_kappa, fleiss_kappa
+from tau2.runs import SimulationRecord
+
+Statistic = Literal["Cohen's kappa", "Fleiss' kappa"]
+
+
+class JudgeCost(BaseModel):
+    """One judge's calls, tokens and cost over the run; `cost` None when some call was unpriced."""
+
+    model_config = ConfigDict(frozen=True)
+
+    judge: str
+    simulations: int
+    calls: int
+    prompt_tokens: int
+    completion_tokens: int
+    cost: float | None
+    unpriced: int
+    """Simulations in which this judge's cost was unknown."""
+
+
+class JudgeDisagreement(BaseModel):
+    """An assertion the judges gave different verdicts on, with each judge's verdict in panel order."""
+
+    model_config = ConfigDict(frozen=True)
+
+    task_id: str
+    trial: int
+    assertion: str
+    verdicts: list[bool]
+
+
+class JudgeAgreement(BaseModel):
+    """The agreement of a panel of judges over a run's valid simulations."""
+
+    model_config = ConfigDict(frozen=True)
+
+    judges: list[str]
+    """The judges in panel order (the first decides the reward); a model named twice gets `#n` after it."""
+    statistic: Statistic
+    kappa: float | None
+    """None when no assertion has every judge's verdict."""
+    assertions: int
+    """(Simulation, assertion) pairs every judge gave a verdict on."""
+    agreed: int
+    """Of those, the ones every judge decided alike."""
+    disagreements: list[JudgeDisagreement]
+    costs: list[JudgeCost]
+
+
+def judge_labels(models: Sequence[str]) -> list[str]:
+    """Names for the judges of a panel: the model, with `#n` (its place) when the panel names it twice."""
+    return [f"{model} #{n}" if models.count(model) > 1 else model for n, model in enumerate(models, 1)]
+
+
+def judge_agreement(records: Sequence[SimulationRecord]) -> JudgeAgreement | None:
+    """The agreement of the judges that graded `records` (the first record with a panel names it; records
+    of another panel are left out); None when no record was graded by two or more judges."""
+    panel = next((record.judges for record in records if len(record.judges) >= 2), None)
+    if panel is None:
+        return None
+    models = [judge.model for judge in panel]
+    graded = [record for record in records if [judge.model for judge in record.judges] == models]
+    ratings: list[list[bool]] = []
+    disagreements: list[JudgeDisagreement] = []
+    for record in graded:
+        if record.excluded:
+            continue
+        for assertion in record.judges[0].verdicts:
+            verdicts = [judge.verdicts.get(assertion) for judge in record.judges]
+            passed = [None if verdict is None else verdict.passed for verdict in verdicts]
+            decided = [value for value in passed if value is not None]
+            if len(decided) < len(passed):
+                continue
+            ratings.append(decided)
+            if len(set(decided)) > 1:
+                disagreements.append(
+                    JudgeDisagreement(
+                        task_id=record.task_id, trial=record.trial, assertion=assertion, verdicts=decided
+                    )
+                )
+    two = len(models) == 2
+    kappa = (
+        cohen_kappa([pair[0] for pair in ratings], [pair[1] for pair in ratings])
+        if two
+        else fleiss_kappa(ratings)
+    )
+    labels = judge_labels(models)
+    return JudgeAgreement(
+        judges=labels,
+        statistic="Cohen's kappa" if two else "Fleiss' kappa",
+        kappa=kappa,
+        assertions=len(ratings),
+        agreed=len(ratings) - len(disagreements),
+        disagreements=disagreements,
+        costs=[_cost(label, [record.judges[n].usage for record in graded]) for n, label in enumerate(labels)],
+    )
+
+
+def _cost(judge: str, usages: Sequence[Usage | None]) -> JudgeCost:
+    """One judge's usage summed over the simulations it was asked about."""
+    asked = [usage for usage in usages if usage is not None]
+    total = sum(asked, Usage())
+    return JudgeCost(
+        judge=judge,
+        simulations=len(asked),
+        calls=total.calls,
+        prompt_tokens=total.prompt_tokens,
+        completion_tokens=total.completion_tokens,
+        cost=total.cost,
+        unpriced=sum(usage.cost is None for usage in asked),
+    )
