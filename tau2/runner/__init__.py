@@ -13,6 +13,7 @@ from tau2.runner._manifest import (
     sha256_bytes,
     sha256_text,
 )
+from tau2.runner._new_run import NewRun, check_new_run_dir, write_run
 from tau2.runner._plan import Unit, pending_units
 from tau2.runner._prepare import (
     EpisodeSetup,
@@ -35,12 +36,14 @@ __all__ = [
     "Driver",
     "EpisodeSetup",
     "Executor",
+    "NewRun",
     "PreparedRun",
     "ProgressBar",
     "RecordWriter",
     "RunProgress",
     "Tally",
     "Unit",
+    "check_new_run_dir",
     "crash_record",
     "derive_seed",
     "differences",
@@ -66,4 +69,5 @@ __all__ = [
     "split_limits",
     "stored_manifest",
     "suite_hash",
+    "write_run",
 ]
