@@ -1,5 +1,6 @@
-"""Tasks and suites: the task model, subtask catalogs, task files (ours and τ²-bench's), setting up a
-task's world, running its assertions, and verifying that its reference solution passes."""
+"""Tasks and suites: the task model (with the components its reward is composed from), subtask catalogs,
+suites (our task-file format; τ²-bench's task files are `tau2.tau2bench`'s), setting up a task's world and
+running its assertions."""
 
 from tau2.tasks._assertions import all_passed, first_failure, run_assertions
 from tau2.tasks._catalog import (
@@ -30,7 +31,7 @@ from tau2.tasks._extension import (
 )
 from tau2.tasks._initialize import TaskSetupError, initialize_world
 from tau2.tasks._layering import extend_catalog
-from tau2.tasks._reward_basis import IMPLIED_BASIS, RewardType
+from tau2.tasks._reward_basis import RewardType
 from tau2.tasks._solo import require_tickets
 from tau2.tasks._suite import SUITE_FORMAT, Suite, find_duplicate, is_suite_document, load_suite, parse_suite
 from tau2.tasks._task import (
@@ -46,7 +47,6 @@ from tau2.tasks._task import (
 
 __all__ = [
     "CATALOG_EXTENSION_GROUP",
-    "IMPLIED_BASIS",
     "SUITE_FORMAT",
     "AssertionCall",
     "Catalog",

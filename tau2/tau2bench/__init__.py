@@ -1,10 +1,12 @@
-"""τ²-bench's formats. This package holds its task files (read, converted to and from our `Task`, written,
-and the splits beside them) and sits just above `tau2.tasks`, so loading a suite needs nothing more;
-`tau2.tau2bench.results` holds its results files (import, export, leaderboard submissions), at the
-interfaces' layer, and is loaded only when imported."""
+"""τ²-bench's formats, in one place. This package holds its task files (read, converted to and from our
+`Task`, written, the splits beside them, the reward basis a file that names none implies) and
+`load_task_file`, which tells them from our suites; it sits just above `tau2.tasks`, so loading tasks
+needs nothing higher. `tau2.tau2bench.results` holds its results files (import, export, leaderboard
+submissions) near the top of the layers, and is loaded only when imported."""
 
 from tau2.tau2bench._task_files import (
     BASIS_IMPLIED_KEY,
+    IMPLIED_BASIS,
     METADATA_KEY,
     Tau2Task,
     ToolRequestor,
@@ -19,6 +21,7 @@ from tau2.tau2bench._task_files import (
 
 __all__ = [
     "BASIS_IMPLIED_KEY",
+    "IMPLIED_BASIS",
     "METADATA_KEY",
     "Tau2Task",
     "ToolRequestor",
