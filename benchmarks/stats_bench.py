@@ -71,7 +71,7 @@ timed(load_tasks, sys.argv[1])
 """τ²-bench's loader of a task file (every domain reads its file so: each task validated into `Task`)."""
 OUR_LOADER = """
 from pathlib import Path
-from tau2.tasks import load_task_file
+from tau2.tau2bench import load_task_file
 from tau2.world import get_domain
 get_domain(sys.argv[2])
 timed(load_task_file, Path(sys.argv[1]))

@@ -50,9 +50,8 @@ if TYPE_CHECKING:
         UserInstructions,
         UserScenario,
         initialize_world,
-        load_task_file,
-        write_tau2_file,
     )
+    from tau2.tau2bench import load_task_file, write_tau2_file
     from tau2.world import (
         Domain,
         Side,
@@ -137,7 +136,16 @@ __all__ = [
 ]
 __version__ = "0.1.0"
 
-_SOURCES = ("tau2.errors", "tau2.world", "tau2.tasks", "tau2.llm", "tau2.episode", "tau2.actors", "tau2.runs")
+_SOURCES = (
+    "tau2.errors",
+    "tau2.world",
+    "tau2.tasks",
+    "tau2.tau2bench",
+    "tau2.llm",
+    "tau2.episode",
+    "tau2.actors",
+    "tau2.runs",
+)
 """The packages the names of `__all__` come from, searched in order on first access."""
 _RUNS_API = {
     "RunConfig": "tau2.config",

@@ -30,7 +30,8 @@ from tau2.runs import (
     record_provenance,
     task_hash,
 )
-from tau2.tasks import BASIS_IMPLIED_KEY, METADATA_KEY, Task
+from tau2.tasks import Task
+from tau2.tau2bench import BASIS_IMPLIED_KEY, METADATA_KEY
 from tau2.world import Side
 
 runner = CliRunner()

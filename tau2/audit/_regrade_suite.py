@@ -44,7 +44,8 @@ from tau2.runs import (
     record_provenance,
     task_hashes,
 )
-from tau2.tasks import RewardType, Task, initialize_world, load_task_file
+from tau2.tasks import RewardType, Task, initialize_world
+from tau2.tau2bench import load_task_file
 from tau2.world import (
     StateChange,
     ToolKind,

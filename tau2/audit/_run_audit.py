@@ -27,7 +27,8 @@ from tau2.metrics import Bootstrap, Estimate, rate_estimate
 from tau2.personas import PersonaError, load_persona
 from tau2.runner import suite_hash
 from tau2.runs import Run, SimulationRecord
-from tau2.tasks import Task, load_task_file
+from tau2.tasks import Task
+from tau2.tau2bench import load_task_file
 from tau2.world import Domain, get_domain
 
 

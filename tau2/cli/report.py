@@ -32,7 +32,7 @@ def command(
     """Report one run: a one-screen headline (--full: every table), or JSON with --json; --html FILE also
     writes a self-contained page with plots and every simulation's transcript."""
     from tau2._jsonfile import collector_paused
-    from tau2.interfaces import extra_sections, imported_tables
+    from tau2.cli._report_sections import extra_sections, imported_tables
     from tau2.report import build_report, run_page, run_tables
     from tau2.runs import load_run
 

@@ -15,6 +15,7 @@ from tau2.runner._manifest import (
     sha256_text,
     sha256_tree,
 )
+from tau2.runner._new_run import NewRun, check_new_run_dir, write_run
 from tau2.runner._plan import Unit, pending_units
 from tau2.runner._prepare import (
     EpisodeSetup,
@@ -39,6 +40,7 @@ __all__ = [
     "Driver",
     "EpisodeSetup",
     "Executor",
+    "NewRun",
     "PreparedRun",
     "ProgressBar",
     "RecordWriter",
@@ -46,6 +48,7 @@ __all__ = [
     "Tally",
     "Unit",
     "check_credentials",
+    "check_new_run_dir",
     "crash_record",
     "data_hash",
     "derive_seed",
@@ -75,4 +78,5 @@ __all__ = [
     "split_limits",
     "stored_manifest",
     "suite_hash",
+    "write_run",
 ]

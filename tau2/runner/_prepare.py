@@ -43,15 +43,8 @@ from tau2.runs import (
     set_aside_damaged,
     task_hashes,
 )
-from tau2.tasks import (
-    BASIS_IMPLIED_KEY,
-    METADATA_KEY,
-    Task,
-    initialize_world,
-    load_split,
-    load_task_file,
-    require_tickets,
-)
+from tau2.tasks import Task, initialize_world, require_tickets
+from tau2.tau2bench import BASIS_IMPLIED_KEY, METADATA_KEY, load_split, load_task_file
 from tau2.world import Domain, Side, get_domain
 
 Layers = Sequence[ConfigLayer]

@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING, Final
 
 from pydantic import BaseModel, ConfigDict
 
-from tau2.tasks import BASIS_IMPLIED_KEY, METADATA_KEY, Task
+from tau2.tasks import Task
+from tau2.tau2bench import BASIS_IMPLIED_KEY, METADATA_KEY
 
 if TYPE_CHECKING:  # annotation only: the manifest module imports this one
     from tau2.runs._rundir import RunManifest

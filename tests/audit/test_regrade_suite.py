@@ -16,7 +16,7 @@ from typer.testing import CliRunner, Result
 from tau2.audit import regrade_suite
 from tau2.cli import app
 from tau2.runs import load_run, task_hash
-from tau2.tasks import load_task_file
+from tau2.tau2bench import load_task_file
 
 runner = CliRunner()
 OFFLINE = ["--agent", "oracle", "--user", "scripted", "--quiet"]

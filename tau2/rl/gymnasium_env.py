@@ -2,7 +2,7 @@
 actor plays the other seat, and the episode runs on the ordinary episode core.
 
 Observations are JSON text of what the seat saw since its previous action; actions are a message or a
-JSON action (`tau2.interfaces.message_action`, `tool_call_action`, `stop_action`). The reward is the
+JSON action (`tau2.rl.message_action`, `tool_call_action`, `stop_action`). The reward is the
 episode's reward, given once at the end; every earlier step returns 0. Importing this module registers
 `tau2/<domain>-<seat>-v0` for every installed domain.
 """
@@ -29,7 +29,7 @@ from tau2 import (
     available_domains,
     make_actor,
 )
-from tau2.interfaces._actions import (
+from tau2.rl._actions import (
     CHARSET,
     MAX_ACTION_CHARS,
     MAX_OBSERVATION_CHARS,
@@ -37,10 +37,8 @@ from tau2.interfaces._actions import (
     checked_action,
     parse_action,
 )
-from tau2.interfaces._brief import seat_brief
-from tau2.interfaces._driver import EpisodeDriver, Event
-from tau2.interfaces._outcome import is_truncated, outcome_info
-from tau2.interfaces._tasks import TaskChooser
+from tau2.rl._outcome import is_truncated, outcome_info
+from tau2.seats import EpisodeDriver, Event, TaskChooser, seat_brief
 
 OPTIONS: Final = TaskChooser.OPTIONS | {"mode"}
 """Keys `reset(options=…)` understands; an accepted option stays in force for later resets, a refused
@@ -203,7 +201,7 @@ def register_envs() -> list[str]:
             if name not in gymnasium.registry:
                 gymnasium.register(
                     id=name,
-                    entry_point="tau2.interfaces.gymnasium_env:Tau2SeatEnv",
+                    entry_point="tau2.rl.gymnasium_env:Tau2SeatEnv",
                     kwargs={"domain": domain, "seat": seat.value},
                 )
             ids.append(name)

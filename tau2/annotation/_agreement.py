@@ -7,7 +7,7 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict
 
 from tau2 import SimulationRecord
-from tau2.interfaces._potato_import import HumanLabel
+from tau2.annotation._potato_import import HumanLabel
 
 SUCCESS: str = "Success"
 

@@ -38,13 +38,10 @@ from tau2 import (
 from tau2._display import markup_literal as literal
 from tau2.config import RunConfig
 from tau2.episode import DONE_TOOL, Turn
-from tau2.interfaces._brief import seat_brief
-from tau2.interfaces._driver import EpisodeDriver
-from tau2.interfaces._runs import write_run
-from tau2.interfaces._tasks import default_suite_name, domain_suites, find_task, load_tasks
-from tau2.interfaces._terminal import SessionEnded, Terminal
 from tau2.llm import ModelSpec
-from tau2.runner import episode_record, resolved_seat
+from tau2.play._terminal import SessionEnded, Terminal
+from tau2.runner import episode_record, resolved_seat, write_run
+from tau2.seats import EpisodeDriver, default_suite_name, domain_suites, find_task, load_tasks, seat_brief
 
 HUMAN: Final = ActorSpec(kind="human")
 """The spec recorded for the person's seat."""

@@ -1,4 +1,4 @@
-"""The text protocol of the RL interfaces: observations as JSON text, and actions as text or JSON.
+"""The text protocol of the RL environments: observations as JSON text, and actions as text or JSON.
 
 An observation is a JSON array (ASCII only) of the entries a seat saw since its previous action. An action
 is either a plain message, or a JSON object: `{"message": TEXT}`, `{"tool_calls": [{"name": N,

@@ -11,7 +11,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Discriminator, Field, JsonValue, NonNegativeInt
 
-from tau2.tasks import Tau2Task, ToolRequestor
+from tau2.tau2bench import Tau2Task, ToolRequestor
 
 
 class _Model(BaseModel):

@@ -14,8 +14,8 @@ from pydantic import JsonValue
 from tau2 import Entry, EntryKind, Side, SimulationRecord, Task, UserInputError, UserInstructions
 from tau2._display import inert
 from tau2._jsonfile import json_line
-from tau2.interfaces._markup import inert_markup, inert_strings
-from tau2.interfaces._runs import check_new_run_dir
+from tau2.annotation._markup import inert_markup, inert_strings
+from tau2.runner import check_new_run_dir
 from tau2.runs import load_run
 
 CONFIG_FILE: Final = "config.yaml"
@@ -203,7 +203,7 @@ def _check_distinct_ids(run_dir: Path, records: list[SimulationRecord]) -> None:
 
 
 def _tasks(suite_path: str) -> dict[str, Task]:
-    from tau2.tasks import load_task_file
+    from tau2.tau2bench import load_task_file
 
     path = Path(suite_path)
     return {task.id: task for task in load_task_file(path)} if path.is_file() else {}

@@ -1,5 +1,5 @@
-"""Where interfaces find tasks: a domain's suites (its default suite and the suite files beside it), a
-suite file given by path, and an optional persona applied to a task."""
+"""Where a seat played from outside finds its tasks: a domain's suites (its default suite and the suite
+files beside it), a suite file given by path, and an optional persona applied to a task."""
 
 from __future__ import annotations
 

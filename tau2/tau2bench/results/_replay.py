@@ -31,7 +31,7 @@ from tau2 import (
     initialize_world,
 )
 from tau2.episode import DONE_TOOL, EpisodeTiming, Verdict
-from tau2.interfaces._tau2bench_format import ParticipantMessage, SimulationRun, ToolMessage
+from tau2.tau2bench.results._format import ParticipantMessage, SimulationRun, ToolMessage
 from tau2.world import StateChange, ToolKind, shared_state_changes, state_changes
 
 Outcome = Literal["success", "error", "missing"]

@@ -10,11 +10,10 @@ from rich.console import RenderableType
 from rich.table import Table
 
 from tau2._display import markup_literal as literal
-from tau2.interfaces._agreement import label_agreement
-from tau2.interfaces._potato_import import HumanLabel, load_labels
-from tau2.interfaces._tau2bench_import import load_import
+from tau2.annotation import HumanLabel, label_agreement, load_labels
 from tau2.report import TableData, rich_table
 from tau2.runs import load_run
+from tau2.tau2bench.results import load_import
 
 
 def extra_sections(run_dir: Path) -> list[RenderableType]:

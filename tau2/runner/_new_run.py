@@ -12,7 +12,7 @@ from typing import IO, Any, Final
 from tau2 import SimulationRecord, Suite, Task, UserInputError
 from tau2._jsonfile import json_line
 from tau2.config import RunConfig
-from tau2.runner import new_run_identity, package_versions, sha256_bytes
+from tau2.runner._manifest import new_run_identity, package_versions, sha256_bytes
 from tau2.runs import RESULTS_FILE, RunManifest
 
 SUITE_FILE: Final = "suite.json"

@@ -26,14 +26,15 @@ from tau2 import (
 )
 from tau2._jsonfile import write_json
 from tau2.episode import CheckRecord, agent_policy
-from tau2.interfaces._tau2bench_format import Results
-from tau2.interfaces._tau2bench_import import load_import
-from tau2.interfaces._tau2bench_tasksets import official_task_set, task_set_hash
 from tau2.llm import ModelSpec
 from tau2.metrics.passk import pass_hat_k
 from tau2.runner import sha256_text
 from tau2.runs import Run, load_run
-from tau2.tasks import RewardType, default_reward_basis, task_to_tau2
+from tau2.tasks import RewardType
+from tau2.tau2bench import default_reward_basis, task_to_tau2
+from tau2.tau2bench.results._format import Results
+from tau2.tau2bench.results._import import load_import
+from tau2.tau2bench.results._tasksets import official_task_set, task_set_hash
 from tau2.world import RetrievalConfig
 
 MAX_K: Final = 4

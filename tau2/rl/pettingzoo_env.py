@@ -2,7 +2,7 @@
 the half-duplex protocol: the dual-control game as a decentralised POMDP.
 
 Each agent observes exactly what the orchestrator shows its seat (JSON text of the entries since its
-previous turn) and acts with a message or a JSON action, as in `tau2.interfaces.gymnasium_env`. The game is
+previous turn) and acts with a message or a JSON action, as in `tau2.rl.gymnasium_env`. The game is
 cooperative: at the end both seats receive the episode's reward. Solo mode is a one-agent game (`agent`).
 """
 
@@ -20,7 +20,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from tau2 import EpisodeConfig, EpisodeResult, Mode, Side, Task
-from tau2.interfaces._actions import (
+from tau2.rl._actions import (
     CHARSET,
     MAX_ACTION_CHARS,
     MAX_OBSERVATION_CHARS,
@@ -28,10 +28,8 @@ from tau2.interfaces._actions import (
     checked_action,
     parse_action,
 )
-from tau2.interfaces._brief import seat_brief
-from tau2.interfaces._driver import EpisodeDriver, Event
-from tau2.interfaces._outcome import is_truncated, outcome_info
-from tau2.interfaces._tasks import TaskChooser
+from tau2.rl._outcome import is_truncated, outcome_info
+from tau2.seats import EpisodeDriver, Event, TaskChooser, seat_brief
 
 
 class TextObservation(str):

@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from tau2 import UserInputError
 from tau2._jsonfile import read_json, validation_error, write_json
-from tau2.interfaces._potato_export import (
+from tau2.annotation._potato_export import (
     ANNOTATION_DIR,
     QUALITY,
     RATIONALE,

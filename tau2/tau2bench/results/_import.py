@@ -31,13 +31,12 @@ from tau2 import (
 )
 from tau2._jsonfile import read_json, validation_error, write_json
 from tau2.config import MAX_TRIALS, RunConfig
-from tau2.interfaces._runs import NewRun, check_new_run_dir
-from tau2.interfaces._tau2bench_format import SimulationRun
-from tau2.interfaces._tau2bench_read import ResultsFile, open_results
-from tau2.interfaces._tau2bench_replay import CallMismatch, replay
 from tau2.llm import ModelSpec
-from tau2.runner import episode_record, sha256_text
-from tau2.tasks import task_from_tau2
+from tau2.runner import NewRun, check_new_run_dir, episode_record, sha256_text
+from tau2.tau2bench import task_from_tau2
+from tau2.tau2bench.results._format import SimulationRun
+from tau2.tau2bench.results._read import ResultsFile, open_results
+from tau2.tau2bench.results._replay import CallMismatch, replay
 from tau2.world import RetrievalConfig
 
 SIDECAR: Final = "tau2bench.json"

@@ -23,11 +23,10 @@ from pydantic import (
     field_validator,
 )
 
+import tau2.tasks as ours
 from tau2._jsonfile import collector_paused, field_path, read_json, validation_error, write_json
 from tau2.errors import UnknownDomainError, UserInputError
-from tau2.tasks import _task as ours
-from tau2.tasks._reward_basis import IMPLIED_BASIS, RewardType
-from tau2.tasks._suite import SUITE_FORMAT, find_duplicate, is_suite_document, parse_suite
+from tau2.tasks import SUITE_FORMAT, RewardType, find_duplicate, is_suite_document, parse_suite
 from tau2.world import Side, domain_name, get_domain
 
 METADATA_KEY = "tau2bench"
@@ -37,6 +36,9 @@ BASIS_IMPLIED_KEY = "reward_basis_implied"
 """Metadata flag: the task file gave no reward basis (τ²-bench's older files), so `IMPLIED_BASIS` applies."""
 
 ToolRequestor = Literal["user", "assistant"]
+
+IMPLIED_BASIS = (RewardType.DB, RewardType.COMMUNICATE)
+"""What a τ²-bench task without an explicit basis is judged on (the older task files)."""
 
 _TASK_ID = re.compile(r"\[(?P<intent>[^\[\]]+)\](?P<subtasks>[^\[\]]+)\[PERSONA:(?P<persona>[^\[\]]+)\]")
 

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from typing import Final, NamedTuple
 
 from tau2 import Task
-from tau2.tasks import task_to_tau2
+from tau2.tau2bench import task_to_tau2
 
 
 class OfficialTaskSet(NamedTuple):

@@ -1,4 +1,4 @@
-"""What the RL interfaces report when an episode ends: reward, termination flags and an info dict."""
+"""What the RL environments report when an episode ends: reward, termination flags and an info dict."""
 
 from __future__ import annotations
 
