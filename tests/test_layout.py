@@ -42,6 +42,7 @@ LAYERS: dict[str, int] = {
     "domains": 9,
     "interfaces": 10,
     "api": 10,
+    "experiments": 10,
     "cli": 11,
 }
 """Rank of each top-level part of `tau2`: a module may import parts of its own rank or lower."""

@@ -100,14 +100,18 @@ class ExperimentConfig(BaseModel):
                 return arm
         raise KeyError(name)
 
-    def arm_config(self, name: str, *, source: str = "experiment") -> RunConfig:
-        """The run configuration of arm `name`: the base with the arm's overrides applied. A setting that
-        fails is one `UserInputError` line naming where it was given (`exp.toml: arms.solo.mode`)."""
-        layers = [
+    def arm_layers(self, name: str, *, source: str = "experiment") -> list[ConfigLayer]:
+        """The settings of arm `name`, lowest first: the base, then the arm's overrides, each naming a
+        setting where the file gives it (`exp.toml: arms.solo.mode`)."""
+        return [
             ConfigLayer(self.base, name=lambda path: f"{source}: base.{dotted(path)}"),
             ConfigLayer(self.arm(name).overrides, name=_arm_namer(source, name)),
         ]
-        return layered(layers)
+
+    def arm_config(self, name: str, *, source: str = "experiment") -> RunConfig:
+        """The run configuration of arm `name`: the base with the arm's overrides applied. A setting that
+        fails is one `UserInputError` line naming where it was given (`exp.toml: arms.solo.mode`)."""
+        return layered(self.arm_layers(name, source=source))
 
     def arm_configs(self, *, source: str = "experiment") -> dict[str, RunConfig]:
         """Every arm's run configuration, by name, in the arms' order."""

@@ -3,7 +3,15 @@ append-only writer and the lock that gives a run sole use of its directory; expe
 experiment file beside one run directory per arm)."""
 
 from tau2.runs._atomic import is_temporary
-from tau2.runs._experiment import EXPERIMENT_FILE, ExperimentManifest, arm_run_dir, load_experiment
+from tau2.runs._experiment import (
+    EXPERIMENT_FILE,
+    ExperimentManifest,
+    ExperimentStatus,
+    ExperimentStop,
+    arm_run_dir,
+    load_experiment,
+    redacted,
+)
 from tau2.runs._lock import RunDirectoryLock
 from tau2.runs._records import SimulationRecord
 from tau2.runs._rundir import (
@@ -25,6 +33,8 @@ __all__ = [
     "MANIFEST_FILE",
     "RESULTS_FILE",
     "ExperimentManifest",
+    "ExperimentStatus",
+    "ExperimentStop",
     "RecordWriter",
     "Run",
     "RunDirectoryLock",
@@ -37,6 +47,7 @@ __all__ = [
     "load_manifest",
     "load_run",
     "read_records",
+    "redacted",
     "run_records",
     "set_aside_damaged",
 ]

@@ -1,0 +1,88 @@
+"""Which simulations an experiment runs next: what every arm's store holds per (task, trial), the units
+that complete the arms' trials so far, the full plan without a budget, and a round of adaptive trials.
+Every list is ordered trial by trial, task by task, arm by arm, so an interruption leaves the arms
+balanced."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from tau2.metrics import TaskCounts
+from tau2.runner import ArmUnit, Unit, derive_seed
+from tau2.runs import SimulationRecord
+
+
+class ArmsState:
+    """The latest record of every (task, trial) in every arm, kept up to date as records arrive."""
+
+    def __init__(
+        self, task_ids: Sequence[str], seed: int, stored: Sequence[Iterable[SimulationRecord]]
+    ) -> None:
+        self.task_ids = list(task_ids)
+        self.seed = seed
+        self._records: list[dict[str, dict[int, SimulationRecord]]] = [{} for _ in stored]
+        for arm, records in enumerate(stored):
+            for record in records:
+                self.add(arm, record)
+
+    @property
+    def arms(self) -> int:
+        return len(self._records)
+
+    def add(self, arm: int, record: SimulationRecord) -> None:
+        """A record arrived for `arm` (it supersedes an earlier one of the same unit)."""
+        self._records[arm].setdefault(record.task_id, {})[record.trial] = record
+
+    def records(self) -> Iterable[SimulationRecord]:
+        """Every arm's latest records."""
+        for tasks in self._records:
+            for trials in tasks.values():
+                yield from trials.values()
+
+    def started(self, task_id: str) -> int:
+        """Trials of `task_id` begun in any arm: its trials 0 … n − 1 (adaptive rounds add them in order)."""
+        return max(
+            (max(tasks[task_id], default=-1) + 1 for tasks in self._records if task_id in tasks), default=0
+        )
+
+    def unit(self, arm: int, task_id: str, trial: int) -> ArmUnit:
+        """The unit of (task, trial) in `arm`, with the seed every arm shares for it."""
+        return ArmUnit(arm, Unit(task_id=task_id, trial=trial, seed=derive_seed(self.seed, task_id, trial)))
+
+    def missing(self, trials: Sequence[tuple[str, int]]) -> list[ArmUnit]:
+        """The units of `trials` (task, trial) without a valid record, arm by arm within each."""
+        return [
+            self.unit(arm, task_id, trial)
+            for task_id, trial in trials
+            for arm, tasks in enumerate(self._records)
+            if (record := tasks.get(task_id, {}).get(trial)) is None or record.excluded
+        ]
+
+    def unfinished(self) -> list[ArmUnit]:
+        """What pairs the arms again: every trial begun in some arm, run where it has no valid record."""
+        depth = {task: self.started(task) for task in self.task_ids}
+        most = max(depth.values(), default=0)
+        return self.missing([(t, trial) for trial in range(most) for t in self.task_ids if trial < depth[t]])
+
+    def all_units(self, trials: int) -> list[ArmUnit]:
+        """Every unit of `trials` trials of every task still without a valid record."""
+        return self.missing([(task, trial) for trial in range(trials) for task in self.task_ids])
+
+    def next_trials(self, tasks: Iterable[int]) -> list[ArmUnit]:
+        """One more trial, in every arm, of each task (by index), in the order given."""
+        chosen = [(self.task_ids[index], self.started(self.task_ids[index])) for index in tasks]
+        return [self.unit(arm, task, trial) for task, trial in chosen for arm in range(self.arms)]
+
+    def counts(self, order: Sequence[int]) -> list[TaskCounts]:
+        """Per arm in `order`, per task, its valid trials, successes and missing trials (ended by an
+        infrastructure error)."""
+        counts = []
+        for arm in order:
+            valid, successes, missing = [], [], []
+            for task in self.task_ids:
+                records = list(self._records[arm].get(task, {}).values())
+                valid.append(sum(not r.excluded for r in records))
+                successes.append(sum(r.success for r in records if not r.excluded))
+                missing.append(sum(r.excluded for r in records))
+            counts.append(TaskCounts.from_counts(valid, successes, missing))
+        return counts

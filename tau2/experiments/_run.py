@@ -1,0 +1,283 @@
+"""Running an experiment: every arm prepared as an ordinary run in its own directory, their units
+interleaved through one executor, the whole plan or adaptive rounds under a budget, a spend cap enforced
+while running, and `--resume` running only what the arms' stores lack."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+from tau2.actors import pairing_warning
+from tau2.api import RunResult, load_run
+from tau2.config import ExperimentConfig
+from tau2.errors import UserInputError
+from tau2.experiments._cost import CostEstimate, estimate_cost
+from tau2.experiments._directory import claim_directory, experiment_manifest
+from tau2.experiments._plan import ArmsState
+from tau2.metrics import Budget, StopReason, allocate
+from tau2.runner import ArmsDriver, PreparedRun, RunProgress, Tally, drive_arms, prepare_run
+from tau2.runs import (
+    MANIFEST_FILE,
+    ExperimentManifest,
+    ExperimentStatus,
+    ExperimentStop,
+    RunDirectoryLock,
+    arm_run_dir,
+)
+from tau2.runs import (
+    load_run as read_run,
+)
+
+ROUND_SHARE = 10
+"""An adaptive round gives one more trial to at least a tenth of the tasks (and enough to fill the
+executor's concurrency), so rounds stay few while the allocation still follows the outcomes."""
+
+_STOPS = {
+    StopReason.TARGET: ExperimentStop.TARGET,
+    StopReason.BUDGET: ExperimentStop.MAX_SIMULATIONS,
+    StopReason.TRIALS: ExperimentStop.COMPLETE,
+}
+
+
+class ExperimentProgress(RunProgress):
+    """What an experiment reports as it goes: a run's hooks (one tally over every arm) and, before the
+    first simulation, its cost estimate."""
+
+    def estimate(self, estimate: CostEstimate) -> None:
+        """The likely cost of what is left to simulate (`estimate.line()` says it in one line)."""
+
+
+class ExperimentResult:
+    """An experiment directory's results: its manifest (with why the last session stopped) and one run
+    per arm, read from the arms' stores when asked for."""
+
+    def __init__(self, path: Path, manifest: ExperimentManifest, estimate: CostEstimate) -> None:
+        self.path = path
+        """The experiment directory."""
+        self.manifest = manifest
+        """The experiment's configuration (secrets redacted) and its status."""
+        self.estimate = estimate
+        """The cost estimate printed before the last session's first simulation."""
+
+    @property
+    def status(self) -> ExperimentStatus | None:
+        """Why the last session stopped, what it had simulated and spent."""
+        return self.manifest.status
+
+    def arm(self, name: str) -> RunResult:
+        """The run of arm `name`."""
+        self.manifest.config.arm(name)  # a KeyError for an unknown arm
+        return load_run(arm_run_dir(self.path, name))
+
+    @property
+    def arms(self) -> dict[str, RunResult]:
+        """Every arm's run, by name, in the experiment's order."""
+        return {arm.name: self.arm(arm.name) for arm in self.manifest.config.arms}
+
+    def __repr__(self) -> str:
+        return f"ExperimentResult({str(self.path)!r}, name={self.manifest.config.name!r})"
+
+
+@dataclass(frozen=True)
+class OpenExperiment:
+    """An experiment whose directory and arms' directories are claimed and whose arms are prepared."""
+
+    out: Path
+    config: ExperimentConfig
+    manifest: ExperimentManifest
+    arms: list[PreparedRun]
+    state: ArmsState
+    max_cost_usd: float | None
+    progress: ExperimentProgress
+
+    @property
+    def budgeted(self) -> bool:
+        """Whether trials are allocated adaptively: the budget sets a limit or a target."""
+        budget = self.config.budget
+        limits = (budget.max_simulations, self.max_cost_usd, budget.target_half_width)
+        return any(limit is not None for limit in limits)
+
+    def allocation_budget(self) -> Budget:
+        """The budget the adaptive allocation works to: the experiment's simulations cap, or every task's
+        base trials in every arm."""
+        budget = self.config.budget
+        full = len(self.state.task_ids) * self.arms[0].manifest.trials * len(self.arms)
+        return Budget(
+            max_simulations=full if budget.max_simulations is None else min(full, budget.max_simulations),
+            target_half_width=budget.target_half_width,
+            initial_trials=budget.initial_trials,
+        )
+
+    def planned(self) -> int:
+        """Simulations the experiment may still start in this session, as far as the plan says."""
+        left = len(self.state.all_units(self.arms[0].manifest.trials))
+        if not self.budgeted:
+            return left
+        done = sum(1 for _ in self.state.records())
+        return max(0, min(left, self.allocation_budget().max_simulations - done))
+
+    async def execute(self) -> ExperimentResult:
+        """Print the cost estimate, then simulate until the plan, the target or a limit says stop; the
+        experiment file records why."""
+        estimate = estimate_cost([(run.run_dir.name, run.manifest) for run in self.arms], self.planned())
+        self.progress.estimate(estimate)
+        stopped = ExperimentStop.INTERRUPTED
+        total = self.allocation_budget().max_simulations
+        tally = Tally(total, [record for record in self.state.records() if not record.excluded])
+        try:
+            async with drive_arms(self.arms, tally, self.progress) as driver:
+                stopped = await self._simulate(driver, _SpendCap(self.max_cost_usd, tally, estimate))
+        finally:
+            self._save_status(stopped)
+        return ExperimentResult(self.out, self._status_manifest(stopped), estimate)
+
+    async def _simulate(self, driver: ArmsDriver, cap: _SpendCap) -> ExperimentStop:
+        state = self.state
+        trials = self.arms[0].manifest.trials
+        first = state.unfinished() if self.budgeted else state.all_units(trials)
+        if await driver.run(
+            first, admit=cap.admit, finished=lambda unit, record: state.add(unit.arm, record)
+        ):
+            return ExperimentStop.MAX_COST
+        if not self.budgeted:
+            return ExperimentStop.COMPLETE
+        baseline = next(i for i, arm in enumerate(self.config.arms) if arm.name == self.config.baseline)
+        order = [baseline, *(i for i in range(len(self.arms)) if i != baseline)]
+        budget = self.allocation_budget()
+        round_size = max(1, len(state.task_ids) // ROUND_SHARE, self.arms[0].config.concurrency // len(order))
+        while True:
+            allocation = allocate(
+                state.counts(order), budget, round_size=round_size, seed=state.seed, max_trials=trials
+            )
+            if allocation.stop is not None:
+                return _STOPS[allocation.stop]
+            units = state.next_trials(allocation.tasks)
+            if await driver.run(
+                units, admit=cap.admit, finished=lambda unit, record: state.add(unit.arm, record)
+            ):
+                return ExperimentStop.MAX_COST
+
+    def _status_manifest(self, stopped: ExperimentStop) -> ExperimentManifest:
+        records = list(self.state.records())
+        costs = [usage.cost for record in records for usage in record.usage.values()]
+        status = ExperimentStatus(
+            stopped=stopped,
+            simulations=len(records),
+            cost_usd=sum(cost for cost in costs if cost is not None),
+            unpriced=any(cost is None for cost in costs),
+            max_cost_usd=self.max_cost_usd,
+            updated_at=datetime.now(UTC),
+        )
+        return self.manifest.model_copy(update={"status": status})
+
+    def _save_status(self, stopped: ExperimentStop) -> None:
+        self._status_manifest(stopped).save(self.out)
+
+
+class _SpendCap:
+    """Admits a simulation only while what was spent plus what the simulations in flight and this one
+    will likely cost stays within the cap; the likely cost of one is the mean so far, or the estimate's
+    before any ended."""
+
+    def __init__(self, cap: float | None, tally: Tally, estimate: CostEstimate) -> None:
+        self._cap = cap
+        self._tally = tally
+        per_arm = estimate.per_simulation_usd
+        self._prior = sum(per_arm.values()) / len(per_arm) if per_arm else 0.0
+
+    def admit(self) -> bool:
+        if self._cap is None:
+            return True
+        tally = self._tally
+        ended = tally.done + tally.infra_errors
+        per_simulation = tally.cost / ended if ended and tally.cost else self._prior
+        return tally.cost + (tally.running + 1) * per_simulation <= self._cap
+
+
+@contextmanager
+def open_experiment(
+    config: ExperimentConfig,
+    out: Path,
+    *,
+    resume: bool = False,
+    max_cost_usd: float | None = None,
+    progress: ExperimentProgress | None = None,
+    source: str = "experiment",
+) -> Iterator[OpenExperiment]:
+    """Claim `out` and every arm's directory (no other run may use them meanwhile), check the experiment
+    (against the stored one with `resume`), prepare every arm as a run and pass their warnings on.
+    `max_cost_usd` replaces the budget's spend cap for this session; `source` names the file in messages."""
+    progress = progress or ExperimentProgress()
+    with ExitStack() as stack:
+        stack.enter_context(claim_directory(out))
+        manifest = experiment_manifest(config, out, resume=resume)
+        arms = []
+        for arm in config.arms:
+            arm_dir = arm_run_dir(out, arm.name)
+            lock = stack.enter_context(RunDirectoryLock(arm_dir))
+            lock.acquire()
+            stored = resume and (arm_dir / MANIFEST_FILE).is_file()
+            arms.append(prepare_run(config.arm_layers(arm.name, source=source), arm_dir, resume=stored))
+        _require_shared_executor(config, arms, source)
+        for run in arms:
+            pairing = pairing_warning(run.manifest.agent, run.manifest.user)
+            for warning in [*run.warnings, *([pairing] if pairing else [])]:
+                progress.warning(f"arm {run.run_dir.name}: {warning}")
+        cap = config.budget.max_cost_usd if max_cost_usd is None else max_cost_usd
+        stored_records = [read_run(run.run_dir).records if run.stored else [] for run in arms]
+        state = ArmsState(arms[0].manifest.task_ids, arms[0].manifest.seed, stored_records)
+        if not resume:
+            manifest.save(out)
+        yield OpenExperiment(out, config, manifest, arms, state, cap, progress)
+
+
+def _require_shared_executor(config: ExperimentConfig, arms: list[PreparedRun], source: str) -> None:
+    """The arms run through one executor: its settings come from the base, and it is this process's
+    event loop."""
+    for arm in config.arms:
+        for setting in ("concurrency", "rate_limits", "executor"):
+            if setting in arm.overrides:
+                raise UserInputError(
+                    f"{source}: arms.{arm.name}.{setting}: the arms share one executor; set it in [base]"
+                )
+    if arms[0].config.executor.kind != "local":
+        raise UserInputError(
+            f"{source}: base.executor: an experiment runs its arms on the local executor (one event loop "
+            "in this process); worker processes and Ray are not supported for experiments yet"
+        )
+
+
+def run_experiment(
+    config: ExperimentConfig,
+    out: str | Path,
+    *,
+    progress: ExperimentProgress | None = None,
+    resume: bool = False,
+    max_cost_usd: float | None = None,
+) -> ExperimentResult:
+    """Run the experiment `config` into the new directory `out` (one run directory per arm beside
+    `experiment.json`), or with `resume` continue the one stored there, which `config` must match.
+    Blocks until the plan is done, the budget's target is reached or a limit would be passed."""
+    with open_experiment(
+        config, Path(out), resume=resume, max_cost_usd=max_cost_usd, progress=progress
+    ) as started:
+        return asyncio.run(started.execute())
+
+
+async def arun_experiment(
+    config: ExperimentConfig,
+    out: str | Path,
+    *,
+    progress: ExperimentProgress | None = None,
+    resume: bool = False,
+    max_cost_usd: float | None = None,
+) -> ExperimentResult:
+    """`run_experiment` on the running event loop."""
+    with open_experiment(
+        config, Path(out), resume=resume, max_cost_usd=max_cost_usd, progress=progress
+    ) as started:
+        return await started.execute()
