@@ -3,7 +3,7 @@ map and a per-simulation token estimate; and, while it runs, what one more simul
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Final
 
 from pydantic import BaseModel, ConfigDict
@@ -66,12 +66,17 @@ def simulation_cost(manifest: RunManifest) -> tuple[float, list[str]]:
     return cost, unpriced
 
 
-def estimate_cost(arms: Sequence[tuple[str, RunManifest]], simulations: int) -> CostEstimate:
-    """The likely cost of `simulations` simulations spread evenly over `arms` (name, manifest)."""
+def estimate_cost(
+    arms: Sequence[tuple[str, RunManifest]], simulations: int, observed: Mapping[int, float] | None = None
+) -> CostEstimate:
+    """The likely cost of `simulations` simulations spread evenly over `arms` (name, manifest): per arm,
+    the mean cost of its simulations so far when `observed` has one (by the arm's index), else the
+    prices times the token estimate."""
     per_arm: dict[str, float] = {}
     unpriced: list[str] = []
-    for name, manifest in arms:
-        per_arm[name], missing = simulation_cost(manifest)
+    for index, (name, manifest) in enumerate(arms):
+        priced, missing = simulation_cost(manifest)
+        per_arm[name] = (observed or {}).get(index, priced)
         unpriced += [f"{name}: {seat}" for seat in missing]
     mean = sum(per_arm.values()) / len(per_arm) if per_arm else 0.0
     return CostEstimate(

@@ -73,6 +73,20 @@ class ArmsState:
         chosen = [(self.task_ids[index], self.started(self.task_ids[index])) for index in tasks]
         return [self.unit(arm, task, trial) for task, trial in chosen for arm in range(self.arms)]
 
+    def mean_costs(self) -> dict[int, float]:
+        """Per arm with priced usage in its records, the mean cost of one of its simulations."""
+        means = {}
+        for arm, tasks in enumerate(self._records):
+            costs = [
+                sum(usage.cost or 0.0 for usage in record.usage.values())
+                for trials in tasks.values()
+                for record in trials.values()
+                if any(usage.cost for usage in record.usage.values())
+            ]
+            if costs:
+                means[arm] = sum(costs) / len(costs)
+        return means
+
     def counts(self, order: Sequence[int]) -> list[TaskCounts]:
         """Per arm in `order`, per task, its valid trials, successes and missing trials (ended by an
         infrastructure error)."""

@@ -123,8 +123,13 @@ class OpenExperiment:
     async def execute(self) -> ExperimentResult:
         """Print the cost estimate, then simulate until the plan, the target or a limit says stop; the
         experiment file records why."""
-        estimate = estimate_cost([(run.run_dir.name, run.manifest) for run in self.arms], self.planned())
+        arms = [(run.run_dir.name, run.manifest) for run in self.arms]
+        estimate = estimate_cost(arms, self.planned(), observed=self.state.mean_costs())
         self.progress.estimate(estimate)
+        if self.max_cost_usd is not None and estimate.unpriced:
+            self.progress.warning(
+                f"the spend cap counts priced models only; unpriced: {', '.join(estimate.unpriced)}"
+            )
         stopped = ExperimentStop.INTERRUPTED
         total = self.allocation_budget().max_simulations
         tally = Tally(total, [record for record in self.state.records() if not record.excluded])
@@ -148,10 +153,18 @@ class OpenExperiment:
         baseline = next(i for i, arm in enumerate(self.config.arms) if arm.name == self.config.baseline)
         order = [baseline, *(i for i in range(len(self.arms)) if i != baseline)]
         budget = self.allocation_budget()
-        round_size = max(1, len(state.task_ids) // ROUND_SHARE, self.arms[0].config.concurrency // len(order))
+        adaptive_round = max(
+            1, len(state.task_ids) // ROUND_SHARE, self.arms[0].config.concurrency // len(order)
+        )
         while True:
+            counts = state.counts(order)
+            initial = bool((counts[0].planned < budget.initial_trials).any())
             allocation = allocate(
-                state.counts(order), budget, round_size=round_size, seed=state.seed, max_trials=trials
+                counts,
+                budget,
+                round_size=len(state.task_ids) if initial else adaptive_round,
+                seed=state.seed,
+                max_trials=trials,
             )
             if allocation.stop is not None:
                 return _STOPS[allocation.stop]
@@ -213,6 +226,7 @@ def open_experiment(
     `max_cost_usd` replaces the budget's spend cap for this session; `source` names the file in messages."""
     progress = progress or ExperimentProgress()
     with ExitStack() as stack:
+        _require_shared_executor(config, source)
         stack.enter_context(claim_directory(out))
         manifest = experiment_manifest(config, out, resume=resume)
         arms = []
@@ -222,7 +236,6 @@ def open_experiment(
             lock.acquire()
             stored = resume and (arm_dir / MANIFEST_FILE).is_file()
             arms.append(prepare_run(config.arm_layers(arm.name, source=source), arm_dir, resume=stored))
-        _require_shared_executor(config, arms, source)
         for run in arms:
             pairing = pairing_warning(run.manifest.agent, run.manifest.user)
             for warning in [*run.warnings, *([pairing] if pairing else [])]:
@@ -235,7 +248,7 @@ def open_experiment(
         yield OpenExperiment(out, config, manifest, arms, state, cap, progress)
 
 
-def _require_shared_executor(config: ExperimentConfig, arms: list[PreparedRun], source: str) -> None:
+def _require_shared_executor(config: ExperimentConfig, source: str) -> None:
     """The arms run through one executor: its settings come from the base, and it is this process's
     event loop."""
     for arm in config.arms:
@@ -244,7 +257,7 @@ def _require_shared_executor(config: ExperimentConfig, arms: list[PreparedRun], 
                 raise UserInputError(
                     f"{source}: arms.{arm.name}.{setting}: the arms share one executor; set it in [base]"
                 )
-    if arms[0].config.executor.kind != "local":
+    if config.arm_config(config.baseline, source=source).executor.kind != "local":
         raise UserInputError(
             f"{source}: base.executor: an experiment runs its arms on the local executor (one event loop "
             "in this process); worker processes and Ray are not supported for experiments yet"
