@@ -26,6 +26,7 @@ from tau2.testing import DELAY_VARIABLE, Reply, ScriptedOpenAIServer, ScriptedUs
 from tau2.world import Side
 
 runner = CliRunner()
+EXAMPLE = Path(__file__).resolve().parents[1] / "docs" / "examples" / "oracle-vs-transfer.toml"
 PRICED = "openai/gpt-4o-mini"
 """A model litellm's local cost map prices."""
 
@@ -105,20 +106,19 @@ def test_python_api_runs_and_resumes_nothing_twice(suite_file: Path, tmp_path: P
     assert {arm: (out / arm / "results.jsonl").read_bytes() for arm in before} == before
 
 
-def test_offline_telecom_oracle_against_transfer(tmp_path: Path) -> None:
-    exp = tmp_path / "exp.toml"
-    exp.write_text(
-        'name = "bar"\nbaseline = "oracle"\n[base]\ndomain = "telecom"\ntrials = 2\n'
-        + 'user = { kind = "scripted" }\n'
-        + ORACLE_TRANSFER
-    )
+def test_the_example_runs_offline_on_telecom_paired(tmp_path: Path) -> None:
+    """The bar: the telecom default suite, oracle against transfer with the scripted user, 2 trials,
+    baseline oracle; every (task, trial) has the same seed in both arms."""
     out = tmp_path / "out"
-    result = run_cli(str(exp), "--out", str(out), "--quiet")
+    result = run_cli(str(EXAMPLE), "--out", str(out), "--quiet")
     assert result.exit_code == 0, result.output
+    assert load_experiment(out).config.baseline == "oracle"
     oracle, transfer = arm_records(out, "oracle"), arm_records(out, "transfer")
     assert len(oracle) == len(transfer) == 159 * 2
-    assert {(r.task_id, r.trial): r.seed for r in oracle} == {(r.task_id, r.trial): r.seed for r in transfer}
-    assert sum(r.success for r in oracle) > sum(r.success for r in transfer)
+    seeds = {(r.task_id, r.trial): r.seed for r in oracle}
+    assert seeds == {(r.task_id, r.trial): r.seed for r in transfer}
+    assert all(seed == derive_seed(7, task, trial) for (task, trial), seed in seeds.items())
+    assert all(r.success for r in oracle) and sum(r.success for r in transfer) < len(transfer) / 2
 
 
 def test_max_simulations_stops_exactly_at_the_cap(suite_file: Path, tmp_path: Path) -> None:
@@ -133,6 +133,16 @@ def test_max_simulations_stops_exactly_at_the_cap(suite_file: Path, tmp_path: Pa
     assert {(r.task_id, r.trial) for r in oracle} == {(r.task_id, r.trial) for r in transfer}
     status = load_experiment(out).status
     assert status is not None and (status.stopped, status.simulations) == (ExperimentStop.MAX_SIMULATIONS, 14)
+
+    exp.write_text(exp.read_text().replace("max_simulations = 14", "max_simulations = 20"))
+    resumed = run_cli(str(exp), "--out", str(out), "--quiet", "--resume")  # a budget may change on resume
+    assert resumed.exit_code == 0, resumed.output
+    assert resumed.stdout.startswith("cost estimate: about $0.00 for up to 6 simulations")
+    oracle, transfer = arm_records(out, "oracle"), arm_records(out, "transfer")
+    assert len(oracle) == len({(r.task_id, r.trial) for r in oracle}) == 10 == len(transfer)
+    stored = load_experiment(out)
+    assert stored.config.budget.max_simulations == 20
+    assert stored.status is not None and stored.status.simulations == 20
 
 
 class CoinAgent:

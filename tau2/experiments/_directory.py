@@ -34,15 +34,19 @@ def claim_directory(out: Path) -> Iterator[None]:
 
 
 def experiment_manifest(config: ExperimentConfig, out: Path, *, resume: bool) -> ExperimentManifest:
-    """A new experiment's manifest for the empty directory `out`, or with `resume` the stored one, which
-    `config` must match."""
+    """A new experiment's manifest for the empty directory `out`, or with `resume` the stored one with
+    `config`, which must match it in everything but the budget."""
     if not resume:
         _require_empty(out)
         return ExperimentManifest(created_at=datetime.now(UTC), config=config)
     if not (out / EXPERIMENT_FILE).is_file():
         raise UserInputError(f"{out}: no experiment to resume ({EXPERIMENT_FILE} is missing)")
     stored = load_experiment(out)
-    changed = differences(stored.config, redacted(config))
+    changed = [
+        difference
+        for difference in differences(stored.config, redacted(config))
+        if not difference.startswith("budget.")  # a resume may spend more, or less, than planned before
+    ]
     if changed:
         shown = "; ".join(changed[:_SHOWN]) + (
             f"; … ({len(changed)} in all)" if len(changed) > _SHOWN else ""

@@ -243,8 +243,7 @@ def open_experiment(
         cap = config.budget.max_cost_usd if max_cost_usd is None else max_cost_usd
         stored_records = [read_run(run.run_dir).records if run.stored else [] for run in arms]
         state = ArmsState(arms[0].manifest.task_ids, arms[0].manifest.seed, stored_records)
-        if not resume:
-            manifest.save(out)
+        manifest.save(out)  # new, or with the budget given now
         yield OpenExperiment(out, config, manifest, arms, state, cap, progress)
 
 
