@@ -309,7 +309,7 @@ def test_resume_after_sigkill_loses_duplicates_and_changes_nothing(suite_file: P
     finished = {path: data[: data.rfind(b"\n") + 1] for path, data in before.items()}
     counts = [data.count(b"\n") for data in finished.values()]
     assert 12 <= sum(counts) < 2 * tasks * trials
-    assert abs(counts[0] - counts[1]) <= concurrency  # interleaved: the arms stay balanced
+    assert abs(counts[0] - counts[1]) <= concurrency + 1  # interleaved: the arms stay balanced
 
     resumed = subprocess.run([*command, "--resume"], capture_output=True, text=True, check=False, env=slowed)
     assert resumed.returncode == 0, resumed.stderr
