@@ -266,6 +266,21 @@ def test_bad_input_is_one_line_and_exit_2(suite_file: Path, tmp_path: Path) -> N
     )
 
 
+def test_resume_from_another_directory_reads_the_same_experiment(
+    suite_file: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = tmp_path / "study"
+    folder.mkdir()
+    (folder / "suite.json").write_bytes(suite_file.read_bytes())
+    experiment_file(folder, Path("suite.json"), trials=1, arms=ORACLE_TRANSFER)
+    monkeypatch.chdir(folder)
+    assert run_cli("exp.toml", "--out", "out", "--quiet").exit_code == 0
+    monkeypatch.chdir(tmp_path)
+    resumed = run_cli("study/exp.toml", "--out", "study/out", "--quiet", "--resume")
+    assert resumed.exit_code == 0, resumed.output
+    assert "cost estimate: nothing left to simulate" in resumed.stdout
+
+
 def test_print_config_shows_every_arm(suite_file: Path, tmp_path: Path) -> None:
     exp = experiment_file(tmp_path, suite_file, trials=1, arms=ORACLE_TRANSFER)
     result = run_cli(str(exp), "--print-config")

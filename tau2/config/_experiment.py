@@ -120,8 +120,9 @@ class ExperimentConfig(BaseModel):
     @classmethod
     def from_file(cls, path: str | Path) -> ExperimentConfig:
         """Read an experiment's TOML file and check that every arm makes a valid run configuration. Relative
-        paths in `[base]` are relative to the file; a bad file is one `UserInputError` line naming the
-        file and the setting."""
+        paths in `[base]` are relative to the file, and kept absolute (so a resume from another directory
+        reads the same experiment); a bad file is one `UserInputError` line naming the file and the
+        setting."""
         path = Path(path)
         data = read_toml(path)
         base = data.get("base")
@@ -129,7 +130,7 @@ class ExperimentConfig(BaseModel):
             for field in PATH_FIELDS:
                 value = base.get(field)
                 if isinstance(value, str):
-                    base[field] = str(path.parent / Path(value).expanduser())
+                    base[field] = str((path.parent / Path(value).expanduser()).absolute())
         try:
             config = cls.model_validate(data)
         except ValidationError as error:
