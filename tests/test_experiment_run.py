@@ -20,6 +20,7 @@ from tau2.actors import Actor, ActorSpec, actor_kind, register_actor
 from tau2.cli import app
 from tau2.episode import ActorTurn, Entry, Mode, SeatContext
 from tau2.experiments._plan import ArmsState
+from tau2.metrics import Budget, StopReason, TaskCounts, allocate
 from tau2.runner import derive_seed
 from tau2.runs import ExperimentStop, SimulationRecord, load_experiment, read_records
 from tau2.testing import DELAY_VARIABLE, Reply, ScriptedOpenAIServer, ScriptedUsage, slowed_name
@@ -119,6 +120,18 @@ def test_the_example_runs_offline_on_telecom_paired(tmp_path: Path) -> None:
     assert seeds == {(r.task_id, r.trial): r.seed for r in transfer}
     assert all(seed == derive_seed(7, task, trial) for (task, trial), seed in seeds.items())
     assert all(r.success for r in oracle) and sum(r.success for r in transfer) < len(transfer) / 2
+
+
+def test_allocation_gives_no_task_more_than_max_trials() -> None:
+    baseline = TaskCounts.from_counts([3, 4, 4], [3, 4, 4])
+    arm = TaskCounts.from_counts([3, 4, 4], [1, 4, 4])  # task 0 is the uncertain one
+    budget = Budget(max_simulations=1000)
+    assert allocate([baseline, arm], budget, round_size=3).tasks[0] == 0
+    assert allocate([baseline, arm], budget, round_size=3, max_trials=4).tasks == [0]
+    capped = allocate([baseline, arm], budget, round_size=3, max_trials=3)
+    assert (capped.tasks, capped.stop) == ([], StopReason.TRIALS)
+    initial = Budget(max_simulations=1000, initial_trials=5)  # the initial round stops at the cap too
+    assert allocate([baseline, arm], initial, round_size=3, max_trials=4).tasks == [0]
 
 
 def test_max_simulations_stops_exactly_at_the_cap(suite_file: Path, tmp_path: Path) -> None:
