@@ -38,12 +38,11 @@ def run(
     ] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
 ) -> None:
-    """Run every arm of EXPERIMENT_FILE into OUT/<arm> (an ordinary run directory each) beside
-    OUT/experiment.json, the arms' simulations interleaved so an interruption leaves them balanced.
+    """Run every arm of EXPERIMENT_FILE into OUT/<arm>, paired and interleaved, beside OUT/experiment.json.
 
-    With a [budget], an initial round of every task in every arm comes first, then more trials go to the
-    tasks whose paired outcome is most uncertain until the target or a limit is reached. The cost estimate
-    is printed before the first simulation.
+    Each arm is an ordinary run directory. With a budget table, an initial round of every task in every
+    arm comes first, then more trials go to the tasks whose paired outcome is most uncertain until the
+    target or a limit is reached. The cost estimate is printed before the first simulation.
     """
     import asyncio
 
