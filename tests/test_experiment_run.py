@@ -158,6 +158,18 @@ def test_max_simulations_stops_exactly_at_the_cap(suite_file: Path, tmp_path: Pa
     assert stored.status is not None and stored.status.simulations == 20
 
 
+def test_a_reached_target_stops_after_the_initial_round(suite_file: Path, tmp_path: Path) -> None:
+    arms = '[[arms]]\nname = "oracle"\nagent = { kind = "oracle" }\n'
+    arms += '[[arms]]\nname = "again"\nagent = { kind = "oracle" }\n'  # agrees on every unit: width 0
+    arms += "[budget]\ntarget_half_width = 0.05\ninitial_trials = 2\n"
+    out = tmp_path / "out"
+    result = run_cli(str(experiment_file(tmp_path, suite_file, trials=6, arms=arms)), "--out", str(out), "-q")
+    assert result.exit_code == 0, result.output
+    assert "stopped: every comparison reached the target half width (20 simulations" in result.stdout
+    status = load_experiment(out).status
+    assert status is not None and status.stopped is ExperimentStop.TARGET
+
+
 class CoinAgent:
     """The oracle agent, except on the tasks in `UNCERTAIN`, where an odd seed makes it transfer."""
 
