@@ -19,7 +19,7 @@ from tau2.experiments._cost import CostEstimate, estimate_cost
 from tau2.experiments._directory import claim_directory, experiment_manifest
 from tau2.experiments._plan import ArmsState
 from tau2.metrics import Budget, StopReason, allocate
-from tau2.runner import ArmsDriver, PreparedRun, RunProgress, Tally, drive_arms, prepare_run
+from tau2.runner import ArmsDriver, ArmUnit, PreparedRun, RunProgress, Tally, drive_arms, prepare_run
 from tau2.runs import (
     MANIFEST_FILE,
     ExperimentManifest,
@@ -137,16 +137,20 @@ class OpenExperiment:
             async with drive_arms(self.arms, tally, self.progress) as driver:
                 stopped = await self._simulate(driver, _SpendCap(self.max_cost_usd, tally, estimate))
         finally:
-            self._save_status(stopped)
-        return ExperimentResult(self.out, self._status_manifest(stopped), estimate)
+            final = self._status_manifest(stopped)
+            final.save(self.out)
+        return ExperimentResult(self.out, final, estimate)
 
     async def _simulate(self, driver: ArmsDriver, cap: _SpendCap) -> ExperimentStop:
         state = self.state
         trials = self.arms[0].manifest.trials
-        first = state.unfinished() if self.budgeted else state.all_units(trials)
-        if await driver.run(
-            first, admit=cap.admit, finished=lambda unit, record: state.add(unit.arm, record)
-        ):
+
+        async def capped(units: list[ArmUnit]) -> bool:
+            """Run `units`; whether the spend cap left some of them unstarted."""
+            left = await driver.run(units, admit=cap.admit, finished=lambda unit, r: state.add(unit.arm, r))
+            return bool(left)
+
+        if await capped(state.unfinished() if self.budgeted else state.all_units(trials)):
             return ExperimentStop.MAX_COST
         if not self.budgeted:
             return ExperimentStop.COMPLETE
@@ -168,10 +172,7 @@ class OpenExperiment:
             )
             if allocation.stop is not None:
                 return _STOPS[allocation.stop]
-            units = state.next_trials(allocation.tasks)
-            if await driver.run(
-                units, admit=cap.admit, finished=lambda unit, record: state.add(unit.arm, record)
-            ):
+            if await capped(state.next_trials(allocation.tasks)):
                 return ExperimentStop.MAX_COST
 
     def _status_manifest(self, stopped: ExperimentStop) -> ExperimentManifest:
@@ -186,9 +187,6 @@ class OpenExperiment:
             updated_at=datetime.now(UTC),
         )
         return self.manifest.model_copy(update={"status": status})
-
-    def _save_status(self, stopped: ExperimentStop) -> None:
-        self._status_manifest(stopped).save(self.out)
 
 
 class _SpendCap:
