@@ -307,6 +307,18 @@ def test_resume_from_another_directory_reads_the_same_experiment(
     assert "cost estimate: nothing left to simulate" in resumed.stdout
 
 
+def test_an_arm_refused_while_preparing_is_named_and_nothing_is_written(
+    suite_file: Path, tmp_path: Path
+) -> None:
+    arms = ORACLE_TRANSFER.replace('kind = "transfer"', 'kind = "no-such-kind"')
+    exp, out = experiment_file(tmp_path, suite_file, trials=1, arms=arms), tmp_path / "out"
+    refused = run_cli(str(exp), "--out", str(out))
+    assert refused.exit_code == 2
+    assert refused.stderr.startswith("error: arm transfer: unknown agent kind 'no-such-kind'")
+    assert refused.stderr.count("\n") == 1
+    assert not out.exists()
+
+
 def test_print_config_shows_every_arm(suite_file: Path, tmp_path: Path) -> None:
     exp = experiment_file(tmp_path, suite_file, trials=1, arms=ORACLE_TRANSFER)
     result = run_cli(str(exp), "--print-config")

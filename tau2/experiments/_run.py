@@ -233,7 +233,7 @@ def open_experiment(
             lock = stack.enter_context(RunDirectoryLock(arm_dir))
             lock.acquire()
             stored = resume and (arm_dir / MANIFEST_FILE).is_file()
-            arms.append(prepare_run(config.arm_layers(arm.name, source=source), arm_dir, resume=stored))
+            arms.append(_prepared(config, arm.name, arm_dir, resume=stored, source=source))
         for run in arms:
             pairing = pairing_warning(run.manifest.agent, run.manifest.user)
             for warning in [*run.warnings, *([pairing] if pairing else [])]:
@@ -243,6 +243,16 @@ def open_experiment(
         state = ArmsState(arms[0].manifest.task_ids, arms[0].manifest.seed, stored_records)
         manifest.save(out)  # new, or with the budget given now
         yield OpenExperiment(out, config, manifest, arms, state, cap, progress)
+
+
+def _prepared(config: ExperimentConfig, arm: str, arm_dir: Path, *, resume: bool, source: str) -> PreparedRun:
+    """Arm `arm` prepared as a run; a refusal that does not name where its setting was given names the arm."""
+    try:
+        return prepare_run(config.arm_layers(arm, source=source), arm_dir, resume=resume)
+    except UserInputError as error:
+        if str(error).startswith(f"{source}: "):
+            raise
+        raise UserInputError(f"arm {arm}: {error}") from None
 
 
 def _require_shared_executor(config: ExperimentConfig, source: str) -> None:
