@@ -10,6 +10,7 @@ import subprocess
 import sys
 import time
 from collections import Counter
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -22,7 +23,7 @@ from tau2.episode import ActorTurn, Entry, Mode, SeatContext
 from tau2.experiments._plan import ArmsState
 from tau2.metrics import Budget, StopReason, TaskCounts, allocate
 from tau2.runner import derive_seed
-from tau2.runs import ExperimentStop, SimulationRecord, load_experiment, read_records
+from tau2.runs import ExperimentManifest, ExperimentStop, SimulationRecord, load_experiment, read_records
 from tau2.testing import DELAY_VARIABLE, Reply, ScriptedOpenAIServer, ScriptedUsage, slowed_name
 from tau2.world import Side
 
@@ -261,6 +262,25 @@ def test_spend_cap_stops_a_priced_model_and_no_secret_is_written(suite_file: Pat
             for path in tmp_path.rglob("*")
             if path.is_file() and path != exp and secret.encode() in path.read_bytes()
         ]
+
+
+def test_secrets_at_any_depth_are_redacted_in_the_experiment_file(tmp_path: Path) -> None:
+    model = (
+        '{ name = "openai/x", args = { api_key = "k-1", extra_headers = { Authorization = "Bearer k-2" } } }'
+    )
+    text = 'name = "s"\nbaseline = "a"\n[base]\ndomain = "telecom"\n'
+    text += f'agent = {{ kind = "llm", model = {model} }}\n'
+    text += '[[arms]]\nname = "a"\n[[arms]]\nname = "b"\nuser = { kind = "llm", model = { name = "openai/y", '
+    text += 'args = { api_key = "k-3", max_tokens = 50 } } }\n'
+    (tmp_path / "exp.toml").write_text(text)
+    config = ExperimentConfig.from_file(tmp_path / "exp.toml")
+    ExperimentManifest(created_at=datetime.now(UTC), config=config).save(tmp_path)
+    written = (tmp_path / "experiment.json").read_text()
+    assert not [key for key in ("k-1", "k-2", "k-3") if key in written]
+    stored = load_experiment(tmp_path).config
+    assert stored.base["agent"]["model"]["args"]["extra_headers"] == {"Authorization": "[redacted]"}
+    assert stored.arm("b").overrides["user"]["model"]["args"] == {"api_key": "[redacted]", "max_tokens": 50}
+    assert config.base["agent"]["model"]["args"]["api_key"] == "k-1"  # the live value stays in memory
 
 
 def test_bad_input_is_one_line_and_exit_2(suite_file: Path, tmp_path: Path) -> None:
