@@ -20,9 +20,10 @@ from tau2 import ExperimentConfig, run_experiment
 from tau2.actors import Actor, ActorSpec, actor_kind, register_actor
 from tau2.cli import app
 from tau2.episode import ActorTurn, Entry, Mode, SeatContext
+from tau2.experiments import CostEstimate, ExperimentProgress
 from tau2.experiments._plan import ArmsState
 from tau2.metrics import Budget, StopReason, TaskCounts, allocate
-from tau2.runner import derive_seed
+from tau2.runner import Tally, derive_seed
 from tau2.runs import ExperimentManifest, ExperimentStop, SimulationRecord, load_experiment, read_records
 from tau2.testing import DELAY_VARIABLE, Reply, ScriptedOpenAIServer, ScriptedUsage, slowed_name
 from tau2.world import Side
@@ -106,6 +107,29 @@ def test_python_api_runs_and_resumes_nothing_twice(suite_file: Path, tmp_path: P
     again = run_experiment(config, out, resume=True)
     assert again.estimate.simulations == 0
     assert {arm: (out / arm / "results.jsonl").read_bytes() for arm in before} == before
+
+
+class Recorder(ExperimentProgress):
+    """Keeps what an experiment reports."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+
+    def estimate(self, estimate: CostEstimate) -> None:
+        self.lines.append(estimate.line())
+
+    def end(self, tally: Tally) -> None:
+        self.lines.append(tally.stats_text())
+
+
+def test_progress_hears_the_estimate_first_and_each_arms_pass_1(suite_file: Path, tmp_path: Path) -> None:
+    config = ExperimentConfig.from_file(experiment_file(tmp_path, suite_file, trials=2, arms=ORACLE_TRANSFER))
+    progress = Recorder()
+    run_experiment(config, tmp_path / "out", progress=progress)
+    assert progress.lines[0].startswith("cost estimate: about $0.00 for up to 20 simulations")
+    assert progress.lines[1] == (
+        "20/20 done · 0 running · 0 infra errors · pass^1 oracle 1.000, transfer 0.200 · $0.0000"
+    )
 
 
 def test_the_example_runs_offline_on_telecom_paired(tmp_path: Path) -> None:

@@ -18,6 +18,7 @@ from tau2.errors import UserInputError
 from tau2.experiments._cost import CostEstimate, estimate_cost
 from tau2.experiments._directory import claim_directory, experiment_manifest
 from tau2.experiments._plan import ArmsState
+from tau2.experiments._tally import ArmsTally
 from tau2.metrics import Budget, StopReason, allocate
 from tau2.runner import ArmsDriver, ArmUnit, PreparedRun, RunProgress, Tally, drive_arms, prepare_run
 from tau2.runs import (
@@ -132,7 +133,8 @@ class OpenExperiment:
             )
         stopped = ExperimentStop.INTERRUPTED
         total = self.allocation_budget().max_simulations
-        tally = Tally(total, [record for record in self.state.records() if not record.excluded])
+        runs = {run.manifest.run_id: run.run_dir.name for run in self.arms}
+        tally = ArmsTally(total, [record for record in self.state.records() if not record.excluded], runs)
         try:
             async with drive_arms(self.arms, tally, self.progress) as driver:
                 stopped = await self._simulate(driver, _SpendCap(self.max_cost_usd, tally, estimate))
