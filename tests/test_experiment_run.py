@@ -258,7 +258,7 @@ def test_spend_cap_stops_a_priced_model_and_no_secret_is_written(suite_file: Pat
             tmp_path, suite_file, trials=4, arms=arms, extra="concurrency = 1\nmax_steps = 4"
         )
         out = tmp_path / "out"
-        result = run_cli(str(exp), "--out", str(out), "--quiet", "--max-cost", "0.1")
+        result = run_cli(str(exp), "--out", str(out), "--quiet", "--max-cost", "0.05")
         assert result.exit_code == 0, result.output
         first = result.stdout.splitlines()[0]
         assert first.startswith("cost estimate: about $") and not first.startswith(
@@ -266,7 +266,7 @@ def test_spend_cap_stops_a_priced_model_and_no_secret_is_written(suite_file: Pat
         )
         status = load_experiment(out).status
         assert status is not None and status.stopped is ExperimentStop.MAX_COST
-        assert 0 < status.cost_usd <= 0.1 and status.max_cost_usd == 0.1
+        assert 0 < status.cost_usd <= 0.05 and status.max_cost_usd == 0.05
         assert status.simulations < 40
         assert "one more simulation would likely pass the spend cap" in result.stdout
         llm_cost = sum(
@@ -277,10 +277,10 @@ def test_spend_cap_stops_a_priced_model_and_no_secret_is_written(suite_file: Pat
         assert written and not [path for path in written if secret.encode() in path.read_bytes()]
         assert '"api_key": "[redacted]"' in (out / "experiment.json").read_text()
 
-        resumed = run_cli(str(exp), "--out", str(out), "--quiet", "--resume", "--max-cost", "0.2")
+        resumed = run_cli(str(exp), "--out", str(out), "--quiet", "--resume", "--max-cost", "0.1")
         assert resumed.exit_code == 0, resumed.output
         more = load_experiment(out).status
-        assert more is not None and status.cost_usd < more.cost_usd <= 0.2
+        assert more is not None and status.cost_usd < more.cost_usd <= 0.1
         assert not [
             path
             for path in tmp_path.rglob("*")

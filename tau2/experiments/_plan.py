@@ -73,19 +73,13 @@ class ArmsState:
         chosen = [(self.task_ids[index], self.started(self.task_ids[index])) for index in tasks]
         return [self.unit(arm, task, trial) for task, trial in chosen for arm in range(self.arms)]
 
-    def mean_costs(self) -> dict[int, float]:
-        """Per arm with priced usage in its records, the mean cost of one of its simulations."""
-        means = {}
-        for arm, tasks in enumerate(self._records):
-            costs = [
-                sum(usage.cost or 0.0 for usage in record.usage.values())
-                for trials in tasks.values()
-                for record in trials.values()
-                if any(usage.cost for usage in record.usage.values())
-            ]
-            if costs:
-                means[arm] = sum(costs) / len(costs)
-        return means
+    def costs(self) -> list[tuple[float, int]]:
+        """Per arm, what its records cost (priced models only) and how many records it has."""
+        totals = []
+        for tasks in self._records:
+            records = [record for trials in tasks.values() for record in trials.values()]
+            totals.append((sum(record_cost(record) for record in records), len(records)))
+        return totals
 
     def counts(self, order: Sequence[int]) -> list[TaskCounts]:
         """Per arm in `order`, per task, its valid trials, successes and missing trials (ended by an
@@ -100,3 +94,8 @@ class ArmsState:
                 missing.append(sum(r.excluded for r in records))
             counts.append(TaskCounts.from_counts(valid, successes, missing))
         return counts
+
+
+def record_cost(record: SimulationRecord) -> float:
+    """What a simulation's priced model calls cost (unpriced ones count nothing)."""
+    return sum(usage.cost or 0.0 for usage in record.usage.values())

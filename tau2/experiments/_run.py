@@ -17,7 +17,7 @@ from tau2.config import ExperimentConfig
 from tau2.errors import UserInputError
 from tau2.experiments._cost import CostEstimate, estimate_cost
 from tau2.experiments._directory import claim_directory, experiment_manifest
-from tau2.experiments._plan import ArmsState
+from tau2.experiments._plan import ArmsState, record_cost
 from tau2.experiments._tally import ArmsTally
 from tau2.metrics import Budget, StopReason, allocate
 from tau2.runner import ArmsDriver, ArmUnit, PreparedRun, RunProgress, Tally, drive_arms, prepare_run
@@ -27,6 +27,7 @@ from tau2.runs import (
     ExperimentStatus,
     ExperimentStop,
     RunDirectoryLock,
+    SimulationRecord,
     arm_run_dir,
 )
 from tau2.runs import (
@@ -125,7 +126,8 @@ class OpenExperiment:
         """Print the cost estimate, then simulate until the plan, the target or a limit says stop; the
         experiment file records why."""
         arms = [(run.run_dir.name, run.manifest) for run in self.arms]
-        estimate = estimate_cost(arms, self.planned(), observed=self.state.mean_costs())
+        observed = {arm: spent / ended for arm, (spent, ended) in enumerate(self.state.costs()) if spent}
+        estimate = estimate_cost(arms, self.planned(), observed=observed)
         self.progress.estimate(estimate)
         if self.max_cost_usd is not None and estimate.unpriced:
             self.progress.warning(
@@ -137,7 +139,8 @@ class OpenExperiment:
         tally = ArmsTally(total, [record for record in self.state.records() if not record.excluded], runs)
         try:
             async with drive_arms(self.arms, tally, self.progress) as driver:
-                stopped = await self._simulate(driver, _SpendCap(self.max_cost_usd, tally, estimate))
+                cap = _SpendCap(self.max_cost_usd, tally, estimate, self.state)
+                stopped = await self._simulate(driver, cap)
         finally:
             final = self._status_manifest(stopped)
             final.save(self.out)
@@ -147,10 +150,13 @@ class OpenExperiment:
         state = self.state
         trials = self.arms[0].manifest.trials
 
+        def finished(item: ArmUnit, record: SimulationRecord) -> None:
+            state.add(item.arm, record)
+            cap.finished(item, record)
+
         async def capped(units: list[ArmUnit]) -> bool:
             """Run `units`; whether the spend cap left some of them unstarted."""
-            left = await driver.run(units, admit=cap.admit, finished=lambda unit, r: state.add(unit.arm, r))
-            return bool(left)
+            return bool(await driver.run(units, admit=cap.admit, finished=finished))
 
         if await capped(state.unfinished() if self.budgeted else state.all_units(trials)):
             return ExperimentStop.MAX_COST
@@ -192,23 +198,33 @@ class OpenExperiment:
 
 
 class _SpendCap:
-    """Admits a simulation only while what was spent plus what the simulations in flight and this one
-    will likely cost stays within the cap; the likely cost of one is the mean so far, or the estimate's
-    before any ended."""
+    """Admits a simulation only while what was spent, plus what the simulations in flight and this one
+    will likely cost, stays within the cap. The likely cost of one simulation of an arm is the mean of
+    that arm's so far, or the estimate's before it has one; one in flight counts as the dearest arm's."""
 
-    def __init__(self, cap: float | None, tally: Tally, estimate: CostEstimate) -> None:
+    def __init__(self, cap: float | None, tally: Tally, estimate: CostEstimate, state: ArmsState) -> None:
         self._cap = cap
         self._tally = tally
-        per_arm = estimate.per_simulation_usd
-        self._prior = sum(per_arm.values()) / len(per_arm) if per_arm else 0.0
+        self._prior = list(estimate.per_simulation_usd.values())
+        costs = state.costs()
+        self._spent = [cost for cost, _ in costs]
+        self._ended = [count for _, count in costs]
 
-    def admit(self) -> bool:
+    def finished(self, item: ArmUnit, record: SimulationRecord) -> None:
+        """A simulation of `item.arm` ended with `record`."""
+        self._spent[item.arm] += record_cost(record)
+        self._ended[item.arm] += 1
+
+    def admit(self, item: ArmUnit) -> bool:
+        """Whether `item` may start."""
         if self._cap is None:
             return True
+        likely = [
+            spent / ended if ended and spent else prior
+            for spent, ended, prior in zip(self._spent, self._ended, self._prior, strict=True)
+        ]
         tally = self._tally
-        ended = tally.done + tally.infra_errors
-        per_simulation = tally.cost / ended if ended and tally.cost else self._prior
-        return tally.cost + (tally.running + 1) * per_simulation <= self._cap
+        return tally.cost + tally.running * max(likely) + likely[item.arm] <= self._cap
 
 
 @contextmanager

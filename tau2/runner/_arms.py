@@ -39,11 +39,11 @@ class ArmsDriver:
         self,
         units: Sequence[ArmUnit],
         *,
-        admit: Callable[[], bool] = lambda: True,
+        admit: Callable[[ArmUnit], bool] = lambda unit: True,
         finished: Callable[[ArmUnit, SimulationRecord], None] = lambda unit, record: None,
     ) -> list[ArmUnit]:
         """Simulate `units` in their order, `concurrency` at a time, asking `admit` before starting each
-        (False: start no more); `finished` hears of every record once it is written. Returns the units
+        (False: start no more of them); `finished` hears of every record once it is written. Returns the units
         not started. Refused credentials stop every run and raise `AuthenticationError`; cancelling stops
         the simulations in flight, the records already finished written."""
         pending = deque(units)
@@ -52,7 +52,7 @@ class ArmsDriver:
         async def worker() -> None:
             nonlocal refused
             while pending and not refused:
-                if not admit():
+                if not admit(pending[0]):
                     refused = True
                     return
                 item = pending.popleft()
