@@ -116,7 +116,7 @@ GOOD_EXPERIMENT = (
     b'[[arms]]\nname = "oracle"\nagent = { kind = "oracle" }\n'
     b'[[arms]]\nname = "transfer"\nagent = { kind = "transfer" }\n'
 )
-BROKEN_EXPERIMENTS: dict[str, bytes] = {
+BROKEN_EXPERIMENT_FILES: dict[str, bytes] = {
     "experiment-one-arm.toml": b'name = "x"\nbaseline = "a"\n[[arms]]\nname = "a"\n',
     "experiment-unknown-baseline.toml": GOOD_EXPERIMENT.replace(b'baseline = "oracle"', b'baseline = "solo"'),
     "experiment-arm-sets-seed.toml": GOOD_EXPERIMENT + b"seed = 3\n",
@@ -405,7 +405,7 @@ def _cases() -> list[Case]:
         "x",
     )
 
-    for name in [*BROKEN_CONFIGS, *BROKEN_EXPERIMENTS, *bad_paths.values()]:
+    for name in [*BROKEN_CONFIGS, *BROKEN_EXPERIMENT_FILES, *bad_paths.values()]:
         add(f"experiment-run-{name}", "experiment", "run", name, "--out", "new-experiment")
     experiment = ("experiment", "run", "good-experiment.toml")
     add("experiment-run-out-is-a-run", *experiment, "--out", "good-run")
@@ -434,7 +434,7 @@ def _write_workspace(root: Path, good_run: Path) -> None:
     (root / "a-file").write_text("not a directory\n", encoding="utf-8")
     (root / "a-directory").mkdir()
     (root / "good-experiment.toml").write_bytes(GOOD_EXPERIMENT)
-    for name, content in {**BROKEN_FILES, **BROKEN_CONFIGS, **BROKEN_EXPERIMENTS}.items():
+    for name, content in {**BROKEN_FILES, **BROKEN_CONFIGS, **BROKEN_EXPERIMENT_FILES}.items():
         (root / name).write_bytes(content)
     manifest = json.loads((good_run / "manifest.json").read_text(encoding="utf-8"))
     special = {
