@@ -33,11 +33,14 @@ class ArmsState:
         """A record arrived for `arm` (it supersedes an earlier one of the same unit)."""
         self._records[arm].setdefault(record.task_id, {})[record.trial] = record
 
+    def arm_records(self, arm: int) -> list[SimulationRecord]:
+        """The latest records of arm `arm` (its index)."""
+        return [record for trials in self._records[arm].values() for record in trials.values()]
+
     def records(self) -> Iterable[SimulationRecord]:
         """Every arm's latest records."""
-        for tasks in self._records:
-            for trials in tasks.values():
-                yield from trials.values()
+        for arm in range(self.arms):
+            yield from self.arm_records(arm)
 
     def started(self, task_id: str) -> int:
         """Trials of `task_id` begun in any arm: its trials 0 … n − 1 (adaptive rounds add them in order)."""
@@ -76,8 +79,8 @@ class ArmsState:
     def costs(self) -> list[tuple[float, int]]:
         """Per arm, what its records cost (priced models only) and how many records it has."""
         totals = []
-        for tasks in self._records:
-            records = [record for trials in tasks.values() for record in trials.values()]
+        for arm in range(self.arms):
+            records = self.arm_records(arm)
             totals.append((sum(record_cost(record) for record in records), len(records)))
         return totals
 

@@ -135,24 +135,25 @@ class OpenExperiment:
             )
         stopped = ExperimentStop.INTERRUPTED
         total = self.allocation_budget().max_simulations
-        runs = {run.manifest.run_id: run.run_dir.name for run in self.arms}
-        tally = ArmsTally(total, [record for record in self.state.records() if not record.excluded], runs)
+        stored = [(run.run_dir.name, self.state.arm_records(arm)) for arm, run in enumerate(self.arms)]
+        tally = ArmsTally(total, stored)
         try:
             async with drive_arms(self.arms, tally, self.progress) as driver:
                 cap = _SpendCap(self.max_cost_usd, tally, estimate, self.state)
-                stopped = await self._simulate(driver, cap)
+                stopped = await self._simulate(driver, cap, tally)
         finally:
             final = self._status_manifest(stopped)
             final.save(self.out)
         return ExperimentResult(self.out, final, estimate)
 
-    async def _simulate(self, driver: ArmsDriver, cap: _SpendCap) -> ExperimentStop:
+    async def _simulate(self, driver: ArmsDriver, cap: _SpendCap, tally: ArmsTally) -> ExperimentStop:
         state = self.state
         trials = self.arms[0].manifest.trials
 
         def finished(item: ArmUnit, record: SimulationRecord) -> None:
             state.add(item.arm, record)
             cap.finished(item, record)
+            tally.arm_finished(item.arm, record)
 
         async def capped(units: list[ArmUnit]) -> bool:
             """Run `units`; whether the spend cap left some of them unstarted."""
