@@ -6,46 +6,66 @@ balanced."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import NamedTuple
 
 from tau2.metrics import TaskCounts
 from tau2.runner import ArmUnit, Unit, derive_seed
 from tau2.runs import SimulationRecord
 
 
+class Ended(NamedTuple):
+    """What the experiment keeps of one record: its outcome and cost, never its transcript."""
+
+    excluded: bool
+    """An infrastructure error: missing, and run again on resume."""
+    success: bool
+    cost: float
+    """What its priced model calls cost."""
+    unpriced: bool
+    """Whether some of its model calls had no price."""
+
+    @classmethod
+    def of(cls, record: SimulationRecord) -> Ended:
+        """What is kept of `record`."""
+        usage = record.usage.values()
+        unpriced = any(seat.cost is None and seat.calls for seat in usage)
+        return cls(record.excluded, record.success, record_cost(record), unpriced)
+
+
 class ArmsState:
-    """The latest record of every (task, trial) in every arm, kept up to date as records arrive."""
+    """The outcome of the latest record of every (task, trial) in every arm, kept up to date as records
+    arrive."""
 
     def __init__(
         self, task_ids: Sequence[str], seed: int, stored: Sequence[Iterable[SimulationRecord]]
     ) -> None:
         self.task_ids = list(task_ids)
         self.seed = seed
-        self._records: list[dict[str, dict[int, SimulationRecord]]] = [{} for _ in stored]
+        self._ended: list[dict[str, dict[int, Ended]]] = [{} for _ in stored]
         for arm, records in enumerate(stored):
             for record in records:
                 self.add(arm, record)
 
     @property
     def arms(self) -> int:
-        return len(self._records)
+        return len(self._ended)
 
     def add(self, arm: int, record: SimulationRecord) -> None:
         """A record arrived for `arm` (it supersedes an earlier one of the same unit)."""
-        self._records[arm].setdefault(record.task_id, {})[record.trial] = record
+        self._ended[arm].setdefault(record.task_id, {})[record.trial] = Ended.of(record)
 
-    def arm_records(self, arm: int) -> list[SimulationRecord]:
-        """The latest records of arm `arm` (its index)."""
-        return [record for trials in self._records[arm].values() for record in trials.values()]
+    def arm_ended(self, arm: int) -> list[Ended]:
+        """The outcomes of arm `arm` (its index), one per (task, trial) with a record."""
+        return [ended for trials in self._ended[arm].values() for ended in trials.values()]
 
-    def records(self) -> Iterable[SimulationRecord]:
-        """Every arm's latest records."""
-        for arm in range(self.arms):
-            yield from self.arm_records(arm)
+    def ended(self) -> list[Ended]:
+        """Every arm's outcomes."""
+        return [ended for arm in range(self.arms) for ended in self.arm_ended(arm)]
 
     def started(self, task_id: str) -> int:
         """Trials of `task_id` begun in any arm: its trials 0 … n − 1 (adaptive rounds add them in order)."""
         return max(
-            (max(tasks[task_id], default=-1) + 1 for tasks in self._records if task_id in tasks), default=0
+            (max(tasks[task_id], default=-1) + 1 for tasks in self._ended if task_id in tasks), default=0
         )
 
     def unit(self, arm: int, task_id: str, trial: int) -> ArmUnit:
@@ -57,8 +77,8 @@ class ArmsState:
         return [
             self.unit(arm, task_id, trial)
             for task_id, trial in trials
-            for arm, tasks in enumerate(self._records)
-            if (record := tasks.get(task_id, {}).get(trial)) is None or record.excluded
+            for arm, tasks in enumerate(self._ended)
+            if (ended := tasks.get(task_id, {}).get(trial)) is None or ended.excluded
         ]
 
     def unfinished(self) -> list[ArmUnit]:
@@ -78,11 +98,7 @@ class ArmsState:
 
     def costs(self) -> list[tuple[float, int]]:
         """Per arm, what its records cost (priced models only) and how many records it has."""
-        totals = []
-        for arm in range(self.arms):
-            records = self.arm_records(arm)
-            totals.append((sum(record_cost(record) for record in records), len(records)))
-        return totals
+        return [(sum(e.cost for e in ended), len(ended)) for ended in map(self.arm_ended, range(self.arms))]
 
     def counts(self, order: Sequence[int]) -> list[TaskCounts]:
         """Per arm in `order`, per task, its valid trials, successes and missing trials (ended by an
@@ -91,10 +107,10 @@ class ArmsState:
         for arm in order:
             valid, successes, missing = [], [], []
             for task in self.task_ids:
-                records = list(self._records[arm].get(task, {}).values())
-                valid.append(sum(not r.excluded for r in records))
-                successes.append(sum(r.success for r in records if not r.excluded))
-                missing.append(sum(r.excluded for r in records))
+                ended = list(self._ended[arm].get(task, {}).values())
+                valid.append(sum(not e.excluded for e in ended))
+                successes.append(sum(e.success for e in ended if not e.excluded))
+                missing.append(sum(e.excluded for e in ended))
             counts.append(TaskCounts.from_counts(valid, successes, missing))
         return counts
 

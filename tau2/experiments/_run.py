@@ -95,6 +95,8 @@ class OpenExperiment:
     state: ArmsState
     max_cost_usd: float | None
     progress: ExperimentProgress
+    tally: ArmsTally
+    """The live counts, over what the arms' stores held when the experiment was opened."""
 
     @property
     def budgeted(self) -> bool:
@@ -119,7 +121,7 @@ class OpenExperiment:
         left = len(self.state.all_units(self.arms[0].manifest.trials))
         if not self.budgeted:
             return left
-        done = sum(1 for _ in self.state.records())
+        done = len(self.state.ended())
         return max(0, min(left, self.allocation_budget().max_simulations - done))
 
     async def execute(self) -> ExperimentResult:
@@ -134,9 +136,8 @@ class OpenExperiment:
                 f"the spend cap counts priced models only; unpriced: {', '.join(estimate.unpriced)}"
             )
         stopped = ExperimentStop.INTERRUPTED
-        total = self.allocation_budget().max_simulations
-        stored = [(run.run_dir.name, self.state.arm_records(arm)) for arm, run in enumerate(self.arms)]
-        tally = ArmsTally(total, stored)
+        tally = self.tally
+        tally.total = self.allocation_budget().max_simulations
         try:
             async with drive_arms(self.arms, tally, self.progress) as driver:
                 cap = _SpendCap(self.max_cost_usd, tally, estimate, self.state)
@@ -185,13 +186,12 @@ class OpenExperiment:
                 return ExperimentStop.MAX_COST
 
     def _status_manifest(self, stopped: ExperimentStop) -> ExperimentManifest:
-        records = list(self.state.records())
-        costs = [usage.cost for record in records for usage in record.usage.values()]
+        ended = self.state.ended()
         status = ExperimentStatus(
             stopped=stopped,
-            simulations=len(records),
-            cost_usd=sum(cost for cost in costs if cost is not None),
-            unpriced=any(cost is None for cost in costs),
+            simulations=len(ended),
+            cost_usd=sum(one.cost for one in ended),
+            unpriced=any(one.unpriced for one in ended),
             max_cost_usd=self.max_cost_usd,
             updated_at=datetime.now(UTC),
         )
@@ -258,10 +258,12 @@ def open_experiment(
             for warning in [*run.warnings, *([pairing] if pairing else [])]:
                 progress.warning(f"arm {run.run_dir.name}: {warning}")
         cap = config.budget.max_cost_usd if max_cost_usd is None else max_cost_usd
-        stored_records = [read_run(run.run_dir).records if run.stored else [] for run in arms]
-        state = ArmsState(arms[0].manifest.task_ids, arms[0].manifest.seed, stored_records)
+        held = [read_run(run.run_dir).records if run.stored else [] for run in arms]
+        state = ArmsState(arms[0].manifest.task_ids, arms[0].manifest.seed, held)
+        tally = ArmsTally(0, [(run.run_dir.name, records) for run, records in zip(arms, held, strict=True)])
+        del held  # only their outcomes are kept
         manifest.save(out)  # new, or with the budget given now
-        yield OpenExperiment(out, config, manifest, arms, state, cap, progress)
+        yield OpenExperiment(out, config, manifest, arms, state, cap, progress, tally)
 
 
 def _prepared(config: ExperimentConfig, arm: str, arm_dir: Path, *, resume: bool, source: str) -> PreparedRun:
