@@ -100,6 +100,7 @@ def test_python_api_runs_and_resumes_nothing_twice(suite_file: Path, tmp_path: P
     config = ExperimentConfig.from_file(experiment_file(tmp_path, suite_file, trials=2, arms=ORACLE_TRANSFER))
     out = tmp_path / "out"
     result = run_experiment(config, out)
+    assert result.manifest.config == config  # no secret here to redact
     assert set(result.arms) == {"oracle", "transfer"}
     assert result.status is not None and result.status.simulations == 20
     assert result.arms["oracle"].pass_hat_k()[1].value == 1.0
@@ -305,6 +306,14 @@ def test_secrets_at_any_depth_are_redacted_in_the_experiment_file(tmp_path: Path
     assert stored.base["agent"]["model"]["args"]["extra_headers"] == {"Authorization": "[redacted]"}
     assert stored.arm("b").overrides["user"]["model"]["args"] == {"api_key": "[redacted]", "max_tokens": 50}
     assert config.base["agent"]["model"]["args"]["api_key"] == "k-1"  # the live value stays in memory
+
+
+def test_the_python_result_holds_no_secret(suite_file: Path, tmp_path: Path) -> None:
+    judge = 'judge = { name = "openai/gpt-4o-mini", args = { api_key = "sk-judge-secret" } }'
+    exp = experiment_file(tmp_path, suite_file, trials=1, arms=ORACLE_TRANSFER, extra=judge)
+    result = run_experiment(ExperimentConfig.from_file(exp), tmp_path / "out")
+    assert result.manifest.config.base["judge"]["args"] == {"api_key": "[redacted]"}
+    assert "sk-judge-secret" not in repr(result.manifest) + repr(result.arms["oracle"].manifest)
 
 
 def test_bad_input_is_one_line_and_exit_2(suite_file: Path, tmp_path: Path) -> None:

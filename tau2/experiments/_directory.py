@@ -35,10 +35,10 @@ def claim_directory(out: Path) -> Iterator[None]:
 
 def experiment_manifest(config: ExperimentConfig, out: Path, *, resume: bool) -> ExperimentManifest:
     """A new experiment's manifest for the empty directory `out`, or with `resume` the stored one with
-    `config`, which must match it in everything but the budget."""
+    `config`, which must match it in everything but the budget; secrets redacted either way."""
     if not resume:
         _require_empty(out)
-        return ExperimentManifest(created_at=datetime.now(UTC), config=config)
+        return ExperimentManifest(created_at=datetime.now(UTC), config=redacted(config))
     if not (out / EXPERIMENT_FILE).is_file():
         raise UserInputError(f"{out}: no experiment to resume ({EXPERIMENT_FILE} is missing)")
     stored = load_experiment(out)
@@ -55,7 +55,7 @@ def experiment_manifest(config: ExperimentConfig, out: Path, *, resume: bool) ->
             f"{out}: cannot resume: the experiment differs in {shown} (give the original experiment "
             "file, or start a new experiment with another --out)"
         )
-    return stored.model_copy(update={"config": config})
+    return stored.model_copy(update={"config": redacted(config)})
 
 
 def _require_empty(out: Path) -> None:
