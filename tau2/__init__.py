@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from tau2.actors import actor_kinds, make_actor, register_actor
     from tau2.api import RunResult, arun, load_run, run
-    from tau2.config import RunConfig
+    from tau2.config import ExperimentConfig, RunConfig
     from tau2.episode import (
         Actor,
         ActorSpec,
@@ -35,6 +35,7 @@ if TYPE_CHECKING:
         verify_task,
     )
     from tau2.errors import ErrorCode, ToolError, UnknownDomainError, UserInputError
+    from tau2.experiments import ExperimentResult, arun_experiment, run_experiment
     from tau2.llm import ContextOverflowError, InfrastructureError, Usage
     from tau2.runs import SimulationRecord
     from tau2.tasks import (
@@ -84,6 +85,8 @@ __all__ = [
     "ErrorCode",
     "Evaluation",
     "EvaluationResult",
+    "ExperimentConfig",
+    "ExperimentResult",
     "InfrastructureError",
     "InitialData",
     "Mode",
@@ -118,6 +121,7 @@ __all__ = [
     "World",
     "actor_kinds",
     "arun",
+    "arun_experiment",
     "available_domains",
     "check_actor",
     "check_domain",
@@ -131,6 +135,7 @@ __all__ = [
     "register_domain",
     "run",
     "run_episode",
+    "run_experiment",
     "verify_task",
     "write_tau2_file",
 ]
@@ -153,9 +158,13 @@ _RUNS_API = {
     "run": "tau2.api",
     "arun": "tau2.api",
     "load_run": "tau2.api",
+    "ExperimentConfig": "tau2.config",
+    "ExperimentResult": "tau2.experiments",
+    "run_experiment": "tau2.experiments",
+    "arun_experiment": "tau2.experiments",
 }
-"""The Python API of runs, by the package each name comes from (`load_run` is `tau2.api`'s, not the
-lower-level reader of `tau2.runs` it is built on)."""
+"""The Python API of runs and experiments, by the package each name comes from (`load_run` is
+`tau2.api`'s, not the lower-level reader of `tau2.runs` it is built on)."""
 
 
 def __getattr__(name: str) -> Any:

@@ -43,6 +43,7 @@ LAYERS: dict[str, int] = {
     "domains": 9,
     "seats": 9,
     "api": 10,
+    "experiments": 10,
     "rl": 10,
     "play": 10,
     "annotation": 10,
@@ -59,6 +60,7 @@ WITHIN_LAYER: dict[str, set[str]] = {
     "tau2bench": {"tasks"},
     "testing": {"config", "actors"},
     "audit": {"metrics"},
+    "experiments": {"api"},
 }
 """The parts of its own rank each part may import (the order inside a layer); no other import inside a
 layer is allowed, so two parts of one layer never import each other."""

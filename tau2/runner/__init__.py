@@ -2,6 +2,7 @@
 three executors — one event loop in this process, worker processes, or Ray actors — into an append-only,
 resumable results store (`manifest.json` + `results.jsonl`) written by the driver alone."""
 
+from tau2.runner._arms import ArmsDriver, ArmUnit, drive_arms
 from tau2.runner._convert import crash_record, episode_record
 from tau2.runner._drive import EXECUTORS, drive
 from tau2.runner._driver import Driver, Executor
@@ -37,6 +38,8 @@ from tau2.runs import RecordWriter, set_aside_damaged
 
 __all__ = [
     "EXECUTORS",
+    "ArmUnit",
+    "ArmsDriver",
     "Driver",
     "EpisodeSetup",
     "Executor",
@@ -54,6 +57,7 @@ __all__ = [
     "derive_seed",
     "differences",
     "drive",
+    "drive_arms",
     "episode_config",
     "episode_record",
     "execute_locally",

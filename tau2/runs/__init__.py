@@ -4,7 +4,15 @@ append-only writer and the lock that gives a run sole use of its directory; the 
 experiment file beside one run directory per arm)."""
 
 from tau2.runs._atomic import is_temporary
-from tau2.runs._experiment import EXPERIMENT_FILE, ExperimentManifest, arm_run_dir, load_experiment
+from tau2.runs._experiment import (
+    EXPERIMENT_FILE,
+    ExperimentManifest,
+    ExperimentStatus,
+    ExperimentStop,
+    arm_run_dir,
+    load_experiment,
+    redacted,
+)
 from tau2.runs._lock import RunDirectoryLock
 from tau2.runs._provenance import (
     Provenance,
@@ -36,6 +44,8 @@ __all__ = [
     "MANIFEST_FILE",
     "RESULTS_FILE",
     "ExperimentManifest",
+    "ExperimentStatus",
+    "ExperimentStop",
     "Provenance",
     "ProvenanceCheck",
     "RecordWriter",
@@ -54,6 +64,7 @@ __all__ = [
     "provenance_mismatches",
     "read_records",
     "record_provenance",
+    "redacted",
     "run_records",
     "set_aside_damaged",
     "task_hash",

@@ -112,6 +112,21 @@ BROKEN_CONFIGS: dict[str, bytes] = {
     "config-deep.toml": b"x = " + b"[" * 5_000 + b"]" * 5_000,
 }
 """Broken `--config` files, by file name in the workspace (the empty one has no tasks to run)."""
+GOOD_EXPERIMENT = (
+    b'name = "x"\nbaseline = "oracle"\n[base]\nsuite = "good-suite.json"\nuser = { kind = "scripted" }\n'
+    b'[[arms]]\nname = "oracle"\nagent = { kind = "oracle" }\n'
+    b'[[arms]]\nname = "transfer"\nagent = { kind = "transfer" }\n'
+)
+BROKEN_EXPERIMENT_FILES: dict[str, bytes] = {
+    "experiment-one-arm.toml": b'name = "x"\nbaseline = "a"\n[[arms]]\nname = "a"\n',
+    "experiment-unknown-baseline.toml": GOOD_EXPERIMENT.replace(b'baseline = "oracle"', b'baseline = "solo"'),
+    "experiment-arm-sets-seed.toml": GOOD_EXPERIMENT + b"seed = 3\n",
+    "experiment-arm-sets-concurrency.toml": GOOD_EXPERIMENT + b"concurrency = 3\n",
+    "experiment-arm-named-twice.toml": GOOD_EXPERIMENT.replace(b'name = "transfer"', b'name = "oracle"'),
+    "experiment-unknown-kind.toml": GOOD_EXPERIMENT.replace(b'kind = "transfer"', b'kind = "nope"'),
+    "experiment-bad-budget.toml": GOOD_EXPERIMENT + b"[budget]\nmax_simulations = 0\n",
+}
+"""Broken experiment files (besides every broken `--config` file, also read as one)."""
 VERIFY_REPORTS = {
     "unknown-tool.json",
     "unknown-assertion.json",
@@ -181,7 +196,7 @@ class Case:
     @property
     def command(self) -> str:
         """The command it exercises (`export tau2bench`, `run`, …)."""
-        return " ".join(self.args[:2]) if self.args[0] in ("export", "import") else self.args[0]
+        return " ".join(self.args[:2]) if self.args[0] in ("export", "import", "experiment") else self.args[0]
 
 
 def _cases() -> list[Case]:
@@ -426,6 +441,18 @@ def _cases() -> list[Case]:
         "x",
     )
 
+    for name in [*BROKEN_CONFIGS, *BROKEN_EXPERIMENT_FILES, *bad_paths.values()]:
+        add(f"experiment-run-{name}", "experiment", "run", name, "--out", "new-experiment")
+    experiment = ("experiment", "run", "good-experiment.toml")
+    add("experiment-run-out-is-a-run", *experiment, "--out", "good-run")
+    add("experiment-run-resume-a-run", *experiment, "--out", "good-run", "--resume")
+    add("experiment-run-resume-nothing", *experiment, "--out", "new-experiment", "--resume")
+    add("experiment-run-out-is-a-file", *experiment, "--out", "a-file")
+    add("experiment-run-no-out", *experiment)
+    add("experiment-run-max-cost-text", *experiment, "--out", "new-experiment", "--max-cost", "lots")
+    add("experiment-run-max-cost-negative", *experiment, "--out", "new-experiment", "--max-cost", "-1")
+    add("experiment-unknown-command", "experiment", "stop")
+
     add("play-seat-unknown", "play", "--seat", "referee", "--out", "play-run")
     add("play-out-exists", "play", "--seat", "agent", "--out", "good-run")
     add("play-mode-unknown", "play", "--mode", "x", "--out", "play-run")
@@ -453,7 +480,8 @@ def _write_workspace(root: Path, good_run: Path) -> None:
     (root / "good-suite.json").write_bytes(GOOD)
     (root / "a-file").write_text("not a directory\n", encoding="utf-8")
     (root / "a-directory").mkdir()
-    for name, content in {**BROKEN_FILES, **BROKEN_CONFIGS}.items():
+    (root / "good-experiment.toml").write_bytes(GOOD_EXPERIMENT)
+    for name, content in {**BROKEN_FILES, **BROKEN_CONFIGS, **BROKEN_EXPERIMENT_FILES}.items():
         (root / name).write_bytes(content)
     for name, content in BROKEN_EXPERIMENTS.items():
         (root / name).mkdir()
