@@ -372,3 +372,34 @@ def test_paired_figures_agree_with_the_units(tasks: int, trials: int, data: st.D
         assert sum(shares) == pytest.approx(comparison.delta_pass_hat_1)
     else:
         assert comparison.tasks == 0 and "no task has valid trials in both arms" in comparison.verdict
+
+
+def test_an_arm_scored_against_other_task_content_is_refused_unless_allowed(
+    mock: Path, tmp_path: Path
+) -> None:
+    directory = tmp_path / "small"
+    shutil.copytree(mock, directory)
+    path = directory / "null" / "manifest.json"
+    manifest = json.loads(path.read_text())
+    changed = next(iter(manifest["task_hashes"]))
+    manifest["task_hashes"][changed] = "sha256:" + "0" * 64
+    manifest["hashes"]["policy"] = "sha256:" + "1" * 64
+    path.write_text(json.dumps(manifest))
+    refused = runner.invoke(app, ["experiment", "report", str(directory)])
+    assert refused.exit_code == 2
+    assert f"for 1 task: {changed}" in refused.stderr and "give --allow-mismatch" in refused.stderr
+    allowed = runner.invoke(app, ["experiment", "report", str(directory), "--allow-mismatch"])
+    assert allowed.exit_code == 0, allowed.output
+    assert "warning: task hashes differ" in allowed.stderr
+
+
+def test_a_policy_the_arms_differ_in_is_noted_not_refused(mock: Path, tmp_path: Path) -> None:
+    directory = tmp_path / "small"
+    shutil.copytree(mock, directory)
+    path = directory / "null" / "manifest.json"
+    manifest = json.loads(path.read_text())
+    manifest["hashes"]["policy"] = "sha256:" + "1" * 64
+    path.write_text(json.dumps(manifest))
+    result = runner.invoke(app, ["experiment", "report", str(directory)])
+    assert result.exit_code == 0, result.output
+    assert "warning: policy hash differs" in result.stderr

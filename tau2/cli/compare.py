@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from tau2.cli.options import (
+    AllowMismatch,
     BootstrapSamples,
     BootstrapSeed,
     HtmlFile,
@@ -15,6 +16,7 @@ from tau2.cli.options import (
     MaxK,
     bootstrap_options,
     emit_report,
+    refuse_mismatches,
 )
 from tau2.cli.report import Full
 from tau2.metrics.paired import PairBy
@@ -39,21 +41,13 @@ def command(
     bootstrap_samples: BootstrapSamples = 1000,
     bootstrap_seed: BootstrapSeed = 0,
     max_k: MaxK = None,
-    allow_mismatch: Annotated[
-        bool,
-        typer.Option(
-            "--allow-mismatch",
-            help="Compare runs whose task or policy hashes differ (the differences are printed as warnings).",
-        ),
-    ] = False,
+    allow_mismatch: AllowMismatch = False,
 ) -> None:
     """Compare two runs on the tasks both share: pass^k and what B costs in turns, tokens, dollars, tool
     errors and endings per seat (--full: every table; --html: with the transcripts of the tasks that
     flip); refuses runs that share none, and runs scored against different task or policy content unless
     given --allow-mismatch."""
     from tau2._jsonfile import collector_paused
-    from tau2.cli._exit import ExitCode
-    from tau2.cli._output import say
     from tau2.report import build_comparison, comparison_page, comparison_tables
     from tau2.runs import check_provenance, load_run
 
@@ -61,14 +55,7 @@ def command(
     with collector_paused():
         a, b = load_run(run_a), load_run(run_b)
         provenance = check_provenance([a.manifest, b.manifest])
-        if provenance.mismatches and not allow_mismatch:
-            for line in provenance.mismatches:
-                say(f"error: {line}", err=True)
-            say(
-                "error: the runs' scores rest on different content; give --allow-mismatch to compare anyway",
-                err=True,
-            )
-            raise typer.Exit(ExitCode.BAD_INPUT)
+        refuse_mismatches(provenance.mismatches, allow_mismatch)
         report = build_comparison(a, b, pair_by, bootstrap, max_k)
     emit_report(
         report,

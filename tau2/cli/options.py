@@ -50,6 +50,31 @@ MaxK = Annotated[
 ]
 
 
+AllowMismatch = Annotated[
+    bool,
+    typer.Option(
+        "--allow-mismatch",
+        help="Compare runs whose scores rest on different content (the differences are printed as warnings).",
+    ),
+]
+
+
+def refuse_mismatches(mismatches: Sequence[str], allow: bool) -> None:
+    """Stop with exit 2, each difference on its own line, when runs to be compared were scored against
+    different content and the user did not give --allow-mismatch."""
+    from tau2.cli._exit import ExitCode
+    from tau2.cli._output import say
+
+    if not mismatches or allow:
+        return
+    for line in mismatches:
+        say(f"error: {line}", err=True)
+    say(
+        "error: the runs' scores rest on different content; give --allow-mismatch to compare anyway", err=True
+    )
+    raise typer.Exit(ExitCode.BAD_INPUT)
+
+
 def bootstrap_options(samples: int, seed: int) -> Bootstrap:
     """The bootstrap the report options ask for; more resamples than `Bootstrap` allows (time grows with
     them: a typo would run for days) is one line, before any run is read."""

@@ -101,9 +101,10 @@ class ProvenanceCheck(BaseModel):
     notes: list[str]
 
 
-def check_provenance(manifests: Sequence[RunManifest]) -> ProvenanceCheck:
-    """Compare every run's hashes with the first's; runs made before manifests held task hashes are left
-    out of the comparison with a note that their provenance is unknown."""
+def check_provenance(manifests: Sequence[RunManifest], refusing: Sequence[str] = REFUSING) -> ProvenanceCheck:
+    """Compare every run's hashes with the first's; a difference of a `refusing` kind is a mismatch, any
+    other a note. Runs made before manifests held task hashes are left out of the comparison with a note
+    that their provenance is unknown."""
     mismatches: list[str] = []
     notes: list[str] = []
     known = [manifest for manifest in manifests if manifest.task_hashes]
@@ -121,14 +122,13 @@ def check_provenance(manifests: Sequence[RunManifest]) -> ProvenanceCheck:
         changed = _changed_tasks(base, other)
         if changed:
             shown = ", ".join(changed[:_SHOWN]) + (", …" if len(changed) > _SHOWN else "")
-            mismatches.append(
-                f"task hashes differ between {pair} for {_count(len(changed), 'task')}: {shown}"
-            )
+            line = f"task hashes differ between {pair} for {_count(len(changed), 'task')}: {shown}"
+            (mismatches if "task" in refusing else notes).append(line)
         for kind in (*REFUSING[1:], *NOTED):
             before, after = base.hashes.get(kind), other.hashes.get(kind)
             if before != after:
                 line = f"{kind} hash differs between {pair} ({_digest(before)} vs {_digest(after)})"
-                (mismatches if kind in REFUSING else notes).append(line)
+                (mismatches if kind in refusing else notes).append(line)
     return ProvenanceCheck(mismatches=mismatches, notes=notes)
 
 
