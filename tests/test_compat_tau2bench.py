@@ -264,7 +264,7 @@ def _ids(draw: st.DrawFn) -> tuple[str, str | None, list[str], str | None]:
                 alphabet=st.characters(blacklist_characters="[]", blacklist_categories=["Cs"]),
                 min_size=1,
                 max_size=15,
-            )
+            ).filter(str.strip)
         )
         return plain, None, [], None
     intent = draw(_names)
