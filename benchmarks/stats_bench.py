@@ -138,7 +138,8 @@ def synthetic_run(passing: Path, failing: Path, tasks: int, trials: int, seed: i
     if len(task_ids) < tasks:
         raise SystemExit(f"the suite has {len(task_ids)} tasks, fewer than the {tasks} asked for")
     run_id = f"bench{seed}x{tasks}x{trials}"
-    manifest.update(run_id=run_id, task_ids=task_ids, trials=trials, seed=seed)
+    manifest.update(run_id=run_id, task_ids=task_ids)
+    manifest["config"].update(trials=trials, seed=seed)
     (out / "manifest.json").write_bytes(orjson.dumps(manifest))
     lines = {name: _records_by_task(run) for name, run in (("pass", passing), ("fail", failing))}
     rng = random.Random(seed)

@@ -4,7 +4,15 @@ infrastructure. Offline and deterministic; nothing here calls a model."""
 
 from tau2.audit._findings import Check, LintFinding, Severity
 from tau2.audit._lint import LINT_CHECKS, lint_files, lint_task, policy_findings
-from tau2.audit._run_audit import Cause, CheckRate, RunAudit, SimulationAudit, attribute, audit_run
+from tau2.audit._run_audit import (
+    Cause,
+    CheckRate,
+    RunAudit,
+    RunAuditor,
+    SimulationAudit,
+    attribute,
+    audit_run,
+)
 from tau2.audit._user_checks import NEEDS_TASK, USER_CHECKS, SeatTools, UserFinding, audit_trajectory
 
 __all__ = [
@@ -16,6 +24,7 @@ __all__ = [
     "CheckRate",
     "LintFinding",
     "RunAudit",
+    "RunAuditor",
     "SeatTools",
     "Severity",
     "SimulationAudit",

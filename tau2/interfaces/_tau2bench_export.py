@@ -5,7 +5,7 @@ methodology)."""
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from datetime import UTC, datetime, timedelta
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
@@ -171,7 +171,7 @@ def refuse_existing(path: Path) -> None:
         raise UserInputError(f"{path}: already exists; choose another output path")
 
 
-def pass_k_percent(records: list[SimulationRecord]) -> dict[str, float | None]:
+def pass_k_percent(records: Iterable[SimulationRecord]) -> dict[str, float | None]:
     """pass^1..pass^4 in percent, as τ²-bench computes it: the mean over tasks of C(c, k) / C(n, k); a k
     larger than some task's number of valid trials is None. Infrastructure failures are left out."""
     trials: dict[str, list[bool]] = defaultdict(list)

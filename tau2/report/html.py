@@ -31,6 +31,7 @@ def run_page(report: RunReport, records: Sequence[SimulationRecord], extra: Sequ
         f'<p class="config">{escape(tables.totals_line(report))}</p>',
         _warnings(report.warnings),
         _run_headline(report),
+        _table(tables.missing(report.missing)),
         _section("Recorded elsewhere", *(_table(table) for table in extra)),
         _section(
             "Simulated-user audit and failures by cause",
@@ -83,6 +84,7 @@ def comparison_page(
         legend,
         _warnings(report.warnings),
         _comparison_headline(report),
+        _table(tables.paired_missing(report.missing, a, b)),
         _section("Plots", _comparison_plots(report, a, b)),
         _section(
             "pass^k and what it costs",

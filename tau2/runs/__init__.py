@@ -1,6 +1,7 @@
 """Run records on disk: one JSONL record per simulation, the manifest, reading a run directory, the
 append-only writer and the lock that gives a run sole use of its directory; experiment directories (an
-experiment file beside one run directory per arm)."""
+experiment file beside one run directory per arm). `load_run` streams: its `Run.records` is a `RecordFile`
+that reads the effective records from disk one at a time."""
 
 from tau2.runs._atomic import is_temporary
 from tau2.runs._experiment import EXPERIMENT_FILE, ExperimentManifest, arm_run_dir, load_experiment
@@ -18,6 +19,7 @@ from tau2.runs._rundir import (
     run_records,
 )
 from tau2.runs._store import DAMAGED_FILE, RecordWriter, set_aside_damaged
+from tau2.runs._stream import RecordFile, RecordLine
 
 __all__ = [
     "DAMAGED_FILE",
@@ -25,6 +27,8 @@ __all__ = [
     "MANIFEST_FILE",
     "RESULTS_FILE",
     "ExperimentManifest",
+    "RecordFile",
+    "RecordLine",
     "RecordWriter",
     "Run",
     "RunDirectoryLock",
