@@ -44,7 +44,7 @@ def command(
     errors and endings per seat (--full: every table; --html: with the transcripts of the tasks that
     flip); refuses runs that share none."""
     from tau2._jsonfile import collector_paused
-    from tau2.report import build_comparison, comparison_page, comparison_tables
+    from tau2.report import build_comparison, comparison_page_parts, comparison_tables
     from tau2.runs import load_run
 
     bootstrap = bootstrap_options(bootstrap_samples, bootstrap_seed)
@@ -56,6 +56,6 @@ def command(
         report.warnings,
         html=html,
         json_output=json_output,
-        page=lambda r: comparison_page(r, a.records, b.records),
+        page=lambda r: comparison_page_parts(r, a.records, b.records),
         summary=lambda r: comparison_tables(r, full=full),
     )

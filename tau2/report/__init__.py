@@ -2,7 +2,15 @@
 trajectory viewer (`tau2 view`); terminal, JSON and self-contained HTML."""
 
 from tau2.report.build import auto_pair_by, build_comparison, build_report
-from tau2.report.html import comparison_page, run_page, viewer_page, write_page
+from tau2.report.html import (
+    comparison_page,
+    comparison_page_parts,
+    run_page,
+    run_page_parts,
+    viewer_page,
+    viewer_page_parts,
+    write_page,
+)
 from tau2.report.schema import (
     SCHEMA_VERSION,
     ComparisonReport,
@@ -29,12 +37,15 @@ __all__ = [
     "build_comparison",
     "build_report",
     "comparison_page",
+    "comparison_page_parts",
     "comparison_tables",
     "rich_table",
     "run_page",
+    "run_page_parts",
     "run_tables",
     "select_simulations",
     "simulation_view",
     "viewer_page",
+    "viewer_page_parts",
     "write_page",
 ]

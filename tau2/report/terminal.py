@@ -135,7 +135,7 @@ def comparison_tables(report: ComparisonReport, full: bool = False) -> list[Rend
     headline_ks = None if full else tables.headline_ks(list(report.pass_hat_k))
     sections = [
         tables.paired_pass_hat_k(report.pass_hat_k, level, a, b, headline_ks),
-        tables.paired_missing(report.missing, a, b, headline_ks),
+        tables.paired_missing(report.missing, a, b, None if full else ["1"]),
         tables.effort(effort, level, a, b),
         tables.paired_terminations(report.terminations, level, a, b),
         tables.flips(report.flips, listed=False),
