@@ -13,13 +13,12 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import field
+from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from pydantic import BaseModel, ConfigDict
-from pydantic.dataclasses import dataclass
 
 from tau2.audit._findings import Severity
 from tau2.audit._lint import lint_task
@@ -92,6 +91,11 @@ def audit_run(run: Run, bootstrap: Bootstrap) -> RunAudit:
     return auditor.result()
 
 
+_NONE_FOUND: Final[list[UserFinding]] = []
+_NO_DEFECTS: Final[list[str]] = []
+"""The empty lists every clean simulation's audit shares (audits are read, never changed)."""
+
+
 class RunAuditor:
     """The audit of a run folded one record at a time: each record's trajectory is audited as it is added
     and only its findings are kept (per check, per-task counts of audited and fired simulations)."""
@@ -137,8 +141,8 @@ class RunAuditor:
             task_id=record.task_id,
             trial=record.trial,
             success=record.success,
-            findings=findings,
-            task_defects=task_defects,
+            findings=findings or _NONE_FOUND,
+            task_defects=task_defects or _NO_DEFECTS,
             cause=attribute(record, findings, task_defects),
         )
         self._audits.append(audit)

@@ -87,7 +87,7 @@ def _row(record: SimulationRecord, task: TaskTally) -> SimulationRow:
         trial=record.trial,
         seed=record.seed,
         intent=task.intent if record.intent == task.intent else record.intent,
-        subtasks=record.subtasks,
+        subtasks=task.faults if record.subtasks == task.faults else record.subtasks,
         persona=task.persona if record.persona == task.persona else record.persona,
         expects_transfer=record.expects_transfer,
         reward=record.reward,

@@ -3,11 +3,10 @@ whenever a field is removed or changes meaning."""
 
 from __future__ import annotations
 
-from dataclasses import field
+from dataclasses import dataclass, field
 from typing import Final, Literal
 
 from pydantic import BaseModel, ConfigDict
-from pydantic.dataclasses import dataclass
 
 from tau2.audit import RunAudit
 from tau2.episode import TerminationReason
