@@ -114,6 +114,7 @@ def index_results(path: Path, sorter: UnitSorter) -> tuple[list[RecordLine], lis
     in order of first appearance) and the warnings (damaged lines, records left out). A line that is JSON
     but not a record's key fields is a `UserInputError` naming file, line and field."""
     latest: dict[tuple[str, int], RecordLine] = {}
+    task_ids: dict[str, str] = {}
     damaged: list[int] = []
     offset = 0
     try:
@@ -133,12 +134,13 @@ def index_results(path: Path, sorter: UnitSorter) -> tuple[list[RecordLine], lis
                     raise validation_error(Path(f"{path}:{number}"), error) from None
                 excluded = key.termination.is_infrastructure
                 if sorter.keep(key.run_id, key.task_id, key.trial, excluded):
-                    unit = (key.task_id, key.trial)
+                    task_id = task_ids.setdefault(key.task_id, key.task_id)  # one copy per task
+                    unit = (task_id, key.trial)
                     entry = RecordLine(
                         at,
                         length,
                         number,
-                        key.task_id,
+                        task_id,
                         key.trial,
                         key.reward >= 1.0,
                         excluded,
