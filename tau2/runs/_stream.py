@@ -1,7 +1,8 @@
-"""Reading a results file record by record. One pass over `results.jsonl` parses each line just far enough
-to know its (task, trial), outcome and run, and keeps where the last line of each planned (task, trial)
-lies; the records themselves are read, one at a time, only when iterated or indexed. Memory therefore
-grows with the number of (task, trial) units (a few dozen bytes each), never with the records' size."""
+"""Reading a results file record by record. One pass over `results.jsonl` parses each line, validates only
+the fields that say which (task, trial) it is, of which run and how it ended, and keeps where the last
+line of each planned (task, trial) lies; the records themselves are read and validated, one at a time,
+only when iterated or indexed. Memory therefore grows with the number of (task, trial) units (a few
+hundred bytes each), never with the records' size."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from tau2.errors import UserInputError
 from tau2.runs._records import SimulationRecord
 from tau2.runs._store import record_object
 
-SHOWN_LINES: Final = 5
+_SHOWN_LINES: Final = 5
 """How many damaged line numbers a warning lists."""
 
 
@@ -102,7 +103,7 @@ def plural(number: int, noun: str) -> str:
 
 def damaged_warning(path: Path, numbers: Sequence[int]) -> str:
     """The one warning about lines that are not JSON objects."""
-    shown = ", ".join(map(str, numbers[:SHOWN_LINES])) + (", …" if len(numbers) > SHOWN_LINES else "")
+    shown = ", ".join(map(str, numbers[:_SHOWN_LINES])) + (", …" if len(numbers) > _SHOWN_LINES else "")
     return (
         f"{path}: skipped {plural(len(numbers), 'damaged line')} (line {shown}); "
         "`tau2 run --resume` sets them aside and runs their simulations again"
@@ -191,24 +192,12 @@ class RecordFile(Sequence[SimulationRecord]):
             return self._record(file, line)
 
     def __iter__(self) -> Iterator[SimulationRecord]:
-        return (record for _, record in self.located())
-
-    def located(self) -> Iterator[tuple[RecordLine, SimulationRecord]]:
-        """Each record with its line, read one at a time."""
+        """Each record, read and validated one at a time through one open file."""
         if not self.lines:
             return
         with self.path.open("rb") as file:
             for line in self.lines:
-                yield line, self._record(file, line)
-
-    def raw(self) -> Iterator[tuple[RecordLine, bytes]]:
-        """Each effective line's bytes, unparsed, in order."""
-        if not self.lines:
-            return
-        with self.path.open("rb") as file:
-            for line in self.lines:
-                file.seek(line.offset)
-                yield line, file.read(line.length)
+                yield self._record(file, line)
 
     def where(self, keep: Callable[[RecordLine], bool]) -> RecordFile:
         """The records whose line `keep` accepts, without reading any."""
