@@ -4,6 +4,8 @@ is all or nothing."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from pydantic import BaseModel, ConfigDict
 
 from tau2 import SimulationRecord
@@ -36,7 +38,7 @@ class LabelAgreement(BaseModel):
     disagreements: list[Disagreement]
 
 
-def label_agreement(labels: list[HumanLabel], records: list[SimulationRecord]) -> LabelAgreement:
+def label_agreement(labels: list[HumanLabel], records: Iterable[SimulationRecord]) -> LabelAgreement:
     """Compare each success label with the reward of the simulation it judges."""
     rewards = {(record.task_id, record.trial): record for record in records}
     pairs: list[tuple[bool, bool, HumanLabel, float]] = []

@@ -8,7 +8,15 @@ from tau2.audit._findings import Check, LintFinding, Severity
 from tau2.audit._lint import LINT_CHECKS, lint_files, lint_task, policy_findings
 from tau2.audit._regrade_judges import RegradeResult, RewardFlip, regrade_judges
 from tau2.audit._regrade_suite import RegradeReport, VerdictFlip, regrade_suite
-from tau2.audit._run_audit import Cause, CheckRate, RunAudit, SimulationAudit, attribute, audit_run
+from tau2.audit._run_audit import (
+    Cause,
+    CheckRate,
+    RunAudit,
+    RunAuditor,
+    SimulationAudit,
+    attribute,
+    audit_run,
+)
 from tau2.audit._user_checks import NEEDS_TASK, USER_CHECKS, SeatTools, UserFinding, audit_trajectory
 
 __all__ = [
@@ -23,6 +31,7 @@ __all__ = [
     "RegradeResult",
     "RewardFlip",
     "RunAudit",
+    "RunAuditor",
     "SeatTools",
     "Severity",
     "SimulationAudit",

@@ -48,7 +48,7 @@ def command(
     flip); refuses runs that share none, and runs scored against different task or policy content unless
     given --allow-mismatch."""
     from tau2._jsonfile import collector_paused
-    from tau2.report import build_comparison, comparison_page, comparison_tables
+    from tau2.report import build_comparison, comparison_page_parts, comparison_tables
     from tau2.runs import check_provenance, load_run
 
     bootstrap = bootstrap_options(bootstrap_samples, bootstrap_seed)
@@ -62,6 +62,6 @@ def command(
         [*provenance.mismatches, *provenance.notes, *report.warnings],
         html=html,
         json_output=json_output,
-        page=lambda r: comparison_page(r, a.records, b.records),
+        page=lambda r: comparison_page_parts(r, a.records, b.records),
         summary=lambda r: comparison_tables(r, full=full),
     )

@@ -92,9 +92,9 @@ def tau2bench(
         user = run.manifest.user.label() if run.manifest.user is not None else None
         leaderboard = build_submission([run_dir, *(also or [])], name, organization, user, custom=custom)
     with output_file(out, "results.json") as path:
-        document = export_results(run_dir, path)
+        simulations = export_results(run_dir, path)
     on_stdout = is_stdout(out) or is_stdout(submission)  # then our messages go to stderr
-    say(f"wrote {out} ({len(document['simulations'])} simulations)", err=on_stdout)
+    say(f"wrote {out} ({simulations} simulations)", err=on_stdout)
     if submission is None or leaderboard is None:
         return
     with output_file(submission, "submission.json") as path:

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
@@ -127,10 +127,11 @@ def emit_report(
     *,
     html: Path | None,
     json_output: bool,
-    page: Callable[[R], str],
+    page: Callable[[R], Iterable[str]],
     summary: Callable[[R], Sequence[RenderableType]],
 ) -> None:
-    """Print warnings on stderr, write the HTML page if asked, then print the report as JSON or tables."""
+    """Print warnings on stderr, write the HTML page (given in parts, written as they come) if asked, then
+    print the report as JSON or tables."""
     from tau2.cli._output import is_stdout, require_writable_path, say, table_console
     from tau2.errors import UserInputError
     from tau2.report import write_page
@@ -140,7 +141,8 @@ def emit_report(
     if is_stdout(html):
         if json_output:
             raise UserInputError("--html - and --json both write to stdout: give one of them")
-        typer.echo(page(report), nl=False)
+        for part in page(report):
+            typer.echo(part, nl=False)
         return
     if html is not None:
         require_writable_path(html, "--html")

@@ -16,14 +16,33 @@ from tau2.metrics._judge_agreement import (
 from tau2.metrics._kappa import cohen_kappa, fleiss_kappa
 from tau2.metrics._mcnemar import McNemar, mcnemar, mcnemar_p_value
 from tau2.metrics._missing import MissingSummary, PassKBounds, missing_summary, pass_hat_k_bounds
+from tau2.metrics._tally import RunTally
 from tau2.metrics._verdict import ArmComparison, compare_arms, verdict_sentence
 from tau2.metrics.actions import ActionStat, action_stats
 from tau2.metrics.bootstrap import Bootstrap, Estimate, estimate, rate_estimate, wilson
 from tau2.metrics.breakdown import GROUPINGS, GroupStat, breakdown, breakdowns
 from tau2.metrics.checks import CheckStat, check_stats
-from tau2.metrics.effort import BOTH, PairedMean, RecordPair, paired_effort, paired_terminations
+from tau2.metrics.effort import (
+    BOTH,
+    EffortPair,
+    PairedMean,
+    RecordPair,
+    TaskEffort,
+    paired_effort,
+    paired_task_effort,
+    paired_task_terminations,
+    paired_terminations,
+    task_efforts,
+)
 from tau2.metrics.flips import FlipSummary, flip_summary
-from tau2.metrics.outcomes import TaskOutcome, task_outcomes, termination_counts, termination_outcomes
+from tau2.metrics.outcomes import (
+    OutcomeTally,
+    TaskOutcome,
+    TaskTally,
+    task_outcomes,
+    termination_counts,
+    termination_outcomes,
+)
 from tau2.metrics.paired import (
     ActionDiff,
     FlipSets,
@@ -36,6 +55,7 @@ from tau2.metrics.paired import (
     pair_outcomes,
     paired_breakdowns,
     paired_curve,
+    task_action_diffs,
 )
 from tau2.metrics.paired_stats import PairedEstimate, paired_pass_hat_k
 from tau2.metrics.passk import (
@@ -61,6 +81,7 @@ __all__ = [
     "Bootstrap",
     "Budget",
     "CheckStat",
+    "EffortPair",
     "Estimate",
     "FlipSets",
     "FlipSummary",
@@ -70,6 +91,7 @@ __all__ = [
     "JudgeDisagreement",
     "McNemar",
     "MissingSummary",
+    "OutcomeTally",
     "Pair",
     "PairBy",
     "PairedEstimate",
@@ -78,10 +100,13 @@ __all__ = [
     "PassKBounds",
     "RecordPair",
     "RetrievalSummary",
+    "RunTally",
     "SeatUsage",
     "StopReason",
     "TaskCounts",
+    "TaskEffort",
     "TaskOutcome",
+    "TaskTally",
     "action_diffs",
     "action_stats",
     "allocate",
@@ -106,6 +131,8 @@ __all__ = [
     "paired_curve",
     "paired_effort",
     "paired_pass_hat_k",
+    "paired_task_effort",
+    "paired_task_terminations",
     "paired_terminations",
     "pass_hat_k",
     "pass_hat_k_bounds",
@@ -116,6 +143,8 @@ __all__ = [
     "rate_estimate",
     "retrieval_summary",
     "seat_usage",
+    "task_action_diffs",
+    "task_efforts",
     "task_outcomes",
     "termination_counts",
     "termination_outcomes",

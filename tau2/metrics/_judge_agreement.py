@@ -4,7 +4,7 @@ judge cost. Runs judged by one judge (or none) have nothing to measure."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
@@ -65,48 +65,72 @@ def judge_labels(models: Sequence[str]) -> list[str]:
     return [f"{model} #{n}" if models.count(model) > 1 else model for n, model in enumerate(models, 1)]
 
 
-def judge_agreement(records: Sequence[SimulationRecord]) -> JudgeAgreement | None:
-    """The agreement of the judges that graded `records` (the first record with a panel names it; records
-    of another panel are left out); None when no record was graded by two or more judges."""
-    panel = next((record.judges for record in records if len(record.judges) >= 2), None)
-    if panel is None:
-        return None
-    models = [judge.model for judge in panel]
-    graded = [record for record in records if [judge.model for judge in record.judges] == models]
-    ratings: list[list[bool]] = []
-    disagreements: list[JudgeDisagreement] = []
-    for record in graded:
+class JudgeTally:
+    """The judges' agreement folded in one record at a time: the panel is the first record's with two or
+    more judges; records of another panel are left out. Keeps the verdicts, never the records."""
+
+    def __init__(self) -> None:
+        self._models: list[str] | None = None
+        self._ratings: list[list[bool]] = []
+        self._disagreements: list[JudgeDisagreement] = []
+        self._usages: list[list[Usage | None]] = []
+
+    def add(self, record: SimulationRecord) -> None:
+        """Fold one record's verdicts and judge usage in."""
+        models = [judge.model for judge in record.judges]
+        if self._models is None and len(models) >= 2:
+            self._models = models
+            self._usages = [[] for _ in models]
+        if models != self._models:
+            return
+        for n, judge in enumerate(record.judges):
+            self._usages[n].append(judge.usage)
         if record.excluded:
-            continue
+            return
         for assertion in record.judges[0].verdicts:
             verdicts = [judge.verdicts.get(assertion) for judge in record.judges]
             passed = [None if verdict is None else verdict.passed for verdict in verdicts]
             decided = [value for value in passed if value is not None]
             if len(decided) < len(passed):
                 continue
-            ratings.append(decided)
+            self._ratings.append(decided)
             if len(set(decided)) > 1:
-                disagreements.append(
+                self._disagreements.append(
                     JudgeDisagreement(
                         task_id=record.task_id, trial=record.trial, assertion=assertion, verdicts=decided
                     )
                 )
-    two = len(models) == 2
-    kappa = (
-        cohen_kappa([pair[0] for pair in ratings], [pair[1] for pair in ratings])
-        if two
-        else fleiss_kappa(ratings)
-    )
-    labels = judge_labels(models)
-    return JudgeAgreement(
-        judges=labels,
-        statistic="Cohen's kappa" if two else "Fleiss' kappa",
-        kappa=kappa,
-        assertions=len(ratings),
-        agreed=len(ratings) - len(disagreements),
-        disagreements=disagreements,
-        costs=[_cost(label, [record.judges[n].usage for record in graded]) for n, label in enumerate(labels)],
-    )
+
+    def result(self) -> JudgeAgreement | None:
+        """The agreement of the panel; None when no record was graded by two or more judges."""
+        if self._models is None:
+            return None
+        ratings = self._ratings
+        two = len(self._models) == 2
+        kappa = (
+            cohen_kappa([pair[0] for pair in ratings], [pair[1] for pair in ratings])
+            if two
+            else fleiss_kappa(ratings)
+        )
+        labels = judge_labels(self._models)
+        return JudgeAgreement(
+            judges=labels,
+            statistic="Cohen's kappa" if two else "Fleiss' kappa",
+            kappa=kappa,
+            assertions=len(ratings),
+            agreed=len(ratings) - len(self._disagreements),
+            disagreements=self._disagreements,
+            costs=[_cost(label, usages) for label, usages in zip(labels, self._usages, strict=True)],
+        )
+
+
+def judge_agreement(records: Iterable[SimulationRecord]) -> JudgeAgreement | None:
+    """The agreement of the judges that graded `records` (the first record with a panel names it; records
+    of another panel are left out); None when no record was graded by two or more judges."""
+    tally = JudgeTally()
+    for record in records:
+        tally.add(record)
+    return tally.result()
 
 
 def _cost(judge: str, usages: Sequence[Usage | None]) -> JudgeCost:

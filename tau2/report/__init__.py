@@ -15,7 +15,15 @@ from tau2.report.experiment import (
     refuse_own_files,
 )
 from tau2.report.experiment_view import experiment_page, experiment_tables
-from tau2.report.html import comparison_page, run_page, viewer_page, write_page
+from tau2.report.html import (
+    comparison_page,
+    comparison_page_parts,
+    run_page,
+    run_page_parts,
+    viewer_page,
+    viewer_page_parts,
+    write_page,
+)
 from tau2.report.schema import (
     SCHEMA_VERSION,
     ComparisonReport,
@@ -49,6 +57,7 @@ __all__ = [
     "build_experiment_report",
     "build_report",
     "comparison_page",
+    "comparison_page_parts",
     "comparison_tables",
     "experiment_page",
     "experiment_tables",
@@ -56,9 +65,11 @@ __all__ = [
     "refuse_own_files",
     "rich_table",
     "run_page",
+    "run_page_parts",
     "run_tables",
     "select_simulations",
     "simulation_view",
     "viewer_page",
+    "viewer_page_parts",
     "write_page",
 ]

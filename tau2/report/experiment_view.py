@@ -14,10 +14,21 @@ from rich.console import RenderableType
 from tau2.metrics import BOTH
 from tau2.report import fmt, tables
 from tau2.report.experiment import SOURCES, ArmSummary, ExperimentComparison, ExperimentReport, Flip
-from tau2.report.html import _cell, _folded, _page, _section, _stat, _table, _viewer, _warnings
+from tau2.report.html import (
+    _cell,
+    _folded,
+    _page_end,
+    _page_start,
+    _section,
+    _stat,
+    _table,
+    _viewer,
+    _warnings,
+)
 from tau2.report.tables import TableData
 from tau2.report.terminal import line, rich_table
-from tau2.runs import Run, SimulationRecord
+from tau2.report.transcripts import table_rows
+from tau2.runs import RecordFile, Run, SimulationRecord
 
 FLIPS_LISTED: Final = 10
 """Tasks listed per direction of flip on the terminal; the count says how many there are in all."""
@@ -232,15 +243,13 @@ def experiment_page(report: ExperimentReport, runs: dict[str, Run]) -> str:
             *(_table(_titled(tables.usage(arm.usage), arm.name)) for arm in report.arms),
         ),
     ]
+    parts = [_page_start(f"tau2 experiment: {report.name}"), *body]
     if shown:
-        body.append(
-            _viewer(
-                [record for _, record in shown],
-                runs=[arm for arm, _ in shown],
-                heading="Simulations of the tasks that flip",
-            )
-        )
-    return _page(f"tau2 experiment: {report.name}", body, viewer=bool(shown))
+        records = [record for _, record in shown]
+        rows = table_rows(records, [arm for arm, _ in shown])
+        parts += _viewer(rows, records, runs=True, heading="Simulations of the tasks that flip")
+    parts.append(_page_end(viewer=bool(shown)))
+    return "".join(parts)
 
 
 def _arm_section(arm: ArmSummary, level: float) -> str:
@@ -281,10 +290,19 @@ def _flip_records(
     }
     shown: list[tuple[str, SimulationRecord]] = []
     for arm, run in runs.items():
-        records = sorted(run.records, key=lambda r: (r.task_id, r.trial))
-        shown += [(arm, r) for r in records if (arm, r.task_id, r.trial) in wanted]
+        units = {(task_id, trial) for named, task_id, trial in wanted if named == arm}
+        shown += [(arm, r) for r in sorted(_units_of(run, units), key=lambda r: (r.task_id, r.trial))]
     index = {(arm, record.task_id, record.trial): number for number, (arm, record) in enumerate(shown)}
     return shown, index
+
+
+def _units_of(run: Run, units: set[tuple[str, int]]) -> Sequence[SimulationRecord]:
+    """The run's records of these (task, trial) units; a run read from disk picks them from its index and
+    reads only those."""
+    records = run.records
+    if isinstance(records, RecordFile):
+        return records.where(lambda line: (line.task_id, line.trial) in units)
+    return [record for record in records if (record.task_id, record.trial) in units]
 
 
 def _comparison_section(comparison: ExperimentComparison, level: float, index: Index) -> str:

@@ -72,6 +72,7 @@ def run_tables(report: RunReport, full: bool = False) -> list[RenderableType]:
             *_rendered(
                 [
                     tables.pass_hat_k(report.pass_hat_k, level, tables.headline_ks(list(report.pass_hat_k))),
+                    tables.missing(report.missing, tables.headline_ks(list(report.pass_hat_k))),
                     main,
                     tables.checks(report.checks),
                     tables.terminations(report.termination_outcomes, report.totals.excluded),
@@ -86,6 +87,7 @@ def run_tables(report: RunReport, full: bool = False) -> list[RenderableType]:
         *_rendered(
             [
                 tables.pass_hat_k(report.pass_hat_k, level),
+                tables.missing(report.missing),
                 *(tables.breakdown(name, groups) for name, groups in report.breakdowns.items()),
                 tables.terminations(report.termination_outcomes, report.totals.excluded),
                 audit.user_checks(report.audit),
@@ -140,10 +142,10 @@ def comparison_tables(report: ComparisonReport, full: bool = False) -> list[Rend
         f"{fmt.count(report.shared)} shared tasks (only A {report.only_a:,}, only B {report.only_b:,})"
     )
     effort = [m for m in report.effort if full or m.seat == BOTH or m.measure in HEADLINE_MEASURES]
+    headline_ks = None if full else tables.headline_ks(list(report.pass_hat_k))
     sections = [
-        tables.paired_pass_hat_k(
-            report.pass_hat_k, level, a, b, None if full else tables.headline_ks(list(report.pass_hat_k))
-        ),
+        tables.paired_pass_hat_k(report.pass_hat_k, level, a, b, headline_ks),
+        tables.paired_missing(report.missing, a, b, None if full else ["1"]),
         tables.effort(effort, level, a, b),
         tables.paired_terminations(report.terminations, level, a, b),
         tables.flips(report.flips, listed=False),

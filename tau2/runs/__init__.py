@@ -1,7 +1,8 @@
 """Run records on disk: one JSONL record per simulation, the manifest, reading a run directory, the
 append-only writer and the lock that gives a run sole use of its directory; the provenance of scores
 (task content hashes, the hashes a record carries, which differ between runs); experiment directories (an
-experiment file beside one run directory per arm)."""
+experiment file beside one run directory per arm). `load_run` streams: its `Run.records` is a `RecordFile`
+that reads the effective records from disk one at a time."""
 
 from tau2.runs._atomic import is_temporary
 from tau2.runs._experiment import (
@@ -37,6 +38,7 @@ from tau2.runs._rundir import (
     run_records,
 )
 from tau2.runs._store import DAMAGED_FILE, RecordWriter, set_aside_damaged
+from tau2.runs._stream import RecordFile, RecordLine
 
 __all__ = [
     "DAMAGED_FILE",
@@ -48,6 +50,8 @@ __all__ = [
     "ExperimentStop",
     "Provenance",
     "ProvenanceCheck",
+    "RecordFile",
+    "RecordLine",
     "RecordWriter",
     "RegradedFrom",
     "Run",

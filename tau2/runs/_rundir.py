@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections import Counter
+from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import Any, Final, Literal
@@ -13,6 +13,7 @@ from pydantic import (
     ConfigDict,
     Field,
     SerializerFunctionWrapHandler,
+    SkipValidation,
     ValidationError,
     model_serializer,
     model_validator,
@@ -25,11 +26,10 @@ from tau2.runs._atomic import write_atomically
 from tau2.runs._legacy import flat_location, is_flat, nested
 from tau2.runs._records import SimulationRecord
 from tau2.runs._store import record_object
+from tau2.runs._stream import RecordFile, UnitSorter, damaged_warning, index_results
 
 MANIFEST_FILE: Final = "manifest.json"
 RESULTS_FILE: Final = "results.jsonl"
-_SHOWN_LINES: Final = 5
-"""How many damaged line numbers a warning lists."""
 
 
 class RegradedFrom(BaseModel):
@@ -147,12 +147,13 @@ class RunManifest(BaseModel):
 class Run(BaseModel):
     """A run as reports see it: its manifest and its effective records."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
 
     path: Path
     manifest: RunManifest
-    records: list[SimulationRecord]
-    """The last record of each (task, trial), in order of first appearance."""
+    records: SkipValidation[Sequence[SimulationRecord]]
+    """The last record of each (task, trial), in order of first appearance: for a run read by `load_run`, a
+    `RecordFile` that reads each record from disk when iterated, so a run is never held in memory whole."""
     warnings: list[str] = Field(default_factory=list)
 
 
@@ -189,16 +190,8 @@ def read_records(path: Path) -> tuple[list[SimulationRecord], list[str]]:
             records.append(SimulationRecord.model_validate(data))
         except ValidationError as error:
             raise validation_error(Path(f"{path}:{number}"), error) from None
-    warnings = [] if not damaged else [_damaged_warning(path, damaged)]
+    warnings = [] if not damaged else [damaged_warning(path, damaged)]
     return records, warnings
-
-
-def _damaged_warning(path: Path, numbers: list[int]) -> str:
-    shown = ", ".join(map(str, numbers[:_SHOWN_LINES])) + (", …" if len(numbers) > _SHOWN_LINES else "")
-    return (
-        f"{path}: skipped {_count(len(numbers), 'damaged line')} (line {shown}); "
-        "`tau2 run --resume` sets them aside and runs their simulations again"
-    )
 
 
 def latest_records(records: list[SimulationRecord]) -> list[SimulationRecord]:
@@ -215,41 +208,17 @@ def run_records(
     """The run's effective records (last per planned unit) and a warning counting the records left out:
     those of another run, of a task outside the manifest, of a trial beyond the planned count, and
     finished units recorded more than once (which only concatenated files produce)."""
-    planned = set(manifest.task_ids)
-    excluded: Counter[str] = Counter()
-    ours: list[SimulationRecord] = []
-    finished: Counter[tuple[str, int]] = Counter()
-    for record in records:
-        if record.run_id is not None and record.run_id != manifest.run_id:
-            excluded["from another run"] += 1
-        elif record.task_id not in planned:
-            excluded["of tasks outside the manifest"] += 1
-        elif not 0 <= record.trial < manifest.trials:
-            excluded[f"of trials beyond the planned {manifest.trials}"] += 1
-        else:
-            ours.append(record)
-            finished[record.task_id, record.trial] += not record.excluded
-    repeated = sum(count - 1 for count in finished.values() if count > 1)
-    if repeated:
-        excluded["repeating a finished simulation (the last kept)"] += repeated
-    if not excluded:
-        return latest_records(ours), []
-    parts = ", ".join(f"{count} {why}" for why, count in excluded.items())
-    total = sum(excluded.values())
-    warning = f"{where}: left out {_count(total, 'record')} not part of run {manifest.run_id}: {parts}"
-    return latest_records(ours), [warning]
-
-
-def _count(number: int, noun: str) -> str:
-    return f"{number} {noun}{'' if number == 1 else 's'}"
+    sorter = UnitSorter(manifest.run_id, manifest.task_ids, manifest.trials)
+    ours = [r for r in records if sorter.keep(r.run_id, r.task_id, r.trial, r.excluded)]
+    return latest_records(ours), sorter.warnings(where)
 
 
 def load_run(path: Path) -> Run:
-    """Read a run directory (manifest plus tolerant results)."""
+    """Open a run directory (manifest plus tolerant results): one streaming pass finds the effective
+    records, which are read from disk one at a time whenever `Run.records` is iterated."""
     if not path.is_dir():
         raise UserInputError(f"{path}: not a run directory")
     manifest = load_manifest(path)
     results = path / RESULTS_FILE
-    records, warnings = read_records(results)
-    effective, excluded = run_records(manifest, records, results)
-    return Run(path=path, manifest=manifest, records=effective, warnings=[*warnings, *excluded])
+    lines, warnings = index_results(results, UnitSorter(manifest.run_id, manifest.task_ids, manifest.trials))
+    return Run(path=path, manifest=manifest, records=RecordFile(results, lines), warnings=warnings)

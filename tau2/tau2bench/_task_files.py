@@ -376,6 +376,8 @@ def _tasks_from_tau2(path: Path, items: Any, prefix: tuple[str, ...], domain: st
         records = _TASK_LIST.validate_python(items)
     except ValidationError as error:
         raise validation_error(path, error, prefix) from None
+    if isinstance(items, list):
+        items.clear()  # the parsed JSON is validated: let it go before converting (a lower peak of memory)
     duplicate = find_duplicate([record.id for record in records])
     if duplicate is not None:
         first, second = duplicate

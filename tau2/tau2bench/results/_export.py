@@ -5,7 +5,7 @@ methodology)."""
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import UTC, datetime, timedelta
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
@@ -24,15 +24,15 @@ from tau2 import (
     get_domain,
     load_task_file,
 )
-from tau2._jsonfile import write_json
+from tau2._jsonfile import write_json_parts
 from tau2.episode import CheckRecord, agent_policy
 from tau2.llm import ModelSpec
 from tau2.metrics.passk import pass_hat_k
 from tau2.runner import sha256_text
-from tau2.runs import Run, load_run
+from tau2.runs import RecordFile, Run, load_run
 from tau2.tasks import RewardType
 from tau2.tau2bench import default_reward_basis, task_to_tau2
-from tau2.tau2bench.results._format import Results
+from tau2.tau2bench.results._format import Results, SimulationRun
 from tau2.tau2bench.results._import import load_import
 from tau2.tau2bench.results._tasksets import official_task_set, task_set_hash
 from tau2.world import RetrievalConfig
@@ -53,18 +53,20 @@ _TERMINATIONS: Final = {
 actor error becomes `agent_error` or `user_error` by the seat that failed)."""
 
 
-def export_results(run_dir: Path, out: Path) -> dict[str, Any]:
-    """Write the run at `run_dir` as a τ²-bench results file at `out`; returns the written document."""
+def export_results(run_dir: Path, out: Path) -> int:
+    """Write the run at `run_dir` as a τ²-bench results file at `out`; returns how many simulations it holds.
+    The file is written as the records are read, one simulation at a time (each checked against τ²-bench's
+    format before it is written), with the bytes the whole document would have."""
     refuse_existing(out)
     run = load_run(run_dir)
     tasks = _run_tasks(run)
     manifest = run.manifest
-    records = [record for record in run.records if record.trajectory is not None]
+    records = _traced(run.records)
     if not records:
         raise UserInputError(f"{run_dir}: the run has no recorded simulations to export")
     policy = _policy(run)
     simulation_policy = _simulation_policies(run)
-    document = {
+    head = {
         "timestamp": manifest.created_at.isoformat(),
         "info": {
             "git_commit": f"tau2 {_version()}",
@@ -80,14 +82,32 @@ def export_results(run_dir: Path, out: Path) -> dict[str, Any]:
             "seed": manifest.seed,
             **_retrieval_fields(manifest.episode.retrieval),
         },
-        "tasks": [task_to_tau2(tasks[record_id]) for record_id in dict.fromkeys(r.task_id for r in records)],
-        "simulations": [
-            _simulation(run, record, tasks[record.task_id], simulation_policy) for record in records
-        ],
+        "tasks": [task_to_tau2(tasks[task_id]) for task_id in dict.fromkeys(_task_ids(records))],
     }
-    Results.model_validate(document)  # what we write must load as τ²-bench's format
-    write_json(out, document)
-    return document
+    Results.model_validate(head)  # what we write must load as τ²-bench's format
+
+    def simulations() -> Iterator[dict[str, Any]]:
+        for record in records:
+            simulation = _simulation(run, record, tasks[record.task_id], simulation_policy)
+            SimulationRun.model_validate(simulation)
+            yield simulation
+
+    write_json_parts(out, [*head.items(), ("simulations", simulations())])
+    return len(records)
+
+
+def _traced(records: Sequence[SimulationRecord]) -> Sequence[SimulationRecord]:
+    """The records that hold a trajectory (chosen from the index, without reading, for a run on disk)."""
+    if isinstance(records, RecordFile):
+        return records.where(lambda line: line.has_trajectory)
+    return [record for record in records if record.trajectory is not None]
+
+
+def _task_ids(records: Sequence[SimulationRecord]) -> Iterator[str]:
+    """The records' task ids in order (from the index, without reading, for a run on disk)."""
+    if isinstance(records, RecordFile):
+        return (line.task_id for line in records.lines)
+    return (record.task_id for record in records)
 
 
 def submission(
@@ -172,7 +192,7 @@ def refuse_existing(path: Path) -> None:
         raise UserInputError(f"{path}: already exists; choose another output path")
 
 
-def pass_k_percent(records: list[SimulationRecord]) -> dict[str, float | None]:
+def pass_k_percent(records: Iterable[SimulationRecord]) -> dict[str, float | None]:
     """pass^1..pass^4 in percent, as τ²-bench computes it: the mean over tasks of C(c, k) / C(n, k); a k
     larger than some task's number of valid trials is None. Infrastructure failures are left out."""
     trials: dict[str, list[bool]] = defaultdict(list)

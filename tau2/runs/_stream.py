@@ -1,0 +1,214 @@
+"""Reading a results file record by record. One pass over `results.jsonl` parses each line, validates only
+the fields that say which (task, trial) it is, of which run and how it ended, and keeps where the last
+line of each planned (task, trial) lies; the records themselves are read and validated, one at a time,
+only when iterated or indexed. Memory therefore grows with the number of (task, trial) units (a few
+hundred bytes each), never with the records' size."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from pathlib import Path
+from typing import IO, Any, Final, NamedTuple, overload
+
+import orjson
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from tau2._jsonfile import validation_error
+from tau2.episode import TerminationReason
+from tau2.errors import UserInputError
+from tau2.runs._records import SimulationRecord
+from tau2.runs._store import record_object
+
+_SHOWN_LINES: Final = 5
+"""How many damaged line numbers a warning lists."""
+
+
+class RecordKey(BaseModel):
+    """The few fields of a record that say which unit it is and how it ended (read from every line)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    run_id: str | None = None
+    task_id: str
+    trial: int
+    reward: float
+    termination: TerminationReason
+
+
+class RecordLine(NamedTuple):
+    """Where one effective record lies in the results file, and what selecting it needs to know."""
+
+    offset: int
+    length: int
+    number: int
+    """The line's number in the file (from 1), for errors."""
+    task_id: str
+    trial: int
+    success: bool
+    excluded: bool
+    """Ended on an infrastructure error (left out of metrics, counted as missing)."""
+    has_trajectory: bool
+
+
+def parse_line(line: bytes) -> dict[str, Any] | None:
+    """The JSON object a results line holds, or None for a damaged line: orjson first (fast), then the
+    standard parser for what orjson refuses (e.g. `NaN`), so a line reads as `record_object` reads it."""
+    try:
+        data = orjson.loads(line)
+    except orjson.JSONDecodeError:
+        return record_object(line)
+    return data if isinstance(data, dict) else None
+
+
+class UnitSorter:
+    """Sorts a run's records into the effective ones (the last of each planned (task, trial), in order of
+    first appearance) and those left out, counted by why: another run's, a task outside the manifest, a
+    trial beyond the planned count, a finished unit recorded again (which only concatenated files make)."""
+
+    def __init__(self, run_id: str, task_ids: Iterable[str], trials: int) -> None:
+        self._run_id, self._planned, self._trials = run_id, set(task_ids), trials
+        self.excluded: Counter[str] = Counter()
+        self._finished: Counter[tuple[str, int]] = Counter()
+
+    def keep(self, run_id: str | None, task_id: str, trial: int, excluded: bool) -> bool:
+        """Whether a record of this unit belongs to the run (the caller keeps the last one per unit)."""
+        if run_id is not None and run_id != self._run_id:
+            self.excluded["from another run"] += 1
+        elif task_id not in self._planned:
+            self.excluded["of tasks outside the manifest"] += 1
+        elif not 0 <= trial < self._trials:
+            self.excluded[f"of trials beyond the planned {self._trials}"] += 1
+        else:
+            self._finished[task_id, trial] += not excluded
+            return True
+        return False
+
+    def warnings(self, where: Path) -> list[str]:
+        """One warning counting the records left out (none when every record belongs)."""
+        repeated = sum(count - 1 for count in self._finished.values() if count > 1)
+        if repeated:
+            self.excluded["repeating a finished simulation (the last kept)"] += repeated
+        if not self.excluded:
+            return []
+        parts = ", ".join(f"{count} {why}" for why, count in self.excluded.items())
+        total = sum(self.excluded.values())
+        return [f"{where}: left out {plural(total, 'record')} not part of run {self._run_id}: {parts}"]
+
+
+def plural(number: int, noun: str) -> str:
+    """`1 record`, `2 records`."""
+    return f"{number} {noun}{'' if number == 1 else 's'}"
+
+
+def damaged_warning(path: Path, numbers: Sequence[int]) -> str:
+    """The one warning about lines that are not JSON objects."""
+    shown = ", ".join(map(str, numbers[:_SHOWN_LINES])) + (", …" if len(numbers) > _SHOWN_LINES else "")
+    return (
+        f"{path}: skipped {plural(len(numbers), 'damaged line')} (line {shown}); "
+        "`tau2 run --resume` sets them aside and runs their simulations again"
+    )
+
+
+def index_results(path: Path, sorter: UnitSorter) -> tuple[list[RecordLine], list[str]]:
+    """One streaming pass over a results file: the effective lines (the last of each unit the sorter keeps,
+    in order of first appearance) and the warnings (damaged lines, records left out). A line that is JSON
+    but not a record's key fields is a `UserInputError` naming file, line and field."""
+    latest: dict[tuple[str, int], RecordLine] = {}
+    task_ids: dict[str, str] = {}
+    damaged: list[int] = []
+    offset = 0
+    try:
+        with path.open("rb") as file:
+            for number, line in enumerate(file, 1):  # split on \n only, as the writer ends lines
+                length = len(line)
+                at, offset = offset, offset + length
+                if not line.strip():
+                    continue
+                data = parse_line(line)
+                if data is None:
+                    damaged.append(number)
+                    continue
+                try:
+                    key = RecordKey.model_validate(data)
+                except ValidationError as error:
+                    raise validation_error(Path(f"{path}:{number}"), error) from None
+                excluded = key.termination.is_infrastructure
+                if sorter.keep(key.run_id, key.task_id, key.trial, excluded):
+                    task_id = task_ids.setdefault(key.task_id, key.task_id)  # one copy per task
+                    unit = (task_id, key.trial)
+                    entry = RecordLine(
+                        at,
+                        length,
+                        number,
+                        task_id,
+                        key.trial,
+                        key.reward >= 1.0,
+                        excluded,
+                        data.get("trajectory") is not None,
+                    )
+                    latest[unit] = entry  # a later line replaces the unit's record, keeping its place
+    except FileNotFoundError:
+        return [], []
+    except OSError as error:
+        raise UserInputError(f"{path}: cannot read: {error.strerror or error}") from None
+    warnings = [damaged_warning(path, damaged)] if damaged else []
+    return list(latest.values()), [*warnings, *sorter.warnings(path)]
+
+
+class RecordFile(Sequence[SimulationRecord]):
+    """The effective records of a run, read from its results file when iterated or indexed (each record
+    validated as it is read, then let go); `lines` says where each lies, in order."""
+
+    def __init__(self, path: Path, lines: Sequence[RecordLine]) -> None:
+        self.path = path
+        self.lines = list(lines)
+
+    def __len__(self) -> int:
+        return len(self.lines)
+
+    def __eq__(self, other: object) -> bool:
+        """Equal to any sequence holding the same records (reads the file to compare)."""
+        if not isinstance(other, Sequence) or isinstance(other, str | bytes):
+            return NotImplemented
+        return len(self) == len(other) and all(a == b for a, b in zip(self, other, strict=True))
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"RecordFile({str(self.path)!r}, {len(self.lines)} records)"
+
+    @overload
+    def __getitem__(self, index: int) -> SimulationRecord: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> RecordFile: ...
+
+    def __getitem__(self, index: int | slice) -> SimulationRecord | RecordFile:
+        if isinstance(index, slice):
+            return RecordFile(self.path, self.lines[index])
+        line = self.lines[index]
+        with self.path.open("rb") as file:
+            return self._record(file, line)
+
+    def __iter__(self) -> Iterator[SimulationRecord]:
+        """Each record, read and validated one at a time through one open file."""
+        if not self.lines:
+            return
+        with self.path.open("rb") as file:
+            for line in self.lines:
+                yield self._record(file, line)
+
+    def where(self, keep: Callable[[RecordLine], bool]) -> RecordFile:
+        """The records whose line `keep` accepts, without reading any."""
+        return RecordFile(self.path, [line for line in self.lines if keep(line)])
+
+    def _record(self, file: IO[bytes], line: RecordLine) -> SimulationRecord:
+        file.seek(line.offset)
+        data = parse_line(file.read(line.length))
+        if data is None:  # the file changed under us since it was indexed
+            raise UserInputError(f"{self.path}:{line.number}: the line changed while the run was read")
+        try:
+            return SimulationRecord.model_validate(data)
+        except ValidationError as error:
+            raise validation_error(Path(f"{self.path}:{line.number}"), error) from None
