@@ -22,7 +22,8 @@ from tau2.domains.banking_knowledge.grep_search import grep
 from tau2.domains.banking_knowledge.loader import DATA_DIR, load_state
 from tau2.domains.banking_knowledge.shell import VirtualShell, build_tree
 from tau2.episode import TerminationReason, Trajectory, evaluate_basis
-from tau2.tasks import Task, initialize_world, load_task_file
+from tau2.tasks import Task, initialize_world
+from tau2.tau2bench import load_task_file
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "conformance" / "tau2-banking"
 FINISHED = Trajectory(termination=TerminationReason.USER_STOP)

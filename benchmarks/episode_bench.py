@@ -16,7 +16,7 @@ from tau2.actors._scripted import ScriptedUser
 from tau2.episode import EpisodeResult, run_episode
 from tau2.episode._config import EpisodeConfig, Mode
 from tau2.tasks._task import Task
-from tau2.tasks._tau2bench import load_task_file
+from tau2.tau2bench._task_files import load_task_file
 
 CONFORMANCE = Path(__file__).resolve().parents[1].parent / "shared" / "conformance" / "tau2-telecom"
 

@@ -12,7 +12,7 @@ import time
 
 import gymnasium
 
-from tau2.interfaces.gymnasium_env import env_id
+from tau2.rl.gymnasium_env import env_id
 from tau2.world._tools import Side
 
 

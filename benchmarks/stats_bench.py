@@ -7,8 +7,8 @@ Sections (`--sections`, comma-separated; all by default):
   agent, whose simulations fail): each task gets a seeded chance of passing, and each (task, trial) takes
   the record of one run or the other. `tau2 report`, the same start-up and reading of the run alone, and
   `tau2 compare` (the run against a second run of the same shape and another seed; up to
-  `--compare-max-records`, since today's readers hold both runs in memory) are timed as processes; with
-  `--tau2bench-python`, the run is exported with `tau2 export tau2bench` and τ²-bench's metrics
+  `--compare-max-records`) are timed as processes; with `--tau2bench-python`, the run is exported with
+  `tau2 export tau2bench` (timed too) and τ²-bench's metrics
   (`Results.load` and `compute_metrics`) are timed on the same simulations (up to
   `--tau2bench-max-records`).
 - `passk`: `tau2 report` of runs with many trials per task (`--trial-shapes`) against τ²-bench's metrics
@@ -71,7 +71,7 @@ timed(load_tasks, sys.argv[1])
 """τ²-bench's loader of a task file (every domain reads its file so: each task validated into `Task`)."""
 OUR_LOADER = """
 from pathlib import Path
-from tau2.tasks import load_task_file
+from tau2.tau2bench import load_task_file
 from tau2.world import get_domain
 get_domain(sys.argv[2])
 timed(load_task_file, Path(sys.argv[1]))
@@ -86,9 +86,11 @@ from tau2._jsonfile import collector_paused
 import tau2.cli.report, tau2.report
 from tau2.runs import load_run
 with collector_paused():
-    load_run(Path(sys.argv[1]))
+    for record in load_run(Path(sys.argv[1])).records:
+        pass
 """
-"""What `tau2 report` does before its metrics: start-up (the same imports) and reading the run as it does."""
+"""What `tau2 report` does besides its metrics and audit: start-up (the same imports) and reading every
+record of the run as it does (one at a time)."""
 
 
 @dataclass(frozen=True)
@@ -138,7 +140,8 @@ def synthetic_run(passing: Path, failing: Path, tasks: int, trials: int, seed: i
     if len(task_ids) < tasks:
         raise SystemExit(f"the suite has {len(task_ids)} tasks, fewer than the {tasks} asked for")
     run_id = f"bench{seed}x{tasks}x{trials}"
-    manifest.update(run_id=run_id, task_ids=task_ids, trials=trials, seed=seed)
+    manifest.update(run_id=run_id, task_ids=task_ids)
+    manifest["config"].update(trials=trials, seed=seed)
     (out / "manifest.json").write_bytes(orjson.dumps(manifest))
     lines = {name: _records_by_task(run) for name, run in (("pass", passing), ("fail", failing))}
     rng = random.Random(seed)
@@ -158,10 +161,12 @@ def _records_by_task(run: Path) -> dict[str, dict[str, object]]:
 
 
 def exported(run: Path) -> Path:
-    """The run as a τ²-bench results file (kept if present)."""
+    """The run as a τ²-bench results file (kept if present; written by `tau2 export tau2bench`, whose CPU
+    and memory are printed when it runs)."""
     out = run.with_suffix(".tau2bench.json")
     if not out.exists():
-        subprocess.run([*TAU2, "export", "tau2bench", str(run), "-o", str(out)], check=True)
+        usage = measure([*TAU2, "export", "tau2bench", str(run), "-o", str(out)])
+        print(f"  tau2 export tau2bench:            {usage}", flush=True)
     return out
 
 
@@ -264,7 +269,7 @@ def main() -> None:
     parser.add_argument("--tau2bench-python", type=Path, help="python of an environment with τ²-bench")
     parser.add_argument("--tau2bench-max-records", type=int, default=30_000)
     parser.add_argument(
-        "--compare-max-records", type=int, default=30_000, help="compare runs only up to this size"
+        "--compare-max-records", type=int, default=100_000, help="compare runs only up to this size"
     )
     parser.add_argument("--default-max-k", type=int, default=8)
     parser.add_argument("--work", type=Path, help="where run directories are kept (default: a temporary one)")

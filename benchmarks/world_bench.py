@@ -18,7 +18,8 @@ from pathlib import Path
 
 from tau2 import World, get_domain
 from tau2.episode import TerminationReason, Trajectory, evaluate_basis, verify_task
-from tau2.tasks import Task, initialize_world, load_task_file, run_assertions
+from tau2.tasks import Task, initialize_world, run_assertions
+from tau2.tau2bench import load_task_file
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "conformance"
 CONFORMANCE = SHARED / "tau2-telecom"

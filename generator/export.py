@@ -8,7 +8,8 @@ from pydantic import JsonValue
 
 from tau2.generator.options import OutputFormat
 from tau2.generator.pipeline import Generation
-from tau2.tasks import Suite, write_tau2_file
+from tau2.tasks import Suite
+from tau2.tau2bench import write_tau2_file
 
 
 def make_suite(name: str, domain: str, generation: Generation, data_dir: Path | None) -> Suite:

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from tau2.actors import actor_kinds, make_actor, register_actor
     from tau2.api import RunResult, arun, load_run, run
-    from tau2.config import RunConfig
+    from tau2.config import ExperimentConfig, RunConfig
     from tau2.episode import (
         Actor,
         ActorSpec,
@@ -35,6 +35,7 @@ if TYPE_CHECKING:
         verify_task,
     )
     from tau2.errors import ErrorCode, ToolError, UnknownDomainError, UserInputError
+    from tau2.experiments import ExperimentResult, arun_experiment, run_experiment
     from tau2.llm import ContextOverflowError, InfrastructureError, Usage
     from tau2.runs import SimulationRecord
     from tau2.tasks import (
@@ -50,9 +51,8 @@ if TYPE_CHECKING:
         UserInstructions,
         UserScenario,
         initialize_world,
-        load_task_file,
-        write_tau2_file,
     )
+    from tau2.tau2bench import load_task_file, write_tau2_file
     from tau2.world import (
         Domain,
         Side,
@@ -85,6 +85,8 @@ __all__ = [
     "ErrorCode",
     "Evaluation",
     "EvaluationResult",
+    "ExperimentConfig",
+    "ExperimentResult",
     "InfrastructureError",
     "InitialData",
     "Mode",
@@ -119,6 +121,7 @@ __all__ = [
     "World",
     "actor_kinds",
     "arun",
+    "arun_experiment",
     "available_domains",
     "check_actor",
     "check_domain",
@@ -132,12 +135,22 @@ __all__ = [
     "register_domain",
     "run",
     "run_episode",
+    "run_experiment",
     "verify_task",
     "write_tau2_file",
 ]
 __version__ = "0.1.0"
 
-_SOURCES = ("tau2.errors", "tau2.world", "tau2.tasks", "tau2.llm", "tau2.episode", "tau2.actors", "tau2.runs")
+_SOURCES = (
+    "tau2.errors",
+    "tau2.world",
+    "tau2.tasks",
+    "tau2.tau2bench",
+    "tau2.llm",
+    "tau2.episode",
+    "tau2.actors",
+    "tau2.runs",
+)
 """The packages the names of `__all__` come from, searched in order on first access."""
 _RUNS_API = {
     "RunConfig": "tau2.config",
@@ -145,9 +158,13 @@ _RUNS_API = {
     "run": "tau2.api",
     "arun": "tau2.api",
     "load_run": "tau2.api",
+    "ExperimentConfig": "tau2.config",
+    "ExperimentResult": "tau2.experiments",
+    "run_experiment": "tau2.experiments",
+    "arun_experiment": "tau2.experiments",
 }
-"""The Python API of runs, by the package each name comes from (`load_run` is `tau2.api`'s, not the
-lower-level reader of `tau2.runs` it is built on)."""
+"""The Python API of runs and experiments, by the package each name comes from (`load_run` is
+`tau2.api`'s, not the lower-level reader of `tau2.runs` it is built on)."""
 
 
 def __getattr__(name: str) -> Any:

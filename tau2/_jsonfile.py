@@ -9,10 +9,10 @@ from __future__ import annotations
 import gc
 import json
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from pydantic import JsonValue, ValidationError
 from pydantic_core import ErrorDetails
@@ -214,3 +214,32 @@ def _first_error(errors: list[ErrorDetails]) -> ErrorDetails:
 def _is_union_tag(part: int | str) -> bool:
     """Whether a location part names a union member rather than a field (fields are snake_case)."""
     return isinstance(part, str) and (part in _SCALAR_TYPE_TAGS or part[:1].isupper() or "[" in part)
+
+
+def write_json_parts(path: Path, fields: Iterable[tuple[str, Any]]) -> None:
+    """Write an object as `write_json` writes it, field by field: a field whose value is an iterator is a
+    list written item by item as the iterator yields them, so a document far larger than memory can be
+    written with the same bytes as the whole document through `write_json`."""
+    with path.open("w", encoding="utf-8", newline="\n") as file:
+        file.write("{")
+        for number, (key, value) in enumerate(fields):
+            file.write(("," if number else "") + f"\n  {json.dumps(key, ensure_ascii=False)}: ")
+            if isinstance(value, Iterator):
+                _write_items(file, value)
+            else:
+                file.write(_nested(value, "  "))
+        file.write("\n}\n")
+
+
+def _write_items(file: TextIO, items: Iterator[Any]) -> None:
+    """A list at the second level of a document, one item at a time (`[]` when empty)."""
+    empty = True
+    for item in items:
+        file.write(("[\n    " if empty else ",\n    ") + _nested(item, "    "))
+        empty = False
+    file.write("[]" if empty else "\n  ]")
+
+
+def _nested(value: Any, indent: str) -> str:
+    """`value` as canonical JSON placed at `indent` (JSON strings escape newlines: every one is layout)."""
+    return json.dumps(value, indent=2, ensure_ascii=False).replace("\n", "\n" + indent)

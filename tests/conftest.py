@@ -1,11 +1,13 @@
 """Shared pytest setup: litellm kept offline (its bundled cost map), a hypothesis profile without deadlines,
-the rule that CI must have the τ²-bench conformance data, and the mock suite file the CLI tests run."""
+the rule that CI must have the τ²-bench conformance data, the `slow` marks, and the mock suite file the CLI
+tests run."""
 
 import os
 from pathlib import Path
 
 import pytest
 from hypothesis import settings
+from slow_tests import is_slow
 
 os.environ["LITELLM_LOCAL_MODEL_COST_MAP"] = "True"
 
@@ -22,6 +24,15 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     silently skipping every reference-data test."""
     if os.environ.get("CI") == "true" and not SHARED_CONFORMANCE.is_dir():
         pytest.exit(f"CI=true but the conformance data is missing: {SHARED_CONFORMANCE}", returncode=1)
+
+
+@pytest.hookimpl(tryfirst=True)  # before `-m` deselects by mark
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark `slow` the tests `slow_tests.SLOW` lists: real processes, servers, browsers, the reliability
+    suite."""
+    for item in items:
+        if is_slow(item):
+            item.add_marker(pytest.mark.slow)
 
 
 @pytest.fixture

@@ -16,8 +16,8 @@ from typer.testing import CliRunner
 from tau2 import UserInputError, get_domain
 from tau2.cli import app
 from tau2.domains.mock.tasks import MOCK_TASKS
-from tau2.interfaces._tasks import TaskChooser
 from tau2.metrics import Bootstrap
+from tau2.seats._tasks import TaskChooser
 from tau2.tasks._suite import Suite
 from tau2.world._domain import register_domain
 

@@ -24,7 +24,7 @@ from tau2.tasks._task import (
     UserInstructions,
     UserScenario,
 )
-from tau2.tasks._tau2bench import write_tau2_file
+from tau2.tau2bench._task_files import write_tau2_file
 from tau2.world._tools import Side
 
 REPO = Path(__file__).resolve().parents[1]

@@ -16,7 +16,6 @@ from hypothesis import strategies as st
 from tau2 import _jsonfile
 from tau2._jsonfile import field_path
 from tau2.errors import UserInputError
-from tau2.tasks import _tau2bench
 from tau2.tasks._suite import Suite, load_suite
 from tau2.tasks._task import (
     AssertionCall,
@@ -28,7 +27,8 @@ from tau2.tasks._task import (
     UserInstructions,
 )
 from tau2.tasks._task import UserScenario as OurScenario
-from tau2.tasks._tau2bench import (
+from tau2.tau2bench import _task_files as _tau2bench
+from tau2.tau2bench._task_files import (
     BASIS_IMPLIED_KEY,
     METADATA_KEY,
     RewardType,
@@ -264,7 +264,7 @@ def _ids(draw: st.DrawFn) -> tuple[str, str | None, list[str], str | None]:
                 alphabet=st.characters(blacklist_characters="[]", blacklist_categories=["Cs"]),
                 min_size=1,
                 max_size=15,
-            )
+            ).filter(str.strip)
         )
         return plain, None, [], None
     intent = draw(_names)

@@ -1,11 +1,14 @@
 """The docs name only what exists and teach only public imports: every `tau2.…` name resolves (a module, or
 an attribute of one), every repository path and relative link points at a file or folder that is there,
-and no code example imports a private (`_`) module. Each problem is reported as `file:line: what`."""
+and every name a code example imports from `tau2` exists and is public (no `_` module or name). Each
+problem is reported as `file:line: what`."""
 
 from __future__ import annotations
 
+import ast
 import importlib
 import re
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -81,14 +84,73 @@ def private_imports(line: str) -> list[str]:
     ]
 
 
-def problems(where: str, text: str, folder: Path) -> list[str]:
-    """Every stale name, missing path, broken link and private import of one page's text (`where` names the
-    page, `folder` holds it), one line each."""
+def import_problems(where: str, first: int, block: str) -> list[str]:
+    """The private modules and names, and the names that do not exist, that the imports of one code example
+    (its text `block`, starting on line `first`) take from `tau2`. A block that is not Python as a whole
+    (a shell session, a fragment) has its import lines checked one by one for private modules."""
+    try:
+        tree = ast.parse(textwrap.dedent(block))
+    except SyntaxError:
+        return [
+            f"{where}:{first + offset}: imports the private module `{module}`; use the package's public API"
+            for offset, line in enumerate(block.splitlines())
+            for module in private_imports(line)
+        ]
     found = []
-    in_code = False
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            modules, names = [alias.name for alias in node.names], []
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            modules = [node.module]
+            names = [f"{node.module}.{alias.name}" for alias in node.names if alias.name != "*"]
+        else:
+            continue
+        line = first + node.lineno - 1
+        for module in modules:
+            if is_private(module):
+                found.append(
+                    f"{where}:{line}: imports the private module `{module}`; use the package's public API"
+                )
+        for name in names:
+            if name.split(".")[0] != "tau2" or is_private(name.rsplit(".", 1)[0]):
+                continue
+            if name.rsplit(".", 1)[1].startswith("_"):
+                kind = "module" if is_module(name) else "name"
+                found.append(
+                    f"{where}:{line}: imports the private {kind} `{name}`; use the package's public API"
+                )
+            elif resolves(name.rsplit(".", 1)[0]) and not resolves(name):
+                found.append(f"{where}:{line}: `{name}` is neither a module nor an attribute of one")
+    return found
+
+
+def is_private(module: str) -> bool:
+    """Whether a dotted `tau2` module name passes through a private (`_`) part."""
+    parts = module.split(".")
+    return parts[0] == "tau2" and any(part.startswith("_") for part in parts[1:])
+
+
+def code_blocks(text: str) -> list[tuple[int, str]]:
+    """The fenced code blocks of a page: the number of each block's first line, and its text."""
+    blocks: list[tuple[int, str]] = []
+    start: int | None = None
+    lines = text.splitlines()
+    for number, line in enumerate(lines, start=1):
+        if FENCE.match(line):
+            if start is None:
+                start = number + 1
+            else:
+                blocks.append((start, "\n".join(lines[start - 1 : number - 1])))
+                start = None
+    return blocks
+
+
+def problems(where: str, text: str, folder: Path) -> list[str]:
+    """Every stale name, missing path, broken link and private or missing import of one page's text (`where`
+    names the page, `folder` holds it), one line each."""
+    found = []
     for number, line in enumerate(text.splitlines(), start=1):
         if FENCE.match(line):
-            in_code = not in_code
             continue
         for name in DOTTED.findall(line):
             if name not in ENTRY_POINT_GROUPS and not resolves(name):
@@ -105,12 +167,9 @@ def problems(where: str, text: str, folder: Path) -> list[str]:
             file = target.split("#", 1)[0]
             if file and not (folder / file).exists():
                 found.append(f"{where}:{number}: link to `{target}`: no such file")
-        if in_code:
-            found.extend(
-                f"{where}:{number}: imports the private module `{module}`; use the package's public API"
-                for module in private_imports(line)
-            )
-    return found
+    for first, block in code_blocks(text):
+        found.extend(import_problems(where, first, block))
+    return sorted(found, key=lambda problem: int(problem.split(":")[1]))
 
 
 @pytest.mark.parametrize("page", PAGES, ids=[str(page.relative_to(ROOT)) for page in PAGES])
@@ -144,6 +203,26 @@ def test_the_page_names_only_what_exists_and_imports_only_public_modules(page: P
             [(2, "imports the private module `tau2._registry`; use the package's public API")],
         ),
         ("from tau2.actors._requests import x (prose, not code)", []),
+        (
+            "```python\nfrom tau2 import interfaces\n```",
+            [(2, "`tau2.interfaces` is neither a module nor an attribute of one")],
+        ),
+        (
+            "```python\nfrom tau2.rl import (\n    message_action,\n    gone_action,\n)\n```",
+            [(2, "`tau2.rl.gone_action` is neither a module nor an attribute of one")],
+        ),
+        (
+            "```python\nfrom tau2.tau2bench import _task_files\nfrom tau2 import _SOURCES\n```",
+            [
+                (2, "imports the private module `tau2.tau2bench._task_files`; use the package's public API"),
+                (3, "imports the private name `tau2._SOURCES`; use the package's public API"),
+            ],
+        ),
+        (
+            "```python\nfrom tau2.actors._requests import x\nunfinished = (\n```",
+            [(2, "imports the private module `tau2.actors._requests`; use the package's public API")],
+        ),
+        ("```console\n$ python -c 'from tau2.rl import gone_action'\n```", []),
     ],
 )
 def test_the_checker_finds_what_it_should(text: str, expected: list[str]) -> None:

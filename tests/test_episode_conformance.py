@@ -17,7 +17,7 @@ from tau2.episode._actor import Actor, ActorTurn, SeatContext
 from tau2.episode._config import EpisodeConfig, Mode
 from tau2.episode._trajectory import Entry, EntryKind, TerminationReason
 from tau2.tasks._task import Task
-from tau2.tasks._tau2bench import load_task_file
+from tau2.tau2bench._task_files import load_task_file
 from tau2.world._tools import Side
 
 CONFORMANCE = Path(__file__).resolve().parents[1].parent / "shared" / "conformance" / "tau2-telecom"

@@ -105,3 +105,18 @@ def test_the_experiment_file_round_trips(tmp_path: Path) -> None:
 def test_a_missing_experiment_file_is_one_line(tmp_path: Path) -> None:
     with pytest.raises(UserInputError, match=r"experiment\.json: no such file"):
         load_experiment(tmp_path)
+
+
+def test_arms_can_compare_retrieval_configurations(tmp_path: Path) -> None:
+    text = (
+        EXPERIMENT.replace(
+            'domain = "telecom"', 'domain = "banking_knowledge"\nretrieval = { name = "bm25", top_k = 5 }'
+        )
+        .replace('mode = "solo"', 'retrieval = "grep_only"')
+        .replace("max_steps = 60", "")
+    )
+    config = ExperimentConfig.from_file(_write(tmp_path, text))
+    solo, interactive = config.arm_config("solo"), config.arm_config("interactive")
+    assert solo.retrieval is not None and interactive.retrieval is not None
+    assert (solo.retrieval.name, solo.retrieval.top_k) == ("grep_only", 10)
+    assert (interactive.retrieval.name, interactive.retrieval.top_k) == ("bm25", 5)

@@ -17,9 +17,9 @@ from gymnasium.utils.env_checker import check_env  # noqa: E402
 
 from tau2 import EpisodeConfig, available_domains  # noqa: E402
 from tau2.actors._requests import RESOLVED_PHRASE, format_request  # noqa: E402
-from tau2.interfaces import message_action, stop_action, tool_call_action  # noqa: E402
-from tau2.interfaces.gymnasium_env import Tau2SeatEnv, env_id, register_envs  # noqa: E402
 from tau2.llm import ModelSpec  # noqa: E402
+from tau2.rl import message_action, stop_action, tool_call_action  # noqa: E402
+from tau2.rl.gymnasium_env import Tau2SeatEnv, env_id, register_envs  # noqa: E402
 from tau2.world._tools import Side  # noqa: E402
 
 
@@ -223,7 +223,7 @@ ACTIONS = [
 def test_observations_add_up_to_exactly_the_seats_view(seat: Side, task_id: str, actions: list[str]) -> None:
     """Whatever the learner does, the observations it receives (reset, every step, the end) are the
     entries its seat may see, each once and in order: the orchestrator's partial observability, intact."""
-    from tau2.interfaces._actions import entry_view
+    from tau2.rl._actions import entry_view
 
     env = Tau2SeatEnv(
         "mock", seat, task_id=task_id, config=EpisodeConfig(max_steps=12)
@@ -244,7 +244,7 @@ def test_observations_add_up_to_exactly_the_seats_view(seat: Side, task_id: str,
 
 def test_an_action_longer_than_the_action_space_is_refused_and_changes_nothing() -> None:
     """Refused before it reaches the episode: the next action gets exactly what it would have got."""
-    from tau2.interfaces._actions import MAX_ACTION_CHARS
+    from tau2.rl._actions import MAX_ACTION_CHARS
 
     env, twin = Tau2SeatEnv("mock", "agent", task_id="both"), Tau2SeatEnv("mock", "agent", task_id="both")
     env.reset(seed=2)

@@ -1,6 +1,6 @@
 """The package layout's rules: one namespace that user folders cannot shadow, and imports that only
-flow down the layers (world → tasks → llm → episode → config, actors → runs → runner → metrics and audit →
-report → api, interfaces → cli)."""
+flow down the layers (world → tasks → τ²-bench task files → llm → episode → config, actors → runs → runner →
+metrics and audit → report, seats → api, RL, play, annotation, τ²-bench results → cli)."""
 
 from __future__ import annotations
 
@@ -28,6 +28,7 @@ LAYERS: dict[str, int] = {
     "world": 1,
     "tasks": 2,
     "personas": 2,
+    "tau2bench": 2,
     "llm": 3,
     "episode": 4,
     "config": 5,
@@ -40,20 +41,45 @@ LAYERS: dict[str, int] = {
     "report": 9,
     "generator": 9,
     "domains": 9,
-    "interfaces": 10,
+    "seats": 9,
     "api": 10,
+    "experiments": 10,
+    "rl": 10,
+    "play": 10,
+    "annotation": 10,
+    "tau2bench.results": 10,
     "cli": 11,
 }
-"""Rank of each top-level part of `tau2`: a module may import parts of its own rank or lower."""
+"""Rank of each part of `tau2` (a top-level package, or a subpackage listed by its dotted name, which then
+is a part of its own): a module may import parts of lower rank, and parts of its own rank only as
+`WITHIN_LAYER` allows."""
+
+WITHIN_LAYER: dict[str, set[str]] = {
+    "_jsonfile": {"errors"},
+    "_registry": {"errors"},
+    "tau2bench": {"tasks"},
+    "testing": {"config", "actors"},
+    "audit": {"metrics"},
+    "experiments": {"api"},
+}
+"""The parts of its own rank each part may import (the order inside a layer); no other import inside a
+layer is allowed, so two parts of one layer never import each other."""
 
 ENGINE = {name for name in LAYERS if name not in {"domains", "generator", "cli"}}
 """Parts that must never import a concrete domain or the generator."""
 
 
 def part_of(module: str) -> str | None:
-    """The top-level part of `tau2` a dotted module name belongs to (None for `tau2` itself)."""
+    """The part of `tau2` a dotted module name belongs to (None for `tau2` itself): its top-level package,
+    or the longest listed subpackage holding it."""
     parts = module.split(".")
-    return parts[1] if parts[0] == "tau2" and len(parts) > 1 else None
+    if parts[0] != "tau2" or len(parts) < 2:
+        return None
+    for end in range(len(parts), 2, -1):
+        nested = ".".join(parts[1:end])
+        if nested in LAYERS:
+            return nested
+    return parts[1]
 
 
 def modules() -> list[tuple[str, Path]]:
@@ -111,7 +137,15 @@ def test_imports_only_flow_down_the_layers() -> None:
                 continue
             if LAYERS[other] > LAYERS[own]:
                 problems.append(f"{name} imports {imported} (layer {other} is above {own})")
+            elif LAYERS[other] == LAYERS[own] and other not in WITHIN_LAYER.get(own, set()):
+                problems.append(f"{name} imports {imported} ({other} is not below {own} in their layer)")
     assert problems == []
+
+
+def test_the_order_inside_a_layer_is_between_parts_of_one_layer() -> None:
+    listed = {(own, other) for own, others in WITHIN_LAYER.items() for other in others}
+    assert [pair for pair in listed if LAYERS[pair[0]] != LAYERS[pair[1]]] == []
+    assert [pair for pair in listed if (pair[1], pair[0]) in listed] == []
 
 
 def test_parts_use_each_others_public_api() -> None:

@@ -70,7 +70,6 @@ def test_the_mapped_folders_import_under_tau2() -> None:
         assert Path(module.__file__).resolve().is_relative_to(ROOT / folder)
 
 
-@pytest.mark.slow
 def test_the_sdist_carries_every_folder_installs_and_runs_the_quickstart(tmp_path: Path) -> None:
     if not (ROOT / ".git").exists():
         pytest.skip("not a git checkout: this test builds the sdist from the repository")

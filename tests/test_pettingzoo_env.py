@@ -16,7 +16,7 @@ from pettingzoo.test import api_test, seed_test
 
 from tau2 import EpisodeConfig
 from tau2.actors._requests import RESOLVED_PHRASE, format_request
-from tau2.interfaces import message_action, pettingzoo_env, stop_action, tool_call_action
+from tau2.rl import message_action, pettingzoo_env, stop_action, tool_call_action
 
 
 @pytest.mark.filterwarnings("ignore::UserWarning")
@@ -122,7 +122,7 @@ def test_solo_mode_is_a_one_agent_game() -> None:
 )
 def test_each_seat_observes_exactly_its_view(task_id: str, actions: list[str]) -> None:
     """Whatever both seats do, each seat's observations add up to its view of the trajectory."""
-    from tau2.interfaces._actions import entry_view
+    from tau2.rl._actions import entry_view
     from tau2.world._tools import Side
 
     env = pettingzoo_env.raw_env(domain="mock", task_id=task_id, config=EpisodeConfig(max_steps=12))

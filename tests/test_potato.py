@@ -15,9 +15,9 @@ import pytest
 from fixtures.potato_server import free_port, potato_server
 from typer.testing import CliRunner
 
+from tau2.annotation._agreement import label_agreement
+from tau2.annotation._potato_import import HumanLabel
 from tau2.cli import app
-from tau2.interfaces._agreement import label_agreement
-from tau2.interfaces._potato_import import HumanLabel
 from tau2.runs._rundir import load_run
 
 runner = CliRunner()

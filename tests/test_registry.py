@@ -25,7 +25,8 @@ from tau2.actors import (
 )
 from tau2.episode import Mode
 from tau2.errors import UnknownDomainError, UserInputError
-from tau2.tasks import Suite, load_task_file, resolve_catalog_extension
+from tau2.tasks import Suite, resolve_catalog_extension
+from tau2.tau2bench import load_task_file
 from tau2.world import Domain, Side, available_domains, domain_name, get_domain, register_domain
 
 MOCK = get_domain("mock")

@@ -69,7 +69,9 @@ def test_offline_run_writes_manifest_and_one_record_per_unit(suite_file: Path, t
         10,
     )
     assert manifest.suite_hash.startswith("sha256:") and manifest.suite_path == str(suite_file.resolve())
-    assert set(manifest.hashes) == {"policy"} and {"tau2", "litellm", "python"} <= set(manifest.versions)
+    assert set(manifest.hashes) == {"policy", "data"} and {"tau2", "litellm", "python"} <= set(
+        manifest.versions
+    )
     assert sorted((r.task_id, r.trial) for r in loaded.records) == sorted(
         (task.id, trial) for task in MOCK_TASKS for trial in range(2)
     )

@@ -35,7 +35,6 @@ from tau2.runs import (
     DAMAGED_FILE,
     RecordWriter,
     SimulationRecord,
-    iter_records,
     read_records,
     set_aside_damaged,
 )
@@ -194,24 +193,6 @@ _LINES = st.lists(
     st.sampled_from([_GOOD, b"", b"  ", b"garbage}", b"\x00\x00", _GOOD + b"\r" + _GOOD, b"[1]", b"x\ry"]),
     max_size=12,
 )
-
-
-@given(lines=_LINES, last_newline=st.booleans())
-def test_streamed_records_and_damaged_lines_are_those_of_the_whole_file_reader(
-    lines: list[bytes], last_newline: bool
-) -> None:
-    import tempfile
-
-    with tempfile.TemporaryDirectory() as directory:
-        path = Path(directory) / "results.jsonl"
-        path.write_bytes(b"\n".join(lines) + (b"\n" if last_newline and lines else b""))
-        whole, warnings = read_records(path)
-        damaged: list[int] = []
-        streamed = list(iter_records(path, damaged))
-    assert streamed == whole
-    assert bool(damaged) == bool(warnings)
-    if damaged:
-        assert warnings[0].split("(line ")[1].startswith(", ".join(map(str, damaged[:5])))
 
 
 def whole_file_set_aside(data: bytes) -> tuple[bytes, bytes]:

@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 from tau2.cli import app
 from tau2.domains.mock.tasks import MOCK_TASKS
 from tau2.episode import structure_problem
-from tau2.tasks import load_task_file
+from tau2.tau2bench import load_task_file
 
 runner = CliRunner()
 OFFLINE = ["--agent", "oracle", "--user", "scripted"]

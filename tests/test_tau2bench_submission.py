@@ -14,9 +14,9 @@ from tau.conformance import conformance_dir
 from typer.testing import CliRunner
 
 from tau2.cli import app
-from tau2.interfaces._tau2bench_tasksets import OFFICIAL_TASK_SETS, official_task_set, task_set_hash
 from tau2.runs._rundir import load_run
-from tau2.tasks import load_split, load_task_file
+from tau2.tau2bench import load_split, load_task_file
+from tau2.tau2bench.results._tasksets import OFFICIAL_TASK_SETS, official_task_set, task_set_hash
 
 runner = CliRunner()
 

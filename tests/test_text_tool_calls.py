@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
@@ -145,8 +145,25 @@ def test_text_that_does_not_open_like_json_is_never_a_call(text: str) -> None:
         st.text(max_size=5), st.one_of(st.integers(), st.text(max_size=5), st.none()), max_size=3
     ),
 )
+@example(TOOLS[0], {"": "```"})
+@example(TOOLS[0], {"a": "</tool_call>"})
 def test_a_bare_call_round_trips(name: str, arguments: dict[str, Any]) -> None:
     assert as_pairs(json.dumps({"name": name, "arguments": arguments})) == [(name, arguments)]
+
+
+@given(
+    st.sampled_from(TOOLS),
+    st.dictionaries(
+        st.text(max_size=5), st.sampled_from(["```", "</tool_call>", "<tool_call>", "x"]), max_size=2
+    ),
+    st.sampled_from([("<tool_call>", "</tool_call>"), ("```json\n", "\n```"), ("```", "```")]),
+)
+def test_a_closing_marker_inside_the_arguments_does_not_end_the_call(
+    name: str, arguments: dict[str, str], wrapping: tuple[str, str]
+) -> None:
+    opening, closing = wrapping
+    text = f"{opening}{json.dumps({'name': name, 'arguments': arguments})}{closing}"
+    assert as_pairs(text) == [(name, arguments)]
 
 
 def spec(server: ScriptedOpenAIServer) -> ModelSpec:

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import ValidationError
 
 from tau2 import Side, ToolKind, ToolSet, UserInputError
-from tau2.tasks import METADATA_KEY
+from tau2.tau2bench import METADATA_KEY
 from tau2.world import EmbedderConfig, RetrievalConfig
 
 from .bm25 import BM25Search

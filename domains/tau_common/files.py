@@ -1,6 +1,6 @@
 """τ²-bench's data directory layout for the single-control domains: `db.json` and `policy.md` (task files
-and `split_tasks.json` are read by `tau2.tasks._tau2bench`). Every failure is one line naming the file and
-the field."""
+and `split_tasks.json` are read by `tau2.tau2bench`). Every failure is one line naming the file
+and the field."""
 
 from __future__ import annotations
 

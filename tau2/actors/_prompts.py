@@ -15,6 +15,11 @@ from tau2.episode import DONE_TOOL
 from tau2.tasks import SolutionStep, UserInstructions
 from tau2.world import Side
 
+LLM_PROMPT_VERSION = "1"
+"""The version of the LLM seats' prompts (the guides below and how prompts are assembled): bump it whenever
+their text changes, so runs name the prompt their simulated user played by; a test pins the templates'
+hash to it."""
+
 END_CALL = "end_call"
 """The customer's pseudo-tool for hanging up; the actor turns it into a stop signal."""
 

@@ -15,6 +15,7 @@ from typing import overload
 
 from tau2._registry import Registry
 from tau2.actors._prompts import (
+    LLM_PROMPT_VERSION,
     SOLO_OPENING,
     agent_system_prompt,
     solo_system_prompt,
@@ -57,6 +58,9 @@ class ActorKind:
     """Kinds of the other seat this kind can work with (None = any): the scripted user, for one, only
     understands the offline request format, so an LLM agent facing it can never solve a task; a kind that
     speaks the format names `scripted` here."""
+    prompt_version: str | None = None
+    """The version of the kind's prompt templates, recorded in a run's manifest beside their hashes (bump
+    it whenever a template's text changes)."""
     seats: frozenset[Side] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -278,6 +282,7 @@ for _kind in (
         ModelUse.REQUIRED,
         llm_prompt_template,
         "a language model through litellm",
+        prompt_version=LLM_PROMPT_VERSION,
     ),
 ):
     register_actor(_kind)

@@ -10,7 +10,7 @@ from tau2.errors import UserInputError
 from tau2.metrics import Bootstrap, Estimate
 from tau2.report import RunReport, build_report
 from tau2.runner import RunTotals, stored_totals
-from tau2.runs import RESULTS_FILE, RunManifest, SimulationRecord, iter_effective_records, load_manifest
+from tau2.runs import RunManifest, SimulationRecord, load_manifest
 from tau2.runs import load_run as read_run
 
 
@@ -49,7 +49,7 @@ class RunResult:
     def records(self) -> Iterator[SimulationRecord]:
         """The run's effective records (the last of each task and trial), read from the store now, one at
         a time: only the record in hand is held, and those a later line replaces are skipped."""
-        yield from iter_effective_records(self.manifest, self.path / RESULTS_FILE)
+        yield from read_run(self.path).records
 
     def report(self, bootstrap: Bootstrap | None = None) -> RunReport:
         """Everything `tau2 report --json` shows: pass^k with intervals, breakdowns, usage, …"""

@@ -5,7 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from tau2.episode import replay_reference
-from tau2.tasks import BASIS_IMPLIED_KEY, METADATA_KEY, RewardType, Task, initialize_world
+from tau2.tasks import RewardType, Task, initialize_world
+from tau2.tau2bench import BASIS_IMPLIED_KEY, METADATA_KEY
 
 REWARD_BASIS_INCONSISTENT = "reward_basis_inconsistent"
 CRITERIA_OUTSIDE_BASIS = "criteria_outside_basis"

@@ -8,7 +8,8 @@ import hashlib
 from collections.abc import Sequence
 
 from tau2._jsonfile import canonical_json
-from tau2.tasks import METADATA_KEY, Task
+from tau2.tasks import Task
+from tau2.tau2bench import METADATA_KEY
 
 DUPLICATE_TASK = "duplicate_task"
 

@@ -11,10 +11,12 @@ hash the run recorded; otherwise the checks that need a task, and task defects, 
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from pydantic import BaseModel, ConfigDict
 
@@ -26,8 +28,9 @@ from tau2.errors import UserInputError
 from tau2.metrics import Bootstrap, Estimate, rate_estimate
 from tau2.personas import PersonaError, load_persona
 from tau2.runner import suite_hash
-from tau2.runs import Run, SimulationRecord
-from tau2.tasks import Task, load_task_file
+from tau2.runs import Run, RunManifest, SimulationRecord
+from tau2.tasks import Task
+from tau2.tau2bench import load_task_file
 from tau2.world import Domain, get_domain
 
 
@@ -55,17 +58,16 @@ class CheckRate(BaseModel):
     rate: Estimate
 
 
-class SimulationAudit(BaseModel):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SimulationAudit:
     """One simulation's audit: the simulated-user findings, the task's error findings, and the cause its
-    failure is attributed to (None when it passed)."""
-
-    model_config = ConfigDict(frozen=True)
+    failure is attributed to (None when it passed). A slotted dataclass: a report holds one per simulation."""
 
     task_id: str
     trial: int
     success: bool
-    findings: list[UserFinding] = []
-    task_defects: list[str] = []
+    findings: list[UserFinding] = field(default_factory=list)
+    task_defects: list[str] = field(default_factory=list)
     """Error checks of `tau2 lint` that fire on the task (looked up for failed simulations only)."""
     cause: Cause | None = None
 
@@ -84,52 +86,81 @@ class RunAudit(BaseModel):
 
 def audit_run(run: Run, bootstrap: Bootstrap) -> RunAudit:
     """Audit every simulation of `run`: the simulated user in interactive ones, the cause of each failure."""
-    manifest = run.manifest
-    notes: list[str] = []
-    tasks = _run_tasks(run, notes)
-    domain = _domain(manifest.domain, notes)
-    data_dir = manifest.config.data_dir
-    interactive = manifest.mode is Mode.INTERACTIVE
-    defects: dict[str, list[str]] = {}
-    seats: dict[tuple[str, ...] | None, SeatTools] = {}
-    audits = []
-    audited: dict[str, list[tuple[str, bool]]] = {check: [] for check in USER_CHECKS}
+    auditor = RunAuditor(run.manifest, bootstrap)
     for record in run.records:
-        task = tasks.get(record.task_id) if tasks is not None else None
+        auditor.add(record)
+    return auditor.result()
+
+
+_NONE_FOUND: Final[list[UserFinding]] = []
+_NO_DEFECTS: Final[list[str]] = []
+"""The empty lists every clean simulation's audit shares (audits are read, never changed)."""
+
+
+class RunAuditor:
+    """The audit of a run folded one record at a time: each record's trajectory is audited as it is added
+    and only its findings are kept (per check, per-task counts of audited and fired simulations)."""
+
+    def __init__(self, manifest: RunManifest, bootstrap: Bootstrap) -> None:
+        self._notes: list[str] = []
+        self._tasks = _run_tasks(manifest, self._notes)
+        self._domain = _domain(manifest.domain, self._notes)
+        self._data_dir = manifest.config.data_dir
+        self._interactive = manifest.mode is Mode.INTERACTIVE
+        self._bootstrap = bootstrap
+        self._defects: dict[str, list[str]] = {}
+        self._seats: dict[tuple[str, ...] | None, SeatTools] = {}
+        self._audits: list[SimulationAudit] = []
+        self._audited: dict[str, dict[str, list[int]]] = {check: {} for check in USER_CHECKS}
+        """Per check, per task (in order of first appearance): [simulations audited, simulations fired]."""
+        self._untraced = False
+
+    def add(self, record: SimulationRecord) -> SimulationAudit:
+        """Audit one record; returns its audit."""
+        task = self._tasks.get(record.task_id) if self._tasks is not None else None
         findings: list[UserFinding] = []
-        if interactive and domain is not None and record.trajectory is not None and not record.excluded:
+        domain = self._domain
+        if self._interactive and not record.excluded and record.trajectory is None:
+            self._untraced = True
+        if self._interactive and domain is not None and record.trajectory is not None and not record.excluded:
             offered = None if task is None or task.user_tools is None else tuple(task.user_tools)
-            if offered not in seats:
-                seats[offered] = SeatTools.of(domain, task)
-            findings = audit_trajectory(record.trajectory, seats[offered], task)
+            if offered not in self._seats:
+                self._seats[offered] = SeatTools.of(domain, task)
+            findings = audit_trajectory(record.trajectory, self._seats[offered], task)
             fired = {finding.check for finding in findings}
             for check in USER_CHECKS:
                 if task is not None or check not in NEEDS_TASK:
-                    audited[check].append((record.task_id, check in fired))
+                    counts = self._audited[check].setdefault(record.task_id, [0, 0])
+                    counts[0] += 1
+                    counts[1] += check in fired
         task_defects: list[str] = []
         if not record.success and not record.excluded and task is not None:
-            if record.task_id not in defects:
-                defects[record.task_id] = _task_defects(task, data_dir, notes)
-            task_defects = defects[record.task_id]
-        audits.append(
-            SimulationAudit(
-                task_id=record.task_id,
-                trial=record.trial,
-                success=record.success,
-                findings=findings,
-                task_defects=task_defects,
-                cause=attribute(record, findings, task_defects),
-            )
+            if record.task_id not in self._defects:
+                self._defects[record.task_id] = _task_defects(task, self._data_dir, self._notes)
+            task_defects = self._defects[record.task_id]
+        audit = SimulationAudit(
+            task_id=record.task_id,
+            trial=record.trial,
+            success=record.success,
+            findings=findings or _NONE_FOUND,
+            task_defects=task_defects or _NO_DEFECTS,
+            cause=attribute(record, findings, task_defects),
         )
-    if interactive and any(record.trajectory is None and not record.excluded for record in run.records):
-        notes.append("some records hold no trajectory: their simulated user is not audited")
-    counts = {cause.value: sum(audit.cause is cause for audit in audits) for cause in Cause}
-    return RunAudit(
-        checks=[_rate(check, audited[check], bootstrap) for check in USER_CHECKS],
-        attribution=counts,
-        simulations=audits,
-        notes=list(dict.fromkeys(notes)),
-    )
+        self._audits.append(audit)
+        return audit
+
+    def result(self) -> RunAudit:
+        """The audit of the records added so far."""
+        notes = list(self._notes)
+        if self._untraced:
+            notes.append("some records hold no trajectory: their simulated user is not audited")
+        counts = Counter(audit.cause for audit in self._audits)
+        return RunAudit(
+            checks=[_rate(check, self._audited[check], self._bootstrap) for check in USER_CHECKS],
+            attribution={cause.value: counts[cause] for cause in Cause},
+            simulations=self._audits,
+            notes=list(dict.fromkeys(notes)),
+        )
 
 
 def attribute(
@@ -148,18 +179,15 @@ def attribute(
     return Cause.AGENT
 
 
-def _rate(check: str, outcomes: list[tuple[str, bool]], bootstrap: Bootstrap) -> CheckRate:
+def _rate(check: str, by_task: dict[str, list[int]], bootstrap: Bootstrap) -> CheckRate:
     """The share of audited simulations the check fired on, per task then averaged over tasks."""
-    by_task: dict[str, list[bool]] = {}
-    for task_id, fired in outcomes:
-        by_task.setdefault(task_id, []).append(fired)
-    rates = [sum(fired) / len(fired) for fired in by_task.values()]
+    rates = [fired / audited for audited, fired in by_task.values()]
     return CheckRate(
         check=check,
         severity=USER_CHECKS[check].severity,
         rule=USER_CHECKS[check].rule,
-        audited=len(outcomes),
-        fired=sum(fired for _, fired in outcomes),
+        audited=sum(audited for audited, _ in by_task.values()),
+        fired=sum(fired for _, fired in by_task.values()),
         rate=rate_estimate(rates, bootstrap),
     )
 
@@ -174,10 +202,9 @@ def _task_defects(task: Task, data_dir: Path | None, notes: list[str]) -> list[s
     return [finding.check for finding in findings if finding.severity is Severity.ERROR]
 
 
-def _run_tasks(run: Run, notes: list[str]) -> dict[str, Task] | None:
+def _run_tasks(manifest: RunManifest, notes: list[str]) -> dict[str, Task] | None:
     """The run's tasks by id as the run played them (persona override applied), when the suite file still
     has the hash the run recorded; None (with a note) otherwise."""
-    manifest = run.manifest
     path = Path(manifest.suite_path)
     skipped = f"checks that read the task ({', '.join(sorted(NEEDS_TASK))}) and task defects are left out"
     try:

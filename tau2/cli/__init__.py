@@ -36,13 +36,14 @@ COMMANDS = (
     "check_model",
     "episode",
     "run",
+    "regrade",
     "report",
     "compare",
     "view",
     "play",
 )
 """Subcommand modules of `tau2.cli`, in the order `--help` lists them."""
-GROUPS = {"export": "exports", "import": "imports"}
+GROUPS = {"experiment": "experiment", "export": "exports", "import": "imports"}
 """Subcommand groups (name → module defining a Typer `app` with one command per format)."""
 
 

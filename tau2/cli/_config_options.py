@@ -59,10 +59,16 @@ _PREFIXES: dict[tuple[type[BaseModel], str], str] = {
 """Nested settings whose options carry a prefix of their own: `--retrieval-top-k`, `--embedding-model`."""
 
 _SKIPPED: frozenset[tuple[type[BaseModel], str]] = frozenset(
-    {(ExecutorConfig, "kind"), (EmbedderConfig, "api_key_env"), (EmbedderConfig, "timeout_s")}
+    {
+        (ExecutorConfig, "kind"),
+        (EmbedderConfig, "api_key_env"),
+        (EmbedderConfig, "timeout_s"),
+        (RunConfig, "extra_judges"),
+    }
 )
 """Fields without an option: the executor's kind follows from `--workers` and `--ray`; the embedder's key
-variable and timeout are rarely changed (a configuration file sets them)."""
+variable and timeout are rarely changed (a configuration file sets them); further judges are the
+repeated `--judge-model`s."""
 
 _METAVARS: dict[tuple[type[BaseModel], str], str] = {
     (ModelSpec, "args"): "KEY=VALUE",
@@ -99,6 +105,15 @@ _TEXT_FORMS: dict[tuple[type[BaseModel], str], TextForm] = {
 }
 """Repeatable options whose items are not plain names."""
 
+JUDGE_MODELS = TextForm(
+    lambda flag, items: tuple(items) or None,
+    "Repeatable: the first judge's verdicts decide the reward, each further judge's are recorded and "
+    "measured for agreement; the other --judge-* options apply to every judge given.",
+)
+"""The form of `--judge-model`: one model per judge."""
+_JUDGE_NAME: FieldPath = ("judge", "name")
+_EXTRA_JUDGES: FieldPath = ("extra_judges",)
+
 _MODEL_OWNER = {"agent": "the agent seat's model", "user": "the user seat's model", "judge": "the judge"}
 """How help texts name whose model an option sets."""
 
@@ -128,7 +143,8 @@ class DerivedOption:
             show_default=False,
             metavar=self.metavar,
         )
-        annotation = Annotated[_option_type(self.field) | None, option]  # type: ignore[valid-type]
+        kind = list[str] if self.text_form is not None else _option_type(self.field)
+        annotation = Annotated[kind | None, option]  # type: ignore[valid-type]
         return inspect.Parameter(
             self.parameter, inspect.Parameter.KEYWORD_ONLY, default=None, annotation=annotation
         )
@@ -207,8 +223,10 @@ def _option(
         path=path,
         field=field,
         owner=owner,
-        metavar=_METAVARS.get((model, name), _metavar(name, field)),
-        text_form=_TEXT_FORMS.get((model, name), NAMES if _is_sequence(field) else None),
+        metavar="MODEL" if path == _JUDGE_NAME else _METAVARS.get((model, name), _metavar(name, field)),
+        text_form=JUDGE_MODELS
+        if path == _JUDGE_NAME
+        else _TEXT_FORMS.get((model, name), NAMES if _is_sequence(field) else None),
     )
 
 
@@ -248,7 +266,12 @@ def model_options() -> list[DerivedOption]:
             ),
         )
     ]
-    return [*seats, *options_of(ModelSpec, prefix="judge", path=("judge",), owner=_MODEL_OWNER["judge"])]
+    return [*seats, *judge_options()]
+
+
+def judge_options() -> list[DerivedOption]:
+    """The judge's options (`--judge-model`, repeatable, `--judge-arg`, …): `tau2 regrade` takes these."""
+    return options_of(ModelSpec, prefix="judge", path=("judge",), owner=_MODEL_OWNER["judge"])
 
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -286,6 +309,9 @@ def options_layer(options: Sequence[DerivedOption], given: Mapping[str, Any]) ->
         for part in option.path[:-1]:
             target = target.setdefault(part, {})
         target[option.path[-1]] = value
+    if _JUDGE_NAME in flags:
+        flags[_EXTRA_JUDGES] = flags[_JUDGE_NAME]
+        _spread_judges(values)
     layer_values = dict(values)
 
     def name(path: FieldPath) -> str:
@@ -300,6 +326,20 @@ def options_layer(options: Sequence[DerivedOption], given: Mapping[str, Any]) ->
         return ", ".join(inside) or ".".join(path)
 
     return ConfigLayer(layer_values, name=name, options=True)
+
+
+def _spread_judges(values: dict[str, Any]) -> None:
+    """The judges the repeated `--judge-model` names: the first is the judge, the others its further
+    judges, each with the other judge settings given (naming judges sets them all, none left over)."""
+    judge = values.get("judge")
+    names = judge.get("name") if isinstance(judge, dict) else None
+    if not isinstance(names, tuple):
+        return
+    assert isinstance(judge, dict)
+    first, *others = names
+    shared = {key: value for key, value in judge.items() if key != "name"}
+    judge["name"] = first
+    values["extra_judges"] = [{**shared, "name": name} for name in others]
 
 
 def _gives(values: Mapping[str, Any], path: FieldPath) -> bool:

@@ -33,7 +33,8 @@ def command(**given: Any) -> None:
     from tau2.runner import resolved_model
 
     config = layered([options_layer(MODEL_OPTIONS, given)])
-    models = {"agent": config.agent.model, "user": config.user.model, "judge": config.judge}
+    judges = {f"judge {n}": spec for n, spec in enumerate(config.extra_judges, start=2)}
+    models = {"agent": config.agent.model, "user": config.user.model, "judge": config.judge, **judges}
     specs = {seat: resolved_model(spec) for seat, spec in models.items() if spec is not None}
     if not specs:
         raise UserInputError("no model to check: give --agent-model, --user-model or --judge-model")

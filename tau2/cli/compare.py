@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from tau2.cli.options import (
+    AllowMismatch,
     BootstrapSamples,
     BootstrapSeed,
     HtmlFile,
@@ -15,6 +16,7 @@ from tau2.cli.options import (
     MaxK,
     bootstrap_options,
     emit_report,
+    refuse_mismatches,
 )
 from tau2.cli.report import Full
 from tau2.metrics.paired import PairBy
@@ -39,23 +41,27 @@ def command(
     bootstrap_samples: BootstrapSamples = 1000,
     bootstrap_seed: BootstrapSeed = 0,
     max_k: MaxK = None,
+    allow_mismatch: AllowMismatch = False,
 ) -> None:
     """Compare two runs on the tasks both share: pass^k and what B costs in turns, tokens, dollars, tool
     errors and endings per seat (--full: every table; --html: with the transcripts of the tasks that
-    flip); refuses runs that share none."""
+    flip); refuses runs that share none, and runs scored against different task or policy content unless
+    given --allow-mismatch."""
     from tau2._jsonfile import collector_paused
-    from tau2.report import build_comparison, comparison_page, comparison_tables
-    from tau2.runs import load_run
+    from tau2.report import build_comparison, comparison_page_parts, comparison_tables
+    from tau2.runs import check_provenance, load_run
 
     bootstrap = bootstrap_options(bootstrap_samples, bootstrap_seed)
     with collector_paused():
         a, b = load_run(run_a), load_run(run_b)
+        provenance = check_provenance([a.manifest, b.manifest])
+        refuse_mismatches(provenance.mismatches, allow_mismatch)
         report = build_comparison(a, b, pair_by, bootstrap, max_k)
     emit_report(
         report,
-        report.warnings,
+        [*provenance.mismatches, *provenance.notes, *report.warnings],
         html=html,
         json_output=json_output,
-        page=lambda r: comparison_page(r, a.records, b.records),
+        page=lambda r: comparison_page_parts(r, a.records, b.records),
         summary=lambda r: comparison_tables(r, full=full),
     )

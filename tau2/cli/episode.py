@@ -33,7 +33,7 @@ def command(
     """
     from tau2.actors import make_actor, pairing_warning
     from tau2.cli._output import say
-    from tau2.episode import NLJudge, run_episode
+    from tau2.episode import JudgePanel, run_episode
     from tau2.runner import prepare_episode
 
     layers = configured_layers(config, EPISODE_OPTIONS, given)
@@ -51,7 +51,7 @@ def command(
             user_actor,
             setup.config,
             data_dir=setup.data_dir,
-            judge=None if setup.judge is None else NLJudge(setup.judge),
+            judge=JudgePanel.of(setup.judges),
             agent_label=setup.agent.label(),
             user_label=None if setup.user is None else setup.user.label(),
         )

@@ -30,10 +30,10 @@ def potato(
     ] = False,
 ) -> None:
     """Write a Potato annotation project for the simulations of RUN_DIR (serve: potato start config.yaml)."""
+    from tau2.annotation import POTATO_CONFIG_FILE as CONFIG_FILE
+    from tau2.annotation import export_potato_project as export_project
     from tau2.cli._output import is_stdout
     from tau2.errors import UserInputError
-    from tau2.interfaces import POTATO_CONFIG_FILE as CONFIG_FILE
-    from tau2.interfaces import export_potato_project as export_project
 
     if is_stdout(out):
         raise UserInputError("--out -: a Potato project is a directory; give its path")
@@ -73,10 +73,10 @@ def tau2bench(
     from tau2._jsonfile import write_json
     from tau2.cli._output import is_stdout, output_file, say
     from tau2.errors import UserInputError
-    from tau2.interfaces import export_tau2bench_results as export_results
-    from tau2.interfaces import refuse_existing
-    from tau2.interfaces import tau2bench_submission as build_submission
     from tau2.runs import load_run
+    from tau2.tau2bench.results import export_tau2bench_results as export_results
+    from tau2.tau2bench.results import refuse_existing
+    from tau2.tau2bench.results import tau2bench_submission as build_submission
 
     if submission is not None and not is_stdout(submission):
         refuse_existing(submission)
@@ -92,9 +92,9 @@ def tau2bench(
         user = run.manifest.user.label() if run.manifest.user is not None else None
         leaderboard = build_submission([run_dir, *(also or [])], name, organization, user, custom=custom)
     with output_file(out, "results.json") as path:
-        document = export_results(run_dir, path)
+        simulations = export_results(run_dir, path)
     on_stdout = is_stdout(out) or is_stdout(submission)  # then our messages go to stderr
-    say(f"wrote {out} ({len(document['simulations'])} simulations)", err=on_stdout)
+    say(f"wrote {out} ({simulations} simulations)", err=on_stdout)
     if submission is None or leaderboard is None:
         return
     with output_file(submission, "submission.json") as path:

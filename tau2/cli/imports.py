@@ -21,8 +21,8 @@ def potato(
     replace: Annotated[bool, typer.Option("--replace", help="Replace labels imported before.")] = False,
 ) -> None:
     """Read the annotations of an exported run back into RUN_DIR; `tau2 report` then compares them."""
+    from tau2.annotation import import_potato_annotations as import_annotations
     from tau2.cli._output import say
-    from tau2.interfaces import import_potato_annotations as import_annotations
 
     imported = import_annotations(annotation_dir, run_dir, replace=replace)
     annotators = sorted({label.annotator for label in imported.labels})
@@ -37,8 +37,8 @@ def tau2bench(
 ) -> None:
     """Replay and re-evaluate every simulation of RESULTS in our world into the run directory --out."""
     from tau2.cli._output import say
-    from tau2.interfaces import TAU2BENCH_DATA_HINT
-    from tau2.interfaces import import_tau2bench_results as import_results
+    from tau2.tau2bench.results import TAU2BENCH_DATA_HINT
+    from tau2.tau2bench.results import import_tau2bench_results as import_results
 
     imported = import_results(results, out, data_dir)
     for warning in imported.warnings:

@@ -40,7 +40,7 @@ def command(
     from tau2.cli._output import say
     from tau2.episode import EpisodeConfig
     from tau2.errors import UserInputError
-    from tau2.tasks import load_task_file
+    from tau2.tau2bench import load_task_file
 
     loaded = []
     for path in files:

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
@@ -48,6 +48,31 @@ MaxK = Annotated[
     int | None,
     typer.Option("--max-k", min=1, help="Show pass^k for k = 1..K (default 8; at most the runs' trials)."),
 ]
+
+
+AllowMismatch = Annotated[
+    bool,
+    typer.Option(
+        "--allow-mismatch",
+        help="Compare runs whose scores rest on different content (the differences are printed as warnings).",
+    ),
+]
+
+
+def refuse_mismatches(mismatches: Sequence[str], allow: bool) -> None:
+    """Stop with exit 2, each difference on its own line, when runs to be compared were scored against
+    different content and the user did not give --allow-mismatch."""
+    from tau2.cli._exit import ExitCode
+    from tau2.cli._output import say
+
+    if not mismatches or allow:
+        return
+    for line in mismatches:
+        say(f"error: {line}", err=True)
+    say(
+        "error: the runs' scores rest on different content; give --allow-mismatch to compare anyway", err=True
+    )
+    raise typer.Exit(ExitCode.BAD_INPUT)
 
 
 def bootstrap_options(samples: int, seed: int) -> Bootstrap:
@@ -102,10 +127,11 @@ def emit_report(
     *,
     html: Path | None,
     json_output: bool,
-    page: Callable[[R], str],
+    page: Callable[[R], Iterable[str]],
     summary: Callable[[R], Sequence[RenderableType]],
 ) -> None:
-    """Print warnings on stderr, write the HTML page if asked, then print the report as JSON or tables."""
+    """Print warnings on stderr, write the HTML page (given in parts, written as they come) if asked, then
+    print the report as JSON or tables."""
     from tau2.cli._output import is_stdout, require_writable_path, say, table_console
     from tau2.errors import UserInputError
     from tau2.report import write_page
@@ -115,7 +141,8 @@ def emit_report(
     if is_stdout(html):
         if json_output:
             raise UserInputError("--html - and --json both write to stdout: give one of them")
-        typer.echo(page(report), nl=False)
+        for part in page(report):
+            typer.echo(part, nl=False)
         return
     if html is not None:
         require_writable_path(html, "--html")

@@ -40,10 +40,11 @@ def command(
 ) -> None:
     """Play a seat: pick domain, suite, task, seat and the other seat's actor, then converse."""
     from tau2.errors import UserInputError
-    from tau2.interfaces import SessionEnded, Terminal, check_new_run_dir
-    from tau2.interfaces import choose_play_setup as choose_setup
-    from tau2.interfaces import play_session as play
-    from tau2.interfaces import record_play as record
+    from tau2.play import SessionEnded, Terminal
+    from tau2.play import choose_play_setup as choose_setup
+    from tau2.play import play_session as play
+    from tau2.play import record_play as record
+    from tau2.runner import check_new_run_dir
     from tau2.world import Side
 
     seats = {"agent": Side.AGENT, "customer": Side.USER, "user": Side.USER}

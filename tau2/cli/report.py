@@ -32,8 +32,8 @@ def command(
     """Report one run: a one-screen headline (--full: every table), or JSON with --json; --html FILE also
     writes a self-contained page with plots and every simulation's transcript."""
     from tau2._jsonfile import collector_paused
-    from tau2.interfaces import extra_sections, imported_tables
-    from tau2.report import build_report, run_page, run_tables
+    from tau2.cli._report_sections import extra_sections, imported_tables
+    from tau2.report import build_report, run_page_parts, run_tables
     from tau2.runs import load_run
 
     bootstrap = bootstrap_options(bootstrap_samples, bootstrap_seed)
@@ -45,6 +45,6 @@ def command(
         report.warnings,
         html=html,
         json_output=json_output,
-        page=lambda r: run_page(r, run.records, imported_tables(run_dir)),
+        page=lambda r: run_page_parts(r, run.records, imported_tables(run_dir)),
         summary=lambda r: [*run_tables(r, full=full), *extra_sections(run_dir)],
     )

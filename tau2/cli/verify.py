@@ -24,7 +24,7 @@ def command(
     from tau2.cli._output import say
     from tau2.episode import verify_task
     from tau2.errors import UserInputError
-    from tau2.tasks import load_task_file
+    from tau2.tau2bench import load_task_file
 
     loaded = load_task_file(tasks, domain)
     if not loaded:

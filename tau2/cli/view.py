@@ -28,7 +28,7 @@ def command(
     from rich.rule import Rule
 
     from tau2.cli._output import is_stdout, require_writable_path, say
-    from tau2.report import select_simulations, simulation_view, viewer_page, write_page
+    from tau2.report import select_simulations, simulation_view, viewer_page_parts, write_page
     from tau2.runs import load_run
 
     run = load_run(run_dir)
@@ -37,9 +37,10 @@ def command(
     chosen = select_simulations(run, task, trial, failed)
     if html is not None:
         title = f"tau2 view: {run.manifest.run_id} ({len(chosen):,} simulations)"
-        page = viewer_page(title, chosen, open_first=True)
+        page = viewer_page_parts(title, chosen, open_first=True)
         if is_stdout(html):
-            typer.echo(page, nl=False)
+            for part in page:
+                typer.echo(part, nl=False)
             return
         require_writable_path(html, "--html")
         write_page(html, page)

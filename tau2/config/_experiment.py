@@ -100,14 +100,18 @@ class ExperimentConfig(BaseModel):
                 return arm
         raise KeyError(name)
 
-    def arm_config(self, name: str, *, source: str = "experiment") -> RunConfig:
-        """The run configuration of arm `name`: the base with the arm's overrides applied. A setting that
-        fails is one `UserInputError` line naming where it was given (`exp.toml: arms.solo.mode`)."""
-        layers = [
+    def arm_layers(self, name: str, *, source: str = "experiment") -> list[ConfigLayer]:
+        """The settings of arm `name`, lowest first: the base, then the arm's overrides, each naming a
+        setting where the file gives it (`exp.toml: arms.solo.mode`)."""
+        return [
             ConfigLayer(self.base, name=lambda path: f"{source}: base.{dotted(path)}"),
             ConfigLayer(self.arm(name).overrides, name=_arm_namer(source, name)),
         ]
-        return layered(layers)
+
+    def arm_config(self, name: str, *, source: str = "experiment") -> RunConfig:
+        """The run configuration of arm `name`: the base with the arm's overrides applied. A setting that
+        fails is one `UserInputError` line naming where it was given (`exp.toml: arms.solo.mode`)."""
+        return layered(self.arm_layers(name, source=source))
 
     def arm_configs(self, *, source: str = "experiment") -> dict[str, RunConfig]:
         """Every arm's run configuration, by name, in the arms' order."""
@@ -116,8 +120,9 @@ class ExperimentConfig(BaseModel):
     @classmethod
     def from_file(cls, path: str | Path) -> ExperimentConfig:
         """Read an experiment's TOML file and check that every arm makes a valid run configuration. Relative
-        paths in `[base]` are relative to the file; a bad file is one `UserInputError` line naming the
-        file and the setting."""
+        paths in `[base]` are relative to the file, and kept absolute (so a resume from another directory
+        reads the same experiment); a bad file is one `UserInputError` line naming the file and the
+        setting."""
         path = Path(path)
         data = read_toml(path)
         base = data.get("base")
@@ -125,7 +130,7 @@ class ExperimentConfig(BaseModel):
             for field in PATH_FIELDS:
                 value = base.get(field)
                 if isinstance(value, str):
-                    base[field] = str(path.parent / Path(value).expanduser())
+                    base[field] = str((path.parent / Path(value).expanduser()).absolute())
         try:
             config = cls.model_validate(data)
         except ValidationError as error:

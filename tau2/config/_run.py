@@ -103,7 +103,11 @@ class RunConfig(EpisodeSettings):
     user: ActorSpec = ActorSpec()
     """The user seat (ignored in solo mode, which has none)."""
     judge: ModelSpec | None = None
-    """The model judging natural-language assertions (default: none; such assertions then fail)."""
+    """The model judging natural-language assertions; with several judges, the first, whose verdicts
+    decide the reward (default: none; such assertions then fail)."""
+    extra_judges: list[ModelSpec] = Field(default_factory=list)
+    """Further judges of the same assertions: their verdicts are recorded beside the first judge's and
+    measured for agreement, never used for the reward."""
     persona: str | None = None
     """One persona for every task (a library name or a .toml path) instead of each task's own."""
     trials: int = Field(default=1, ge=1, le=MAX_TRIALS)
@@ -121,11 +125,26 @@ class RunConfig(EpisodeSettings):
     @model_serializer(mode="wrap")
     def _run_settings_first(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
         """The settings in the order they read best (the tasks and seats before the episode settings),
-        `retrieval` left out while unset as in `EpisodeSettings`."""
+        `retrieval` left out while unset as in `EpisodeSettings`, and `extra_judges` while empty (so a
+        configuration of one judge reads as it always did)."""
         data: dict[str, Any] = handler(self)
         if data.get("retrieval") is None:
             data.pop("retrieval", None)
+        if not data.get("extra_judges"):
+            data.pop("extra_judges", None)
         return {name: data[name] for name, _ in ordered_fields(type(self)) if name in data}
+
+    @model_validator(mode="after")
+    def _a_first_judge(self) -> RunConfig:
+        """Further judges need the first one, whose verdicts decide the reward."""
+        if self.extra_judges and self.judge is None:
+            raise ValueError("extra_judges need a first judge: give judge as well")
+        return self
+
+    @property
+    def judges(self) -> list[ModelSpec]:
+        """Every judge of natural-language assertions, the first (which decides the reward) first."""
+        return [] if self.judge is None else [self.judge, *self.extra_judges]
 
     @property
     def episode(self) -> EpisodeConfig:

@@ -90,6 +90,8 @@ def _value(value: Any, dumped: Any) -> Any:
         return str(value.absolute())
     if isinstance(value, Enum):
         return value.value
+    if isinstance(value, list) and any(isinstance(item, BaseModel) for item in value):
+        return [_table(item) if isinstance(item, BaseModel) else item for item in value]
     if isinstance(value, dict) and any(isinstance(item, BaseModel) for item in value.values()):
         return {key: _table(item) if isinstance(item, BaseModel) else item for key, item in value.items()}
     return dumped

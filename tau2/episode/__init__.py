@@ -7,6 +7,8 @@ from tau2.episode._basis import (
     FINISHED,
     CheckRecord,
     evaluate_basis,
+    gated_reward,
+    rejudged_checks,
     replay_reference,
     replay_reference_results,
 )
@@ -15,7 +17,7 @@ from tau2.episode._config import EpisodeConfig, EpisodeSettings, Mode, mode_labe
 from tau2.episode._episode import Episode, Turn
 from tau2.episode._evaluation import ActionRecord, AssertionRecord, EvaluationResult, evaluate
 from tau2.episode._idle import IdleOutcome, idle_outcome
-from tau2.episode._judge import NOT_JUDGED, NLJudge, Verdict
+from tau2.episode._judge import NOT_JUDGED, JudgePanel, JudgeRecord, NLJudge, Verdict, simulation_key
 from tau2.episode._orchestrator import run_episode, start_actors, take_turns
 from tau2.episode._protocol import DONE_SCHEMA, DONE_TOOL, GREETING
 from tau2.episode._result import EpisodeResult, EpisodeTiming
@@ -53,6 +55,8 @@ __all__ = [
     "EpisodeTiming",
     "EvaluationResult",
     "IdleOutcome",
+    "JudgePanel",
+    "JudgeRecord",
     "Mode",
     "NLJudge",
     "RandomActor",
@@ -72,14 +76,17 @@ __all__ = [
     "check_structure",
     "evaluate",
     "evaluate_basis",
+    "gated_reward",
     "idle_outcome",
     "mode_label",
     "protocol_problems",
+    "rejudged_checks",
     "replay_reference",
     "replay_reference_results",
     "run_episode",
     "seat_contexts",
     "shipped_policy",
+    "simulation_key",
     "start_actors",
     "structure_problem",
     "take_turns",

@@ -69,9 +69,14 @@ def evaluate_basis(
     checks.extend(communicate_checks(task, trajectory, gating=RewardType.COMMUNICATE in basis))
     checks.extend(action_checks(task, trajectory.tool_calls(), gating=RewardType.ACTION in basis))
     checks.extend(nl_checks(task, nl_verdicts or {}, gating=RewardType.NL_ASSERTION in basis))
-    finished = trajectory.termination in FINISHED
-    success = finished and bool(basis) and all(check.passed is True for check in checks if check.gating)
-    return BasisVerdict(reward=1.0 if success else 0.0, checks=checks)
+    reward = gated_reward(checks, trajectory.termination) if basis else 0.0
+    return BasisVerdict(reward=reward, checks=checks)
+
+
+def gated_reward(checks: Sequence[CheckRecord], termination: TerminationReason | None) -> float:
+    """A basis's reward: 1.0 when the episode ended properly and every gating check passed."""
+    success = termination in FINISHED and all(check.passed is True for check in checks if check.gating)
+    return 1.0 if success else 0.0
 
 
 def database_check(task: Task, world: World, data_dir: Path | None, *, gating: bool) -> CheckRecord:
@@ -175,16 +180,29 @@ def _json_equal(actual: JsonValue | None, expected: JsonValue | None) -> bool:
 
 def nl_checks(task: Task, verdicts: Mapping[str, Verdict], *, gating: bool) -> list[CheckRecord]:
     """One check per natural-language assertion, from the judge's verdicts."""
-    checks = []
-    for statement in task.evaluation.nl_assertions or []:
-        verdict = verdicts.get(statement, NOT_JUDGED)
-        checks.append(
-            CheckRecord(
-                kind=RewardType.NL_ASSERTION,
-                gating=gating,
-                passed=verdict.passed,
-                item=statement,
-                detail=verdict.problem or verdict.reasoning,
-            )
-        )
-    return checks
+    return [
+        nl_check(statement, verdicts.get(statement, NOT_JUDGED), gating=gating)
+        for statement in task.evaluation.nl_assertions or []
+    ]
+
+
+def nl_check(statement: str, verdict: Verdict, *, gating: bool) -> CheckRecord:
+    """The check of one natural-language assertion, as the judge's verdict decides it."""
+    return CheckRecord(
+        kind=RewardType.NL_ASSERTION,
+        gating=gating,
+        passed=verdict.passed,
+        item=statement,
+        detail=verdict.problem or verdict.reasoning,
+    )
+
+
+def rejudged_checks(checks: Sequence[CheckRecord], verdicts: Mapping[str, Verdict]) -> list[CheckRecord]:
+    """`checks` with each natural-language assertion decided by its verdict in `verdicts` (absent: not
+    judged) and every other check as it was: what a new judge changes in an evaluated episode."""
+    return [
+        nl_check(check.item, verdicts.get(check.item, NOT_JUDGED), gating=check.gating)
+        if check.kind is RewardType.NL_ASSERTION and check.item is not None
+        else check
+        for check in checks
+    ]

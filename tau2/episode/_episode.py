@@ -190,6 +190,7 @@ class Episode:
             data_dir=self.data_dir,
             nl_verdicts=judgement.verdicts,
             judge_usage=judgement.usage,
+            judges=judgement.judges,
             retrieval=self._retrieval,
         )
         finished = time.perf_counter()

@@ -11,10 +11,10 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, JsonValue
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, SerializerFunctionWrapHandler, model_serializer
 
 from tau2.episode._basis import FINISHED, CheckRecord, evaluate_basis
-from tau2.episode._judge import Verdict
+from tau2.episode._judge import JudgeRecord, Verdict
 from tau2.episode._trajectory import EntryKind, ToolCall, Trajectory
 from tau2.llm import Usage
 from tau2.tasks import SolutionStep, Task, run_assertions
@@ -72,10 +72,20 @@ class EvaluationResult(BaseModel):
     checks: list[CheckRecord] = Field(default_factory=list)
     """Reward-basis components (tasks with a `reward_basis`), gating and diagnostic ones."""
     judge_usage: Usage | None = None
-    """What the natural-language judge cost; None when it was not asked."""
+    """What the natural-language judge cost (a panel's judges summed); None when it was not asked."""
+    judges: list[JudgeRecord] = Field(default_factory=list)
+    """With a panel of two or more judges, each judge's verdicts (the first judge's decide the reward)."""
     retrieval: RetrievalRecall | None = None
     """For domains with a knowledge base: the documents the task needs and those the agent was shown
     (recall@k, a diagnostic that never gates)."""
+
+    @model_serializer(mode="wrap")
+    def _omit_single_judge(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        """Leave `judges` out without a panel, so results judged by one judge read as they always did."""
+        data: dict[str, Any] = handler(self)
+        if not data.get("judges"):
+            data.pop("judges", None)
+        return data
 
 
 def evaluate(
@@ -86,11 +96,13 @@ def evaluate(
     data_dir: Path | None = None,
     nl_verdicts: Mapping[str, Verdict] | None = None,
     judge_usage: Usage | None = None,
+    judges: list[JudgeRecord] | None = None,
     retrieval: RetrievalConfig | None = None,
 ) -> EvaluationResult:
     """Run the task's assertions on the final `world` and compare `trajectory` with the reference; a task
     with a reward basis is scored by it instead (`data_dir` rebuilds its reference end state). `retrieval`:
-    the configuration the agent ran under, for the recall diagnostic."""
+    the configuration the agent ran under, for the recall diagnostic; `judges`: every judge's verdicts,
+    when a panel judged the natural-language assertions (`nl_verdicts` are its first judge's)."""
     assertions = [
         AssertionRecord(
             side=outcome.call.side,
@@ -118,6 +130,7 @@ def evaluate(
         ended_properly=ended_properly,
         checks=checks,
         judge_usage=judge_usage,
+        judges=judges or [],
         assertions=assertions,
         assertions_passed=assertions_passed,
         expects_transfer=expects_transfer,

@@ -1,5 +1,6 @@
 """The LLM judge of natural-language assertions: one model call grades every statement of a task against
-the finished conversation.
+the finished conversation. A panel of several judges grades the same statements; the first judge's
+verdicts decide the reward, every judge's are kept for measuring their agreement.
 
 Rules: the reply must be a JSON object whose `results` list holds exactly one entry per statement, in
 order, each with a boolean `metExpectation`. An empty reply, text that is not such JSON, a missing or
@@ -9,6 +10,7 @@ cached per (simulation, statement), so the same simulation is never paid for twi
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Sequence
 from typing import Any
@@ -43,13 +45,28 @@ class Verdict(BaseModel):
 NOT_JUDGED = Verdict(passed=None, problem="not judged (no judge model)")
 
 
+class JudgeRecord(BaseModel):
+    """One judge of a panel: its model, its verdict on each statement, and what its calls cost."""
+
+    model_config = ConfigDict(frozen=True)
+
+    model: str
+    """The judge's model name."""
+    verdicts: dict[str, Verdict] = Field(default_factory=dict)
+    usage: Usage | None = None
+    """None when nothing was asked (no statement, or every verdict already known)."""
+
+
 class Judgement(BaseModel):
-    """Verdicts by statement, and what the judge's calls cost (None when nothing was asked)."""
+    """Verdicts by statement, and what the judges' calls cost (None when nothing was asked). With a panel
+    of several judges, `verdicts` are the first judge's and `judges` holds every judge's own."""
 
     model_config = ConfigDict(frozen=True)
 
     verdicts: dict[str, Verdict] = Field(default_factory=dict)
     usage: Usage | None = None
+    judges: list[JudgeRecord] = Field(default_factory=list)
+    """Each judge of a panel of two or more (empty with one judge, whose verdicts are `verdicts`)."""
 
 
 class NLJudge:
@@ -82,8 +99,40 @@ class NLJudge:
         )
 
 
+class JudgePanel:
+    """Several judges of the same statements, asked at once: the first judge's verdicts decide the reward
+    (so a run scores as it would with that judge alone), the others' are recorded beside them."""
+
+    def __init__(self, judges: Sequence[NLJudge]) -> None:
+        if not judges:
+            raise ValueError("a panel needs at least one judge")
+        self.judges = list(judges)
+
+    @classmethod
+    def of(cls, specs: Sequence[ModelSpec]) -> JudgePanel | None:
+        """A panel of the models `specs` (None when there are none)."""
+        return cls([NLJudge(spec) for spec in specs]) if specs else None
+
+    async def judge(self, simulation: str, trajectory: Trajectory, statements: Sequence[str]) -> Judgement:
+        """Every judge's verdicts on `statements`; the usage is the panel's, summed over its judges."""
+        judgements = await asyncio.gather(
+            *(judge.judge(simulation, trajectory, statements) for judge in self.judges)
+        )
+        if len(judgements) == 1:
+            return judgements[0]
+        usages = [judgement.usage for judgement in judgements if judgement.usage is not None]
+        return Judgement(
+            verdicts=judgements[0].verdicts,
+            usage=sum(usages, Usage()) if usages else None,
+            judges=[
+                JudgeRecord(model=judge.spec.name, verdicts=judgement.verdicts, usage=judgement.usage)
+                for judge, judgement in zip(self.judges, judgements, strict=True)
+            ],
+        )
+
+
 async def judge_episode(
-    judge: NLJudge | None, task: Task, trajectory: Trajectory, seed: int | None
+    judge: NLJudge | JudgePanel | None, task: Task, trajectory: Trajectory, seed: int | None
 ) -> Judgement:
     """The verdicts on a finished episode's natural-language assertions (none without a judge or
     statements); the simulation is keyed by task and seed, which the runner makes unique per trial.
@@ -92,9 +141,14 @@ async def judge_episode(
     if judge is None or not statements:
         return Judgement()
     try:
-        return await judge.judge(f"{task.id}\x00{seed}", trajectory, statements)
+        return await judge.judge(simulation_key(task.id, seed), trajectory, statements)
     except AuthenticationError as error:
         raise AuthenticationError(f"judge: {error}") from error
+
+
+def simulation_key(task_id: str, seed: int | None) -> str:
+    """The key a judge's verdict cache files a simulation under: task and seed, unique per trial."""
+    return f"{task_id}\x00{seed}"
 
 
 def user_prompt(trajectory: Trajectory, statements: Sequence[str]) -> str:

@@ -9,7 +9,7 @@ from pathlib import Path
 from tau2.episode._actor import Actor
 from tau2.episode._config import EpisodeConfig, Mode
 from tau2.episode._episode import Episode, Turn
-from tau2.episode._judge import NLJudge, judge_episode
+from tau2.episode._judge import JudgePanel, NLJudge, judge_episode
 from tau2.episode._result import EpisodeResult
 from tau2.tasks import Task
 from tau2.world import Side
@@ -25,11 +25,12 @@ async def run_episode(
     persona_text: str | None = None,
     agent_label: str | None = None,
     user_label: str | None = None,
-    judge: NLJudge | None = None,
+    judge: NLJudge | JudgePanel | None = None,
 ) -> EpisodeResult:
     """Run `task` once and evaluate it. The user actor is required in interactive mode, unused in solo.
 
-    `persona_text` overrides the task's persona; `judge` grades the task's natural-language assertions.
+    `persona_text` overrides the task's persona; `judge` (or a panel of judges) grades the task's
+    natural-language assertions.
     A task whose initialisation fails raises `TaskSetupError`.
     """
     actors = {Side.AGENT: agent}

@@ -15,6 +15,7 @@ from tau2.llm._errors import AuthenticationError, ContextOverflowError, Infrastr
 from tau2.llm._hooks import CallSettings, UsageCallback, call_settings, current_settings
 from tau2.llm._limits import ProviderLimit, RateLimits, default_limits
 from tau2.llm._preflight import missing_credentials, withheld_credentials
+from tau2.llm._pricing import token_prices
 from tau2.llm._probe import Check, probe_model
 from tau2.llm._retries import RetryPolicy
 from tau2.llm._secrets import REDACTED, SecretArgs, is_secret_name
@@ -57,5 +58,6 @@ __all__ = [
     "read_text_calls",
     "resolve_transport",
     "safe_text",
+    "token_prices",
     "withheld_credentials",
 ]

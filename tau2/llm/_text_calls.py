@@ -69,12 +69,14 @@ def read_text_calls(text: str, *, truncated: bool = False) -> TextCalls | None:
 def _bodies(text: str) -> tuple[list[str], bool, bool]:
     """The JSON texts of the reply (inside its tags or fences, else the text itself), whether the last
     tag or fence is left open, and whether anything but separators lies outside them."""
+    if text[:1] in "{[" and _after_json(text, 0) == len(text):
+        return [text], False, False
     bodies: list[str] = []
     prose = False
     position = 0
     while (opening := _OPENING.search(text, position)) is not None:
         prose = prose or bool(text[position : opening.start()].strip(_SEPARATORS))
-        closing = text.find(_CLOSING[opening.group()[0]], opening.end())
+        closing = text.find(_CLOSING[opening.group()[0]], _after_json(text, opening.end()))
         if closing < 0:
             bodies.append(text[opening.end() :])
             return bodies, True, prose
@@ -83,6 +85,22 @@ def _bodies(text: str) -> tuple[list[str], bool, bool]:
     if not bodies:
         return [text], False, False
     return bodies, False, prose or bool(text[position:].strip(_SEPARATORS))
+
+
+def _after_json(text: str, start: int) -> int:
+    """Where the JSON values written one after another from `start` end (separators after them included),
+    or where the first one that does not read starts: a fence or a tag inside a JSON string is text of the
+    call, not its end."""
+    position = start
+    while True:
+        while position < len(text) and text[position] in _SEPARATORS:
+            position += 1
+        if position == len(text) or text[position] not in "{[":
+            return position
+        try:
+            _, position = _DECODER.raw_decode(text, position)
+        except json.JSONDecodeError:
+            return position
 
 
 def _values(body: str) -> tuple[list[Any], json.JSONDecodeError | str | None]:

@@ -1,21 +1,48 @@
 """Metrics over simulation records: pass^k with bootstrap intervals, flip rate, breakdowns, per-action
 diagnostics, the usage ledger, and paired comparisons of two runs; for experiments, the exact McNemar test,
 the minimum detectable difference, the one-sentence verdict, the bounds left by missing trials, and the
-adaptive allocation of trials. pass^k and its intervals need only per-task counts of trials and successes
-(`TaskCounts`), never the records themselves."""
+adaptive allocation of trials; the agreement of several judges (Cohen's and Fleiss' κ). pass^k and its
+intervals need only per-task counts of trials and successes (`TaskCounts`), never the records themselves."""
 
 from tau2.metrics._allocation import PRIOR, Allocation, Budget, StopReason, allocate
 from tau2.metrics._detectable import DEFAULT_POWER, minimum_detectable_difference
+from tau2.metrics._judge_agreement import (
+    JudgeAgreement,
+    JudgeCost,
+    JudgeDisagreement,
+    judge_agreement,
+    judge_labels,
+)
+from tau2.metrics._kappa import cohen_kappa, fleiss_kappa
 from tau2.metrics._mcnemar import McNemar, mcnemar, mcnemar_p_value
 from tau2.metrics._missing import MissingSummary, PassKBounds, missing_summary, pass_hat_k_bounds
+from tau2.metrics._tally import RunTally
 from tau2.metrics._verdict import ArmComparison, compare_arms, verdict_sentence
 from tau2.metrics.actions import ActionStat, action_stats
 from tau2.metrics.bootstrap import Bootstrap, Estimate, estimate, rate_estimate, wilson
 from tau2.metrics.breakdown import GROUPINGS, GroupStat, breakdown, breakdowns
 from tau2.metrics.checks import CheckStat, check_stats
-from tau2.metrics.effort import BOTH, PairedMean, RecordPair, paired_effort, paired_terminations
+from tau2.metrics.effort import (
+    BOTH,
+    EffortPair,
+    PairedMean,
+    RecordPair,
+    TaskEffort,
+    paired_effort,
+    paired_task_effort,
+    paired_task_terminations,
+    paired_terminations,
+    task_efforts,
+)
 from tau2.metrics.flips import FlipSummary, flip_summary
-from tau2.metrics.outcomes import TaskOutcome, task_outcomes, termination_counts, termination_outcomes
+from tau2.metrics.outcomes import (
+    OutcomeTally,
+    TaskOutcome,
+    TaskTally,
+    task_outcomes,
+    termination_counts,
+    termination_outcomes,
+)
 from tau2.metrics.paired import (
     ActionDiff,
     FlipSets,
@@ -28,6 +55,7 @@ from tau2.metrics.paired import (
     pair_outcomes,
     paired_breakdowns,
     paired_curve,
+    task_action_diffs,
 )
 from tau2.metrics.paired_stats import PairedEstimate, paired_pass_hat_k
 from tau2.metrics.passk import (
@@ -53,12 +81,17 @@ __all__ = [
     "Bootstrap",
     "Budget",
     "CheckStat",
+    "EffortPair",
     "Estimate",
     "FlipSets",
     "FlipSummary",
     "GroupStat",
+    "JudgeAgreement",
+    "JudgeCost",
+    "JudgeDisagreement",
     "McNemar",
     "MissingSummary",
+    "OutcomeTally",
     "Pair",
     "PairBy",
     "PairedEstimate",
@@ -67,20 +100,27 @@ __all__ = [
     "PassKBounds",
     "RecordPair",
     "RetrievalSummary",
+    "RunTally",
     "SeatUsage",
     "StopReason",
     "TaskCounts",
+    "TaskEffort",
     "TaskOutcome",
+    "TaskTally",
     "action_diffs",
     "action_stats",
     "allocate",
     "breakdown",
     "breakdowns",
     "check_stats",
+    "cohen_kappa",
     "compare_arms",
     "estimate",
+    "fleiss_kappa",
     "flip_sets",
     "flip_summary",
+    "judge_agreement",
+    "judge_labels",
     "mcnemar",
     "mcnemar_p_value",
     "minimum_detectable_difference",
@@ -91,6 +131,8 @@ __all__ = [
     "paired_curve",
     "paired_effort",
     "paired_pass_hat_k",
+    "paired_task_effort",
+    "paired_task_terminations",
     "paired_terminations",
     "pass_hat_k",
     "pass_hat_k_bounds",
@@ -101,6 +143,8 @@ __all__ = [
     "rate_estimate",
     "retrieval_summary",
     "seat_usage",
+    "task_action_diffs",
+    "task_efforts",
     "task_outcomes",
     "termination_counts",
     "termination_outcomes",

@@ -37,10 +37,12 @@ class Budget(BaseModel):
 
 
 class StopReason(StrEnum):
-    """Why no further trial is needed: every interval is narrow enough, or the budget cannot pay a round."""
+    """Why no further trial is needed: every interval is narrow enough, the budget cannot pay a round, or
+    every task has the most trials allowed (`max_trials`)."""
 
     TARGET = "target"
     BUDGET = "budget"
+    TRIALS = "trials"
 
 
 class Allocation(BaseModel):
@@ -64,11 +66,13 @@ def allocate(
     seed: int = 0,
     bootstrap: Bootstrap = INTERVALS,
     prior: float = PRIOR,
+    max_trials: int | None = None,
 ) -> Allocation:
     """The next round of an experiment whose per-task counts so far are `arms` (the baseline first, entry i
     the same task in every arm, every task with as many ended trials in every arm). The initial round comes
     first, trial by trial across tasks; then tasks are ranked by how much one more paired trial would narrow
-    the intervals still wider than the target, ties broken by an order drawn from `seed`."""
+    the intervals still wider than the target, ties broken by an order drawn from `seed`. A task with
+    `max_trials` ended trials gets no more."""
     if round_size < 1 or prior <= 0:
         raise ValueError(f"round_size must be at least 1 and prior positive: {round_size=}, {prior=}")
     ended = _paired_trials(arms)
@@ -78,18 +82,22 @@ def allocate(
     if affordable < 1:
         return Allocation(tasks=[], stop=StopReason.BUDGET, simulations=simulations, half_widths=half_widths)
     size = min(round_size, affordable)
-    if np.any(ended < budget.initial_trials):
+    initial = budget.initial_trials if max_trials is None else min(budget.initial_trials, max_trials)
+    open_tasks = ended < (np.inf if max_trials is None else max_trials)
+    if np.any(ended < initial):
         order = np.lexsort((np.arange(len(ended)), ended))
-        chosen = [int(task) for task in order if ended[task] < budget.initial_trials][:size]
+        chosen = [int(task) for task in order if ended[task] < initial][:size]
         return Allocation(tasks=chosen, stop=None, simulations=simulations, half_widths=half_widths)
     target = budget.target_half_width
     wide = [i for i, half in enumerate(half_widths) if target is None or half is None or half > target]
     if not wide:
         return Allocation(tasks=[], stop=StopReason.TARGET, simulations=simulations, half_widths=half_widths)
+    if not np.any(open_tasks):
+        return Allocation(tasks=[], stop=StopReason.TRIALS, simulations=simulations, half_widths=half_widths)
     score = np.sum([_narrowing(arms[0], prior) + _narrowing(arms[i + 1], prior) for i in wide], axis=0)
     ties = np.random.default_rng(seed).permutation(len(ended))
     ranked = ties[np.argsort(-score[ties], kind="stable")]
-    chosen = [int(task) for task in ranked[:size]]
+    chosen = [int(task) for task in ranked if open_tasks[task]][:size]
     return Allocation(tasks=chosen, stop=None, simulations=simulations, half_widths=half_widths)
 
 

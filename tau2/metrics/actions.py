@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable
 
 from pydantic import BaseModel, ConfigDict, computed_field
 
@@ -34,16 +34,37 @@ class ActionStat(BaseModel):
         return self.by_right_seat / self.expected
 
 
-def action_stats(records: Sequence[SimulationRecord]) -> list[ActionStat]:
+def action_stats(records: Iterable[SimulationRecord]) -> list[ActionStat]:
     """One row per expected action name (valid simulations only), sorted by name."""
-    counts: dict[str, tuple[Side, int, int, int]] = {}
+    tally = ActionTally()
     for record in records:
+        tally.add(record)
+    return tally.stats()
+
+
+class ActionTally:
+    """Per expected action name: its seat (as first seen), expected, performed and by-the-right-seat
+    counts over the valid records added so far."""
+
+    def __init__(self) -> None:
+        self._counts: dict[str, tuple[Side, int, int, int]] = {}
+
+    def add(self, record: SimulationRecord) -> None:
+        """Count one record's reference actions (none for an excluded record)."""
         if record.excluded:
-            continue
+            return
         for action in record.actions:
-            side, expected, done, right = counts.get(action.name, (action.side, 0, 0, 0))
-            counts[action.name] = (side, expected + 1, done + action.performed, right + action.by_right_seat)
-    return [
-        ActionStat(name=name, side=side, expected=expected, performed=performed, by_right_seat=right)
-        for name, (side, expected, performed, right) in sorted(counts.items())
-    ]
+            side, expected, done, right = self._counts.get(action.name, (action.side, 0, 0, 0))
+            self._counts[action.name] = (
+                side,
+                expected + 1,
+                done + action.performed,
+                right + action.by_right_seat,
+            )
+
+    def stats(self) -> list[ActionStat]:
+        """One row per expected action name, sorted by name."""
+        return [
+            ActionStat(name=name, side=side, expected=expected, performed=performed, by_right_seat=right)
+            for name, (side, expected, performed, right) in sorted(self._counts.items())
+        ]

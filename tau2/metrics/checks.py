@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable
 
 from pydantic import BaseModel, ConfigDict
 
@@ -24,27 +24,49 @@ class CheckStat(BaseModel):
     not_judged: int
 
 
-def check_stats(records: Sequence[SimulationRecord]) -> list[CheckStat]:
+def check_stats(records: Iterable[SimulationRecord]) -> list[CheckStat]:
     """One row per (kind, role) present in the valid records, gating rows first, in kind order."""
-    rows: dict[tuple[RewardType, bool], list[int]] = {}
+    tally = CheckTally()
     for record in records:
+        tally.add(record)
+    return tally.stats()
+
+
+class CheckTally:
+    """Per (kind, role) of reward-basis check: simulations, checks, passed, failed and not judged, over the
+    valid records added so far."""
+
+    def __init__(self) -> None:
+        self._rows: dict[tuple[RewardType, bool], list[int]] = {}
+
+    def add(self, record: SimulationRecord) -> None:
+        """Count one record's checks (none for an excluded record)."""
         if record.excluded:
-            continue
+            return
         seen: set[tuple[RewardType, bool]] = set()
         for check in record.checks:
             key = (check.kind, check.gating)
-            counts = rows.setdefault(key, [0, 0, 0, 0, 0])
+            counts = self._rows.setdefault(key, [0, 0, 0, 0, 0])
             if key not in seen:
                 seen.add(key)
                 counts[0] += 1
             counts[1] += 1
             counts[2 if check.passed is True else 3 if check.passed is False else 4] += 1
-    order = list(RewardType)
-    return [
-        CheckStat(
-            kind=kind, gating=gating, simulations=c[0], checks=c[1], passed=c[2], failed=c[3], not_judged=c[4]
-        )
-        for (kind, gating), c in sorted(
-            rows.items(), key=lambda item: (not item[0][1], order.index(item[0][0]))
-        )
-    ]
+
+    def stats(self) -> list[CheckStat]:
+        """One row per (kind, role), gating rows first, in kind order."""
+        order = list(RewardType)
+        return [
+            CheckStat(
+                kind=kind,
+                gating=gating,
+                simulations=c[0],
+                checks=c[1],
+                passed=c[2],
+                failed=c[3],
+                not_judged=c[4],
+            )
+            for (kind, gating), c in sorted(
+                self._rows.items(), key=lambda item: (not item[0][1], order.index(item[0][0]))
+            )
+        ]

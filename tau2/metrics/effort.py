@@ -4,7 +4,7 @@ actor turns, and how simulations end — as paired differences over shared tasks
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from math import nan
 from typing import Final
 
@@ -12,7 +12,7 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict
 
 from tau2.episode import EntryKind, TerminationReason
-from tau2.metrics.bootstrap import Bootstrap, Floats, estimate
+from tau2.metrics.bootstrap import Bootstrap, estimate
 from tau2.runs import SimulationRecord
 from tau2.world import Side
 
@@ -21,9 +21,6 @@ BOTH: Final = "both"
 
 RecordPair = tuple[Sequence[SimulationRecord], Sequence[SimulationRecord]]
 """The valid records of one paired task in run A and in run B."""
-
-MeasureRow = Callable[[SimulationRecord], list[float]]
-"""A simulation's value of each measure of a table, NaN where it is unknown (an unpriced seat's cost)."""
 
 
 class PairedMean(BaseModel):
@@ -72,32 +69,88 @@ def effort_row(record: SimulationRecord) -> list[float]:
     return row
 
 
+class TaskEffort:
+    """One task's valid records in one run reduced to what a comparison's effort, endings and action
+    tables need: their number, the sum of their effort rows, their endings and their reference actions."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.sums = [0.0] * len(MEASURES)
+        self.endings: Counter[TerminationReason] = Counter()
+        self.actions: dict[str, tuple[Side, int, int]] = {}
+        """Per expected action name: its seat (as first seen), occurrences performed, occurrences expected."""
+
+    @classmethod
+    def of(cls, records: Iterable[SimulationRecord]) -> TaskEffort:
+        """The effort of a task's valid records (excluded ones are skipped)."""
+        effort = cls()
+        for record in records:
+            if not record.excluded:
+                effort.add(record)
+        return effort
+
+    def add(self, record: SimulationRecord) -> None:
+        """Add one valid record."""
+        self.count += 1
+        self.sums = [total + value for total, value in zip(self.sums, effort_row(record), strict=True)]
+        self.endings[record.termination] += 1
+        for action in record.actions:
+            side, performed, expected = self.actions.get(action.name, (action.side, 0, 0))
+            self.actions[action.name] = (side, performed + action.performed, expected + 1)
+
+    def mean_row(self) -> list[float]:
+        """The mean per simulation of each measure in `MEASURES` (NaN where any value is unknown)."""
+        return [total / self.count for total in self.sums]
+
+
+EffortPair = tuple[TaskEffort, TaskEffort]
+"""One paired task's effort in run A and in run B."""
+
+
+def task_efforts(pairs: Sequence[RecordPair]) -> list[EffortPair]:
+    """Each side's records of each pair reduced to its `TaskEffort`."""
+    return [(TaskEffort.of(a), TaskEffort.of(b)) for a, b in pairs]
+
+
 def paired_effort(pairs: Sequence[RecordPair], bootstrap: Bootstrap) -> list[PairedMean]:
     """Every measure's paired difference; a task is left out of a measure a side cannot price."""
-    return paired_means(pairs, MEASURES, effort_row, bootstrap)
+    return paired_task_effort(task_efforts(pairs), bootstrap)
+
+
+def paired_task_effort(pairs: Sequence[EffortPair], bootstrap: Bootstrap) -> list[PairedMean]:
+    """`paired_effort` from the tasks' efforts."""
+    return paired_means(pairs, MEASURES, TaskEffort.mean_row, bootstrap)
 
 
 def paired_terminations(pairs: Sequence[RecordPair], bootstrap: Bootstrap) -> list[PairedMean]:
     """Per termination reason either run reached: the share of simulations ending so, A, B and B − A."""
-    present = {record.termination for a, b in pairs for record in (*a, *b)}
+    return paired_task_terminations(task_efforts(pairs), bootstrap)
+
+
+def paired_task_terminations(pairs: Sequence[EffortPair], bootstrap: Bootstrap) -> list[PairedMean]:
+    """`paired_terminations` from the tasks' efforts."""
+    present = {reason for a, b in pairs for effort in (a, b) for reason in effort.endings}
     reasons = [reason for reason in TerminationReason if reason in present]
     return paired_means(
         pairs,
         [(BOTH, reason.value) for reason in reasons],
-        lambda record: [float(record.termination is reason) for reason in reasons],
+        lambda effort: [effort.endings[reason] / effort.count for reason in reasons],
         bootstrap,
     )
 
 
 def paired_means(
-    pairs: Sequence[RecordPair], labels: Sequence[tuple[str, str]], row: MeasureRow, bootstrap: Bootstrap
+    pairs: Sequence[EffortPair],
+    labels: Sequence[tuple[str, str]],
+    task_mean: Callable[[TaskEffort], list[float]],
+    bootstrap: Bootstrap,
 ) -> list[PairedMean]:
-    """Per measure (labelled seat and name, in `row`'s order): the per-task means on each side over the
-    tasks both sides measure, and their paired difference resampled over those tasks."""
-    measured = [(a, b) for a, b in pairs if a and b]
+    """Per measure (labelled seat and name, in `task_mean`'s order): the per-task means on each side over
+    the tasks both sides measure, and their paired difference resampled over those tasks."""
+    measured = [(a, b) for a, b in pairs if a.count and b.count]
     width = len(labels)
-    per_task_a = np.array([_task_mean(a, row) for a, _ in measured]).reshape(-1, width)
-    per_task_b = np.array([_task_mean(b, row) for _, b in measured]).reshape(-1, width)
+    per_task_a = np.array([task_mean(a) for a, _ in measured], dtype=np.float64).reshape(-1, width)
+    per_task_b = np.array([task_mean(b) for _, b in measured], dtype=np.float64).reshape(-1, width)
     means = []
     for column, (seat, name) in enumerate(labels):
         known = ~np.isnan(per_task_a[:, column]) & ~np.isnan(per_task_b[:, column])
@@ -115,11 +168,4 @@ def paired_means(
                 tasks=len(a),
             )
         )
-    return means
-
-
-def _task_mean(records: Sequence[SimulationRecord], row: MeasureRow) -> Floats:
-    """The mean per simulation of each measure over one task's records (NaN if any value is unknown)."""
-    values: Floats = np.array([row(record) for record in records], dtype=np.float64)
-    means: Floats = values.mean(axis=0)
     return means

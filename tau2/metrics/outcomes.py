@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable
 from math import comb
+from statistics import fmean
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, SerializerFunctionWrapHandler, computed_field, model_serializer
 
 from tau2.episode import TerminationReason, mode_label
-from tau2.metrics.retrieval import mean_recall
+from tau2.metrics.retrieval import record_recall
 from tau2.runs import SimulationRecord
 
 
@@ -56,43 +57,103 @@ class TaskOutcome(BaseModel):
         return self.successes * (self.trials - self.successes) / comb(self.trials, 2)
 
 
-def task_outcomes(records: Sequence[SimulationRecord]) -> list[TaskOutcome]:
+def task_outcomes(records: Iterable[SimulationRecord]) -> list[TaskOutcome]:
     """One outcome per task, in order of first appearance."""
-    by_task: dict[str, list[SimulationRecord]] = {}
+    tally = OutcomeTally()
     for record in records:
-        by_task.setdefault(record.task_id, []).append(record)
-    return [_outcome(group) for group in by_task.values()]
+        tally.add(record)
+    return tally.outcomes()
 
 
-def _outcome(records: list[SimulationRecord]) -> TaskOutcome:
-    first = records[0]
-    valid = [record for record in records if not record.excluded]
-    return TaskOutcome(
-        task_id=first.task_id,
-        intent=first.intent,
-        subtasks=first.num_subtasks,
-        faults=first.subtasks,
-        expects_transfer=first.expects_transfer,
-        persona=first.persona,
-        mode=mode_label(first.mode, first.oracle_plan),
-        trials=len(valid),
-        successes=sum(record.success for record in valid),
-        excluded=len(records) - len(valid),
-        recall=mean_recall(records),
-    )
+class TaskTally:
+    """One task's outcome folded one record at a time: its attributes (from its first record) and its
+    counts, never the records themselves."""
+
+    def __init__(self, first: SimulationRecord) -> None:
+        self.task_id, self.intent, self.faults = first.task_id, first.intent, first.subtasks
+        self.subtasks, self.expects_transfer, self.persona = (
+            first.num_subtasks,
+            first.expects_transfer,
+            first.persona,
+        )
+        self.mode = mode_label(first.mode, first.oracle_plan)
+        self.trials = self.successes = self.excluded = 0
+        self.recalls: list[float] = []
+
+    def add(self, record: SimulationRecord) -> None:
+        """Count one record of the task."""
+        if record.excluded:
+            self.excluded += 1
+            return
+        self.trials += 1
+        self.successes += record.success
+        if (recall := record_recall(record)) is not None:
+            self.recalls.append(recall)
+
+    def outcome(self) -> TaskOutcome:
+        """The task's outcome so far."""
+        return TaskOutcome(
+            task_id=self.task_id,
+            intent=self.intent,
+            subtasks=self.subtasks,
+            faults=self.faults,
+            expects_transfer=self.expects_transfer,
+            persona=self.persona,
+            mode=self.mode,
+            trials=self.trials,
+            successes=self.successes,
+            excluded=self.excluded,
+            recall=fmean(self.recalls) if self.recalls else None,
+        )
 
 
-def termination_outcomes(records: Sequence[SimulationRecord]) -> dict[str, dict[str, int]]:
+class OutcomeTally:
+    """Per-task outcomes and how simulations ended, folded one record at a time."""
+
+    def __init__(self) -> None:
+        self.tasks: dict[str, TaskTally] = {}
+        self.endings: Counter[tuple[TerminationReason, bool]] = Counter()
+
+    def add(self, record: SimulationRecord) -> TaskTally:
+        """Count one record; returns its task's tally."""
+        task = self.tasks.get(record.task_id)
+        if task is None:
+            task = self.tasks[record.task_id] = TaskTally(record)
+        task.add(record)
+        self.endings[record.termination, record.success] += 1
+        return task
+
+    def outcomes(self) -> list[TaskOutcome]:
+        """One outcome per task, in order of first appearance."""
+        return [task.outcome() for task in self.tasks.values()]
+
+    def termination_outcomes(self) -> dict[str, dict[str, int]]:
+        """Valid simulations per termination reason split into `pass` and `fail`, in the enum's order."""
+        ended = self.endings
+        return {
+            reason.value: {"pass": ended[reason, True], "fail": ended[reason, False]}
+            for reason in TerminationReason
+            if not reason.is_infrastructure and (ended[reason, True] or ended[reason, False])
+        }
+
+    def termination_counts(self) -> dict[str, int]:
+        """How many simulations ended for each reason, in the enum's order, zero counts left out."""
+        ended = self.endings
+        counts = {reason: ended[reason, True] + ended[reason, False] for reason in TerminationReason}
+        return {reason.value: count for reason, count in counts.items() if count}
+
+
+def termination_outcomes(records: Iterable[SimulationRecord]) -> dict[str, dict[str, int]]:
     """Valid simulations per termination reason split into `pass` and `fail`, reasons in the enum's order."""
-    ended = Counter((record.termination, record.success) for record in records if not record.excluded)
-    return {
-        reason.value: {"pass": ended[reason, True], "fail": ended[reason, False]}
-        for reason in TerminationReason
-        if ended[reason, True] or ended[reason, False]
-    }
+    tally = OutcomeTally()
+    for record in records:
+        tally.add(record)
+    return tally.termination_outcomes()
 
 
-def termination_counts(records: Sequence[SimulationRecord]) -> dict[str, int]:
+def termination_counts(records: Iterable[SimulationRecord]) -> dict[str, int]:
     """How many simulations ended for each reason, in the enum's order, zero counts left out."""
-    counts = Counter(record.termination for record in records)
-    return {reason.value: counts[reason] for reason in TerminationReason if counts[reason]}
+    tally = OutcomeTally()
+    for record in records:
+        tally.add(record)
+    return tally.termination_counts()

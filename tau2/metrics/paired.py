@@ -14,11 +14,10 @@ from pydantic import BaseModel, ConfigDict
 from tau2.errors import UserInputError
 from tau2.metrics.bootstrap import Bootstrap, estimate
 from tau2.metrics.breakdown import GROUPINGS, group_by
-from tau2.metrics.effort import RecordPair
+from tau2.metrics.effort import EffortPair, RecordPair, TaskEffort, task_efforts
 from tau2.metrics.outcomes import TaskOutcome
 from tau2.metrics.paired_stats import PairedEstimate, paired_pass_hat_k
 from tau2.metrics.passk import TaskCounts
-from tau2.runs import SimulationRecord
 from tau2.world import Side
 
 _PERSONA_SUFFIX = re.compile(r"\[PERSONA:[^\[\]]*\]$")
@@ -153,6 +152,11 @@ Shares = dict[str, tuple[Side, float]]
 def action_diffs(pairs: Sequence[RecordPair], bootstrap: Bootstrap) -> list[ActionDiff]:
     """Per expected action name, grouped by seat (agent first): the share of its expected occurrences
     performed in A and B, and B − A with an interval resampled over the tasks expecting it on both sides."""
+    return task_action_diffs(task_efforts(pairs), bootstrap)
+
+
+def task_action_diffs(pairs: Sequence[EffortPair], bootstrap: Bootstrap) -> list[ActionDiff]:
+    """`action_diffs` from the tasks' efforts."""
     shares = [(_performed_shares(a), _performed_shares(b)) for a, b in pairs]
     sides: dict[str, Side] = {}
     for a, b in shares:
@@ -181,11 +185,8 @@ def _action_diff(
     )
 
 
-def _performed_shares(records: Sequence[SimulationRecord]) -> Shares:
-    """Per action name expected in these records, the share of its expected occurrences performed."""
-    counts: dict[str, tuple[Side, int, int]] = {}
-    for record in records:
-        for action in record.actions:
-            side, performed, expected = counts.get(action.name, (action.side, 0, 0))
-            counts[action.name] = (side, performed + action.performed, expected + 1)
-    return {name: (side, performed / expected) for name, (side, performed, expected) in counts.items()}
+def _performed_shares(effort: TaskEffort) -> Shares:
+    """Per action name expected in a task's records, the share of its expected occurrences performed."""
+    return {
+        name: (side, performed / expected) for name, (side, performed, expected) in effort.actions.items()
+    }

@@ -3,13 +3,14 @@ the agent was shown), per simulation, per task, and over a run."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from statistics import fmean
 from typing import Final
 
 from pydantic import BaseModel, ConfigDict
 
 from tau2.runs import SimulationRecord
+from tau2.world import RetrievalRecall
 
 ALL_SEEN: Final = "every required document seen"
 SOME_SEEN: Final = "some required documents seen"
@@ -51,12 +52,36 @@ def recall_group(recall: float | None) -> str | None:
     return SOME_SEEN if recall > 0.0 else NONE_SEEN
 
 
-def retrieval_summary(records: Sequence[SimulationRecord]) -> RetrievalSummary | None:
+def retrieval_summary(records: Iterable[SimulationRecord]) -> RetrievalSummary | None:
     """The run's retrieval configuration and mean recall; None for runs without a knowledge base."""
-    first = next((record.retrieval for record in records if record.retrieval is not None), None)
-    if first is None:
-        return None
-    counted = [record for record in records if not record.excluded and record_recall(record) is not None]
-    return RetrievalSummary(
-        configuration=first.configuration, k=first.k, recall=mean_recall(records), simulations=len(counted)
-    )
+    tally = RetrievalTally()
+    for record in records:
+        tally.add(record)
+    return tally.summary()
+
+
+class RetrievalTally:
+    """The first retrieval configuration seen and the recall@k of every valid record that has one."""
+
+    def __init__(self) -> None:
+        self._first: RetrievalRecall | None = None
+        self._recalls: list[float] = []
+
+    def add(self, record: SimulationRecord) -> None:
+        """Note one record's retrieval."""
+        if self._first is None and record.retrieval is not None:
+            self._first = record.retrieval
+        if not record.excluded and (recall := record_recall(record)) is not None:
+            self._recalls.append(recall)
+
+    def summary(self) -> RetrievalSummary | None:
+        """The run's retrieval configuration and mean recall; None without a knowledge base."""
+        if self._first is None:
+            return None
+        recall = fmean(self._recalls) if self._recalls else None
+        return RetrievalSummary(
+            configuration=self._first.configuration,
+            k=self._first.k,
+            recall=recall,
+            simulations=len(self._recalls),
+        )

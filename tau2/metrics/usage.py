@@ -3,7 +3,7 @@ an unpriced model makes the seat's cost unknown, never zero."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable
 from typing import Final, Literal
 
 from pydantic import BaseModel, ConfigDict
@@ -35,31 +35,57 @@ class SeatUsage(BaseModel):
     """Rejected replies whose text looked like tool calls (the judge has none)."""
 
 
-def seat_usage(records: Sequence[SimulationRecord]) -> list[SeatUsage]:
+def seat_usage(records: Iterable[SimulationRecord]) -> list[SeatUsage]:
     """Usage of each seat, then of the judge, that appears in any record (excluded simulations too: they
     were paid for)."""
-    ledger: list[SeatUsage] = []
-    columns: list[tuple[Side | Literal["judge"], list[Usage]]] = [
-        (seat, [record.usage[seat] for record in records if seat in record.usage]) for seat in Side
-    ]
-    columns.append((JUDGE, [record.judge_usage for record in records if record.judge_usage is not None]))
-    for seat, usages in columns:
-        if not usages:
-            continue
-        total = sum(usages, Usage())
-        ledger.append(
+    tally = UsageTally()
+    for record in records:
+        tally.add(record)
+    return tally.ledger()
+
+
+class _Column:
+    """One ledger line's running sums."""
+
+    def __init__(self) -> None:
+        self.total = Usage()
+        self.simulations = self.unpriced = self.format_failures = 0
+
+    def add(self, usage: Usage) -> None:
+        self.total += usage
+        self.simulations += 1
+        self.unpriced += usage.cost is None
+
+
+class UsageTally:
+    """Per seat and for the judge, model usage summed over the records added so far (excluded ones too)."""
+
+    def __init__(self) -> None:
+        self._columns: dict[Side | Literal["judge"], _Column] = {seat: _Column() for seat in (*Side, JUDGE)}
+
+    def add(self, record: SimulationRecord) -> None:
+        """Add one record's usage."""
+        for seat in Side:
+            if seat in record.usage:
+                self._columns[seat].add(record.usage[seat])
+            self._columns[seat].format_failures += record.format_failures.get(seat, 0)
+        if record.judge_usage is not None:
+            self._columns[JUDGE].add(record.judge_usage)
+
+    def ledger(self) -> list[SeatUsage]:
+        """One line per seat, then the judge, that appeared in any record."""
+        return [
             SeatUsage(
                 seat=seat,
-                simulations=len(usages),
-                calls=total.calls,
-                prompt_tokens=total.prompt_tokens,
-                completion_tokens=total.completion_tokens,
-                cost=total.cost,
-                unpriced=sum(usage.cost is None for usage in usages),
-                truncated=total.truncated,
-                format_failures=sum(record.format_failures.get(seat, 0) for record in records)
-                if isinstance(seat, Side)
-                else 0,
+                simulations=column.simulations,
+                calls=column.total.calls,
+                prompt_tokens=column.total.prompt_tokens,
+                completion_tokens=column.total.completion_tokens,
+                cost=column.total.cost,
+                unpriced=column.unpriced,
+                truncated=column.total.truncated,
+                format_failures=column.format_failures,
             )
-        )
-    return ledger
+            for seat, column in self._columns.items()
+            if column.simulations
+        ]

@@ -2,35 +2,30 @@
 
 from __future__ import annotations
 
-from statistics import fmean
 from typing import Final
 
-from tau2.audit import audit_run
+from tau2.audit import RunAuditor
 from tau2.errors import UserInputError
 from tau2.metrics import (
     Bootstrap,
+    OutcomeTally,
     PairBy,
-    RecordPair,
-    action_diffs,
-    action_stats,
+    RunTally,
+    TaskEffort,
+    TaskTally,
     breakdowns,
-    check_stats,
     flip_sets,
     flip_summary,
+    missing_summary,
     pair_key,
     pair_outcomes,
     paired_breakdowns,
     paired_curve,
-    paired_effort,
-    paired_terminations,
+    paired_task_effort,
+    paired_task_terminations,
     pass_hat_k_curve,
-    retrieval_summary,
-    seat_usage,
-    task_outcomes,
-    termination_counts,
-    termination_outcomes,
+    task_action_diffs,
 )
-from tau2.metrics.paired import Pair
 from tau2.report.factors import differing_factors, title
 from tau2.report.schema import ComparisonReport, Factor, RunRef, RunReport, SimulationRow, Totals
 from tau2.runs import Run, SimulationRecord
@@ -41,51 +36,60 @@ DEFAULT_MAX_K: Final = 8
 
 def build_report(run: Run, bootstrap: Bootstrap, max_k: int | None = None) -> RunReport:
     """Every metric of one run; pass^k for k up to `max_k` (default `DEFAULT_MAX_K`) or the run's trials,
-    whichever is smaller."""
-    manifest, records = run.manifest, run.records
-    outcomes = task_outcomes(records)
+    whichever is smaller. The records are read once, one at a time, into per-task aggregates and one small
+    row per simulation; none is kept."""
+    manifest = run.manifest
+    tally, auditor = RunTally(), RunAuditor(manifest, bootstrap)
+    rows = []
+    for record in run.records:
+        task = tally.add(record)
+        auditor.add(record)
+        rows.append(_row(record, task))
+    outcomes = tally.outcomes.outcomes()
     shown_k = min(manifest.trials, max_k or DEFAULT_MAX_K)
-    valid = [record for record in records if not record.excluded]
     return RunReport(
         path=str(run.path),
         manifest=manifest,
         bootstrap=bootstrap,
         totals=Totals(
             expected=len(manifest.task_ids) * manifest.trials,
-            simulations=len(records),
-            excluded=len(records) - len(valid),
-            valid=len(valid),
-            successes=sum(record.success for record in valid),
+            simulations=tally.simulations,
+            excluded=tally.excluded,
+            valid=tally.valid,
+            successes=tally.successes,
             tasks=len(outcomes),
-            mean_steps=fmean(record.steps for record in valid) if valid else None,
-            tool_errors=sum(record.tool_errors for record in valid),
-            duration_s=sum(record.duration_s for record in records),
+            mean_steps=tally.mean_steps,
+            tool_errors=tally.tool_errors,
+            duration_s=tally.duration_s,
         ),
         pass_hat_k=pass_hat_k_curve(outcomes, shown_k, bootstrap),
         flips=flip_summary(outcomes),
         breakdowns=breakdowns(outcomes, shown_k, bootstrap),
-        actions=action_stats(records),
-        checks=check_stats(records),
-        usage=seat_usage(records),
-        terminations=termination_counts(records),
-        termination_outcomes=termination_outcomes(records),
+        actions=tally.actions.stats(),
+        checks=tally.checks.stats(),
+        usage=tally.usage.ledger(),
+        terminations=tally.outcomes.termination_counts(),
+        termination_outcomes=tally.outcomes.termination_outcomes(),
         tasks=outcomes,
-        simulations=[_row(record) for record in records],
+        simulations=rows,
         warnings=run.warnings,
-        retrieval=retrieval_summary(records),
-        audit=audit_run(run, bootstrap),
+        missing=missing_summary(outcomes, shown_k),
+        retrieval=tally.retrieval.summary(),
+        audit=auditor.result(),
+        judges=tally.judges.result(),
     )
 
 
-def _row(record: SimulationRecord) -> SimulationRow:
+def _row(record: SimulationRecord, task: TaskTally) -> SimulationRow:
+    """The record's row; its task's texts are shared with the task's tally rather than copied per row."""
     usage = list(record.usage.values())
     return SimulationRow(
-        task_id=record.task_id,
+        task_id=task.task_id,
         trial=record.trial,
         seed=record.seed,
-        intent=record.intent,
-        subtasks=record.subtasks,
-        persona=record.persona,
+        intent=task.intent if record.intent == task.intent else record.intent,
+        subtasks=task.faults if record.subtasks == task.faults else record.subtasks,
+        persona=task.persona if record.persona == task.persona else record.persona,
         expects_transfer=record.expects_transfer,
         reward=record.reward,
         termination=record.termination,
@@ -109,16 +113,18 @@ def build_comparison(
     a: Run, b: Run, pair_by: PairBy | None, bootstrap: Bootstrap, max_k: int | None = None
 ) -> ComparisonReport:
     """Run B against run A on their shared tasks, pass^k up to `max_k` (default `DEFAULT_MAX_K`) or the
-    fewer trials of the two; a `UserInputError` when they share no task."""
-    factors = differing_factors(a, b)
+    fewer trials of the two; a `UserInputError` when they share no task. Each run is read once, one record
+    at a time, into per-task aggregates."""
+    side_a, side_b = _RunSide.read(a), _RunSide.read(b)
+    factors = differing_factors(a, b, (side_a.personas(), side_b.personas()))
     pairing = pair_by or auto_pair_by(a, b, factors)
-    outcomes_a, outcomes_b = task_outcomes(a.records), task_outcomes(b.records)
+    outcomes_a, outcomes_b = side_a.outcomes.outcomes(), side_b.outcomes.outcomes()
     keys_a = {pair_key(o.task_id, pairing) for o in outcomes_a}
     keys_b = {pair_key(o.task_id, pairing) for o in outcomes_b}
     if not keys_a & keys_b:  # said first: how a run's own tasks would pair is moot then
         raise UserInputError(f"{a.path} and {b.path} share no tasks (pairing by {pairing.value})")
     pairs = pair_outcomes(outcomes_a, outcomes_b, pairing)
-    record_pairs = _record_pairs(a, b, pairs)
+    efforts = [(side_a.effort(p.a.task_id), side_b.effort(p.b.task_id)) for p in pairs]
     shown_k = min(a.manifest.trials, b.manifest.trials, max_k or DEFAULT_MAX_K)
     return ComparisonReport(
         title=title(factors),
@@ -133,25 +139,44 @@ def build_comparison(
         pass_hat_k=paired_curve(pairs, shown_k, bootstrap),
         flips=flip_sets(pairs),
         breakdowns=paired_breakdowns(pairs, shown_k, bootstrap),
-        effort=paired_effort(record_pairs, bootstrap),
-        terminations=paired_terminations(record_pairs, bootstrap),
-        actions=action_diffs(record_pairs, bootstrap),
+        effort=paired_task_effort(efforts, bootstrap),
+        terminations=paired_task_terminations(efforts, bootstrap),
+        actions=task_action_diffs(efforts, bootstrap),
         warnings=[*a.warnings, *b.warnings],
+        missing={
+            "a": missing_summary([p.a for p in pairs], shown_k),
+            "b": missing_summary([p.b for p in pairs], shown_k),
+        },
     )
 
 
-def _record_pairs(a: Run, b: Run, pairs: list[Pair]) -> list[RecordPair]:
-    """The valid records of each paired task, A's and B's."""
-    by_task_a, by_task_b = _valid_by_task(a), _valid_by_task(b)
-    return [(by_task_a.get(p.a.task_id, []), by_task_b.get(p.b.task_id, [])) for p in pairs]
+class _RunSide:
+    """One side of a comparison read in one pass: per-task outcomes, and per task the effort of its valid
+    records."""
 
+    def __init__(self) -> None:
+        self.outcomes = OutcomeTally()
+        self.efforts: dict[str, TaskEffort] = {}
 
-def _valid_by_task(run: Run) -> dict[str, list[SimulationRecord]]:
-    grouped: dict[str, list[SimulationRecord]] = {}
-    for record in run.records:
-        if not record.excluded:
-            grouped.setdefault(record.task_id, []).append(record)
-    return grouped
+    @classmethod
+    def read(cls, run: Run) -> _RunSide:
+        side = cls()
+        for record in run.records:
+            side.outcomes.add(record)
+            if not record.excluded:
+                side.effort(record.task_id).add(record)
+        return side
+
+    def effort(self, task_id: str) -> TaskEffort:
+        """The task's effort (empty when it has no valid record)."""
+        effort = self.efforts.get(task_id)
+        if effort is None:
+            effort = self.efforts[task_id] = TaskEffort()
+        return effort
+
+    def personas(self) -> set[str]:
+        """The personas the run's tasks carry."""
+        return {task.persona for task in self.outcomes.tasks.values() if task.persona is not None}
 
 
 def _ref(run: Run) -> RunRef:

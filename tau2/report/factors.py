@@ -19,17 +19,20 @@ _EXPLAINED_BY: Final = {
 """Hashes that necessarily differ when the named factors do; listing them too would only repeat those."""
 
 
-def differing_factors(a: Run, b: Run) -> list[Factor]:
-    """Configuration fields (most telling first) whose values differ between A and B."""
+def differing_factors(a: Run, b: Run, personas: tuple[set[str], set[str]] | None = None) -> list[Factor]:
+    """Configuration fields (most telling first) whose values differ between A and B; `personas` are the
+    personas A's and B's tasks carry, when already known (otherwise the runs' records are read for them)."""
+    carried = personas or (_personas(a), _personas(b))
     fields = [
         ("mode", a.manifest.mode_label(), b.manifest.mode_label()),
-        ("persona", persona_label(a), persona_label(b)),
+        ("persona", persona_label(a, carried[0]), persona_label(b, carried[1])),
         ("agent", *_actor_labels(a.manifest.agent, b.manifest.agent)),
         *_user_field(a.manifest.user, b.manifest.user),
         ("suite", *_suite_labels(a, b)),
         ("domain", a.manifest.domain, b.manifest.domain),
         ("policy", a.manifest.episode.policy_variant, b.manifest.episode.policy_variant),
         ("retrieval", _retrieval_label(a), _retrieval_label(b)),
+        ("judge", _judges_label(a), _judges_label(b)),
         ("trials", str(a.manifest.trials), str(b.manifest.trials)),
         ("seed", str(a.manifest.seed), str(b.manifest.seed)),
         ("max_steps", str(a.manifest.episode.max_steps), str(b.manifest.episode.max_steps)),
@@ -50,6 +53,11 @@ def _retrieval_label(run: Run) -> str:
     return "none" if retrieval is None else retrieval.label()
 
 
+def _judges_label(run: Run) -> str:
+    """The judges' models, the first (which decides the reward) first; `none` without a judge."""
+    return " + ".join(judge.name for judge in run.manifest.config.judges) or "none"
+
+
 def title(factors: list[Factor]) -> str:
     """E.g. `solo vs interactive` or `persona Easy vs Hard`; `replicate` when nothing differs."""
     if not factors:
@@ -62,12 +70,15 @@ def title(factors: list[Factor]) -> str:
     return "; ".join(parts) + (f" (+{more} more)" if more > 0 else "")
 
 
-def persona_label(run: Run) -> str:
+def persona_label(run: Run, personas: set[str]) -> str:
     """The persona override, else the personas the run's tasks carry (`none` when they carry none)."""
     if run.manifest.config.persona is not None:
         return run.manifest.config.persona
-    personas = sorted({record.persona for record in run.records if record.persona is not None})
-    return ", ".join(personas) or "none"
+    return ", ".join(sorted(personas)) or "none"
+
+
+def _personas(run: Run) -> set[str]:
+    return {record.persona for record in run.records if record.persona is not None}
 
 
 def _user_field(a: ActorSpec | None, b: ActorSpec | None) -> list[tuple[str, str, str]]:

@@ -3,34 +3,50 @@ and data. Nothing is fetched, so a page works offline and can be mailed as one f
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import cache
 from html import escape
 from importlib.resources import files
 from pathlib import Path
+from typing import Any
 
 from tau2.errors import UserInputError
 from tau2.metrics import BOTH, GroupStat, PairedGroup, pair_key
-from tau2.report import audit, fmt, plots, tables
+from tau2.report import audit, fmt, judges, plots, tables
 from tau2.report.factors import side_labels
 from tau2.report.schema import ComparisonReport, RunReport
 from tau2.report.tables import TableData
-from tau2.report.transcripts import CHUNK, ROW_FIELDS, chunks, script_json, table_rows
-from tau2.runs import MANIFEST_FILE, RESULTS_FILE, SimulationRecord
+from tau2.report.transcripts import CHUNK, ROW_FIELDS, chunks, report_rows, script_json, table_rows
+from tau2.runs import MANIFEST_FILE, RESULTS_FILE, RecordFile, SimulationRecord
 
 PLOTTED_BREAKDOWNS = ("intent", "fault", "resolution", "subtasks", "persona")
 """Breakdowns drawn as plots (the others are tables only); one with a single group is not drawn."""
 
 
 def run_page(report: RunReport, records: Sequence[SimulationRecord], extra: Sequence[TableData] = ()) -> str:
-    """The HTML report of one run: headline, plots, the simulations viewer, then every table; `extra` are
-    tables about data from outside tools (an imported run's recorded rewards), shown after the headline."""
+    """The HTML report of one run as one string (`run_page_parts` joined)."""
+    return "".join(run_page_parts(report, records, extra))
+
+
+def run_page_parts(
+    report: RunReport, records: Iterable[SimulationRecord], extra: Sequence[TableData] = ()
+) -> Iterator[str]:
+    """The HTML report of one run, in parts to write one after another: headline, plots, the simulations
+    viewer, then every table; `extra` are tables about data from outside tools (an imported run's recorded
+    rewards), shown after the headline. The viewer's table rows come from the report; the transcripts are
+    read from `records` one block at a time, so the page is never held whole."""
     m = report.manifest
-    body = [
+    before = [
         f'<p class="config">{escape(tables.config_line(report))}</p>',
         f'<p class="config">{escape(tables.totals_line(report))}</p>',
+        *(
+            f'<p class="config">{escape(text)}</p>'
+            for text in (judges.cost_line(report.usage, report.judges), judges.agreement_line(report.judges))
+            if text is not None
+        ),
         _warnings(report.warnings),
         _run_headline(report),
+        _table(tables.missing(report.missing)),
         _section("Recorded elsewhere", *(_table(table) for table in extra)),
         _section(
             "Simulated-user audit and failures by cause",
@@ -39,8 +55,14 @@ def run_page(report: RunReport, records: Sequence[SimulationRecord], extra: Sequ
             _folded("Failed simulations", _table(audit.failures(report.audit))),
             *(f'<p class="note">{escape(note)}</p>' for note in audit.notes(report.audit)),
         ),
+        _section(
+            "Judge agreement",
+            _table(judges.costs(report.judges)),
+            _folded("Assertions the judges disagree on", _table(judges.disagreements(report.judges))),
+        ),
         _section("Plots", _run_plots(report)),
-        _viewer(records),
+    ]
+    after = [
         _section(
             "Breakdowns",
             *(_table(tables.breakdown(name, groups)) for name, groups in report.breakdowns.items()),
@@ -55,12 +77,25 @@ def run_page(report: RunReport, records: Sequence[SimulationRecord], extra: Sequ
         _folded("Tasks", _table(tables.tasks(report.tasks))),
         _folded("Run configuration", _table(tables.configuration(report)), _table(tables.summary(report))),
     ]
-    return _page(f"tau2 report: {m.run_id} ({m.mode_label()}, {m.agent.label()})", body, viewer=True)
+    title = f"tau2 report: {m.run_id} ({m.mode_label()}, {m.agent.label()})"
+    yield _page_start(title)
+    yield from before
+    yield from _viewer(report_rows(report.simulations), records)
+    yield from after
+    yield _page_end(viewer=True)
 
 
 def viewer_page(title: str, records: Sequence[SimulationRecord], open_first: bool) -> str:
-    """Only the simulations viewer, for `tau2 view --html`; the first simulation open when asked."""
-    return _page(title, [_viewer(records, open_index=0 if open_first and records else None)], viewer=True)
+    """Only the simulations viewer, for `tau2 view --html`, as one string."""
+    return "".join(viewer_page_parts(title, records, open_first))
+
+
+def viewer_page_parts(title: str, records: Sequence[SimulationRecord], open_first: bool) -> Iterator[str]:
+    """Only the simulations viewer, for `tau2 view --html`, in parts; the first simulation open when asked.
+    `records` is read twice (the table's rows, then the transcripts), one record at a time."""
+    yield _page_start(title)
+    yield from _viewer(table_rows(records), records, open_index=0 if open_first and records else None)
+    yield _page_end(viewer=True)
 
 
 def comparison_page(
@@ -68,8 +103,18 @@ def comparison_page(
     records_a: Sequence[SimulationRecord] = (),
     records_b: Sequence[SimulationRecord] = (),
 ) -> str:
-    """The HTML page of a paired comparison; legends name the factor that differs. Given the runs' records,
-    every task that flips links to its transcripts in run A and in run B, kept in the page's viewer."""
+    """The HTML page of a paired comparison as one string (`comparison_page_parts` joined)."""
+    return "".join(comparison_page_parts(report, records_a, records_b))
+
+
+def comparison_page_parts(
+    report: ComparisonReport,
+    records_a: Sequence[SimulationRecord] = (),
+    records_b: Sequence[SimulationRecord] = (),
+) -> Iterator[str]:
+    """The HTML page of a paired comparison, in parts; legends name the factor that differs. Given the
+    runs' records, every task that flips links to its transcripts in run A and in run B, kept in the
+    page's viewer (read from the records one block at a time)."""
     level = report.bootstrap.level
     a, b = side_labels(report.factors, report.a.run_id, report.b.run_id)
     legend = (
@@ -79,10 +124,12 @@ def comparison_page(
         f"({escape(report.b.run_id)}, {escape(report.b.path)}) · paired by {report.pair_by.value} on "
         f"{fmt.count(report.shared)} shared tasks; differences are B − A</p>"
     )
-    body = [
+    yield _page_start(f"tau2 compare: {report.title}")
+    yield from [
         legend,
         _warnings(report.warnings),
         _comparison_headline(report),
+        _table(tables.paired_missing(report.missing, a, b)),
         _section("Plots", _comparison_plots(report, a, b)),
         _section(
             "pass^k and what it costs",
@@ -95,35 +142,37 @@ def comparison_page(
             *(_table(tables.paired_breakdown(name, groups)) for name, groups in report.breakdowns.items()),
         ),
         _section("Reference actions", _table(tables.action_diffs(report.actions, level))),
-        *_flipping(report, records_a, records_b),
-        _folded("Runs and pairing", _table(tables.run_refs(report)), _table(tables.pairing(report))),
     ]
-    return _page(f"tau2 compare: {report.title}", body, viewer=bool(records_a or records_b))
+    yield from _flipping(report, records_a, records_b)
+    yield _folded("Runs and pairing", _table(tables.run_refs(report)), _table(tables.pairing(report)))
+    yield _page_end(viewer=bool(records_a or records_b))
 
 
 def _flipping(
     report: ComparisonReport, records_a: Sequence[SimulationRecord], records_b: Sequence[SimulationRecord]
-) -> list[str]:
+) -> Iterator[str]:
     """The tasks that flip, each with links to its simulations in A and in B, and the viewer holding those
     simulations (nothing without records, the table alone)."""
     listed = tables.flips(report.flips, listed=True)
     if listed.empty or not (records_a or records_b):
-        return [_section("Tasks that flip", _table(listed))]
+        yield _section("Tasks that flip", _table(listed))
+        return
     flipping = {key for sets in report.flips.values() for key in (*sets.gained, *sets.lost)}
-    shown = [
-        (side, record)
+    sides = [
+        (side, flipping_records(records, lambda task_id: pair_key(task_id, report.pair_by) in flipping))
         for side, records in (("A", records_a), ("B", records_b))
-        for record in sorted(records, key=lambda r: (r.task_id, r.trial))
-        if pair_key(record.task_id, report.pair_by) in flipping
     ]
     links: dict[tuple[str, str], list[str]] = {}
-    for index, (side, record) in enumerate(shown):
-        outcome = "excluded" if record.excluded else "pass" if record.success else "fail"
-        links.setdefault((side, pair_key(record.task_id, report.pair_by)), []).append(
-            f'<a href="#sim-{index + 1}" class="badge {outcome}">trial {record.trial}: {outcome}</a>'
-        )
+    rows: list[list[Any]] = []
+    for side, records in sides:  # one record at a time: the rows and links keep none
+        for record in records:
+            outcome = "excluded" if record.excluded else "pass" if record.success else "fail"
+            links.setdefault((side, pair_key(record.task_id, report.pair_by)), []).append(
+                f'<a href="#sim-{len(rows) + 1}" class="badge {outcome}">trial {record.trial}: {outcome}</a>'
+            )
+            rows += table_rows([record], [side])
     head = "".join(f"<th>{escape(column)}</th>" for column in (*listed.columns, "run A", "run B"))
-    rows = "".join(
+    flips = "".join(
         f"<tr><td>{_cell(name)}</td><td>{direction}</td><td>{_cell(fmt.short_id(key))}</td>"
         + "".join(f"<td>{' '.join(links.get((side, key), [])) or 'none'}</td>" for side in ("A", "B"))
         + "</tr>"
@@ -131,14 +180,29 @@ def _flipping(
         for direction, keys in (("gained", sets.gained), ("lost", sets.lost))
         for key in keys
     )
-    table = f"<table><caption>{escape(listed.title)}</caption><tr>{head}</tr>{rows}</table>"
+    table = f"<table><caption>{escape(listed.title)}</caption><tr>{head}</tr>{flips}</table>"
     note = '<p class="note">Each link opens that simulation\'s transcript below.</p>'
-    viewer = _viewer(
-        [record for _, record in shown],
-        runs=[side for side, _ in shown],
+    yield _section("Tasks that flip", note, table)
+    yield from _viewer(
+        rows,
+        (record for _, records in sides for record in records),
         heading="Simulations of the tasks that flip",
+        runs=True,
     )
-    return [_section("Tasks that flip", note, table), viewer]
+
+
+def flipping_records(
+    records: Sequence[SimulationRecord], keep: Callable[[str], bool]
+) -> Sequence[SimulationRecord]:
+    """The records of the tasks `keep` accepts, by task and trial: for a run read from disk, chosen from
+    its index and read again when iterated rather than held."""
+    if isinstance(records, RecordFile):
+        lines = sorted(
+            (line for line in records.lines if keep(line.task_id)),
+            key=lambda line: (line.task_id, line.trial),
+        )
+        return RecordFile(records.path, lines)
+    return sorted((record for record in records if keep(record.task_id)), key=lambda r: (r.task_id, r.trial))
 
 
 def _run_headline(report: RunReport) -> str:
@@ -351,25 +415,23 @@ def _diff_bar(group: PairedGroup) -> plots.Bar:
 
 
 def _viewer(
-    records: Sequence[SimulationRecord],
+    rows: list[list[Any]],
+    records: Iterable[SimulationRecord],
     open_index: int | None = None,
     *,
-    runs: Sequence[str] = (),
+    runs: bool = False,
     heading: str = "Simulations",
-) -> str:
-    """The simulations table and transcript panel, with the rows inline and the transcripts compressed;
-    `runs` names the run of each record, shown in a column of its own."""
+) -> Iterator[str]:
+    """The simulations table and transcript panel, with the rows (`ROW_FIELDS` order) inline and the
+    transcripts of `records` (the same simulations, in the same order) compressed block by block; `runs`
+    shows the column naming each simulation's run."""
     data = {
         "fields": list(ROW_FIELDS),
-        "rows": table_rows(records, runs),
+        "rows": rows,
         "chunk": CHUNK,
         "open": open_index,
         "long": fmt.LONG_NAME,
     }
-    blocks = "".join(
-        f'<script type="application/gzip-base64" id="tau2-t-{number}">{block}</script>'
-        for number, block in enumerate(chunks(records))
-    )
     columns = [
         ("#", "index"),
         *([("run", "run")] if runs else []),
@@ -384,7 +446,7 @@ def _viewer(
         ("cost", "cost"),
     ]
     head = "".join(f'<th data-sort="{key}">{escape(name)}</th>' for name, key in columns)
-    return (
+    yield (
         f'<section id="simulations"><h2>{escape(heading)}</h2>'
         '<p class="note">Click a row to read its transcript; hover a row for the full task id.</p>'
         '<div class="controls"><input id="sim-filter" type="search" placeholder="filter: task, fault, '
@@ -397,8 +459,10 @@ def _viewer(
         '<div id="transcript" hidden></div>'
         f'<table id="sim-table"><thead><tr>{head}</tr></thead><tbody id="sim-body"></tbody></table>'
         '<button id="sim-more" type="button" hidden>show more</button></section>'
-        f'<script type="application/json" id="tau2-rows">{script_json(data)}</script>{blocks}'
+        f'<script type="application/json" id="tau2-rows">{script_json(data)}</script>'
     )
+    for number, block in enumerate(chunks(records)):
+        yield f'<script type="application/gzip-base64" id="tau2-t-{number}">{block}</script>'
 
 
 @cache
@@ -406,14 +470,18 @@ def _asset(name: str) -> str:
     return files("tau2.report").joinpath("assets", name).read_text(encoding="utf-8")
 
 
-def _page(title: str, body: Sequence[str], viewer: bool) -> str:
-    script = f"<script>{_asset('viewer.js')}</script>" if viewer else ""
+def _page_start(title: str) -> str:
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f"<title>{escape(fmt.shortened(title))}</title><style>{_asset('report.css')}</style></head>"
-        f"<body><h1>{escape(fmt.shortened(title))}</h1>{''.join(body)}{script}</body></html>\n"
+        f"<body><h1>{escape(fmt.shortened(title))}</h1>"
     )
+
+
+def _page_end(viewer: bool) -> str:
+    script = f"<script>{_asset('viewer.js')}</script>" if viewer else ""
+    return f"{script}</body></html>\n"
 
 
 def _section(heading: str, *parts: str) -> str:
@@ -465,13 +533,14 @@ def _lines(text: str) -> str:
     return escape(text).replace("\n", "<br>")
 
 
-def write_page(path: Path, page: str) -> None:
-    """Write an HTML page; an unwritable path, or a run directory's own file, is a one-line `UserInputError`
-    (a report never overwrites the data it reports on)."""
+def write_page(path: Path, page: str | Iterable[str]) -> None:
+    """Write an HTML page, given whole or in parts (written one after another); an unwritable path, or a
+    run directory's own file, is a one-line `UserInputError` (a report never overwrites its data)."""
     in_run = (path.parent / MANIFEST_FILE).is_file()
     if in_run and (path.name in (MANIFEST_FILE, RESULTS_FILE) or (path.exists() and path.suffix != ".html")):
         raise UserInputError(f"{path}: is a file of the run in {path.parent}; choose another --html path")
     try:
-        path.write_text(page, encoding="utf-8")
+        with path.open("w", encoding="utf-8") as file:
+            file.writelines([page] if isinstance(page, str) else page)
     except OSError as error:  # the command line reports it by kind (bad path or full disk) and path
         raise OSError(error.errno, error.strerror, str(path)) from None

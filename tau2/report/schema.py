@@ -3,6 +3,7 @@ whenever a field is removed or changes meaning."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Final, Literal
 
 from pydantic import BaseModel, ConfigDict
@@ -18,6 +19,8 @@ from tau2.metrics import (
     FlipSets,
     FlipSummary,
     GroupStat,
+    JudgeAgreement,
+    MissingSummary,
     PairBy,
     PairedEstimate,
     PairedGroup,
@@ -50,14 +53,16 @@ class Totals(_Document):
     duration_s: float
 
 
-class SimulationRow(_Document):
-    """One simulation of the run, without its trajectory."""
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SimulationRow:
+    """One simulation of the run, without its trajectory (a slotted dataclass: a report holds one per
+    simulation)."""
 
     task_id: str
     trial: int
     seed: int
     intent: str | None = None
-    subtasks: list[str] = []
+    subtasks: list[str] = field(default_factory=list)
     persona: str | None = None
     expects_transfer: bool = False
     reward: float
@@ -95,10 +100,16 @@ class RunReport(_Document):
     tasks: list[TaskOutcome]
     simulations: list[SimulationRow]
     warnings: list[str]
+    missing: MissingSummary | None = None
+    """Trials that ended on an infrastructure error, counted as missing rather than dropped: how many, the
+    tasks they touch, the tasks with no valid trial at all (by id), and pass^k's bounds had every missing
+    trial failed (`low`) or passed (`high`)."""
     retrieval: RetrievalSummary | None = None
     """Runs on a knowledge base: the retrieval configuration and the mean recall@k of required documents."""
     audit: RunAudit | None = None
     """The simulated-user audit (each check's rate with an interval) and each failed simulation's cause."""
+    judges: JudgeAgreement | None = None
+    """Runs with two or more judges: their agreement (κ), the assertions they disagree on, each one's cost."""
 
 
 class Factor(_Document):
@@ -146,3 +157,5 @@ class ComparisonReport(_Document):
     """Per termination reason: the share of simulations ending so, A, B and B − A."""
     actions: list[ActionDiff]
     warnings: list[str]
+    missing: dict[str, MissingSummary] = {}
+    """`a` and `b` → each run's missing trials over the shared tasks, with pass^k's bounds."""

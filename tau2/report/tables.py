@@ -13,12 +13,14 @@ from tau2.metrics import (
     Estimate,
     FlipSets,
     GroupStat,
+    MissingSummary,
     PairedEstimate,
     PairedGroup,
     PairedMean,
     SeatUsage,
     TaskOutcome,
 )
+from tau2.metrics.usage import JUDGE
 from tau2.report import fmt
 from tau2.report.schema import ComparisonReport, RunReport
 
@@ -58,6 +60,8 @@ def configuration(report: RunReport) -> TableData:
         ["max steps / errors", f"{m.episode.max_steps} / {m.episode.max_errors}"],
         ["reward basis", _basis_source(m.reward_basis_source)],
         ["judge", "none" if m.config.judge is None else m.config.judge.name],
+        *(["further judge", judge.name] for judge in m.config.extra_judges),
+        *([["regraded from", f"{r.run_id} ({r.path})"]] if (r := m.regraded_from) is not None else []),
         ["tasks planned", fmt.count(len(m.task_ids))],
         *([f"version {key}", value] for key, value in sorted(m.versions.items())),
         *([f"hash {key}", value] for key, value in sorted(m.hashes.items())),
@@ -78,7 +82,7 @@ def config_line(report: RunReport) -> str:
 
 
 def totals_line(report: RunReport) -> str:
-    """Counts, flips and cost in one line."""
+    """Counts, flips and the seats' tokens and cost in one line."""
     t, flips = report.totals, report.flips
     parts = [
         f"{fmt.count(t.simulations)}/{fmt.count(t.expected)} simulations",
@@ -94,10 +98,11 @@ def totals_line(report: RunReport) -> str:
     retrieval = report.retrieval
     if retrieval is not None and retrieval.recall is not None:
         parts.append(f"recall@{retrieval.k} {fmt.rate(retrieval.recall)}")
-    tokens = sum(u.prompt_tokens + u.completion_tokens for u in report.usage)
+    seats = [u for u in report.usage if u.seat != JUDGE]  # the judges' cost has a line of its own
+    tokens = sum(u.prompt_tokens + u.completion_tokens for u in seats)
     if tokens:
         parts.append(f"{fmt.count(tokens)} tokens")
-    priced = [u.cost for u in report.usage if u.calls]
+    priced = [u.cost for u in seats if u.calls]
     if priced:
         known = None not in priced
         parts.append(f"cost {fmt.usd(sum(c or 0.0 for c in priced))}" if known else "cost unpriced")
@@ -407,3 +412,58 @@ def action_diffs(diffs: list[ActionDiff], level: float) -> TableData:
     return TableData(
         "Reference actions performed", ["action", "seat", "A", "B", "B − A", f"{level:.0%} CI"], rows, 2
     )
+
+
+MISSING_TITLE = "Missing trials (infrastructure errors, kept in the denominator)"
+
+
+def missing(summary: MissingSummary | None, ks: list[str] | None = None) -> TableData:
+    """How many trials are missing, pass^k's bounds had they all failed or all passed (every k, or those
+    in `ks`), and every task left with no valid trial, by id; empty when no trial is missing."""
+    if summary is None or not summary.trials:
+        return TableData(MISSING_TITLE, ["", "value"], [], text_columns=2)
+    return TableData(MISSING_TITLE, ["", "value"], _missing_rows(summary, ks), text_columns=2)
+
+
+def paired_missing(
+    summaries: dict[str, MissingSummary], a: str, b: str, ks: list[str] | None = None
+) -> TableData:
+    """`missing` of both sides of a comparison over their shared tasks, side by side."""
+    side_a, side_b = summaries.get("a"), summaries.get("b")
+    columns = ["", f"A: {a}", f"B: {b}"]
+    if not any(side is not None and side.trials for side in (side_a, side_b)):
+        return TableData(MISSING_TITLE, columns, [], text_columns=3)
+    rows_a = _missing_rows(side_a, ks) if side_a is not None else []
+    rows_b = _missing_rows(side_b, ks) if side_b is not None else []
+    labels = list(dict.fromkeys(label for label, _ in (*rows_a, *rows_b)))
+    by_a, by_b = _grouped(rows_a), _grouped(rows_b)
+    rows = []
+    for label in labels:
+        values_a, values_b = by_a.get(label, []), by_b.get(label, [])
+        for index in range(max(len(values_a), len(values_b))):
+            cells = [values[index] if index < len(values) else "" for values in (values_a, values_b)]
+            rows.append([label if index == 0 else "", *cells])
+    return TableData(MISSING_TITLE, columns, rows, text_columns=3)
+
+
+def _grouped(rows: list[list[str]]) -> dict[str, list[str]]:
+    """Values by row label, a blank label continuing the row above."""
+    grouped: dict[str, list[str]] = {}
+    label = ""
+    for row_label, value in rows:
+        label = row_label or label
+        grouped.setdefault(label, []).append(value)
+    return grouped
+
+
+def _missing_rows(summary: MissingSummary, ks: list[str] | None) -> list[list[str]]:
+    rows = [["missing trials", f"{fmt.count(summary.trials)} in {fmt.count(summary.tasks)} tasks"]]
+    for k, bound in summary.bounds.items():
+        if ks is None or k in ks:
+            span = f"{fmt.rate(bound.low)} – {fmt.rate(bound.high)} ({fmt.count(bound.tasks)} tasks)"
+            rows.append([f"pass^{k} if all failed – passed", span])
+    rows += [
+        ["tasks with no valid trial" if index == 0 else "", fmt.short_id(task_id)]
+        for index, task_id in enumerate(summary.all_missing)
+    ]
+    return rows

@@ -12,7 +12,7 @@ from rich.table import Table
 
 from tau2._display import data_text
 from tau2.metrics import BOTH
-from tau2.report import audit, fmt, tables
+from tau2.report import audit, fmt, judges, tables
 from tau2.report.factors import side_labels
 from tau2.report.schema import ComparisonReport, RunReport
 from tau2.report.tables import TableData
@@ -72,12 +72,14 @@ def run_tables(report: RunReport, full: bool = False) -> list[RenderableType]:
             *_rendered(
                 [
                     tables.pass_hat_k(report.pass_hat_k, level, tables.headline_ks(list(report.pass_hat_k))),
+                    tables.missing(report.missing, tables.headline_ks(list(report.pass_hat_k))),
                     main,
                     tables.checks(report.checks),
                     tables.terminations(report.termination_outcomes, report.totals.excluded),
                 ]
             ),
             *_audit_line(report),
+            *_judge_lines(report),
             line(hint, "dim"),
         ]
     return [
@@ -85,6 +87,7 @@ def run_tables(report: RunReport, full: bool = False) -> list[RenderableType]:
         *_rendered(
             [
                 tables.pass_hat_k(report.pass_hat_k, level),
+                tables.missing(report.missing),
                 *(tables.breakdown(name, groups) for name, groups in report.breakdowns.items()),
                 tables.terminations(report.termination_outcomes, report.totals.excluded),
                 audit.user_checks(report.audit),
@@ -93,12 +96,15 @@ def run_tables(report: RunReport, full: bool = False) -> list[RenderableType]:
                 tables.actions(report.actions),
                 tables.checks(report.checks),
                 tables.usage(report.usage),
+                judges.costs(report.judges),
+                judges.disagreements(report.judges),
                 tables.tasks(report.tasks),
                 tables.summary(report),
                 tables.configuration(report),
             ]
         ),
         *(line(f"audit: {note}", "dim") for note in audit.notes(report.audit)),
+        *_judge_lines(report),
     ]
 
 
@@ -106,6 +112,12 @@ def _audit_line(report: RunReport) -> list[RenderableType]:
     """Failed simulations by cause, when some failed."""
     text = audit.attribution_line(report.audit)
     return [] if text is None else [line(text)]
+
+
+def _judge_lines(report: RunReport) -> list[RenderableType]:
+    """The judges' cost, and a panel's agreement, one line each when there are judges."""
+    texts = [judges.cost_line(report.usage, report.judges), judges.agreement_line(report.judges)]
+    return [line(text) for text in texts if text is not None]
 
 
 def _weakest(report: RunReport, name: str, ks: list[str]) -> TableData:
@@ -130,10 +142,10 @@ def comparison_tables(report: ComparisonReport, full: bool = False) -> list[Rend
         f"{fmt.count(report.shared)} shared tasks (only A {report.only_a:,}, only B {report.only_b:,})"
     )
     effort = [m for m in report.effort if full or m.seat == BOTH or m.measure in HEADLINE_MEASURES]
+    headline_ks = None if full else tables.headline_ks(list(report.pass_hat_k))
     sections = [
-        tables.paired_pass_hat_k(
-            report.pass_hat_k, level, a, b, None if full else tables.headline_ks(list(report.pass_hat_k))
-        ),
+        tables.paired_pass_hat_k(report.pass_hat_k, level, a, b, headline_ks),
+        tables.paired_missing(report.missing, a, b, None if full else ["1"]),
         tables.effort(effort, level, a, b),
         tables.paired_terminations(report.terminations, level, a, b),
         tables.flips(report.flips, listed=False),

@@ -6,11 +6,15 @@ from __future__ import annotations
 import base64
 import gzip
 import json
-from collections.abc import Sequence
-from typing import Any, Final
+from collections.abc import Iterable, Iterator, Sequence
+from itertools import islice
+from typing import Any, Final, TypeVar
 
 from tau2.episode import Entry, EntryKind, mode_label
+from tau2.report.schema import SimulationRow
 from tau2.runs import SimulationRecord
+
+T = TypeVar("T")
 
 CHUNK: Final = 50
 """Simulations per compressed block: large enough to compress well, small enough to open at once."""
@@ -33,6 +37,14 @@ ROW_FIELDS: Final = (
 """The order of the values of each table row (the page reads them by position); `run` names the run a
 simulation belongs to on a page showing two (A or B), and is null otherwise."""
 
+
+def batched(items: Iterable[T], size: int) -> Iterator[list[T]]:
+    """`items` in lists of `size` (the last one shorter)."""
+    iterator = iter(items)
+    while batch := list(islice(iterator, size)):
+        yield batch
+
+
 _KIND: Final = {
     EntryKind.MESSAGE: "message",
     EntryKind.TOOL_CALL: "call",
@@ -42,7 +54,7 @@ _KIND: Final = {
 }
 
 
-def table_rows(records: Sequence[SimulationRecord], runs: Sequence[str] = ()) -> list[list[Any]]:
+def table_rows(records: Iterable[SimulationRecord], runs: Sequence[str] = ()) -> list[list[Any]]:
     """One positional row per simulation, in `ROW_FIELDS` order; `runs` names each record's run."""
     rows = []
     for index, record in enumerate(records):
@@ -66,6 +78,28 @@ def table_rows(records: Sequence[SimulationRecord], runs: Sequence[str] = ()) ->
             ]
         )
     return rows
+
+
+def report_rows(rows: Iterable[SimulationRow]) -> list[list[Any]]:
+    """`table_rows` from a report's rows, which already hold every value the table shows."""
+    return [
+        [
+            row.task_id,
+            row.intent,
+            row.subtasks,
+            row.persona,
+            row.trial,
+            row.reward,
+            row.termination.value,
+            row.excluded,
+            row.steps,
+            row.tool_errors,
+            row.tokens,
+            row.cost,
+            None,
+        ]
+        for row in rows
+    ]
 
 
 def transcript(record: SimulationRecord) -> dict[str, Any]:
@@ -114,13 +148,12 @@ def _fields(entry: Entry) -> list[Any]:
     return [seat, kind, entry.text or "", None, entry.kind is not EntryKind.ACTOR_ERROR]
 
 
-def chunks(records: Sequence[SimulationRecord]) -> list[str]:
-    """The transcripts in blocks of `CHUNK`, each gzip-compressed JSON in base64."""
-    blocks = []
-    for start in range(0, len(records), CHUNK):
-        data = json.dumps([transcript(r) for r in records[start : start + CHUNK]], separators=(",", ":"))
-        blocks.append(base64.b64encode(gzip.compress(data.encode(), mtime=0)).decode("ascii"))
-    return blocks
+def chunks(records: Iterable[SimulationRecord]) -> Iterator[str]:
+    """The transcripts in blocks of `CHUNK`, each gzip-compressed JSON in base64, made as the records are
+    read (one block's records held at a time)."""
+    for batch in batched(records, CHUNK):
+        data = json.dumps([transcript(r) for r in batch], separators=(",", ":"))
+        yield base64.b64encode(gzip.compress(data.encode(), mtime=0)).decode("ascii")
 
 
 def script_json(value: Any) -> str:

@@ -14,22 +14,35 @@ from rich.text import Text
 from tau2._display import data_text
 from tau2.episode import AssertionRecord, Entry, EntryKind, Mode, mode_label
 from tau2.errors import UserInputError
-from tau2.runs import Run, SimulationRecord
+from tau2.runs import RecordFile, Run, SimulationRecord
 from tau2.world import ChangeKind, Side, StateChange
 
 CUT_MARK = "[reply cut at the token cap]"
 """Shown after the first entry of a turn whose model reply hit the token cap."""
 
 
-def select_simulations(run: Run, task: str | None, trial: int | None, failed: bool) -> list[SimulationRecord]:
-    """The run's records matching every given filter; a `UserInputError` when none does."""
-    chosen = [
-        record
-        for record in run.records
-        if (task is None or record.task_id == task)
-        and (trial is None or record.trial == trial)
-        and not (failed and record.success)
-    ]
+def select_simulations(
+    run: Run, task: str | None, trial: int | None, failed: bool
+) -> Sequence[SimulationRecord]:
+    """The run's records matching every given filter; a `UserInputError` when none does. For a run read
+    from disk the filters are applied to its index: nothing is read until a chosen record is shown."""
+    records = run.records
+    if isinstance(records, RecordFile):
+        chosen: Sequence[SimulationRecord] = records.where(
+            lambda line: (
+                (task is None or line.task_id == task)
+                and (trial is None or line.trial == trial)
+                and not (failed and line.success)
+            )
+        )
+    else:
+        chosen = [
+            record
+            for record in records
+            if (task is None or record.task_id == task)
+            and (trial is None or record.trial == trial)
+            and not (failed and record.success)
+        ]
     if not chosen:
         filters = [
             f"task {task!r}" if task else "",

@@ -5,18 +5,24 @@ from __future__ import annotations
 from typing import Any
 
 from tau2.episode import EpisodeConfig, EpisodeResult, TerminationReason
-from tau2.runs import SimulationRecord
+from tau2.runs import Provenance, SimulationRecord
 from tau2.tasks import Task
 
 
 def episode_record(
-    task: Task, trial: int, result: EpisodeResult, *, run_id: str | None = None
+    task: Task,
+    trial: int,
+    result: EpisodeResult,
+    *,
+    run_id: str | None = None,
+    provenance: Provenance | None = None,
 ) -> SimulationRecord:
-    """The record of a finished episode of `task` (already carrying any persona override) in run `run_id`."""
+    """The record of a finished episode of `task` (already carrying any persona override) in run `run_id`,
+    scored against `provenance`."""
     evaluation = result.evaluation
     trajectory = result.trajectory
     return SimulationRecord(
-        **_unit_fields(task, trial, result.config, run_id),
+        **_unit_fields(task, trial, result.config, run_id, provenance),
         reward=result.reward,
         termination=result.termination,
         termination_detail=trajectory.termination_detail,
@@ -29,6 +35,7 @@ def episode_record(
         usage=trajectory.usage,
         checks=evaluation.checks,
         judge_usage=evaluation.judge_usage,
+        judges=evaluation.judges,
         duration_s=result.timing.setup_s + result.timing.conversation_s + result.timing.evaluation_s,
         state_changes=result.state_changes,
         retrieval=evaluation.retrieval,
@@ -37,12 +44,18 @@ def episode_record(
 
 
 def crash_record(
-    task: Task, trial: int, config: EpisodeConfig, error: BaseException, *, run_id: str | None = None
+    task: Task,
+    trial: int,
+    config: EpisodeConfig,
+    error: BaseException,
+    *,
+    run_id: str | None = None,
+    provenance: Provenance | None = None,
 ) -> SimulationRecord:
     """The record of an episode the framework itself failed to run: an infrastructure error, re-run on
     resume, so one broken simulation never stops the hundreds beside it."""
     return SimulationRecord(
-        **_unit_fields(task, trial, config, run_id),
+        **_unit_fields(task, trial, config, run_id, provenance),
         reward=0.0,
         termination=TerminationReason.INFRASTRUCTURE_ERROR,
         termination_detail=f"runner: {type(error).__name__}: {error}",
@@ -50,7 +63,9 @@ def crash_record(
     )
 
 
-def _unit_fields(task: Task, trial: int, config: EpisodeConfig, run_id: str | None) -> dict[str, Any]:
+def _unit_fields(
+    task: Task, trial: int, config: EpisodeConfig, run_id: str | None, provenance: Provenance | None
+) -> dict[str, Any]:
     """The fields every record of a (task, trial) carries, whether or not its episode ran."""
     assert config.seed is not None, "the runner always seeds its episodes"
     return {
@@ -63,4 +78,5 @@ def _unit_fields(task: Task, trial: int, config: EpisodeConfig, run_id: str | No
         "persona": task.persona,
         "mode": config.mode,
         "oracle_plan": config.oracle_plan,
+        "provenance": provenance,
     }

@@ -9,14 +9,14 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from tau2.actors import make_actor
-from tau2.episode import EpisodeConfig, NLJudge, run_episode
+from tau2.episode import EpisodeConfig, JudgePanel, run_episode
 from tau2.errors import StorageError
 from tau2.llm import AuthenticationError, call_settings, default_limits
 from tau2.runner._convert import crash_record, episode_record
 from tau2.runner._driver import Driver
 from tau2.runner._plan import Unit
 from tau2.runner._prepare import PreparedRun
-from tau2.runs import MANIFEST_FILE, RunManifest, SimulationRecord
+from tau2.runs import MANIFEST_FILE, RunManifest, SimulationRecord, record_provenance
 from tau2.world import Side
 
 
@@ -45,11 +45,11 @@ async def execute_locally(prepared: PreparedRun, driver: Driver) -> None:
                 group.create_task(worker())
 
 
-def judge_of(manifest: RunManifest) -> NLJudge | None:
-    """A judge of natural-language assertions with the run's model, for one simulation (its verdicts are
-    cached per simulation, so a judge shared by a run would keep every verdict of the run); None when the
-    run has none."""
-    return None if manifest.config.judge is None else NLJudge(manifest.config.judge)
+def judge_of(manifest: RunManifest) -> JudgePanel | None:
+    """The run's judges of natural-language assertions, made for one simulation (their verdicts are cached
+    per simulation, so judges shared by a run would keep every verdict of the run); None when the run has
+    none."""
+    return JudgePanel.of(manifest.config.judges)
 
 
 @contextmanager
@@ -95,13 +95,14 @@ def episode_config(manifest: RunManifest, seed: int) -> EpisodeConfig:
     return manifest.episode.model_copy(update={"seed": seed})
 
 
-async def simulate(prepared: PreparedRun, unit: Unit, judge: NLJudge | None = None) -> SimulationRecord:
-    """Run one unit with fresh actors and the run's judge; a failure of the framework itself becomes an
+async def simulate(prepared: PreparedRun, unit: Unit, judge: JudgePanel | None = None) -> SimulationRecord:
+    """Run one unit with fresh actors and the run's judges; a failure of the framework itself becomes an
     infrastructure record."""
     manifest = prepared.manifest
     task = prepared.tasks[unit.task_id]
     config = episode_config(manifest, unit.seed)
     user_spec = manifest.user
+    provenance = record_provenance(manifest, task.id)
     try:
         agent = make_actor(manifest.agent, Side.AGENT, manifest.mode)
         user = None if user_spec is None else make_actor(user_spec, Side.USER, manifest.mode)
@@ -118,5 +119,5 @@ async def simulate(prepared: PreparedRun, unit: Unit, judge: NLJudge | None = No
     except AuthenticationError:
         raise  # no simulation of the run can succeed: the executor stops the run
     except Exception as error:
-        return crash_record(task, unit.trial, config, error, run_id=manifest.run_id)
-    return episode_record(task, unit.trial, result, run_id=manifest.run_id)
+        return crash_record(task, unit.trial, config, error, run_id=manifest.run_id, provenance=provenance)
+    return episode_record(task, unit.trial, result, run_id=manifest.run_id, provenance=provenance)

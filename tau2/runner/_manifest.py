@@ -7,7 +7,7 @@ import hashlib
 import json
 import platform
 import uuid
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
@@ -17,11 +17,15 @@ from pydantic import BaseModel
 
 from tau2.actors import actor_kind
 from tau2.episode import ActorSpec, Mode
+from tau2.llm import REDACTED, ModelSpec
 from tau2.runs import RunManifest
-from tau2.world import Side
+from tau2.world import Domain, Side, World
 
 PACKAGES: Final = ("tau2", "litellm", "pydantic", "rich", "typer")
 """Packages whose versions every manifest records (with Python's)."""
+LATER_HASHES: Final = frozenset({"data", "judge"})
+"""Hashes manifests hold since runs recorded what their scores rest on: a manifest made before lacks them,
+and resuming its run compares the rest."""
 
 
 def _shaping(manifest: RunManifest) -> dict[str, Any]:
@@ -41,6 +45,7 @@ def _shaping(manifest: RunManifest) -> dict[str, Any]:
         "hashes": manifest.hashes,
         "task_ids": manifest.task_ids,
         "judge": manifest.config.judge,
+        "extra_judges": manifest.config.extra_judges,
         "reward_basis_source": manifest.reward_basis_source,
     }
 
@@ -88,6 +93,44 @@ def prompt_hashes(
     return hashes
 
 
+def prompt_versions(agent: ActorSpec, user: ActorSpec | None) -> dict[str, str]:
+    """The versions of the prompt templates the run's seats use, named like their hashes (kinds that
+    version no prompt have none)."""
+    versions: dict[str, str] = {}
+    for seat, spec in ((Side.AGENT, agent), (Side.USER, user)):
+        version = None if spec is None else actor_kind(spec.kind).prompt_version
+        if version is not None:
+            versions[f"{seat.value}_prompt"] = version
+    return versions
+
+
+def data_hash(domain: Domain[Any], data_dir: Path | None) -> str:
+    """The hash of the domain's starting database as loaded from `data_dir` (None: the pack's own data):
+    the state's JSON, so the same data hashes the same wherever it lies and whichever files hold it."""
+    return sha256_bytes(World.create(domain, data_dir).snapshot())
+
+
+def judge_hash(judges: Sequence[ModelSpec]) -> str | None:
+    """The hash of the judge models' settings that shape verdicts (name, server, arguments), in order,
+    secrets left out (a key given or not hashes the same); None without a judge."""
+    if not judges:
+        return None
+    settings = [
+        _without_secrets(judge.model_dump(mode="json", include={"name", "api_base", "args"}))
+        for judge in judges
+    ]
+    return sha256_text(json.dumps(settings, sort_keys=True, ensure_ascii=False, separators=(",", ":")))
+
+
+def _without_secrets(value: Any) -> Any:
+    """`value` (dumped settings) without the entries whose value is a redacted secret, at any depth."""
+    if isinstance(value, dict):
+        return {key: _without_secrets(item) for key, item in value.items() if item != REDACTED}
+    if isinstance(value, list):
+        return [_without_secrets(item) for item in value]
+    return value
+
+
 def new_run_identity() -> dict[str, Any]:
     """The identity fields of a new manifest: a random run id and the creation time (UTC)."""
     return {"run_id": uuid.uuid4().hex[:12], "created_at": datetime.now(UTC)}
@@ -109,12 +152,22 @@ def _compare(name: str, old: Any, new: Any, found: list[str]) -> None:
     if isinstance(old, BaseModel) and type(old) is type(new):
         for field in type(old).model_fields:
             _compare(f"{name}.{field}", getattr(old, field), getattr(new, field), found)
+    elif _models(old) and _models(new) and len(old) == len(new):
+        for index, (before, after) in enumerate(zip(old, new, strict=True)):
+            _compare(f"{name}.{index}", before, after, found)
     elif name == "hashes":
         for key in sorted(set(old) | set(new)):
+            if key in LATER_HASHES and key not in old:
+                continue
             if old.get(key) != new.get(key):
                 found.append(f"{key} ({_digest(old.get(key))} → {_digest(new.get(key))})")
     else:
         found.append(f"{name} ({_show(old)} → {_show(new)})")
+
+
+def _models(value: Any) -> bool:
+    """Whether `value` is a list of models (a run's further judges), compared item by item."""
+    return isinstance(value, list) and all(isinstance(item, BaseModel) for item in value)
 
 
 def _digest(value: str | None) -> str:
@@ -124,6 +177,8 @@ def _digest(value: str | None) -> str:
 
 def _show(value: Any) -> str:
     """A short printable form of a manifest value."""
+    if value and _models(value) and all(isinstance(getattr(item, "name", None), str) for item in value):
+        return ", ".join(item.name for item in value)  # models by their names: a run's further judges
     if isinstance(value, list):
         return f"{len(value)} items"
     if isinstance(value, BaseModel):

@@ -17,37 +17,35 @@ from tau2.errors import UserInputError
 from tau2.llm import missing_credentials, withheld_credentials
 from tau2.personas import PersonaError, load_persona
 from tau2.runner._manifest import (
+    data_hash,
     differences,
+    judge_hash,
     new_run_identity,
     package_versions,
     prompt_hashes,
+    prompt_versions,
     sha256_bytes,
     sha256_text,
     sha256_tree,
 )
 from tau2.runner._plan import Unit, UnitQueue, finished_units, planned_units
 from tau2.runner._progress import Outcome
-from tau2.runner._seats import resolved_model, resolved_seat
+from tau2.runner._seats import resolved_model, resolved_models, resolved_seat
 from tau2.runner._summary import latest_outcomes
 from tau2.runs import (
     DAMAGED_FILE,
     MANIFEST_FILE,
     RESULTS_FILE,
+    RecordFile,
     RunManifest,
-    RunRecordStream,
+    index_run,
     is_temporary,
     load_manifest,
     set_aside_damaged,
+    task_hashes,
 )
-from tau2.tasks import (
-    BASIS_IMPLIED_KEY,
-    METADATA_KEY,
-    Task,
-    initialize_world,
-    load_split,
-    load_task_file,
-    require_tickets,
-)
+from tau2.tasks import Task, initialize_world, require_tickets
+from tau2.tau2bench import BASIS_IMPLIED_KEY, METADATA_KEY, load_split, load_task_file
 from tau2.world import Domain, Side, get_domain
 
 Layers = Sequence[ConfigLayer]
@@ -124,7 +122,12 @@ def prepare_run(layers: Layers, run_dir: Path, *, resume: bool) -> PreparedRun:
             )
         # The stored configuration, with the seats given now: their secrets compare equal to the stored
         # markers, and only the seats given now hold the values.
-        seats = {"agent": config.agent, "user": config.user, "judge": config.judge}
+        seats = {
+            "agent": config.agent,
+            "user": config.user,
+            "judge": config.judge,
+            "extra_judges": config.extra_judges,
+        }
         added = stored.config.model_copy(update={"trials": manifest.trials, **seats})
         manifest = stored.model_copy(update={"config": added})
     if manifest.mode is Mode.SOLO:
@@ -153,16 +156,18 @@ def _stored_outcomes(run_dir: Path, manifest: RunManifest, warnings: list[str]) 
     """The outcomes of a resumed run's effective records, read one record at a time, after setting its
     damaged lines aside (warnings appended)."""
     results = run_dir / RESULTS_FILE
-    stream = RunRecordStream(manifest, results)
-    outcomes = latest_outcomes(stream)  # refuses an invalid record before anything moves
-    read_warnings = stream.read_warnings
+    index = index_run(manifest, results)
+    # every effective record is validated before anything moves: an invalid one refuses the resume
+    outcomes = latest_outcomes(RecordFile(results, index.lines))
     moved = set_aside_damaged(results)
     if moved:
-        read_warnings = [
+        warnings.append(
             f"{results}: set aside {moved} damaged line{'' if moved == 1 else 's'} in "
             f"{run_dir / DAMAGED_FILE}; their simulations run again"
-        ]
-    warnings.extend([*read_warnings, *stream.left_out_warnings])
+        )
+        warnings.extend(index.left_out)
+    else:
+        warnings.extend(index.warnings(results))
     return outcomes
 
 
@@ -177,8 +182,15 @@ class EpisodeSetup(BaseModel):
     user: ActorSpec | None
     """None in solo mode."""
     judge: ModelSpec | None
+    extra_judges: list[ModelSpec] = []
+    """Further judges, recorded beside the first (whose verdicts decide the reward)."""
     data_dir: Path | None
     warnings: list[str]
+
+    @property
+    def judges(self) -> list[ModelSpec]:
+        """Every judge, the first first."""
+        return [] if self.judge is None else [self.judge, *self.extra_judges]
 
 
 def prepare_episode(layers: Layers, task_id: str, seed: int | None = None) -> EpisodeSetup:
@@ -201,13 +213,15 @@ def prepare_episode(layers: Layers, task_id: str, seed: int | None = None) -> Ep
     user = None if config.mode is Mode.SOLO else resolved_seat(run.user, Side.USER, layers)
     _policy(get_domain(task.domain), config.mode, config.policy_variant, layers)
     judge = resolved_model(run.judge)
-    check_credentials(agent.model, user.model if user else None, judge)
+    extra_judges = resolved_models(run.extra_judges)
+    check_credentials(agent.model, user.model if user else None, judge, extra_judges)
     return EpisodeSetup(
         task=task,
         config=config,
         agent=agent,
         user=user,
         judge=judge,
+        extra_judges=extra_judges,
         data_dir=run.data_dir,
         warnings=_solo_warnings(config.mode, layers),
     )
@@ -277,6 +291,7 @@ def _resolve(
         _require_directory(data_dir, layers)
     episode = with_retrieval(domain, config.episode, data_dir, layers)
     hashes = prompt_hashes(agent, None if mode is Mode.SOLO else user, mode, talk_only=domain.single_control)
+    hashed_tasks = task_hashes(tasks)  # as the file defines them: a persona override is hashed on its own
     if config.persona is not None:
         tasks, hashes["persona"] = _with_persona(tasks, config.persona, layers)
     if data_dir is not None:
@@ -284,13 +299,20 @@ def _resolve(
     policy = _run_policy(domain, episode, data_dir, layers)
     if policy is not None:
         hashes["policy"] = sha256_text(policy)
+    hashes["data"] = data_hash(domain, data_dir)
+    judge = resolved_model(config.judge)
+    extra_judges = resolved_models(config.extra_judges)
+    judged = judge_hash([] if judge is None else [judge, *extra_judges])
+    if judged is not None:
+        hashes["judge"] = judged
     resolved = config.model_copy(
         update={
             "suite": None if config.suite is None else config.suite.resolve(),
             "data_dir": None if data_dir is None else data_dir.resolve(),
             "agent": agent,
             "user": user,
-            "judge": resolved_model(config.judge),
+            "judge": judge,
+            "extra_judges": extra_judges,
             "retrieval": episode.retrieval,
         }
     )
@@ -301,8 +323,9 @@ def _resolve(
         suite_hash=hashed_suite,
         domain=domain.name,
         task_ids=[task.id for task in tasks],
-        versions=package_versions(),
+        versions={**package_versions(), **prompt_versions(agent, None if mode is Mode.SOLO else user)},
         hashes=hashes,
+        task_hashes=hashed_tasks,
         reward_basis_source=reward_basis_source(tasks),
     )
     return manifest, {task.id: task for task in tasks}
@@ -445,13 +468,20 @@ def _check_actors(manifest: RunManifest) -> None:
     if manifest.user is not None:
         make_actor(manifest.user, Side.USER, manifest.mode)
     user = manifest.user
-    check_credentials(manifest.agent.model, user.model if user else None, manifest.config.judge)
+    config = manifest.config
+    check_credentials(manifest.agent.model, user.model if user else None, config.judge, config.extra_judges)
 
 
-def check_credentials(agent: ModelSpec | None, user: ModelSpec | None, judge: ModelSpec | None) -> None:
+def check_credentials(
+    agent: ModelSpec | None,
+    user: ModelSpec | None,
+    judge: ModelSpec | None,
+    extra_judges: Sequence[ModelSpec] = (),
+) -> None:
     """Refuse, on one line naming the seat, a model whose key is missing (checked offline), or whose
     secrets a resumed run needs given again."""
-    for seat, spec in (("agent", agent), ("user", user), ("judge", judge)):
+    judges = [("judge", judge), *(("judge", spec) for spec in extra_judges)]
+    for seat, spec in (("agent", agent), ("user", user), *judges):
         if spec is None:
             continue
         withheld = withheld_credentials(spec, seat)

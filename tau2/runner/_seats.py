@@ -17,6 +17,11 @@ def resolved_model(model: ModelSpec | None) -> ModelSpec | None:
     return None if model is None else model.model_copy(update={"transport": resolve_transport(model)})
 
 
+def resolved_models(models: Sequence[ModelSpec]) -> list[ModelSpec]:
+    """Each of `models` with its transport resolved."""
+    return [model.model_copy(update={"transport": resolve_transport(model)}) for model in models]
+
+
 def resolved_seat(spec: ActorSpec, seat: Side, layers: Sequence[ConfigLayer] = ()) -> ActorSpec:
     """The seat's spec checked against what its kind accepts, its model's transport resolved; `layers`
     name the settings in errors as they were given."""

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tau2.runner._progress import Outcome, Tally
-from tau2.runs import RESULTS_FILE, RunManifest, RunRecordStream, SimulationRecord
+from tau2.runs import RESULTS_FILE, RecordFile, RunManifest, SimulationRecord, index_run
 
 _FIGURES = re.compile(r"\d+(\.\d+)?")
 """Numbers in a failure's detail (attempts, seconds), which differ between otherwise equal failures."""
@@ -125,6 +125,7 @@ def latest_outcomes(records: Iterable[SimulationRecord]) -> list[Outcome]:
 def stored_totals(manifest: RunManifest, run_dir: Path) -> RunTotals:
     """The totals of the run stored in `run_dir`, read one record at a time."""
     totals = RunTotals(len(manifest.task_ids) * manifest.trials)
-    for outcome in latest_outcomes(RunRecordStream(manifest, run_dir / RESULTS_FILE)):
+    results = run_dir / RESULTS_FILE
+    for outcome in latest_outcomes(RecordFile(results, index_run(manifest, results).lines)):
         totals.add(outcome)
     return totals

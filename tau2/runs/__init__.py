@@ -1,16 +1,37 @@
 """Run records on disk: one JSONL record per simulation, the manifest, reading a run directory, the
-append-only writer and the lock that gives a run sole use of its directory; experiment directories (an
-experiment file beside one run directory per arm)."""
+append-only writer and the lock that gives a run sole use of its directory; the provenance of scores
+(task content hashes, the hashes a record carries, which differ between runs); experiment directories (an
+experiment file beside one run directory per arm). `load_run` streams: its `Run.records` is a `RecordFile`
+that reads the effective records from disk one at a time."""
 
 from tau2.runs._atomic import is_temporary
-from tau2.runs._experiment import EXPERIMENT_FILE, ExperimentManifest, arm_run_dir, load_experiment
+from tau2.runs._experiment import (
+    EXPERIMENT_FILE,
+    ExperimentManifest,
+    ExperimentStatus,
+    ExperimentStop,
+    arm_run_dir,
+    load_experiment,
+    redacted,
+)
 from tau2.runs._lock import RunDirectoryLock
+from tau2.runs._provenance import (
+    Provenance,
+    ProvenanceCheck,
+    check_provenance,
+    provenance_mismatches,
+    record_provenance,
+    task_hash,
+    task_hashes,
+)
 from tau2.runs._records import SimulationRecord
 from tau2.runs._rundir import (
     MANIFEST_FILE,
     RESULTS_FILE,
+    RegradedFrom,
     Run,
     RunManifest,
+    index_run,
     latest_records,
     load_manifest,
     load_run,
@@ -18,7 +39,7 @@ from tau2.runs._rundir import (
     run_records,
 )
 from tau2.runs._store import DAMAGED_FILE, RecordWriter, set_aside_damaged
-from tau2.runs._stream import RunRecordStream, iter_effective_records, iter_records
+from tau2.runs._stream import RecordFile, RecordLine, ResultsIndex
 
 __all__ = [
     "DAMAGED_FILE",
@@ -26,21 +47,33 @@ __all__ = [
     "MANIFEST_FILE",
     "RESULTS_FILE",
     "ExperimentManifest",
+    "ExperimentStatus",
+    "ExperimentStop",
+    "Provenance",
+    "ProvenanceCheck",
+    "RecordFile",
+    "RecordLine",
     "RecordWriter",
+    "RegradedFrom",
+    "ResultsIndex",
     "Run",
     "RunDirectoryLock",
     "RunManifest",
-    "RunRecordStream",
     "SimulationRecord",
     "arm_run_dir",
+    "check_provenance",
+    "index_run",
     "is_temporary",
-    "iter_effective_records",
-    "iter_records",
     "latest_records",
     "load_experiment",
     "load_manifest",
     "load_run",
+    "provenance_mismatches",
     "read_records",
+    "record_provenance",
+    "redacted",
     "run_records",
     "set_aside_damaged",
+    "task_hash",
+    "task_hashes",
 ]

@@ -4,26 +4,91 @@ ordinary run directory per arm, named after the arm, beside it."""
 from __future__ import annotations
 
 from datetime import datetime
+from enum import StrEnum
 from pathlib import Path
-from typing import Final, Literal
+from typing import Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from tau2._jsonfile import read_json, validation_error
+from tau2._jsonfile import canonical_json, read_json, validation_error
 from tau2.config import ExperimentConfig
+from tau2.llm import REDACTED, is_secret_name
+from tau2.runs._atomic import write_atomically
 
 EXPERIMENT_FILE: Final = "experiment.json"
 
 
+class ExperimentStop(StrEnum):
+    """Why an experiment's last session stopped starting simulations."""
+
+    COMPLETE = "complete"
+    """Every planned trial ran (every task has the base's `trials` in every arm)."""
+    TARGET = "target"
+    """Every comparison's interval reached the budget's target half width."""
+    MAX_SIMULATIONS = "max_simulations"
+    """One more paired trial would pass the budget's `max_simulations`."""
+    MAX_COST = "max_cost"
+    """One more simulation would likely pass the spend cap."""
+    INTERRUPTED = "interrupted"
+    """Stopped from outside (Ctrl-C, a signal) or by an error; `--resume` continues."""
+
+
+class ExperimentStatus(BaseModel):
+    """Where an experiment stands after its last session: why it stopped, what it had simulated and spent."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    stopped: ExperimentStop
+    simulations: int
+    """Simulations with a record, over all arms (infrastructure errors included)."""
+    cost_usd: float
+    """What the priced models cost over all arms' records, in US dollars."""
+    unpriced: bool = False
+    """Whether some model calls were unpriced (their cost is unknown, not zero)."""
+    max_cost_usd: float | None = None
+    """The spend cap of that session (the budget's, or `--max-cost`)."""
+    updated_at: datetime
+
+
 class ExperimentManifest(BaseModel):
     """What an experiment directory holds beside its arms' runs: the experiment's configuration (its
-    secrets' values redacted, as in run manifests) and when it was started."""
+    secrets' values redacted, as in run manifests), when it was started, and where its last session
+    stopped."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     schema_version: Literal[1] = 1
     created_at: datetime
     config: ExperimentConfig
+    status: ExperimentStatus | None = None
+    """Why the last session stopped (None until one has ended)."""
+
+    def save(self, experiment_dir: Path) -> None:
+        """Write `experiment.json` atomically, every secret's value replaced by the redaction marker."""
+        data = self.model_copy(update={"config": redacted(self.config)}).model_dump(mode="json")
+        write_atomically(experiment_dir / EXPERIMENT_FILE, canonical_json(data).encode())
+
+
+def redacted(config: ExperimentConfig) -> ExperimentConfig:
+    """`config` with the value of every setting named like a credential (`api_key`, an `Authorization`
+    header, … at any depth of the base and the arms) replaced by `[redacted]`, as run manifests store them."""
+    arms = [arm.model_copy(update={"overrides": _redacted(arm.overrides)}) for arm in config.arms]
+    return config.model_copy(update={"base": _redacted(config.base), "arms": arms})
+
+
+def _redacted(settings: dict[str, Any]) -> dict[str, Any]:
+    return {
+        key: REDACTED if is_secret_name(key) and not isinstance(value, dict) else _redacted_value(value)
+        for key, value in settings.items()
+    }
+
+
+def _redacted_value(value: Any) -> Any:
+    if isinstance(value, dict):
+        return _redacted(value)
+    if isinstance(value, list):
+        return [_redacted_value(item) for item in value]
+    return value
 
 
 def arm_run_dir(experiment_dir: Path, arm: str) -> Path:

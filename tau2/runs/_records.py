@@ -13,8 +13,17 @@ from pydantic import (
     model_validator,
 )
 
-from tau2.episode import ActionRecord, AssertionRecord, CheckRecord, Mode, TerminationReason, Trajectory
+from tau2.episode import (
+    ActionRecord,
+    AssertionRecord,
+    CheckRecord,
+    JudgeRecord,
+    Mode,
+    TerminationReason,
+    Trajectory,
+)
 from tau2.llm import Usage
+from tau2.runs._provenance import Provenance
 from tau2.world import RetrievalRecall, Side, StateChange
 
 SUMMARY_FIELDS: Final = ("termination", "termination_detail", "steps", "usage")
@@ -62,20 +71,30 @@ class SimulationRecord(BaseModel):
     checks: list[CheckRecord] = Field(default_factory=list)
     """Reward-basis components of tasks judged by one (database, information, actions, statements)."""
     judge_usage: Usage | None = None
-    """What the natural-language judge cost for this simulation."""
+    """What the natural-language judge cost for this simulation (a panel's judges summed)."""
+    judges: list[JudgeRecord] = Field(default_factory=list)
+    """With a panel of two or more judges, each judge's verdicts; the first judge's decide the checks and
+    the reward (empty with one judge, so such records read as they always did)."""
     duration_s: float = 0.0
     state_changes: list[StateChange] = Field(default_factory=list)
     """What the episode changed in the world, start to end (empty for records written before this field)."""
     retrieval: RetrievalRecall | None = None
     """For domains with a knowledge base: the documents the task needs and those the agent was shown."""
+    provenance: Provenance | None = None
+    """The hashes the record was scored against (its task's, the policy's, the data's, …); None in records
+    of runs made before runs recorded them."""
     trajectory: StoredTrajectory | None = None
 
     @model_serializer(mode="wrap")
-    def _omit_unset_retrieval(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
-        """Leave `retrieval` out for domains without a knowledge base, so their records stay as they were."""
+    def _omit_unset_fields(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        """Leave `retrieval` out for domains without a knowledge base, `provenance` out of records without
+        one, and `judges` out without a panel of judges, so such records stay as they were."""
         data: dict[str, Any] = handler(self)
-        if data.get("retrieval") is None:
-            data.pop("retrieval", None)
+        for name in ("retrieval", "provenance"):
+            if data.get(name) is None:
+                data.pop(name, None)
+        if not data.get("judges"):
+            data.pop("judges", None)
         return data
 
     @model_validator(mode="before")

@@ -3,12 +3,21 @@
 
 from __future__ import annotations
 
-from collections import Counter
+from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import Any, Final, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    SkipValidation,
+    ValidationError,
+    model_serializer,
+    model_validator,
+)
 
 from tau2._jsonfile import canonical_json, read_json, validation_error
 from tau2.config import ActorSpec, EpisodeConfig, Mode, RunConfig
@@ -17,11 +26,36 @@ from tau2.runs._atomic import write_atomically
 from tau2.runs._legacy import flat_location, is_flat, nested
 from tau2.runs._records import SimulationRecord
 from tau2.runs._store import record_object
+from tau2.runs._stream import RecordFile, ResultsIndex, UnitSorter, damaged_warning, index_results
 
 MANIFEST_FILE: Final = "manifest.json"
 RESULTS_FILE: Final = "results.jsonl"
-_SHOWN_LINES: Final = 5
-"""How many damaged line numbers a warning lists."""
+
+
+class RegradedFrom(BaseModel):
+    """Where a regraded run's conversations come from: the run whose stored transcripts were scored again,
+    and what scored them: other judges (`tau2 regrade --judge-model`) or other task definitions
+    (`tau2 regrade --suite`)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    run_id: str
+    path: str
+    """The original run's directory (absolute), which the regrade left untouched."""
+    judges: list[str] = Field(default_factory=list)
+    """A regrade by judges: the new judges' models, the first (whose verdicts decide the reward) first."""
+    suite: str | None = None
+    """A regrade against other task definitions: the task file (absolute) it scored against."""
+
+    @model_serializer(mode="wrap")
+    def _only_what_was_used(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        """Name the judges or the suite, whichever the regrade used."""
+        data: dict[str, Any] = handler(self)
+        if not data.get("judges"):
+            data.pop("judges", None)
+        if data.get("suite") is None:
+            data.pop("suite", None)
+        return data
 
 
 class RunManifest(BaseModel):
@@ -43,11 +77,27 @@ class RunManifest(BaseModel):
     """The tasks of the run, in order (a run covers at least one)."""
     versions: dict[str, str] = Field(default_factory=dict)
     hashes: dict[str, str] = Field(default_factory=dict)
-    """Prompt and policy hashes, by name."""
+    """Run-wide content hashes, by name: `agent_prompt`/`user_prompt` (the seats' prompt templates),
+    `policy`, `data` (the starting database as loaded), `data_dir` (every file of a given data directory),
+    `judge` (the judge models' settings), `persona` (an override's text)."""
+    task_hashes: dict[str, str] = Field(default_factory=dict)
+    """Each task's content hash, by task id (empty in manifests made before runs recorded them: their
+    provenance is unknown)."""
     reward_basis_source: Literal["implied", "explicit"] | None = None
     """For τ²-bench task files: whether the reward basis was implied (the older `tasks.json`, judged on
     database × communicated information) or written in the file (`tasks_v1.json`); None = our suites'
     assertion-judged tasks."""
+    regraded_from: RegradedFrom | None = None
+    """For a run made by `tau2 regrade`: the run it was regraded from, and with what; None for runs that
+    simulated their own conversations."""
+
+    @model_serializer(mode="wrap")
+    def _omit_unregraded(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        """Leave `regraded_from` out of runs that were not regraded, so their manifests stay as they were."""
+        data: dict[str, Any] = handler(self)
+        if data.get("regraded_from") is None:
+            data.pop("regraded_from", None)
+        return data
 
     @model_validator(mode="before")
     @classmethod
@@ -97,12 +147,13 @@ class RunManifest(BaseModel):
 class Run(BaseModel):
     """A run as reports see it: its manifest and its effective records."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
 
     path: Path
     manifest: RunManifest
-    records: list[SimulationRecord]
-    """The last record of each (task, trial), in order of first appearance."""
+    records: SkipValidation[Sequence[SimulationRecord]]
+    """The last record of each (task, trial), in order of first appearance: for a run read by `load_run`, a
+    `RecordFile` that reads each record from disk when iterated, so a run is never held in memory whole."""
     warnings: list[str] = Field(default_factory=list)
 
 
@@ -143,15 +194,6 @@ def read_records(path: Path) -> tuple[list[SimulationRecord], list[str]]:
     return records, warnings
 
 
-def damaged_warning(path: Path, numbers: list[int]) -> str:
-    """The warning of a reader that skipped the damaged lines numbered `numbers`."""
-    shown = ", ".join(map(str, numbers[:_SHOWN_LINES])) + (", …" if len(numbers) > _SHOWN_LINES else "")
-    return (
-        f"{path}: skipped {_count(len(numbers), 'damaged line')} (line {shown}); "
-        "`tau2 run --resume` sets them aside and runs their simulations again"
-    )
-
-
 def latest_records(records: list[SimulationRecord]) -> list[SimulationRecord]:
     """The last record of each (task, trial): a resumed run re-appends those lost to infrastructure."""
     latest: dict[tuple[str, int], SimulationRecord] = {}
@@ -166,41 +208,28 @@ def run_records(
     """The run's effective records (last per planned unit) and a warning counting the records left out:
     those of another run, of a task outside the manifest, of a trial beyond the planned count, and
     finished units recorded more than once (which only concatenated files produce)."""
-    planned = set(manifest.task_ids)
-    excluded: Counter[str] = Counter()
-    ours: list[SimulationRecord] = []
-    finished: Counter[tuple[str, int]] = Counter()
-    for record in records:
-        if record.run_id is not None and record.run_id != manifest.run_id:
-            excluded["from another run"] += 1
-        elif record.task_id not in planned:
-            excluded["of tasks outside the manifest"] += 1
-        elif not 0 <= record.trial < manifest.trials:
-            excluded[f"of trials beyond the planned {manifest.trials}"] += 1
-        else:
-            ours.append(record)
-            finished[record.task_id, record.trial] += not record.excluded
-    repeated = sum(count - 1 for count in finished.values() if count > 1)
-    if repeated:
-        excluded["repeating a finished simulation (the last kept)"] += repeated
-    if not excluded:
-        return latest_records(ours), []
-    parts = ", ".join(f"{count} {why}" for why, count in excluded.items())
-    total = sum(excluded.values())
-    warning = f"{where}: left out {_count(total, 'record')} not part of run {manifest.run_id}: {parts}"
-    return latest_records(ours), [warning]
-
-
-def _count(number: int, noun: str) -> str:
-    return f"{number} {noun}{'' if number == 1 else 's'}"
+    sorter = UnitSorter(manifest.run_id, manifest.task_ids, manifest.trials)
+    ours = [r for r in records if sorter.keep(r.run_id, r.task_id, r.trial, r.excluded)]
+    return latest_records(ours), sorter.warnings(where)
 
 
 def load_run(path: Path) -> Run:
-    """Read a run directory (manifest plus tolerant results)."""
+    """Open a run directory (manifest plus tolerant results): one streaming pass finds the effective
+    records, which are read from disk one at a time whenever `Run.records` is iterated."""
     if not path.is_dir():
         raise UserInputError(f"{path}: not a run directory")
     manifest = load_manifest(path)
     results = path / RESULTS_FILE
-    records, warnings = read_records(results)
-    effective, excluded = run_records(manifest, records, results)
-    return Run(path=path, manifest=manifest, records=effective, warnings=[*warnings, *excluded])
+    index = index_run(manifest, results)
+    return Run(
+        path=path,
+        manifest=manifest,
+        records=RecordFile(results, index.lines),
+        warnings=index.warnings(results),
+    )
+
+
+def index_run(manifest: RunManifest, results: Path) -> ResultsIndex:
+    """One streaming pass over the run's results file: where its effective records lie (`RecordFile` reads
+    them), its damaged lines and the records left out."""
+    return index_results(results, UnitSorter(manifest.run_id, manifest.task_ids, manifest.trials))

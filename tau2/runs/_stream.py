@@ -1,170 +1,228 @@
-"""Reading a results file one record at a time, so a reader's memory does not grow with the run: the
-records in file order, and the sorting of a run's own records from those that are no part of it."""
+"""Reading a results file record by record. One pass over `results.jsonl` parses each line, validates only
+the fields that say which (task, trial) it is, of which run and how it ended, and keeps where the last
+line of each planned (task, trial) lies; the records themselves are read and validated, one at a time,
+only when iterated or indexed. Memory therefore grows with the number of (task, trial) units (a few
+hundred bytes each), never with the records' size."""
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
+from typing import IO, Any, Final, NamedTuple, overload
 
-from pydantic import ValidationError
+import orjson
+from pydantic import BaseModel, ConfigDict, ValidationError
 
 from tau2._jsonfile import validation_error
+from tau2.episode import TerminationReason
 from tau2.errors import UserInputError
 from tau2.runs._records import SimulationRecord
-from tau2.runs._rundir import RunManifest, damaged_warning
 from tau2.runs._store import record_object
 
-
-def iter_records(path: Path, damaged: list[int] | None = None) -> Iterator[SimulationRecord]:
-    """The records of a results file in file order, read and validated one line at a time (nothing yielded
-    is kept). Lines are numbered as `read_records` numbers them; the numbers of lines that are not JSON
-    objects (torn by a kill, garbage) are appended to `damaged` and skipped; a JSON line that is not a
-    valid record is a `UserInputError` naming file, line and field. A missing file holds no records."""
-    return (record for _, record in _placed_records(path, damaged))
+_SHOWN_LINES: Final = 5
+"""How many damaged line numbers a warning lists."""
 
 
-def _placed_records(path: Path, damaged: list[int] | None) -> Iterator[tuple[int, SimulationRecord]]:
-    """`iter_records`, each record with the byte offset its line starts at."""
+class RecordKey(BaseModel):
+    """The few fields of a record that say which unit it is and how it ended (read from every line)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    run_id: str | None = None
+    task_id: str
+    trial: int
+    reward: float
+    termination: TerminationReason
+
+
+class RecordLine(NamedTuple):
+    """Where one effective record lies in the results file, and what selecting it needs to know."""
+
+    offset: int
+    length: int
+    number: int
+    """The line's number in the file (from 1), for errors."""
+    task_id: str
+    trial: int
+    success: bool
+    excluded: bool
+    """Ended on an infrastructure error (left out of metrics, counted as missing)."""
+    has_trajectory: bool
+
+
+def parse_line(line: bytes) -> dict[str, Any] | None:
+    """The JSON object a results line holds, or None for a damaged line: orjson first (fast), then the
+    standard parser for what orjson refuses (e.g. `NaN`), so a line reads as `record_object` reads it."""
     try:
-        handle = path.open("rb")
-    except FileNotFoundError:
-        return
-    except OSError as error:
-        raise UserInputError(f"{path}: cannot read: {error.strerror or error}") from None
-    number = 0
+        data = orjson.loads(line)
+    except orjson.JSONDecodeError:
+        return record_object(line)
+    return data if isinstance(data, dict) else None
+
+
+class UnitSorter:
+    """Sorts a run's records into the effective ones (the last of each planned (task, trial), in order of
+    first appearance) and those left out, counted by why: another run's, a task outside the manifest, a
+    trial beyond the planned count, a finished unit recorded again (which only concatenated files make)."""
+
+    def __init__(self, run_id: str, task_ids: Iterable[str], trials: int) -> None:
+        self._run_id, self._planned, self._trials = run_id, set(task_ids), trials
+        self.excluded: Counter[str] = Counter()
+        self._finished: Counter[tuple[str, int]] = Counter()
+
+    def keep(self, run_id: str | None, task_id: str, trial: int, excluded: bool) -> bool:
+        """Whether a record of this unit belongs to the run (the caller keeps the last one per unit)."""
+        if run_id is not None and run_id != self._run_id:
+            self.excluded["from another run"] += 1
+        elif task_id not in self._planned:
+            self.excluded["of tasks outside the manifest"] += 1
+        elif not 0 <= trial < self._trials:
+            self.excluded[f"of trials beyond the planned {self._trials}"] += 1
+        else:
+            self._finished[task_id, trial] += not excluded
+            return True
+        return False
+
+    def warnings(self, where: Path) -> list[str]:
+        """One warning counting the records left out (none when every record belongs)."""
+        repeated = sum(count - 1 for count in self._finished.values() if count > 1)
+        if repeated:
+            self.excluded["repeating a finished simulation (the last kept)"] += repeated
+        if not self.excluded:
+            return []
+        parts = ", ".join(f"{count} {why}" for why, count in self.excluded.items())
+        total = sum(self.excluded.values())
+        return [f"{where}: left out {plural(total, 'record')} not part of run {self._run_id}: {parts}"]
+
+
+def plural(number: int, noun: str) -> str:
+    """`1 record`, `2 records`."""
+    return f"{number} {noun}{'' if number == 1 else 's'}"
+
+
+def damaged_warning(path: Path, numbers: Sequence[int]) -> str:
+    """The one warning about lines that are not JSON objects."""
+    shown = ", ".join(map(str, numbers[:_SHOWN_LINES])) + (", …" if len(numbers) > _SHOWN_LINES else "")
+    return (
+        f"{path}: skipped {plural(len(numbers), 'damaged line')} (line {shown}); "
+        "`tau2 run --resume` sets them aside and runs their simulations again"
+    )
+
+
+class ResultsIndex(NamedTuple):
+    """What one pass over a results file found: where the effective records lie, the damaged lines and the
+    warning counting the records left out."""
+
+    lines: list[RecordLine]
+    """The effective lines: the last of each unit the sorter keeps, in order of first appearance."""
+    damaged: list[int]
+    """The numbers of the lines that are not JSON objects."""
+    left_out: list[str]
+    """One warning counting the records that are no part of the run (none when every record belongs)."""
+
+    def warnings(self, path: Path) -> list[str]:
+        """The reader's warnings: the damaged lines, then the records left out."""
+        return [*([damaged_warning(path, self.damaged)] if self.damaged else []), *self.left_out]
+
+
+def index_results(path: Path, sorter: UnitSorter) -> ResultsIndex:
+    """One streaming pass over a results file, keeping where each effective record lies (none is kept). A
+    line that is JSON but not a record's key fields is a `UserInputError` naming file, line and field."""
+    latest: dict[tuple[str, int], RecordLine] = {}
+    task_ids: dict[str, str] = {}
+    damaged: list[int] = []
     offset = 0
-    with handle:
-        for chunk in _newline_terminated(handle, path):
-            cursor = 0
-            for line in chunk.splitlines():  # a stray CR inside a line ends a line too, as for read_records
-                number += 1
-                cursor = chunk.index(line, cursor)
-                record = _record(line, number, path, damaged)
-                if record is not None:
-                    yield offset + cursor, record
-                cursor += len(line)
-            offset += len(chunk)
-
-
-def _record(line: bytes, number: int, path: Path, damaged: list[int] | None) -> SimulationRecord | None:
-    """The record on line `number`; None for a blank or damaged line (whose number goes to `damaged`)."""
-    if not line.strip():
-        return None
-    data = record_object(line)
-    if data is None:
-        if damaged is not None:
-            damaged.append(number)
-        return None
     try:
-        return SimulationRecord.model_validate(data)
-    except ValidationError as error:
-        raise validation_error(Path(f"{path}:{number}"), error) from None
-
-
-def iter_effective_records(manifest: RunManifest, path: Path) -> Iterator[SimulationRecord]:
-    """A run's effective records as `run_records` gives them (its own, the last of each task and trial,
-    in order of the unit's first record), read in two passes: one notes where each unit's last record
-    starts, the other reads just those lines. Memory: one offset per unit and the record in hand."""
-    stream = RunRecordStream(manifest, path)
-    last: dict[tuple[str, int], int] = {}
-    for place, record in stream.placed():
-        last[record.task_id, record.trial] = place
-    if not last:
-        return
-    with path.open("rb") as handle:
-        for place in last.values():
-            handle.seek(place)
-            line = handle.readline().splitlines()[0]
-            effective = _record(line, 0, path, None)
-            assert effective is not None, "the line was read as a record a moment ago"
-            yield effective
-
-
-def _newline_terminated(handle: Iterator[bytes], path: Path) -> Iterator[bytes]:
-    """The file's lines split at LF only; a read error is one line naming the file."""
-    try:
-        yield from handle
+        with path.open("rb") as file:
+            for number, line in enumerate(file, 1):  # split on \n only, as the writer ends lines
+                length = len(line)
+                at, offset = offset, offset + length
+                if not line.strip():
+                    continue
+                data = parse_line(line)
+                if data is None:
+                    damaged.append(number)
+                    continue
+                try:
+                    key = RecordKey.model_validate(data)
+                except ValidationError as error:
+                    raise validation_error(Path(f"{path}:{number}"), error) from None
+                excluded = key.termination.is_infrastructure
+                if sorter.keep(key.run_id, key.task_id, key.trial, excluded):
+                    task_id = task_ids.setdefault(key.task_id, key.task_id)  # one copy per task
+                    unit = (task_id, key.trial)
+                    entry = RecordLine(
+                        at,
+                        length,
+                        number,
+                        task_id,
+                        key.trial,
+                        key.reward >= 1.0,
+                        excluded,
+                        data.get("trajectory") is not None,
+                    )
+                    latest[unit] = entry  # a later line replaces the unit's record, keeping its place
+    except FileNotFoundError:
+        return ResultsIndex([], [], [])
     except OSError as error:
         raise UserInputError(f"{path}: cannot read: {error.strerror or error}") from None
+    return ResultsIndex(list(latest.values()), damaged, sorter.warnings(path))
 
 
-class RunRecordStream:
-    """A run's own records, read one at a time from its results file in file order: the records `run_records`
-    would leave out (of another run, a task outside the manifest, a trial beyond the plan) are skipped, and
-    counted. Finished units recorded more than once are all yielded (the reader keeps the last). After
-    iterating, `read_warnings` and `left_out_warnings` say what `read_records` and `run_records` would."""
+class RecordFile(Sequence[SimulationRecord]):
+    """The effective records of a run, read from its results file when iterated or indexed (each record
+    validated as it is read, then let go); `lines` says where each lies, in order."""
 
-    def __init__(self, manifest: RunManifest, path: Path) -> None:
-        self._path = path
-        self._membership = RunMembership(manifest.run_id, manifest.task_ids, manifest.trials)
-        self._damaged: list[int] = []
+    def __init__(self, path: Path, lines: Sequence[RecordLine]) -> None:
+        self.path = path
+        self.lines = list(lines)
+
+    def __len__(self) -> int:
+        return len(self.lines)
+
+    def __eq__(self, other: object) -> bool:
+        """Equal to any sequence holding the same records (reads the file to compare)."""
+        if not isinstance(other, Sequence) or isinstance(other, str | bytes):
+            return NotImplemented
+        return len(self) == len(other) and all(a == b for a, b in zip(self, other, strict=True))
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"RecordFile({str(self.path)!r}, {len(self.lines)} records)"
+
+    @overload
+    def __getitem__(self, index: int) -> SimulationRecord: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> RecordFile: ...
+
+    def __getitem__(self, index: int | slice) -> SimulationRecord | RecordFile:
+        if isinstance(index, slice):
+            return RecordFile(self.path, self.lines[index])
+        line = self.lines[index]
+        with self.path.open("rb") as file:
+            return self._record(file, line)
 
     def __iter__(self) -> Iterator[SimulationRecord]:
-        return (record for _, record in self.placed())
+        """Each record, read and validated one at a time through one open file."""
+        if not self.lines:
+            return
+        with self.path.open("rb") as file:
+            for line in self.lines:
+                yield self._record(file, line)
 
-    def placed(self) -> Iterator[tuple[int, SimulationRecord]]:
-        """The run's records, each with the byte offset its line starts at."""
-        keep = self._membership.keep
-        placed = _placed_records(self._path, self._damaged)
-        return ((place, record) for place, record in placed if keep(record))
+    def where(self, keep: Callable[[RecordLine], bool]) -> RecordFile:
+        """The records whose line `keep` accepts, without reading any."""
+        return RecordFile(self.path, [line for line in self.lines if keep(line)])
 
-    @property
-    def read_warnings(self) -> list[str]:
-        """A warning naming the damaged lines skipped so far, if any."""
-        return [damaged_warning(self._path, self._damaged)] if self._damaged else []
-
-    @property
-    def left_out_warnings(self) -> list[str]:
-        """A warning counting the records left out so far, if any."""
-        warning = self._membership.warning(self._path)
-        return [] if warning is None else [warning]
-
-
-class RunMembership:
-    """Sorts records, one at a time, into the run's own (`keep`) and those left out: records of another
-    run, of a task outside the manifest, of a trial beyond the planned count, and finished units recorded
-    more than once (which only concatenated files produce; the last is kept). Its `warning` counts the
-    left-out ones as `run_records` does. Memory: one entry per finished unit."""
-
-    def __init__(self, run_id: str, task_ids: list[str], trials: int) -> None:
-        self._run_id = run_id
-        self._planned = set(task_ids)
-        self._trials = trials
-        self._finished: set[tuple[str, int]] = set()
-        self._excluded: Counter[str] = Counter()
-
-    def keep(self, record: SimulationRecord) -> bool:
-        """Whether `record` is one of the run's (counting it among the left-out ones if not)."""
-        if record.run_id is not None and record.run_id != self._run_id:
-            self._excluded["from another run"] += 1
-            return False
-        if record.task_id not in self._planned:
-            self._excluded["of tasks outside the manifest"] += 1
-            return False
-        if not 0 <= record.trial < self._trials:
-            self._excluded[f"of trials beyond the planned {self._trials}"] += 1
-            return False
-        if not record.excluded:
-            unit = (record.task_id, record.trial)
-            if unit in self._finished:
-                self._excluded["repeating a finished simulation (the last kept)"] += 1
-            self._finished.add(unit)
-        return True
-
-    def warning(self, where: Path) -> str | None:
-        """One line counting the records left out so far, or None when there were none."""
-        if not self._excluded:
-            return None
-        parts = ", ".join(f"{count} {why}" for why, count in _in_reading_order(self._excluded))
-        total = sum(self._excluded.values())
-        plural = "" if total == 1 else "s"
-        return f"{where}: left out {total} record{plural} not part of run {self._run_id}: {parts}"
-
-
-def _in_reading_order(excluded: Counter[str]) -> list[tuple[str, int]]:
-    """The reasons in the order `run_records` lists them: as first met, repeats last."""
-    repeats = "repeating a finished simulation (the last kept)"
-    return [item for item in excluded.items() if item[0] != repeats] + (
-        [(repeats, excluded[repeats])] if repeats in excluded else []
-    )
+    def _record(self, file: IO[bytes], line: RecordLine) -> SimulationRecord:
+        file.seek(line.offset)
+        data = parse_line(file.read(line.length))
+        if data is None:  # the file changed under us since it was indexed
+            raise UserInputError(f"{self.path}:{line.number}: the line changed while the run was read")
+        try:
+            return SimulationRecord.model_validate(data)
+        except ValidationError as error:
+            raise validation_error(Path(f"{self.path}:{line.number}"), error) from None

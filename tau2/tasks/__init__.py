@@ -1,5 +1,6 @@
-"""Tasks and suites: the task model, subtask catalogs, task files (ours and τ²-bench's), setting up a
-task's world, running its assertions, and verifying that its reference solution passes."""
+"""Tasks and suites: the task model (with the components its reward is composed from), subtask catalogs,
+suites (our task-file format; τ²-bench's task files are `tau2.tau2bench`'s), setting up a task's world and
+running its assertions."""
 
 from tau2.tasks._assertions import all_passed, first_failure, run_assertions
 from tau2.tasks._catalog import (
@@ -30,9 +31,9 @@ from tau2.tasks._extension import (
 )
 from tau2.tasks._initialize import TaskSetupError, initialize_world
 from tau2.tasks._layering import extend_catalog
-from tau2.tasks._reward_basis import IMPLIED_BASIS, RewardType
+from tau2.tasks._reward_basis import RewardType
 from tau2.tasks._solo import require_tickets
-from tau2.tasks._suite import Suite, load_suite
+from tau2.tasks._suite import SUITE_FORMAT, Suite, find_duplicate, is_suite_document, load_suite, parse_suite
 from tau2.tasks._task import (
     AssertionCall,
     EnvCall,
@@ -43,24 +44,10 @@ from tau2.tasks._task import (
     UserInstructions,
     UserScenario,
 )
-from tau2.tasks._tau2bench import (
-    BASIS_IMPLIED_KEY,
-    METADATA_KEY,
-    Tau2Task,
-    ToolRequestor,
-    default_reward_basis,
-    load_split,
-    load_task_file,
-    task_from_tau2,
-    task_to_tau2,
-    write_tau2_file,
-)
 
 __all__ = [
-    "BASIS_IMPLIED_KEY",
     "CATALOG_EXTENSION_GROUP",
-    "IMPLIED_BASIS",
-    "METADATA_KEY",
+    "SUITE_FORMAT",
     "AssertionCall",
     "Catalog",
     "CatalogExtension",
@@ -84,26 +71,21 @@ __all__ = [
     "Target",
     "Task",
     "TaskSetupError",
-    "Tau2Task",
     "TextFragments",
     "Texts",
-    "ToolRequestor",
     "UserInstructions",
     "UserScenario",
     "all_passed",
-    "default_reward_basis",
     "extend_catalog",
+    "find_duplicate",
     "first_failure",
     "initialize_world",
     "installed_catalog_extensions",
+    "is_suite_document",
     "load_catalog_extension",
-    "load_split",
     "load_suite",
-    "load_task_file",
+    "parse_suite",
     "require_tickets",
     "resolve_catalog_extension",
     "run_assertions",
-    "task_from_tau2",
-    "task_to_tau2",
-    "write_tau2_file",
 ]

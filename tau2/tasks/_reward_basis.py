@@ -1,4 +1,4 @@
-"""The components a τ²-bench-style task's reward can be composed from (its "reward basis")."""
+"""The components a task's reward can be composed from (its "reward basis", as τ²-bench names them)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,3 @@ class RewardType(StrEnum):
     NL_ASSERTION = "NL_ASSERTION"
     ACTION = "ACTION"
     COMMUNICATE = "COMMUNICATE"
-
-
-IMPLIED_BASIS = (RewardType.DB, RewardType.COMMUNICATE)
-"""What a τ²-bench task without an explicit basis is judged on (the older task files)."""

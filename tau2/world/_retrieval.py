@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from tau2._urls import api_base_problem
 
@@ -60,6 +60,12 @@ class RetrievalConfig(BaseModel):
     """Documents one knowledge-base search returns."""
     embedder: EmbedderConfig | None = None
     """The embeddings endpoint of the dense configurations."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _a_name_alone(cls, data: Any) -> Any:
+        """A configuration given as a string is its name (`retrieval = "bm25"`)."""
+        return {"name": data} if isinstance(data, str) else data
 
     def label(self) -> str:
         """Short printable form: the name, with `top_k` and the embedder model when they are set."""

@@ -32,6 +32,7 @@ class ReliabilityScale(Protocol):
 REPO = Path(__file__).resolve().parents[2]
 MOCK_SUITE = REPO / "domains" / "mock" / "suites" / "examples.json"
 OFFLINE = ["--agent", "oracle", "--user", "scripted"]
+JUDGE_WITH_KEY = ["--judge-model", "openai/m", "--judge-arg", "api_key=sk-test"]
 BAD_INPUT, ENVIRONMENT = 2, 3
 SUBPROCESS_SAMPLE = 12
 """Every how-many-th case also runs as a real process (in the fast suite; the full suite runs all)."""
@@ -111,6 +112,21 @@ BROKEN_CONFIGS: dict[str, bytes] = {
     "config-deep.toml": b"x = " + b"[" * 5_000 + b"]" * 5_000,
 }
 """Broken `--config` files, by file name in the workspace (the empty one has no tasks to run)."""
+GOOD_EXPERIMENT = (
+    b'name = "x"\nbaseline = "oracle"\n[base]\nsuite = "good-suite.json"\nuser = { kind = "scripted" }\n'
+    b'[[arms]]\nname = "oracle"\nagent = { kind = "oracle" }\n'
+    b'[[arms]]\nname = "transfer"\nagent = { kind = "transfer" }\n'
+)
+BROKEN_EXPERIMENT_FILES: dict[str, bytes] = {
+    "experiment-one-arm.toml": b'name = "x"\nbaseline = "a"\n[[arms]]\nname = "a"\n',
+    "experiment-unknown-baseline.toml": GOOD_EXPERIMENT.replace(b'baseline = "oracle"', b'baseline = "solo"'),
+    "experiment-arm-sets-seed.toml": GOOD_EXPERIMENT + b"seed = 3\n",
+    "experiment-arm-sets-concurrency.toml": GOOD_EXPERIMENT + b"concurrency = 3\n",
+    "experiment-arm-named-twice.toml": GOOD_EXPERIMENT.replace(b'name = "transfer"', b'name = "oracle"'),
+    "experiment-unknown-kind.toml": GOOD_EXPERIMENT.replace(b'kind = "transfer"', b'kind = "nope"'),
+    "experiment-bad-budget.toml": GOOD_EXPERIMENT + b"[budget]\nmax_simulations = 0\n",
+}
+"""Broken experiment files (besides every broken `--config` file, also read as one)."""
 VERIFY_REPORTS = {
     "unknown-tool.json",
     "unknown-assertion.json",
@@ -150,6 +166,25 @@ not JSON objects alone are no error: readers skip them with a warning and a resu
 object that is no record is.)"""
 
 
+BROKEN_EXPERIMENTS: dict[str, bytes] = {
+    "experiment-garbled": b"{",
+    "experiment-no-arms": json.dumps(
+        {
+            "schema_version": 1,
+            "created_at": "2026-01-01T00:00:00Z",
+            "config": {
+                "name": "x",
+                "baseline": "a",
+                "base": {"domain": "mock"},
+                "arms": [{"name": "a"}, {"name": "b"}],
+            },
+        }
+    ).encode(),
+}
+"""Experiment directories by name, each holding only this `experiment.json` (the second names arms whose run
+directories are missing)."""
+
+
 @dataclass(frozen=True)
 class Case:
     """One malformed invocation: its arguments (workspace-relative paths) and the exit code it must give."""
@@ -161,7 +196,7 @@ class Case:
     @property
     def command(self) -> str:
         """The command it exercises (`export tau2bench`, `run`, …)."""
-        return " ".join(self.args[:2]) if self.args[0] in ("export", "import") else self.args[0]
+        return " ".join(self.args[:2]) if self.args[0] in ("export", "import", "experiment") else self.args[0]
 
 
 def _cases() -> list[Case]:
@@ -183,6 +218,7 @@ def _cases() -> list[Case]:
         if name not in VERIFY_REPORTS:
             add(f"verify-{name}", "verify", name)
             add(f"lint-{name}", "lint", name)
+            add(f"regrade-suite-{name}", "regrade", "good-run", "--suite", name, "--out", "new-run")
     for name in [*BROKEN_CONFIGS, *bad_paths.values()]:
         add(f"run-config-{name}", "run", "--config", name, "--out", "new-run")
         add(f"episode-config-{name}", "episode", "--config", name, "--task-id", "unplugged")
@@ -201,6 +237,7 @@ def _cases() -> list[Case]:
         add(f"compare-a-{run_dir}", "compare", run_dir, "good-run")
         add(f"export-tau2bench-{run_dir}", "export", "tau2bench", run_dir, "-o", "export.json")
         add(f"resume-{run_dir}", "run", "--resume", "--out", run_dir, *OFFLINE)
+        add(f"regrade-judges-{run_dir}", "regrade", run_dir, "--out", "regraded", "--judge-model", "openai/m")
     for run_dir in ("run-garbled-manifest", "run-no-task-ids", "no-such-run"):
         add(f"compare-b-{run_dir}", "compare", "good-run", run_dir)
         add(f"export-potato-{run_dir}", "export", "potato", run_dir, "-o", "potato-project")
@@ -287,7 +324,21 @@ def _cases() -> list[Case]:
     add("report-html-full-disk", *report, "--html", "/dev/full", code=ENVIRONMENT)
     add("report-html-and-json-stdout", *report, "--html", "-", "--json")
     add("compare-pair-by-unknown", "compare", "good-run", "good-run", "--pair-by", "colour")
+    regrade = ("regrade", "good-run", "--suite", "good-suite.json")
+    for run_dir in run_dirs:
+        add(f"regrade-{run_dir}", "regrade", run_dir, "--suite", "good-suite.json", "--out", "new-run")
+    add("regrade-out-exists", *regrade, "--out", "good-run")
+    add("regrade-out-file", *regrade, "--out", "a-file")
+    add("regrade-out-inside-the-run", *regrade, "--out", "good-run/regraded")
+    add("regrade-no-out", *regrade)
+    add("regrade-suite-and-judge", *regrade, "--out", "new-run", "--judge-model", "openai/m")
+    add("regrade-data-dir-without-suite", "regrade", "good-run", "--out", "new-run", "--data-dir", "good-run")
+    add("regrade-data-dir-file", *regrade, "--out", "new-run", "--data-dir", "a-file")
+    add("regrade-data-dir-missing", *regrade, "--out", "new-run", "--data-dir", "no-such-dir")
     add("compare-one-run", "compare", "good-run")
+    add("regrade-neither-suite-nor-judge", "regrade", "good-run", "--out", "regraded")
+    add("regrade-into-itself", "regrade", "good-run", "--out", "good-run", "--judge-model", "openai/m")
+    add("regrade-nothing-to-judge", "regrade", "good-run", "--out", "regraded", *JUDGE_WITH_KEY)
     add("compare-html-full-disk", "compare", "good-run", "good-run", "--html", "/dev/full", code=ENVIRONMENT)
 
     view = ("view", "good-run")
@@ -390,9 +441,32 @@ def _cases() -> list[Case]:
         "x",
     )
 
+    for name in [*BROKEN_CONFIGS, *BROKEN_EXPERIMENT_FILES, *bad_paths.values()]:
+        add(f"experiment-run-{name}", "experiment", "run", name, "--out", "new-experiment")
+    experiment = ("experiment", "run", "good-experiment.toml")
+    add("experiment-run-out-is-a-run", *experiment, "--out", "good-run")
+    add("experiment-run-resume-a-run", *experiment, "--out", "good-run", "--resume")
+    add("experiment-run-resume-nothing", *experiment, "--out", "new-experiment", "--resume")
+    add("experiment-run-out-is-a-file", *experiment, "--out", "a-file")
+    add("experiment-run-no-out", *experiment)
+    add("experiment-run-max-cost-text", *experiment, "--out", "new-experiment", "--max-cost", "lots")
+    add("experiment-run-max-cost-negative", *experiment, "--out", "new-experiment", "--max-cost", "-1")
+    add("experiment-unknown-command", "experiment", "stop")
+
     add("play-seat-unknown", "play", "--seat", "referee", "--out", "play-run")
     add("play-out-exists", "play", "--seat", "agent", "--out", "good-run")
     add("play-mode-unknown", "play", "--mode", "x", "--out", "play-run")
+    experiment = ("experiment", "report")
+    for directory in ("good-run", "no-such-run", "a-file", "/dev/null", *BROKEN_EXPERIMENTS):
+        add(f"experiment-report-{directory}", *experiment, directory)
+    add("experiment-report-bootstrap-zero", *experiment, "experiment-no-arms", "--bootstrap-samples", "0")
+    add(
+        "experiment-report-html-over-its-file",
+        *experiment,
+        "experiment-no-arms",
+        "--html",
+        "experiment-no-arms/experiment.json",
+    )
     add("unknown-command", "simulate")
     add("surrogate-argument", "report", "run\udcff")
     return cases
@@ -406,8 +480,12 @@ def _write_workspace(root: Path, good_run: Path) -> None:
     (root / "good-suite.json").write_bytes(GOOD)
     (root / "a-file").write_text("not a directory\n", encoding="utf-8")
     (root / "a-directory").mkdir()
-    for name, content in {**BROKEN_FILES, **BROKEN_CONFIGS}.items():
+    (root / "good-experiment.toml").write_bytes(GOOD_EXPERIMENT)
+    for name, content in {**BROKEN_FILES, **BROKEN_CONFIGS, **BROKEN_EXPERIMENT_FILES}.items():
         (root / name).write_bytes(content)
+    for name, content in BROKEN_EXPERIMENTS.items():
+        (root / name).mkdir()
+        (root / name / "experiment.json").write_bytes(content)
     manifest = json.loads((good_run / "manifest.json").read_text(encoding="utf-8"))
     special = {
         b"GOOD": manifest,

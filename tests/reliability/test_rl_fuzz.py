@@ -29,9 +29,9 @@ pytest.importorskip("pettingzoo", reason="the `pettingzoo` extra is not installe
 
 from tau2 import ActorSpec, EpisodeConfig, Mode, Side, Task, UserInputError, get_domain, make_actor
 from tau2.episode import ActorTurn, Entry, EntryKind, EpisodeResult, SeatContext, TerminationReason
-from tau2.interfaces import message_action, pettingzoo_env, stop_action, tool_call_action
-from tau2.interfaces._actions import MAX_ACTION_CHARS, entry_view
-from tau2.interfaces.gymnasium_env import DEFAULT_ACTORS, Tau2SeatEnv
+from tau2.rl import message_action, pettingzoo_env, stop_action, tool_call_action
+from tau2.rl._actions import MAX_ACTION_CHARS, entry_view
+from tau2.rl.gymnasium_env import DEFAULT_ACTORS, Tau2SeatEnv
 from tau2.runner import episode_record
 
 PIECES = [

@@ -1,0 +1,181 @@
+"""Regrading a run with other judges: every stored transcript's natural-language assertions are judged
+again by the new judges, without running a conversation, into a new run directory whose records are the
+originals with the new verdicts and the rewards they give, and whose manifest names the run and the
+judges. The original run is only read; the new directory appears whole, or not at all."""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+import tempfile
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from uuid import uuid4
+
+from pydantic import BaseModel, ConfigDict
+
+from tau2.audit._regrade_output import require_new_output
+from tau2.config import ModelSpec
+from tau2.episode import JudgePanel, gated_reward, rejudged_checks, simulation_key
+from tau2.errors import UserInputError
+from tau2.llm import default_limits
+from tau2.runner import check_credentials, resolved_models
+from tau2.runs import (
+    RESULTS_FILE,
+    RecordWriter,
+    RegradedFrom,
+    Run,
+    RunManifest,
+    SimulationRecord,
+    load_run,
+)
+from tau2.tasks import RewardType
+
+
+class RewardFlip(BaseModel):
+    """A simulation whose reward the new judges changed."""
+
+    model_config = ConfigDict(frozen=True)
+
+    task_id: str
+    trial: int
+    before: float
+    after: float
+
+
+class RegradeResult(BaseModel):
+    """What a regrade did: the new run, how many simulations the new judges judged, and the flips."""
+
+    model_config = ConfigDict(frozen=True)
+
+    manifest: RunManifest
+    simulations: int
+    judged: int
+    """Simulations with natural-language assertions, judged again."""
+    flips: list[RewardFlip]
+
+
+def statements_of(record: SimulationRecord) -> list[str]:
+    """The natural-language assertions a record's judges decided, in the order they were recorded."""
+    checked = [c.item for c in record.checks if c.kind is RewardType.NL_ASSERTION and c.item is not None]
+    paneled = [statement for judge in record.judges[:1] for statement in judge.verdicts]
+    return list(dict.fromkeys([*checked, *paneled]))
+
+
+async def regrade_judges(run_dir: Path, judges: Sequence[ModelSpec], out: Path) -> RegradeResult:
+    """Judge the stored transcripts of the run in `run_dir` again with `judges` (the first decides the
+    reward) into the new run directory `out`. Bad input (no run, `out` not new and empty, no judge, a key
+    missing, records without transcripts) is one `UserInputError` line before any model is asked."""
+    if not judges:
+        raise UserInputError("no judge given: give --judge-model MODEL (repeat it for more judges)")
+    run = load_run(run_dir)
+    require_new_output(out, run_dir)
+    first, *others = resolved_models(judges)
+    check_credentials(None, None, first, others)
+    _require_transcripts(run)
+    manifest = _regraded_manifest(run, [first, *others])
+    for key, limit in manifest.config.rate_limits.items():
+        default_limits().configure(key, limit)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.regrade-", dir=out.parent))
+    try:
+        manifest.save(staging)
+        flips = await _write_records(run, manifest, staging / RESULTS_FILE)
+        staging.rename(out)  # replaces an empty `out` as a whole: a reader never sees half a run
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    return RegradeResult(
+        manifest=manifest,
+        simulations=len(run.records),
+        judged=sum(bool(statements_of(record)) and not record.excluded for record in run.records),
+        flips=flips,
+    )
+
+
+def _require_transcripts(run: Run) -> None:
+    """Every simulation with assertions to judge needs its stored transcript."""
+    missing = [
+        record
+        for record in run.records
+        if not record.excluded and record.trajectory is None and statements_of(record)
+    ]
+    if missing:
+        first = missing[0]
+        raise UserInputError(
+            f"{run.path}: {len(missing)} simulations have no stored transcript to judge again "
+            f"(first: task {first.task_id!r}, trial {first.trial})"
+        )
+    if not any(statements_of(record) for record in run.records if not record.excluded):
+        raise UserInputError(f"{run.path}: no simulation has natural-language assertions to judge")
+
+
+def _regraded_manifest(run: Run, judges: list[ModelSpec]) -> RunManifest:
+    """The original manifest under a new identity, with the new judges and where it was regraded from."""
+    original = run.manifest
+    config = original.config.model_copy(update={"judge": judges[0], "extra_judges": judges[1:]})
+    return original.model_copy(
+        update={
+            "run_id": uuid4().hex[:12],
+            "created_at": datetime.now(UTC),
+            "config": config,
+            "regraded_from": RegradedFrom(
+                run_id=original.run_id,
+                path=str(run.path.resolve()),
+                judges=[judge.name for judge in judges],
+            ),
+        }
+    )
+
+
+async def _write_records(run: Run, manifest: RunManifest, results: Path) -> list[RewardFlip]:
+    """Judge the records `concurrency` at a time, appending each in the original order; the flips."""
+    panel = JudgePanel.of(manifest.config.judges)
+    assert panel is not None
+    slots = asyncio.Semaphore(manifest.config.concurrency)
+
+    async def regraded(record: SimulationRecord) -> SimulationRecord:
+        async with slots:
+            return await _regraded(panel, record, manifest.run_id)
+
+    pending = [asyncio.create_task(regraded(record)) for record in run.records]
+    flips: list[RewardFlip] = []
+    try:
+        async with RecordWriter(results) as writer:
+            for original, task in zip(run.records, pending, strict=True):
+                record = await task
+                writer.write(record)
+                if record.reward != original.reward:
+                    flips.append(
+                        RewardFlip(
+                            task_id=record.task_id,
+                            trial=record.trial,
+                            before=original.reward,
+                            after=record.reward,
+                        )
+                    )
+    finally:
+        for task in pending:
+            task.cancel()
+    return flips
+
+
+async def _regraded(panel: JudgePanel, record: SimulationRecord, run_id: str) -> SimulationRecord:
+    """The record with the panel's verdicts on its assertions and the reward they give; a simulation
+    without assertions to judge (or an infrastructure error) only changes runs."""
+    statements = statements_of(record)
+    if record.excluded or not statements or record.trajectory is None:
+        return record.model_copy(update={"run_id": run_id})
+    judgement = await panel.judge(simulation_key(record.task_id, record.seed), record.trajectory, statements)
+    checks = rejudged_checks(record.checks, judgement.verdicts)
+    gated = any(check.gating for check in checks if check.kind is RewardType.NL_ASSERTION)
+    return record.model_copy(
+        update={
+            "run_id": run_id,
+            "checks": checks,
+            "reward": gated_reward(checks, record.termination) if gated else record.reward,
+            "judge_usage": judgement.usage,
+            "judges": judgement.judges,
+        }
+    )

@@ -1,0 +1,22 @@
+"""Where a regrade writes: a new run directory, never anything that already holds data, never inside the run
+being regraded (which stays exactly as it was)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tau2.errors import UserInputError
+
+
+def require_new_output(out: Path, run_dir: Path) -> None:
+    """Refuse an `out` that is a file, a directory holding anything (the regraded run included), or a path
+    inside the regraded run: one `UserInputError` line, before anything is read or written."""
+    if out.exists() and not out.is_dir():
+        raise UserInputError(f"--out {out}: not a directory; choose another output directory")
+    if out.is_dir() and any(out.iterdir()):
+        same = " (it is the run being regraded)" if out.resolve() == run_dir.resolve() else ""
+        raise UserInputError(f"--out {out}: not empty{same}; choose another output directory")
+    if out.resolve().is_relative_to(run_dir.resolve()):
+        raise UserInputError(
+            f"--out {out}: inside the run directory {run_dir}, which a regrade leaves as it was"
+        )

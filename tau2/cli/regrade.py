@@ -1,0 +1,117 @@
+"""`tau2 regrade`: score a run's stored transcripts again, into a new run directory, either against other
+task definitions (`--suite`, replayed in the world, no model called) or by other judges (`--judge-model`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from tau2.cli._config_options import judge_options, with_options
+from tau2.cli.options import RunDir
+
+if TYPE_CHECKING:
+    from tau2.llm import ModelSpec
+
+JUDGE_OPTIONS = judge_options()
+"""The judge options of `tau2 run`: the models (`--judge-model`, repeatable) and their settings."""
+SHOWN_IDS = 20
+"""How many ids a line of tasks the run and the file do not share names (then `…`)."""
+
+
+@with_options(JUDGE_OPTIONS)
+def command(
+    run_dir: RunDir,
+    out: Annotated[
+        Path,
+        typer.Option("--out", help="The new run directory (new, or empty).", show_default=False),
+    ],
+    suite: Annotated[
+        Path | None,
+        typer.Option(
+            "--suite",
+            help="Task file (ours or τ²-bench's) to score the stored trajectories against.",
+            show_default=False,
+        ),
+    ] = None,
+    data_dir: Annotated[
+        Path | None,
+        typer.Option(
+            "--data-dir",
+            help="With --suite: the domain's data directory (default: the run's).",
+            exists=True,
+            file_okay=False,
+        ),
+    ] = None,
+    **given: Any,
+) -> None:
+    """Score RUN's stored transcripts again into the new run OUT, leaving RUN as it was. With --suite, each
+    trajectory's tool calls run again in a fresh world of the file's task and that task's checks judge it
+    (no model is called); with --judge-model(s), the natural-language assertions are judged again. Prints
+    each verdict that flips; `tau2 compare RUN OUT` shows them too."""
+    from tau2.cli._config_options import options_layer
+    from tau2.config import layered
+    from tau2.errors import UserInputError
+
+    judges = layered([options_layer(JUDGE_OPTIONS, given)]).judges
+    if suite is not None and judges:
+        raise UserInputError("--suite and --judge-model regrade in different ways: give one of them")
+    if suite is None and data_dir is not None:
+        raise UserInputError("--data-dir goes with --suite (a regrade by judges replays nothing)")
+    if suite is not None:
+        _against_suite(run_dir, suite, out, data_dir)
+    elif judges:
+        _by_judges(run_dir, judges, out)
+    else:
+        raise UserInputError(
+            "nothing to regrade with: give --suite FILE (other task definitions) or --judge-model MODEL "
+            "(other judges; repeat it for more)"
+        )
+
+
+def _against_suite(run_dir: Path, suite: Path, out: Path, data_dir: Path | None) -> None:
+    from tau2.audit import regrade_suite
+    from tau2.cli._output import say
+
+    report = regrade_suite(run_dir, suite, out, data_dir=data_dir)
+    say(f"regraded {report.regraded} simulations of {report.source} against {report.suite} into {report.out}")
+    if report.provenance_known:
+        say(f"tasks whose content differs from the run's: {len(report.changed_tasks)}")
+    else:
+        say("the run recorded no task hashes (made before runs did): which tasks changed is unknown")
+    for flip in report.flips:
+        say(f"flip: {flip.describe()}")
+    say(f"verdicts that flip: {len(report.flips)}")
+    for ids, what in (
+        (report.only_in_run, "tasks in the run but not in the file (not regraded)"),
+        (report.only_in_suite, "tasks in the file but not in the run (never simulated)"),
+        (report.not_regraded, "simulations not regraded (an infrastructure error, or no stored trajectory)"),
+    ):
+        if ids:
+            more = ", …" if len(ids) > SHOWN_IDS else ""
+            say(f"{len(ids)} {what}: {', '.join(ids[:SHOWN_IDS])}{more}")
+
+
+def _by_judges(run_dir: Path, judges: list[ModelSpec], out: Path) -> None:
+    import asyncio
+
+    from tau2.audit import regrade_judges
+    from tau2.cli._output import say
+    from tau2.errors import UserInputError
+    from tau2.llm import AuthenticationError
+
+    try:
+        result = asyncio.run(regrade_judges(run_dir, judges, out))
+    except AuthenticationError as error:
+        raise UserInputError(f"{error} (nothing was written to {out})") from None
+    names = ", ".join(judge.name for judge in result.manifest.config.judges)
+    gained = sum(flip.after > flip.before for flip in result.flips)
+    changed = f"{len(result.flips)} reward{'' if len(result.flips) == 1 else 's'} changed"
+    say(
+        f"regraded {run_dir} into {out} (run {result.manifest.run_id}) with {names}: {result.judged} of "
+        f"{result.simulations} simulations judged again, {changed} "
+        f"({gained} now pass, {len(result.flips) - gained} now fail)"
+    )
+    for flip in result.flips:
+        say(f"  {flip.task_id} trial {flip.trial}: {flip.before:g} → {flip.after:g}")

@@ -1,0 +1,53 @@
+"""The experiment report's HTML page in a real browser (the system's headless Chromium): it loads without
+errors, shows the verdict, and a flip's links open its transcript in either arm.
+
+Skipped with a reason where selenium, Chromium or chromedriver is missing (CI installs them)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from fixtures.browser import chromium, script_errors
+from fixtures.experiments import experiment, write_experiment
+from typer.testing import CliRunner
+
+from tau2.cli import app
+
+pytestmark = pytest.mark.slow
+
+
+def test_page_shows_the_verdict_and_opens_a_flip_in_both_arms(tmp_path: Path) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    base = {"domain": "mock", "trials": 2, "seed": 3, "user": "scripted"}
+    config = experiment("oracle-vs-null", "oracle", base, oracle={"agent": "oracle"}, null={"agent": "null"})
+    directory = write_experiment(tmp_path / "experiment", config)
+    page = tmp_path / "page.html"
+    runner = CliRunner()
+    assert runner.invoke(app, ["experiment", "report", str(directory), "--html", str(page)]).exit_code == 0
+    (comparison,) = json.loads(runner.invoke(app, ["experiment", "report", str(directory), "--json"]).stdout)[
+        "comparisons"
+    ]
+    first = min(comparison["flips"], key=lambda f: (f["task_id"], f["trial"]))
+
+    with chromium(tmp_path / "profile") as browser:
+        browser.get(page.as_uri())
+        verdicts = [p.text for p in browser.find_elements(By.CSS_SELECTOR, "p.verdict")]
+        assert verdicts == [comparison["verdict"]]
+        assert browser.find_element(By.TAG_NAME, "h1").text == "tau2 experiment: oracle-vs-null"
+        panel = browser.find_element(By.ID, "transcript")
+        for arm, outcome in (("null", "fail"), ("oracle", "pass")):
+            browser.find_elements(By.LINK_TEXT, f"{arm}: {outcome}")[0].click()
+            heading = f"(run {arm})"
+            WebDriverWait(browser, 10).until(
+                lambda _, seen=heading: panel.is_displayed() and seen in panel.text
+            )
+            assert f"trial / seed\n{first['trial']} / {first['seed']}" in panel.text, (
+                "the same unit in both arms"
+            )
+            assert outcome in panel.text.lower()
+        assert "Transcript" in panel.text
+        assert script_errors(browser) == []
