@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any
+from typing import Any, Final
 
 from pydantic import BaseModel, ConfigDict
 
@@ -110,6 +110,10 @@ class UserFinding(BaseModel):
         return USER_CHECKS[self.check].severity
 
 
+_IGNORECASE_FOLDS: Final = str.maketrans({"İ": "i", "ı": "i", "ſ": "s", "K": "k"})
+"""The four non-ASCII letters a case-insensitive pattern matches as ASCII letters, mapped to those."""
+
+
 @dataclass(frozen=True, eq=False)
 class SeatTools:
     """The tools of each seat, as the audit needs them: what the customer holds, what only the agent holds,
@@ -149,10 +153,21 @@ class SeatTools:
                 forms.append(r"\b" + between.join(map(re.escape, words)) + r"\b")
         return re.compile("|".join(forms), re.IGNORECASE)
 
+    @cached_property
+    def _request_anchors(self) -> tuple[str, ...]:
+        """The last word of each customer tool's name: every way `_request` matches a name contains it."""
+        return tuple(sorted({name.lower().rsplit("_", 1)[-1] for name in self.customer}))
+
     def requested(self, text: str | None) -> str | None:
-        """The first of the customer's tools `text` asks it to use, as written; None when it asks none."""
+        """The first of the customer's tools `text` asks it to use, as written; None when it asks none. Text
+        holding no tool name's last word is passed over without the (costly) pattern."""
         pattern = self._request
-        match = None if pattern is None or not text else pattern.search(text)
+        if pattern is None or not text:
+            return None
+        folded = text.translate(_IGNORECASE_FOLDS).lower()
+        if not any(anchor in folded for anchor in self._request_anchors):
+            return None
+        match = pattern.search(text)
         return None if match is None else match[0]
 
 
@@ -229,6 +244,9 @@ def _ended_unverified(trajectory: Trajectory, tools: SeatTools, task: Task) -> s
 
 
 _TOKEN = re.compile(r"[A-Za-z0-9#@$.,_+%-]*\d[A-Za-z0-9#@$.,_+%-]*")
+_NOT_ALNUM = re.compile(r"[^A-Za-z0-9]")
+_NOT_LOWER_ALNUM = re.compile(r"[^a-z0-9]")
+_DECIMAL = re.compile(r"\d+\.\d+")
 _NUMBER = re.compile(r"^[$#]?\d[\d,]*(?:\.\d+)?%?$")
 
 
@@ -237,7 +255,7 @@ def _fact_tokens(text: str) -> Iterator[str]:
     or a decimal number; trailing punctuation removed."""
     for match in _TOKEN.finditer(text):
         token = match[0].strip(".,-_%")
-        if len(re.sub(r"[^A-Za-z0-9]", "", token)) >= 3 or re.fullmatch(r"\d+\.\d+", token):
+        if len(_NOT_ALNUM.sub("", token)) >= 3 or _DECIMAL.fullmatch(token):
             yield token
 
 
@@ -257,14 +275,14 @@ class _Knowledge:
     def add(self, text: str | None) -> None:
         if not text:
             return
-        self.flat.append(re.sub(r"[^a-z0-9]", "", text.lower()))
+        self.flat.append(_NOT_LOWER_ALNUM.sub("", text.lower()))
         self.numbers.update(n for n in map(_numeric, _fact_tokens(text)) if n is not None)
 
     def knows(self, token: str) -> bool:
         number = _numeric(token)
         if number is not None and number in self.numbers:
             return True
-        flat = re.sub(r"[^a-z0-9]", "", token.lower())
+        flat = _NOT_LOWER_ALNUM.sub("", token.lower())
         return any(flat in text for text in self.flat)
 
 

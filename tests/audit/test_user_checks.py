@@ -194,3 +194,29 @@ def test_identifiers_the_customer_was_given_are_founded_and_new_ones_are_not(
     if new.lower() not in known:  # the rule compares letters and digits only
         invented = Talk().user(f"My reference is {new}.").ended()
         assert fired(invented, task)["unfounded_fact"] == f"stated {new!r}"
+
+
+_TELECOM_TOOLS = SeatTools.of(get_domain("telecom"))
+_TOOL_WORDS = sorted({word for name in _TELECOM_TOOLS.customer for word in name.split("_")})
+
+
+@given(
+    st.lists(
+        st.sampled_from(
+            [*_TOOL_WORDS, *sorted(_TELECOM_TOOLS.customer), "the", "your", " ", "_", ".", "İ", "ı", "ſ", "K"]
+        )
+        | st.text(max_size=4),
+        max_size=12,
+    ).map("".join)
+)
+def test_the_quick_pass_over_a_request_never_changes_what_the_pattern_finds(text: str) -> None:
+    pattern = _TELECOM_TOOLS._request
+    assert pattern is not None
+    match = pattern.search(text)
+    assert _TELECOM_TOOLS.requested(text) == (None if match is None else match[0])
+
+
+def test_a_request_written_with_letters_the_pattern_folds_is_still_found() -> None:
+    name = sorted(_TELECOM_TOOLS.customer)[0]
+    spelled = name.replace("s", "ſ").replace("i", "ı").replace("k", "K")
+    assert _TELECOM_TOOLS.requested(f"Please run {spelled} now") == spelled
