@@ -47,13 +47,10 @@ from tau2.runs import (
 from tau2.tasks import RewardType, Task, initialize_world
 from tau2.tau2bench import load_task_file
 from tau2.world import (
-    StateChange,
-    ToolKind,
+    ChangeTracker,
     ToolResult,
     World,
     get_domain,
-    shared_state_changes,
-    state_changes,
 )
 
 
@@ -222,7 +219,7 @@ def _regrade(
     """`record` re-scored against `task`: its trajectory's calls replayed in the task's fresh world."""
     assert record.trajectory is not None
     world = initialize_world(task, data_dir)
-    changes = _Changes(world)
+    changes = ChangeTracker(world)
     trajectory = Trajectory(
         entries=_replayed(record.trajectory.entries, world, changes, solo=record.mode is Mode.SOLO),
         termination=record.termination,
@@ -260,7 +257,7 @@ def _regrade(
     return SimulationRecord.model_validate(fields)
 
 
-def _replayed(entries: Iterable[Entry], world: World, changes: _Changes, *, solo: bool) -> list[Entry]:
+def _replayed(entries: Iterable[Entry], world: World, changes: ChangeTracker, *, solo: bool) -> list[Entry]:
     """The entries with every tool call run again in `world` and its result replaced by the new one. Calls
     that reached no tool (refused to the seat), a solo agent's `done` and a knowledge base's retrieval
     calls (which change nothing) keep their recorded results."""
@@ -280,31 +277,6 @@ def _replayed(entries: Iterable[Entry], world: World, changes: _Changes, *, solo
             result = None
         replayed.append(entry)
     return replayed
-
-
-class _Changes:
-    """What the replayed calls change: the starting state is kept once the first write tool is called, as
-    the domain's cheap copy where it makes one (a large database is not serialised for each simulation)."""
-
-    def __init__(self, world: World) -> None:
-        self.world = world
-        self.start: BaseModel | bytes | None = None
-
-    def before(self, name: str) -> None:
-        """Note the state before the call of tool `name`, if it is the first write."""
-        tool = self.world.tools.tool(name)
-        if self.start is not None or tool is None or tool.kind is not ToolKind.WRITE:
-            return
-        copy = self.world.domain.fresh_state
-        self.start = copy(self.world.state) if copy is not None else self.world.snapshot()
-
-    def since_start(self) -> list[StateChange]:
-        """The differences from the state before the first write to now (none without a write)."""
-        if self.start is None:
-            return []
-        if isinstance(self.start, bytes):
-            return state_changes(self.start, self.world.snapshot())
-        return shared_state_changes(self.start, self.world.state)
 
 
 def _recorded_verdicts(record: SimulationRecord) -> dict[str, Verdict]:

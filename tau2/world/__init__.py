@@ -2,6 +2,7 @@
 episode, the difference between two of its states, domain packs (with the wording of their offline
 requests) and their registry, and the conformance checker for packs."""
 
+from tau2.world._change_tracker import ChangeTracker
 from tau2.world._checks import check_domain
 from tau2.world._customer import CustomerRecord
 from tau2.world._domain import (
@@ -25,6 +26,7 @@ __all__ = [
     "DOMAIN_GROUP",
     "NEUTRAL_PHRASING",
     "ChangeKind",
+    "ChangeTracker",
     "CustomerRecord",
     "Domain",
     "EmbedderConfig",

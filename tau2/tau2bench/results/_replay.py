@@ -32,7 +32,7 @@ from tau2 import (
 )
 from tau2.episode import DONE_TOOL, EpisodeTiming, Verdict
 from tau2.tau2bench.results._format import ParticipantMessage, SimulationRun, ToolMessage
-from tau2.world import StateChange, ToolKind, shared_state_changes, state_changes
+from tau2.world import ChangeTracker
 
 Outcome = Literal["success", "error", "missing"]
 
@@ -87,7 +87,7 @@ class Replay(BaseModel):
 def replay(task: Task, simulation: SimulationRun, config: EpisodeConfig, data_dir: Path | None) -> Replay:
     """The episode `simulation` amounts to in our world, judged on `data_dir` (None: the domain's data)."""
     world = initialize_world(task, data_dir)
-    changes = _Changes(world)
+    changes = ChangeTracker(world)
     support = world.domain.retrieval
     retrieval_tools = support.tools if support is not None else frozenset()
     entries: list[Entry] = []
@@ -149,31 +149,6 @@ def replay(task: Task, simulation: SimulationRun, config: EpisodeConfig, data_di
         state_changes=changes.since_start(),
     )
     return Replay(result=result, calls=calls, mismatches=mismatches, kept=kept)
-
-
-class _Changes:
-    """What a replay changes in the world. The starting state is kept only once a write tool is called
-    (read-only simulations change nothing), as a copy sharing its records where the domain makes such
-    copies, so a large database is not serialised whole for every simulation."""
-
-    def __init__(self, world: World) -> None:
-        self.world = world
-        self.start: BaseModel | bytes | None = None
-
-    def before(self, name: str) -> None:
-        """Note the state before the call of tool `name`, if it is the first write."""
-        tool = self.world.tools.tool(name)
-        if self.start is not None or tool is None or tool.kind is not ToolKind.WRITE:
-            return
-        copy = self.world.domain.fresh_state
-        self.start = copy(self.world.state) if copy is not None else self.world.snapshot()
-
-    def since_start(self) -> list[StateChange]:
-        if self.start is None:
-            return []
-        if isinstance(self.start, bytes):
-            return state_changes(self.start, self.world.snapshot())
-        return shared_state_changes(self.start, self.world.state)
 
 
 def recorded_verdicts(simulation: SimulationRun) -> dict[str, Verdict]:

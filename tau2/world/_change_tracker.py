@@ -1,0 +1,36 @@
+"""What a sequence of tool calls changes in a world, kept cheaply: the starting state is saved only when the
+first write tool is called (read-only calls change nothing), as the domain's copy sharing its records where
+the domain makes one, so a large database is not serialised whole for every simulation."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel
+
+from tau2.world._state_diff import StateChange, shared_state_changes, state_changes
+from tau2.world._tools import ToolKind
+from tau2.world._world import World
+
+
+class ChangeTracker:
+    """Call `before(name)` ahead of each tool call; `since_start()` then lists the state differences from
+    the state before the first write to now."""
+
+    def __init__(self, world: World) -> None:
+        self.world = world
+        self._start: BaseModel | bytes | None = None
+
+    def before(self, name: str) -> None:
+        """Note the state before the call of tool `name`, if it is the first write."""
+        tool = self.world.tools.tool(name)
+        if self._start is not None or tool is None or tool.kind is not ToolKind.WRITE:
+            return
+        copy = self.world.domain.fresh_state
+        self._start = copy(self.world.state) if copy is not None else self.world.snapshot()
+
+    def since_start(self) -> list[StateChange]:
+        """The differences from the state before the first write to now (none without a write)."""
+        if self._start is None:
+            return []
+        if isinstance(self._start, bytes):
+            return state_changes(self._start, self.world.snapshot())
+        return shared_state_changes(self._start, self.world.state)
