@@ -15,7 +15,7 @@ from tau2.runs import (
     EXPERIMENT_FILE,
     ExperimentManifest,
     RunDirectoryLock,
-    is_temporary,
+    clear_unfinished_writes,
     load_experiment,
     redacted,
 )
@@ -37,7 +37,7 @@ def experiment_manifest(config: ExperimentConfig, out: Path, *, resume: bool) ->
     """A new experiment's manifest for the empty directory `out`, or with `resume` the stored one with
     `config`, which must match it in everything but the budget; secrets redacted either way."""
     if not resume:
-        _require_empty(out)
+        clear_unfinished_writes(out, EXPERIMENT_FILE, "experiment")
         return ExperimentManifest(created_at=datetime.now(UTC), config=redacted(config))
     if not (out / EXPERIMENT_FILE).is_file():
         raise UserInputError(f"{out}: no experiment to resume ({EXPERIMENT_FILE} is missing)")
@@ -56,18 +56,6 @@ def experiment_manifest(config: ExperimentConfig, out: Path, *, resume: bool) ->
             "file, or start a new experiment with another --out)"
         )
     return stored.model_copy(update={"config": redacted(config)})
-
-
-def _require_empty(out: Path) -> None:
-    """Refuse a directory holding anything but temporaries of an experiment file write that never
-    finished, which are removed."""
-    contents = list(out.iterdir())
-    if not all(is_temporary(path, EXPERIMENT_FILE) for path in contents):
-        raise UserInputError(
-            f"{out}: not empty; add --resume to continue its experiment, or choose another --out"
-        )
-    for path in contents:
-        path.unlink()
 
 
 def differences(stored: ExperimentConfig, given: ExperimentConfig) -> list[str]:

@@ -38,6 +38,7 @@ from tau2.runs import (
     RESULTS_FILE,
     RecordFile,
     RunManifest,
+    clear_unfinished_writes,
     index_run,
     is_temporary,
     load_manifest,
@@ -265,13 +266,7 @@ def _require_empty(run_dir: Path) -> None:
         return
     if not run_dir.is_dir():
         raise UserInputError(f"{run_dir}: not a directory; choose another --out")
-    contents = list(run_dir.iterdir())
-    if not all(is_temporary(path, MANIFEST_FILE) for path in contents):
-        raise UserInputError(
-            f"{run_dir}: not empty; add --resume to continue its run, or choose another --out"
-        )
-    for path in contents:
-        path.unlink()
+    clear_unfinished_writes(run_dir, MANIFEST_FILE, "run")
 
 
 def _resolve(

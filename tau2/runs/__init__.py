@@ -4,7 +4,7 @@ append-only writer and the lock that gives a run sole use of its directory; the 
 experiment file beside one run directory per arm). `load_run` streams: its `Run.records` is a `RecordFile`
 that reads the effective records from disk one at a time."""
 
-from tau2.runs._atomic import is_temporary
+from tau2.runs._atomic import clear_unfinished_writes, is_temporary
 from tau2.runs._experiment import (
     EXPERIMENT_FILE,
     ExperimentManifest,
@@ -62,6 +62,7 @@ __all__ = [
     "SimulationRecord",
     "arm_run_dir",
     "check_provenance",
+    "clear_unfinished_writes",
     "index_run",
     "is_temporary",
     "latest_records",

@@ -8,6 +8,8 @@ import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 
+from tau2.errors import UserInputError
+
 _SUFFIX = ".tmp"
 
 
@@ -32,6 +34,19 @@ def write_atomically(path: Path, data: bytes | Iterable[bytes]) -> None:
 def is_temporary(path: Path, target: str) -> bool:
     """Whether `path` is a temporary that `write_atomically` left behind, killed while writing `target`."""
     return path.name.startswith(f".{target}.") and path.name.endswith(_SUFFIX) and path.is_file()
+
+
+def clear_unfinished_writes(directory: Path, target: str, what: str) -> None:
+    """Refuse `directory` in one `UserInputError` line when it holds anything but temporaries of a `target`
+    write that never finished (a kill or a full disk before anything began), which are removed; `what`
+    names what `--resume` would continue there (`run`, `experiment`)."""
+    contents = list(directory.iterdir())
+    if not all(is_temporary(path, target) for path in contents):
+        raise UserInputError(
+            f"{directory}: not empty; add --resume to continue its {what}, or choose another --out"
+        )
+    for path in contents:
+        path.unlink()
 
 
 def _sync_directory(directory: Path) -> None:
