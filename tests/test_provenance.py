@@ -26,7 +26,6 @@ from tau2.runs import (
     SimulationRecord,
     check_provenance,
     load_run,
-    provenance_mismatches,
     record_provenance,
     task_hash,
 )
@@ -141,7 +140,7 @@ def test_runs_of_the_same_inputs_record_the_same_hashes_and_each_record_its_own(
             a.manifest.hashes["data"],
         )
         assert provenance.tau2 == a.manifest.versions["tau2"] and provenance.judge is None
-    assert provenance_mismatches([a.manifest, b.manifest]) == []
+    assert check_provenance([a.manifest, b.manifest]).mismatches == []
     assert check_provenance([a.manifest, b.manifest]).notes == []
 
 
@@ -232,7 +231,7 @@ def test_a_one_character_policy_change_changes_the_policy_hash_alone_and_compare
     a, b = (load_run(tmp_path / name).manifest for name in ("a", "b"))
     assert a.hashes["policy"] != b.hashes["policy"] and a.hashes["data"] == b.hashes["data"]
     assert a.task_hashes == b.task_hashes
-    mismatches = provenance_mismatches([a, b])
+    mismatches = check_provenance([a, b]).mismatches
     assert len(mismatches) == 1 and mismatches[0].startswith(f"policy hash differs between runs {a.run_id}")
     refused = compare(tmp_path / "a", tmp_path / "b")
     assert refused.exit_code == 2 and "error: policy hash differs" in refused.stderr
@@ -248,4 +247,7 @@ def test_other_differing_hashes_are_noted_not_refused() -> None:
     assert check.mismatches == []
     assert [note.split(" hash")[0] for note in check.notes] == ["data", "judge"]
     changed = other.model_copy(update={"hashes": {"policy": "sha256:q"}, "task_hashes": {"t": "sha256:2"}})
-    assert [line.split(" ")[0] for line in provenance_mismatches([known, changed])] == ["task", "policy"]
+    assert [line.split(" ")[0] for line in check_provenance([known, changed]).mismatches] == [
+        "task",
+        "policy",
+    ]

@@ -132,12 +132,6 @@ def check_provenance(manifests: Sequence[RunManifest], refusing: Sequence[str] =
     return ProvenanceCheck(mismatches=mismatches, notes=notes)
 
 
-def provenance_mismatches(manifests: Sequence[RunManifest]) -> list[str]:
-    """The differences in task or policy hashes that make `manifests`' runs incomparable, one line per
-    kind and run (empty when they agree or their provenance is unknown)."""
-    return check_provenance(manifests).mismatches
-
-
 def _changed_tasks(base: RunManifest, other: RunManifest) -> list[str]:
     """The tasks both runs ran whose content hashes differ, in the first run's order."""
     theirs = other.task_hashes
