@@ -9,8 +9,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from tau2.llm import Usage
 from tau2.metrics._kappa import cohen_kappa, fleiss_kappa
+from tau2.metrics.usage import UsageSum
 from tau2.runs import SimulationRecord
 
 Statistic = Literal["Cohen's kappa", "Fleiss' kappa"]
@@ -73,18 +73,19 @@ class JudgeTally:
         self._models: list[str] | None = None
         self._ratings: list[list[bool]] = []
         self._disagreements: list[JudgeDisagreement] = []
-        self._usages: list[list[Usage | None]] = []
+        self._sums: list[UsageSum] = []
 
     def add(self, record: SimulationRecord) -> None:
         """Fold one record's verdicts and judge usage in."""
         models = [judge.model for judge in record.judges]
         if self._models is None and len(models) >= 2:
             self._models = models
-            self._usages = [[] for _ in models]
+            self._sums = [UsageSum() for _ in models]
         if models != self._models:
             return
-        for n, judge in enumerate(record.judges):
-            self._usages[n].append(judge.usage)
+        for total, judge in zip(self._sums, record.judges, strict=True):
+            if judge.usage is not None:
+                total.add(judge.usage)
         if record.excluded:
             return
         for assertion in record.judges[0].verdicts:
@@ -120,7 +121,7 @@ class JudgeTally:
             assertions=len(ratings),
             agreed=len(ratings) - len(self._disagreements),
             disagreements=self._disagreements,
-            costs=[_cost(label, usages) for label, usages in zip(labels, self._usages, strict=True)],
+            costs=[_cost(label, total) for label, total in zip(labels, self._sums, strict=True)],
         )
 
 
@@ -133,16 +134,14 @@ def judge_agreement(records: Iterable[SimulationRecord]) -> JudgeAgreement | Non
     return tally.result()
 
 
-def _cost(judge: str, usages: Sequence[Usage | None]) -> JudgeCost:
+def _cost(judge: str, asked: UsageSum) -> JudgeCost:
     """One judge's usage summed over the simulations it was asked about."""
-    asked = [usage for usage in usages if usage is not None]
-    total = sum(asked, Usage())
     return JudgeCost(
         judge=judge,
-        simulations=len(asked),
-        calls=total.calls,
-        prompt_tokens=total.prompt_tokens,
-        completion_tokens=total.completion_tokens,
-        cost=total.cost,
-        unpriced=sum(usage.cost is None for usage in asked),
+        simulations=asked.simulations,
+        calls=asked.total.calls,
+        prompt_tokens=asked.total.prompt_tokens,
+        completion_tokens=asked.total.completion_tokens,
+        cost=asked.total.cost,
+        unpriced=asked.unpriced,
     )

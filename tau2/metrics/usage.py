@@ -44,8 +44,8 @@ def seat_usage(records: Iterable[SimulationRecord]) -> list[SeatUsage]:
     return tally.ledger()
 
 
-class _Column:
-    """One ledger line's running sums."""
+class UsageSum:
+    """One ledger line's running sums: the usage added, the simulations it came from, those unpriced."""
 
     def __init__(self) -> None:
         self.total = Usage()
@@ -61,7 +61,7 @@ class UsageTally:
     """Per seat and for the judge, model usage summed over the records added so far (excluded ones too)."""
 
     def __init__(self) -> None:
-        self._columns: dict[Side | Literal["judge"], _Column] = {seat: _Column() for seat in (*Side, JUDGE)}
+        self._columns: dict[Side | Literal["judge"], UsageSum] = {seat: UsageSum() for seat in (*Side, JUDGE)}
 
     def add(self, record: SimulationRecord) -> None:
         """Add one record's usage."""
