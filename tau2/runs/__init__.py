@@ -23,7 +23,7 @@ from tau2.runs._provenance import (
     task_hash,
     task_hashes,
 )
-from tau2.runs._records import SimulationRecord
+from tau2.runs._records import RecordHead, SimulationRecord
 from tau2.runs._rundir import (
     MANIFEST_FILE,
     RESULTS_FILE,
@@ -51,6 +51,7 @@ __all__ = [
     "Provenance",
     "ProvenanceCheck",
     "RecordFile",
+    "RecordHead",
     "RecordLine",
     "RecordWriter",
     "RegradedFrom",

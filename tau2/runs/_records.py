@@ -40,8 +40,9 @@ class StoredTrajectory(Trajectory):
     usage: dict[Side, Usage] = Field(default_factory=dict, exclude=True)
 
 
-class SimulationRecord(BaseModel):
-    """Everything reports need about one (task, trial) simulation."""
+class RecordHead(BaseModel):
+    """A simulation's record without its transcript and state changes: everything reports aggregate, read
+    from a results line without building (or validating) the bulky rest, which it ignores."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -76,14 +77,11 @@ class SimulationRecord(BaseModel):
     """With a panel of two or more judges, each judge's verdicts; the first judge's decide the checks and
     the reward (empty with one judge, so such records read as they always did)."""
     duration_s: float = 0.0
-    state_changes: list[StateChange] = Field(default_factory=list)
-    """What the episode changed in the world, start to end (empty for records written before this field)."""
     retrieval: RetrievalRecall | None = None
     """For domains with a knowledge base: the documents the task needs and those the agent was shown."""
     provenance: Provenance | None = None
     """The hashes the record was scored against (its task's, the policy's, the data's, …); None in records
     of runs made before runs recorded them."""
-    trajectory: StoredTrajectory | None = None
 
     @model_serializer(mode="wrap")
     def _omit_unset_fields(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
@@ -96,6 +94,30 @@ class SimulationRecord(BaseModel):
         if not data.get("judges"):
             data.pop("judges", None)
         return data
+
+    @property
+    def num_subtasks(self) -> int:
+        """Number of composed subtasks (1 for an unparsed task)."""
+        return max(1, len(self.subtasks))
+
+    @property
+    def excluded(self) -> bool:
+        """Infrastructure failures say nothing about the actors and are left out of metrics."""
+        return self.termination.is_infrastructure
+
+    @property
+    def success(self) -> bool:
+        """Binary outcome used by pass^k."""
+        return self.reward >= 1.0
+
+
+class SimulationRecord(RecordHead):
+    """Everything reports need about one (task, trial) simulation: its head, what it changed in the world
+    and its transcript."""
+
+    state_changes: list[StateChange] = Field(default_factory=list)
+    """What the episode changed in the world, start to end (empty for records written before this field)."""
+    trajectory: StoredTrajectory | None = None
 
     @model_validator(mode="before")
     @classmethod
@@ -114,18 +136,3 @@ class SimulationRecord(BaseModel):
             stored = StoredTrajectory.model_construct(trajectory.model_fields_set | summary.keys(), **fields)
             return {**data, "trajectory": stored}
         return data
-
-    @property
-    def num_subtasks(self) -> int:
-        """Number of composed subtasks (1 for an unparsed task)."""
-        return max(1, len(self.subtasks))
-
-    @property
-    def excluded(self) -> bool:
-        """Infrastructure failures say nothing about the actors and are left out of metrics."""
-        return self.termination.is_infrastructure
-
-    @property
-    def success(self) -> bool:
-        """Binary outcome used by pass^k."""
-        return self.reward >= 1.0
