@@ -76,8 +76,13 @@ class _Subcommands(MutableMapping[str, Any]):
 
 
 def _subcommand(name: str) -> Any:
-    """The click command of subcommand `name`, built by Typer as if registered on the root app itself."""
-    holder = typer.Typer()
+    """The click command of subcommand `name`, built by Typer as if registered on the root app itself
+    (typed `Any`, like the table's values: Typer keeps its copy of click private)."""
+    holder = typer.Typer(
+        rich_markup_mode=app.rich_markup_mode,
+        pretty_exceptions_short=app.pretty_exceptions_short,
+        suggest_commands=app.suggest_commands,
+    )
     if name in GROUPS:
         holder.add_typer(import_module(f"{__name__}.{GROUPS[name]}").app, name=name)
     else:
