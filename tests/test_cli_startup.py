@@ -8,11 +8,14 @@ import json
 import re
 import subprocess
 import sys
+from typing import NoReturn
 
+import pytest
 from fixtures.make_runs import RUNS_DIR
 from typer.testing import CliRunner
 
-from tau2.cli import COMMANDS, GROUPS, app
+from tau2.cli import COMMANDS, GROUPS, app, run_reporting_errors
+from tau2.personas import PersonaError
 
 OTHER_COMMANDS = sorted(
     {f"tau2.cli.{module}" for module in (*COMMANDS, *GROUPS.values())} - {"tau2.cli.report"}
@@ -35,8 +38,16 @@ def test_looking_up_a_subcommand_imports_only_its_module() -> None:
         "import typer\nfrom tau2.cli import app\ntyper.main.get_command(app).commands['report']"
     )
     assert "tau2.cli.report" in loaded
-    heavy = ["numpy", "tau2.config", "tau2.llm", "tau2.report", "tau2.runs", *NEVER_FOR_A_REPORT]
-    assert sorted(loaded.intersection(heavy)) == []
+    heavy = [
+        "numpy",
+        "tau2.config",
+        "tau2.llm",
+        "tau2.personas",
+        "tau2.report",
+        "tau2.runs",
+        *NEVER_FOR_A_REPORT,
+    ]
+    assert sorted(loaded.intersection([*heavy, *NEVER_FOR_A_REPORT])) == []
 
 
 def test_reporting_a_run_loads_no_model_client_nor_other_command() -> None:
@@ -59,3 +70,14 @@ def test_the_root_help_lists_every_command_in_the_declared_order() -> None:
     listed = re.findall(r"^│ ([a-z][a-z-]*) {2,}\S", result.output, flags=re.MULTILINE)
     assert listed == [*(name.replace("_", "-") for name in COMMANDS), *GROUPS]
     assert "Report one run: a one-screen headline" in result.output
+
+
+def test_a_persona_error_is_still_bad_input(capsys: pytest.CaptureFixture[str]) -> None:
+    """The persona package is no longer imported at start-up; a persona that cannot be loaded still ends
+    the command with one line and exit 2."""
+
+    def load() -> NoReturn:
+        raise PersonaError("personas/nobody.toml", "file not found")
+
+    assert run_reporting_errors(load) == 2
+    assert capsys.readouterr().err == "error: personas/nobody.toml: file not found\n"

@@ -28,7 +28,6 @@ from tau2._display import inert  # noqa: E402
 from tau2._jsonfile import has_surrogate  # noqa: E402
 from tau2.cli._exit import ExitCode, os_failure  # noqa: E402
 from tau2.errors import StorageError, UserInputError  # noqa: E402
-from tau2.personas import PersonaError  # noqa: E402
 
 COMMANDS = (
     "generate",
@@ -170,7 +169,7 @@ def run_reporting_errors(run: Callable[[], Any]) -> int:
         return _report(f"{error.format_message()}{hint}", error.exit_code)
     except typer.Abort:
         return _report("aborted", 1)
-    except (UserInputError, PersonaError) as error:
+    except UserInputError as error:
         return _report(str(error), ExitCode.BAD_INPUT)
     except StorageError as error:
         return _report(str(error), ExitCode.ENVIRONMENT)
@@ -184,6 +183,10 @@ def run_reporting_errors(run: Callable[[], Any]) -> int:
     except RecursionError:
         return _report("the input is nested too deeply to process", ExitCode.BAD_INPUT)
     except Exception as error:
+        from tau2.personas import PersonaError  # here: only a command that loaded personas can raise one
+
+        if isinstance(error, PersonaError):
+            return _report(str(error), ExitCode.BAD_INPUT)
         if os.environ.get("TAU2_DEBUG") == "1":
             traceback.print_exc()
         message = f"unexpected {type(error).__name__}: {error} (set TAU2_DEBUG=1 for the traceback)"
