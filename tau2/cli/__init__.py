@@ -1,8 +1,9 @@
 """The `tau2` command line: a Typer app with one module per subcommand.
 
 To add a subcommand, write `tau2/cli/<name>.py` defining `command` (its docstring is the help text) and
-add the module name to `COMMANDS`. Command modules import heavy dependencies (litellm, …) inside
-`command`, so that `tau2 --help` and light commands start fast.
+add the module name to `COMMANDS`. A subcommand's module is imported only when that subcommand is looked
+up (to run it, or for `tau2 --help`), and command modules import heavy dependencies (litellm, …) inside
+`command`, so that every command starts without loading the others' dependencies.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import os  # noqa: E402
 import signal  # noqa: E402
 import sys  # noqa: E402
 import traceback  # noqa: E402
-from collections.abc import Callable, Sequence  # noqa: E402
+from collections.abc import Callable, Iterator, MutableMapping, Sequence  # noqa: E402
 from importlib import import_module  # noqa: E402
 from typing import Annotated, Any  # noqa: E402
 
@@ -27,7 +28,6 @@ from tau2._display import inert  # noqa: E402
 from tau2._jsonfile import has_surrogate  # noqa: E402
 from tau2.cli._exit import ExitCode, os_failure  # noqa: E402
 from tau2.errors import StorageError, UserInputError  # noqa: E402
-from tau2.personas import PersonaError  # noqa: E402
 
 COMMANDS = (
     "generate",
@@ -47,8 +47,55 @@ GROUPS = {"experiment": "experiment", "export": "exports", "import": "imports"}
 """Subcommand groups (name → module defining a Typer `app` with one command per format)."""
 
 
+class _Subcommands(MutableMapping[str, Any]):
+    """The root's subcommands by name, each built (its module imported) when it is first looked up: running
+    `tau2 report` loads nothing of `tau2 run`. Listing the names, as typo suggestions do, imports nothing."""
+
+    def __init__(self) -> None:
+        names = [*(name.replace("_", "-") for name in COMMANDS), *GROUPS]
+        self._commands: dict[str, Any] = dict.fromkeys(names)
+
+    def __getitem__(self, name: str) -> Any:
+        command = self._commands[name]
+        if command is None:
+            command = self._commands[name] = _subcommand(name)
+        return command
+
+    def __setitem__(self, name: str, command: Any) -> None:
+        self._commands[name] = command
+
+    def __delitem__(self, name: str) -> None:
+        del self._commands[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._commands)
+
+    def __len__(self) -> int:
+        return len(self._commands)
+
+
+def _subcommand(name: str) -> Any:
+    """The click command of subcommand `name`, built by Typer as if registered on the root app itself
+    (typed `Any`, like the table's values: Typer keeps its copy of click private)."""
+    holder = typer.Typer(
+        rich_markup_mode=app.rich_markup_mode,
+        pretty_exceptions_short=app.pretty_exceptions_short,
+        suggest_commands=app.suggest_commands,
+    )
+    if name in GROUPS:
+        holder.add_typer(import_module(f"{__name__}.{GROUPS[name]}").app, name=name)
+    else:
+        holder.command(name=name)(import_module(f"{__name__}.{name.replace('-', '_')}").command)
+    return typer.main.get_group(holder).commands[name]
+
+
 class _Tau2Group(TyperGroup):
-    """The root command; it reports errors as one line with our exit codes instead of Typer's panels."""
+    """The root command; it reports errors as one line with our exit codes instead of Typer's panels, and
+    loads each subcommand only when it is looked up."""
+
+    def __init__(self, **attributes: Any) -> None:
+        super().__init__(**attributes)
+        self.commands = _Subcommands()
 
     def main(
         self,
@@ -100,13 +147,6 @@ def _root(
     """Evaluate conversational customer-service agents in a dual-control world."""
 
 
-for _name in COMMANDS:
-    _module = import_module(f"{__name__}.{_name}")
-    app.command(name=_name.replace("_", "-"))(_module.command)
-for _group, _name in GROUPS.items():
-    app.add_typer(import_module(f"{__name__}.{_name}").app, name=_group)
-
-
 def run_reporting_errors(run: Callable[[], Any]) -> int:
     """Run the parsed command and map every outcome to an exit code, printing errors on one line.
 
@@ -129,7 +169,7 @@ def run_reporting_errors(run: Callable[[], Any]) -> int:
         return _report(f"{error.format_message()}{hint}", error.exit_code)
     except typer.Abort:
         return _report("aborted", 1)
-    except (UserInputError, PersonaError) as error:
+    except UserInputError as error:
         return _report(str(error), ExitCode.BAD_INPUT)
     except StorageError as error:
         return _report(str(error), ExitCode.ENVIRONMENT)
@@ -143,6 +183,10 @@ def run_reporting_errors(run: Callable[[], Any]) -> int:
     except RecursionError:
         return _report("the input is nested too deeply to process", ExitCode.BAD_INPUT)
     except Exception as error:
+        from tau2.personas import PersonaError  # here: only a command that loaded personas can raise one
+
+        if isinstance(error, PersonaError):
+            return _report(str(error), ExitCode.BAD_INPUT)
         if os.environ.get("TAU2_DEBUG") == "1":
             traceback.print_exc()
         message = f"unexpected {type(error).__name__}: {error} (set TAU2_DEBUG=1 for the traceback)"

@@ -5,19 +5,23 @@ the HTML report shows too)."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rich.console import RenderableType
 from rich.table import Table
 
 from tau2._display import markup_literal as literal
-from tau2.annotation import HumanLabel, label_agreement, load_labels
 from tau2.report import TableData, rich_table
 from tau2.runs import load_run
-from tau2.tau2bench.results import load_import
+
+if TYPE_CHECKING:
+    from tau2.annotation import HumanLabel
 
 
 def extra_sections(run_dir: Path) -> list[RenderableType]:
     """The extra tables for the run at `run_dir` (none for an ordinary run)."""
+    from tau2.annotation import load_labels  # here, like the other sidecar readers: `--json` needs none
+
     sections: list[RenderableType] = []
     labels = load_labels(run_dir)
     if labels is not None:
@@ -31,6 +35,8 @@ def imported_tables(run_dir: Path) -> list[TableData]:
     outcomes agree with the recorded ones (and how many retrieval calls kept their recorded answers rather
     than being replayed), and every simulation whose reward differs. The terminal report and the HTML
     page show the same tables."""
+    from tau2.tau2bench.results import load_import
+
     imported = load_import(run_dir)
     if imported is None:
         return []
@@ -58,6 +64,8 @@ def imported_tables(run_dir: Path) -> list[TableData]:
 
 
 def _human_labels(run_dir: Path, labels: list[HumanLabel]) -> list[RenderableType]:
+    from tau2.annotation import label_agreement
+
     agreement = label_agreement(labels, load_run(run_dir).records)
     summary = Table("", "value", title="Human success labels vs assertion reward")
     summary.add_row("judgements", str(agreement.judgements))

@@ -9,12 +9,11 @@ from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 
-from tau2.cli._config_options import DerivedOption, options_layer
-
 if TYPE_CHECKING:
     from pydantic import BaseModel
     from rich.console import RenderableType
 
+    from tau2.cli._config_options import DerivedOption
     from tau2.config import ConfigLayer
     from tau2.metrics import Bootstrap
 
@@ -109,6 +108,7 @@ def configured_layers(
     config: Path | None, options: Sequence[DerivedOption], given: Mapping[str, Any]
 ) -> list[ConfigLayer]:
     """The settings a command was given: those of its `--config` file, then its options."""
+    from tau2.cli._config_options import options_layer
     from tau2.config import ConfigLayer, RunConfig, dotted
 
     layers = [options_layer(options, given)]

@@ -11,10 +11,9 @@ import asyncio
 import json
 import os
 from collections.abc import AsyncIterator, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from weakref import WeakKeyDictionary
 
-import aiohttp
 import orjson
 
 from tau2.errors import UserInputError
@@ -32,6 +31,9 @@ from tau2.llm._transports import (
     replied,
 )
 from tau2.llm._usage import Usage
+
+if TYPE_CHECKING:
+    import aiohttp
 
 MAX_CONNECTIONS = 1024
 """Open connections per event loop: enough for a thousand simulations in flight; `--rate-limit` caps a
@@ -98,6 +100,8 @@ class NativeTransport:
             body["tools"] = tools
         if seed is not None:
             body["seed"] = seed
+        import aiohttp  # loaded by `shared_session` already: a lookup, not an import
+
         session = await shared_session()
         try:
             async with session.post(self._url, data=orjson.dumps(body), headers=self._headers) as response:
@@ -194,7 +198,10 @@ _sessions = WeakKeyDictionary()
 
 
 async def shared_session() -> aiohttp.ClientSession:
-    """The running loop's session, created on first use."""
+    """The running loop's session, created on first use (aiohttp is imported then, not with this module:
+    commands that call no model never pay for it)."""
+    import aiohttp
+
     loop = asyncio.get_running_loop()
     entry = _sessions.get(loop)
     if entry is not None and not entry[0].closed:

@@ -10,7 +10,6 @@ import time
 from dataclasses import dataclass
 from typing import Any, Literal
 
-import aiohttp
 from pydantic import BaseModel, ConfigDict
 
 from tau2.llm._client import ModelClient
@@ -320,6 +319,8 @@ async def _served_context(spec: ModelSpec) -> int | None:
     if key:
         headers["Authorization"] = f"Bearer {key}"
     url = spec.api_base.rstrip("/") + "/models"
+    import aiohttp  # here, not at the top: it takes ~0.1 s to import, and only this probe needs it
+
     try:
         async with (
             aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=min(spec.timeout_s, 10.0))) as session,

@@ -1,0 +1,75 @@
+"""What the command line loads: a subcommand imports its own module and what it uses, never the other
+commands' modules nor the model clients (aiohttp, litellm), so that `tau2 report` starts fast. Checked on
+the modules a fresh interpreter holds, never on timings."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from typing import NoReturn
+
+import pytest
+from fixtures.make_runs import RUNS_DIR
+from typer.testing import CliRunner
+
+from tau2.cli import COMMANDS, GROUPS, app, run_reporting_errors
+from tau2.personas import PersonaError
+
+OTHER_COMMANDS = sorted(
+    {f"tau2.cli.{module}" for module in (*COMMANDS, *GROUPS.values())} - {"tau2.cli.report"}
+)
+"""The modules of every subcommand but `report`."""
+NEVER_FOR_A_REPORT = ["aiohttp", "litellm", "tau2.generator", *OTHER_COMMANDS]
+"""What reading and reporting a run has no use for."""
+
+
+def loaded_after(code: str) -> set[str]:
+    """The modules a fresh interpreter holds after running `code` (which must print nothing)."""
+    script = f"{code}\nimport json, sys\nprint(json.dumps(sorted(sys.modules)))"
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=False)
+    assert result.returncode == 0, result.stderr
+    return set(json.loads(result.stdout.splitlines()[-1]))
+
+
+def test_looking_up_a_subcommand_imports_only_its_module() -> None:
+    loaded = loaded_after(
+        "import typer\nfrom tau2.cli import app\ntyper.main.get_command(app).commands['report']"
+    )
+    assert "tau2.cli.report" in loaded
+    heavy = ["numpy", "tau2.config", "tau2.llm", "tau2.personas", "tau2.report", "tau2.runs"]
+    assert sorted(loaded.intersection([*heavy, *NEVER_FOR_A_REPORT])) == []
+
+
+def test_reporting_a_run_loads_no_model_client_nor_other_command() -> None:
+    run = RUNS_DIR / "interactive"
+    loaded = loaded_after(
+        "import contextlib, io\nfrom tau2.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        f"    assert main(['report', {str(run)!r}, '--json']) == 0\n"
+    )
+    assert {"tau2.cli.report", "tau2.report", "tau2.runs"} <= loaded
+    sidecar_readers = ["tau2.annotation", "tau2.tau2bench.results"]  # the terminal tables' extras only
+    assert sorted(loaded.intersection([*NEVER_FOR_A_REPORT, *sidecar_readers])) == []
+
+
+def test_the_root_help_lists_every_command_in_the_declared_order() -> None:
+    """The commands are built on demand; `tau2 --help` still shows each one once, as `COMMANDS` and
+    `GROUPS` order them, with its help."""
+    result = CliRunner().invoke(app, ["--help"], env={"COLUMNS": "120"})
+    assert result.exit_code == 0, result.output
+    listed = re.findall(r"^│ ([a-z][a-z-]*) {2,}\S", result.output, flags=re.MULTILINE)
+    assert listed == [*(name.replace("_", "-") for name in COMMANDS), *GROUPS]
+    assert "Report one run: a one-screen headline" in result.output
+
+
+def test_a_persona_error_is_still_bad_input(capsys: pytest.CaptureFixture[str]) -> None:
+    """The persona package is no longer imported at start-up; a persona that cannot be loaded still ends
+    the command with one line and exit 2."""
+
+    def load() -> NoReturn:
+        raise PersonaError("personas/nobody.toml", "file not found")
+
+    assert run_reporting_errors(load) == 2
+    assert capsys.readouterr().err == "error: personas/nobody.toml: file not found\n"
