@@ -14,12 +14,16 @@ Sections (`--sections`, comma-separated; all by default):
 - `passk`: `tau2 report` of runs with many trials per task (`--trial-shapes`) against τ²-bench's metrics
   on the same records, and our pass^k curve and its intervals alone, in process.
 - `tasks`: reading τ²-bench task files (`--task-files`) into tasks, ours against τ²-bench's loader.
+- `runs`: `tau2 report RUN --json` of existing run directories (`--runs`, e.g. a real 10,000-simulation
+  run) against τ²-bench's metrics on the same simulations (exported as above), each measured
+  `--repeat` times (the median is printed, with the ratio).
 
 Every figure is a separate process's user + system CPU and its peak resident memory (`os.wait4`), so
 interpreter start-up and imports are included on both sides. Nothing here asserts a time.
 
 Run: `python benchmarks/stats_bench.py --suite full.json --data-dir path/to/tau2-telecom
-[--sections report,passk,tasks] [--shapes 250x4,2000x5,2000x50] [--tau2bench-python PATH] [--work DIR]`.
+[--sections report,passk,tasks] [--shapes 250x4,2000x5,2000x50] [--tau2bench-python PATH] [--work DIR]`, or
+`python benchmarks/stats_bench.py --sections runs --runs RUN [--tau2bench-python PATH] [--repeat 3]`.
 """
 
 from __future__ import annotations
@@ -84,13 +88,15 @@ import sys
 from pathlib import Path
 from tau2._jsonfile import collector_paused
 import tau2.cli.report, tau2.report
-from tau2.runs import load_run
-with collector_paused():
-    for record in load_run(Path(sys.argv[1])).records:
+from tau2.runs import fold_run
+class Nothing:
+    def add(self, head):
         pass
+with collector_paused():
+    fold_run(Path(sys.argv[1]), lambda manifest: Nothing())
 """
-"""What `tau2 report` does besides its metrics and audit: start-up (the same imports) and reading every
-record of the run as it does (one at a time)."""
+"""What `tau2 report` does besides its metrics: start-up (the same imports) and reading every record's
+head as it does (one parse per line)."""
 
 
 @dataclass(frozen=True)
@@ -107,7 +113,7 @@ class Usage:
 
 def measure(command: list[str], cwd: Path | None = None) -> Usage:
     """Run a command that must succeed, its output discarded, and return its own resource usage."""
-    env = {**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True", "PYTHONDONTWRITEBYTECODE": "1"}
+    env = {**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True"}  # bytecode is written, as by any install
     started = time.perf_counter()
     with tempfile.TemporaryFile() as errors:
         process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=errors, cwd=cwd, env=env)
@@ -256,6 +262,27 @@ def tasks_section(options: argparse.Namespace) -> None:
         print(line, flush=True)
 
 
+def runs_section(options: argparse.Namespace) -> None:
+    """`tau2 report --json` of existing runs against τ²-bench's metrics on the same simulations: the median
+    of `--repeat` measurements of each."""
+    away = Path(tempfile.gettempdir())
+    for item in options.runs.split(","):
+        run = Path(item).resolve()
+        ours = median_usage([*TAU2, "report", str(run), "--json"], options.repeat)
+        print(f"{run.name}: tau2 report --json:  {ours}", flush=True)
+        if options.tau2bench_python is not None:
+            metrics = [str(options.tau2bench_python), "-c", TAU2BENCH_METRICS, str(exported(run))]
+            theirs = median_usage(metrics, options.repeat, away)
+            print(f"{run.name}: τ²-bench metrics:    {theirs}", flush=True)
+            print(f"{run.name}: τ²-bench / tau2 CPU: {theirs.cpu_s / ours.cpu_s:.2f}×", flush=True)
+
+
+def median_usage(command: list[str], repeat: int, cwd: Path | None = None) -> Usage:
+    """The measurement of median CPU among `repeat` runs of `command`."""
+    usages = sorted((measure(command, cwd) for _ in range(repeat)), key=lambda usage: usage.cpu_s)
+    return usages[len(usages) // 2]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -272,6 +299,8 @@ def main() -> None:
         "--compare-max-records", type=int, default=100_000, help="compare runs only up to this size"
     )
     parser.add_argument("--default-max-k", type=int, default=8)
+    parser.add_argument("--runs", default="", help="RUN,… existing run directories for the runs section")
+    parser.add_argument("--repeat", type=int, default=3, help="measurements per command in the runs section")
     parser.add_argument("--work", type=Path, help="where run directories are kept (default: a temporary one)")
     options = parser.parse_args()
     sections = set(options.sections.split(","))
@@ -285,6 +314,8 @@ def main() -> None:
             passk_section(options)
         if "tasks" in sections and options.task_files:
             tasks_section(options)
+        if "runs" in sections and options.runs:
+            runs_section(options)
 
 
 if __name__ == "__main__":

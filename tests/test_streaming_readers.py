@@ -8,6 +8,7 @@ import gc
 import json
 from pathlib import Path
 
+import pytest
 from fixtures.make_runs import APN, INFRA, ROAMING, WIFI, manifest, record
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -17,8 +18,17 @@ from tau2._jsonfile import write_json
 from tau2.cli import app
 from tau2.episode import Mode
 from tau2.metrics import Bootstrap, RunTally, task_outcomes
-from tau2.report import build_comparison, build_report
-from tau2.runs import MANIFEST_FILE, RESULTS_FILE, Run, SimulationRecord, load_run, read_records, run_records
+from tau2.report import build_comparison, build_report, read_report
+from tau2.runs import (
+    MANIFEST_FILE,
+    RESULTS_FILE,
+    RecordHead,
+    Run,
+    SimulationRecord,
+    load_run,
+    read_records,
+    run_records,
+)
 
 TASKS = [ROAMING, APN, WIFI]
 TRIALS = 3
@@ -76,6 +86,12 @@ def test_streamed_aggregates_equal_those_of_the_whole_record_list(
     if not whole.records:
         return
     assert build_report(streamed, BOOTSTRAP) == build_report(whole, BOOTSTRAP)
+    folded_run, folded = read_report(
+        directory, BOOTSTRAP
+    )  # heads folded while indexing, refolded if replaced
+    assert folded_run.warnings == whole.warnings
+    assert list(folded_run.records) == list(whole.records)
+    assert folded == build_report(whole, BOOTSTRAP)
     last: dict[tuple[int, int], bool | None] = {}
     for line in lines:
         if line is not None:
@@ -100,33 +116,38 @@ def test_streamed_aggregates_equal_those_of_the_whole_record_list(
     ]
 
 
-def live_records() -> int:
-    """How many `SimulationRecord` objects are alive now."""
+def live(kind: type[RecordHead]) -> int:
+    """How many objects of `kind` (records, or heads, which records are too) are alive now."""
     gc.collect()
-    return sum(isinstance(thing, SimulationRecord) for thing in gc.get_objects())
+    return sum(isinstance(thing, kind) for thing in gc.get_objects())
 
 
-def test_a_report_holds_no_record(tmp_path: Path) -> None:
-    """Records are read, folded and let go one at a time: at no point do two of the run's live at once."""
+@pytest.mark.parametrize("reader", ["build_report", "read_report"])
+def test_a_report_holds_no_record_and_builds_no_transcript(tmp_path: Path, reader: str) -> None:
+    """Heads are read, folded and let go one at a time: at no point do two of the run's live at once, and
+    no whole record (with its transcript) is ever built."""
     lines: list[Line] = [(task, trial, trial != 1) for task in range(len(TASKS)) for trial in range(TRIALS)]
     directory = write_run(tmp_path / "run", lines)
-    before = live_records()  # other tests' records may be alive: count from here
-    run = load_run(directory)
-    live: list[int] = []
+    before = (live(RecordHead), live(SimulationRecord))  # other tests' records may be alive: count from here
+    seen: list[tuple[int, int]] = []
     original = RunTally.add
 
-    def counting(tally: RunTally, added: SimulationRecord) -> object:
-        live.append(live_records() - before)
+    def counting(tally: RunTally, added: RecordHead) -> object:
+        seen.append((live(RecordHead) - before[0], live(SimulationRecord) - before[1]))
         return original(tally, added)
 
     RunTally.add = counting  # type: ignore[method-assign]
     try:
-        report = build_report(run, BOOTSTRAP)
+        if reader == "read_report":
+            report = read_report(directory, BOOTSTRAP)[1]
+        else:
+            report = build_report(load_run(directory), BOOTSTRAP)
     finally:
         RunTally.add = original  # type: ignore[method-assign]
-    assert report.totals.simulations == len(lines) == len(live)
-    assert max(live) == 1
-    assert live_records() == before
+    assert report.totals.simulations == len(lines) == len(seen)
+    assert max(heads for heads, _ in seen) == 1
+    assert max(records for _, records in seen) == 0
+    assert (live(RecordHead), live(SimulationRecord)) == before
 
 
 def test_the_run_is_read_from_disk_when_iterated_not_held(tmp_path: Path) -> None:

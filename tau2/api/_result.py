@@ -8,7 +8,7 @@ from pathlib import Path
 from tau2.config import RunConfig
 from tau2.errors import UserInputError
 from tau2.metrics import Bootstrap, Estimate
-from tau2.report import RunReport, build_report
+from tau2.report import RunReport, read_report
 from tau2.runner import RunTotals, stored_totals
 from tau2.runs import RunManifest, SimulationRecord, load_manifest
 from tau2.runs import load_run as read_run
@@ -53,7 +53,7 @@ class RunResult:
 
     def report(self, bootstrap: Bootstrap | None = None) -> RunReport:
         """Everything `tau2 report --json` shows: pass^k with intervals, breakdowns, usage, …"""
-        return build_report(read_run(self.path), bootstrap or Bootstrap())
+        return read_report(self.path, bootstrap or Bootstrap())[1]
 
     def pass_hat_k(self, bootstrap: Bootstrap | None = None) -> dict[int, Estimate]:
         """pass^k for k = 1 … trials, each with its bootstrap interval (from `report`)."""

@@ -33,13 +33,11 @@ def command(
     writes a self-contained page with plots and every simulation's transcript."""
     from tau2._jsonfile import collector_paused
     from tau2.cli._report_sections import extra_sections, imported_tables
-    from tau2.report import build_report, run_page_parts, run_tables
-    from tau2.runs import load_run
+    from tau2.report import read_report, run_page_parts, run_tables
 
     bootstrap = bootstrap_options(bootstrap_samples, bootstrap_seed)
     with collector_paused():
-        run = load_run(run_dir)
-        report = build_report(run, bootstrap, max_k)
+        run, report = read_report(run_dir, bootstrap, max_k)
     emit_report(
         report,
         report.warnings,

@@ -11,7 +11,7 @@ from pydantic import BaseModel, ConfigDict
 
 from tau2.metrics._kappa import cohen_kappa, fleiss_kappa
 from tau2.metrics.usage import UsageSum
-from tau2.runs import SimulationRecord
+from tau2.runs import RecordHead
 
 Statistic = Literal["Cohen's kappa", "Fleiss' kappa"]
 
@@ -75,7 +75,7 @@ class JudgeTally:
         self._disagreements: list[JudgeDisagreement] = []
         self._sums: list[UsageSum] = []
 
-    def add(self, record: SimulationRecord) -> None:
+    def add(self, record: RecordHead) -> None:
         """Fold one record's verdicts and judge usage in."""
         models = [judge.model for judge in record.judges]
         if self._models is None and len(models) >= 2:
@@ -125,7 +125,7 @@ class JudgeTally:
         )
 
 
-def judge_agreement(records: Iterable[SimulationRecord]) -> JudgeAgreement | None:
+def judge_agreement(records: Iterable[RecordHead]) -> JudgeAgreement | None:
     """The agreement of the judges that graded `records` (the first record with a panel names it; records
     of another panel are left out); None when no record was graded by two or more judges."""
     tally = JudgeTally()

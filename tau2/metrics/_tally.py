@@ -10,7 +10,7 @@ from tau2.metrics.checks import CheckTally
 from tau2.metrics.outcomes import OutcomeTally, TaskTally
 from tau2.metrics.retrieval import RetrievalTally
 from tau2.metrics.usage import UsageTally
-from tau2.runs import SimulationRecord
+from tau2.runs import RecordHead
 
 
 class RunTally:
@@ -26,7 +26,7 @@ class RunTally:
         self.simulations = self.excluded = self.successes = self.steps = self.tool_errors = 0
         self._durations: list[float] = []
 
-    def add(self, record: SimulationRecord) -> TaskTally:
+    def add(self, record: RecordHead) -> TaskTally:
         """Fold one record into every aggregate; returns its task's tally."""
         task = self.outcomes.add(record)
         self.actions.add(record)

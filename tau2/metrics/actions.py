@@ -6,7 +6,7 @@ from collections.abc import Iterable
 
 from pydantic import BaseModel, ConfigDict, computed_field
 
-from tau2.runs import SimulationRecord
+from tau2.runs import RecordHead
 from tau2.world import Side
 
 
@@ -34,7 +34,7 @@ class ActionStat(BaseModel):
         return self.by_right_seat / self.expected
 
 
-def action_stats(records: Iterable[SimulationRecord]) -> list[ActionStat]:
+def action_stats(records: Iterable[RecordHead]) -> list[ActionStat]:
     """One row per expected action name (valid simulations only), sorted by name."""
     tally = ActionTally()
     for record in records:
@@ -49,7 +49,7 @@ class ActionTally:
     def __init__(self) -> None:
         self._counts: dict[str, tuple[Side, int, int, int]] = {}
 
-    def add(self, record: SimulationRecord) -> None:
+    def add(self, record: RecordHead) -> None:
         """Count one record's reference actions (none for an excluded record)."""
         if record.excluded:
             return

@@ -6,7 +6,7 @@ from collections.abc import Iterable
 
 from pydantic import BaseModel, ConfigDict
 
-from tau2.runs import SimulationRecord
+from tau2.runs import RecordHead
 from tau2.tasks import RewardType
 
 
@@ -24,7 +24,7 @@ class CheckStat(BaseModel):
     not_judged: int
 
 
-def check_stats(records: Iterable[SimulationRecord]) -> list[CheckStat]:
+def check_stats(records: Iterable[RecordHead]) -> list[CheckStat]:
     """One row per (kind, role) present in the valid records, gating rows first, in kind order."""
     tally = CheckTally()
     for record in records:
@@ -39,7 +39,7 @@ class CheckTally:
     def __init__(self) -> None:
         self._rows: dict[tuple[RewardType, bool], list[int]] = {}
 
-    def add(self, record: SimulationRecord) -> None:
+    def add(self, record: RecordHead) -> None:
         """Count one record's checks (none for an excluded record)."""
         if record.excluded:
             return

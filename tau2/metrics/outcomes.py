@@ -12,7 +12,7 @@ from pydantic import BaseModel, ConfigDict, SerializerFunctionWrapHandler, compu
 
 from tau2.episode import TerminationReason, mode_label
 from tau2.metrics.retrieval import record_recall
-from tau2.runs import SimulationRecord
+from tau2.runs import RecordHead
 
 
 class TaskOutcome(BaseModel):
@@ -57,7 +57,7 @@ class TaskOutcome(BaseModel):
         return self.successes * (self.trials - self.successes) / comb(self.trials, 2)
 
 
-def task_outcomes(records: Iterable[SimulationRecord]) -> list[TaskOutcome]:
+def task_outcomes(records: Iterable[RecordHead]) -> list[TaskOutcome]:
     """One outcome per task, in order of first appearance."""
     tally = OutcomeTally()
     for record in records:
@@ -69,7 +69,7 @@ class TaskTally:
     """One task's outcome folded one record at a time: its attributes (from its first record) and its
     counts, never the records themselves."""
 
-    def __init__(self, first: SimulationRecord) -> None:
+    def __init__(self, first: RecordHead) -> None:
         self.task_id, self.intent, self.faults = first.task_id, first.intent, first.subtasks
         self.subtasks, self.expects_transfer, self.persona = (
             first.num_subtasks,
@@ -80,7 +80,7 @@ class TaskTally:
         self.trials = self.successes = self.excluded = 0
         self.recalls: list[float] = []
 
-    def add(self, record: SimulationRecord) -> None:
+    def add(self, record: RecordHead) -> None:
         """Count one record of the task."""
         if record.excluded:
             self.excluded += 1
@@ -114,7 +114,7 @@ class OutcomeTally:
         self.tasks: dict[str, TaskTally] = {}
         self.endings: Counter[tuple[TerminationReason, bool]] = Counter()
 
-    def add(self, record: SimulationRecord) -> TaskTally:
+    def add(self, record: RecordHead) -> TaskTally:
         """Count one record; returns its task's tally."""
         task = self.tasks.get(record.task_id)
         if task is None:
@@ -143,7 +143,7 @@ class OutcomeTally:
         return {reason.value: count for reason, count in counts.items() if count}
 
 
-def termination_outcomes(records: Iterable[SimulationRecord]) -> dict[str, dict[str, int]]:
+def termination_outcomes(records: Iterable[RecordHead]) -> dict[str, dict[str, int]]:
     """Valid simulations per termination reason split into `pass` and `fail`, reasons in the enum's order."""
     tally = OutcomeTally()
     for record in records:
@@ -151,7 +151,7 @@ def termination_outcomes(records: Iterable[SimulationRecord]) -> dict[str, dict[
     return tally.termination_outcomes()
 
 
-def termination_counts(records: Iterable[SimulationRecord]) -> dict[str, int]:
+def termination_counts(records: Iterable[RecordHead]) -> dict[str, int]:
     """How many simulations ended for each reason, in the enum's order, zero counts left out."""
     tally = OutcomeTally()
     for record in records:

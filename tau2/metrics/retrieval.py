@@ -9,7 +9,7 @@ from typing import Final
 
 from pydantic import BaseModel, ConfigDict
 
-from tau2.runs import SimulationRecord
+from tau2.runs import RecordHead
 from tau2.world import RetrievalRecall
 
 ALL_SEEN: Final = "every required document seen"
@@ -30,12 +30,12 @@ class RetrievalSummary(BaseModel):
     """How many simulations the mean covers."""
 
 
-def record_recall(record: SimulationRecord) -> float | None:
+def record_recall(record: RecordHead) -> float | None:
     """One simulation's recall@k; None without a knowledge base or required documents."""
     return None if record.retrieval is None else record.retrieval.recall
 
 
-def mean_recall(records: Sequence[SimulationRecord]) -> float | None:
+def mean_recall(records: Sequence[RecordHead]) -> float | None:
     """Mean recall@k of the valid records that have one."""
     values = [
         value for record in records if not record.excluded and (value := record_recall(record)) is not None
@@ -52,7 +52,7 @@ def recall_group(recall: float | None) -> str | None:
     return SOME_SEEN if recall > 0.0 else NONE_SEEN
 
 
-def retrieval_summary(records: Iterable[SimulationRecord]) -> RetrievalSummary | None:
+def retrieval_summary(records: Iterable[RecordHead]) -> RetrievalSummary | None:
     """The run's retrieval configuration and mean recall; None for runs without a knowledge base."""
     tally = RetrievalTally()
     for record in records:
@@ -67,7 +67,7 @@ class RetrievalTally:
         self._first: RetrievalRecall | None = None
         self._recalls: list[float] = []
 
-    def add(self, record: SimulationRecord) -> None:
+    def add(self, record: RecordHead) -> None:
         """Note one record's retrieval."""
         if self._first is None and record.retrieval is not None:
             self._first = record.retrieval

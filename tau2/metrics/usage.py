@@ -9,7 +9,7 @@ from typing import Final, Literal
 from pydantic import BaseModel, ConfigDict
 
 from tau2.llm import Usage
-from tau2.runs import SimulationRecord
+from tau2.runs import RecordHead
 from tau2.world import Side
 
 JUDGE: Final = "judge"
@@ -35,7 +35,7 @@ class SeatUsage(BaseModel):
     """Rejected replies whose text looked like tool calls (the judge has none)."""
 
 
-def seat_usage(records: Iterable[SimulationRecord]) -> list[SeatUsage]:
+def seat_usage(records: Iterable[RecordHead]) -> list[SeatUsage]:
     """Usage of each seat, then of the judge, that appears in any record (excluded simulations too: they
     were paid for)."""
     tally = UsageTally()
@@ -63,7 +63,7 @@ class UsageTally:
     def __init__(self) -> None:
         self._columns: dict[Side | Literal["judge"], UsageSum] = {seat: UsageSum() for seat in (*Side, JUDGE)}
 
-    def add(self, record: SimulationRecord) -> None:
+    def add(self, record: RecordHead) -> None:
         """Add one record's usage."""
         for seat in Side:
             if seat in record.usage:

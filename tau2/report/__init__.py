@@ -2,7 +2,7 @@
 trajectory viewer (`tau2 view`), and an experiment's arms against its baseline (`tau2 experiment report`);
 terminal, JSON and self-contained HTML."""
 
-from tau2.report.build import auto_pair_by, build_comparison, build_report
+from tau2.report.build import auto_pair_by, build_comparison, build_report, read_report
 from tau2.report.experiment import (
     ArmSummary,
     ExperimentComparison,
@@ -62,6 +62,7 @@ __all__ = [
     "experiment_page",
     "experiment_tables",
     "load_arms",
+    "read_report",
     "refuse_own_files",
     "rich_table",
     "run_page",

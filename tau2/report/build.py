@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Final
 
 from tau2.audit import RunAuditor
@@ -28,59 +29,83 @@ from tau2.metrics import (
 )
 from tau2.report.factors import differing_factors, title
 from tau2.report.schema import ComparisonReport, Factor, RunRef, RunReport, SimulationRow, Totals
-from tau2.runs import Run, SimulationRecord
+from tau2.runs import RecordHead, Run, RunManifest, fold_run, record_heads
 
 DEFAULT_MAX_K: Final = 8
 """pass^k is shown for k = 1..8 unless asked for more (or the runs have fewer trials)."""
 
 
+def read_report(path: Path, bootstrap: Bootstrap, max_k: int | None = None) -> tuple[Run, RunReport]:
+    """The run directory at `path` and its report, built in the one pass that reads the run (each results
+    line parsed once, no transcript built); pass^k as `build_report` shows it."""
+    run, fold = fold_run(path, lambda manifest: _RunFold(manifest, bootstrap))
+    return run, fold.report(run, max_k)
+
+
 def build_report(run: Run, bootstrap: Bootstrap, max_k: int | None = None) -> RunReport:
     """Every metric of one run; pass^k for k up to `max_k` (default `DEFAULT_MAX_K`) or the run's trials,
-    whichever is smaller. The records are read once, one at a time, into per-task aggregates and one small
-    row per simulation; none is kept."""
-    manifest = run.manifest
-    tally, auditor = RunTally(), RunAuditor(manifest, bootstrap)
-    rows = []
-    for record in run.records:
-        task = tally.add(record)
-        auditor.add(record)
-        rows.append(_row(record, task))
-    outcomes = tally.outcomes.outcomes()
-    shown_k = min(manifest.trials, max_k or DEFAULT_MAX_K)
-    return RunReport(
-        path=str(run.path),
-        manifest=manifest,
-        bootstrap=bootstrap,
-        totals=Totals(
-            expected=len(manifest.task_ids) * manifest.trials,
-            simulations=tally.simulations,
-            excluded=tally.excluded,
-            valid=tally.valid,
-            successes=tally.successes,
-            tasks=len(outcomes),
-            mean_steps=tally.mean_steps,
-            tool_errors=tally.tool_errors,
-            duration_s=tally.duration_s,
-        ),
-        pass_hat_k=pass_hat_k_curve(outcomes, shown_k, bootstrap),
-        flips=flip_summary(outcomes),
-        breakdowns=breakdowns(outcomes, shown_k, bootstrap),
-        actions=tally.actions.stats(),
-        checks=tally.checks.stats(),
-        usage=tally.usage.ledger(),
-        terminations=tally.outcomes.termination_counts(),
-        termination_outcomes=tally.outcomes.termination_outcomes(),
-        tasks=outcomes,
-        simulations=rows,
-        warnings=run.warnings,
-        missing=missing_summary(outcomes, shown_k),
-        retrieval=tally.retrieval.summary(),
-        audit=auditor.result(),
-        judges=tally.judges.result(),
-    )
+    whichever is smaller. The records' heads are read once, one at a time, into per-task aggregates and one
+    small row per simulation; none is kept."""
+    fold = _RunFold(run.manifest, bootstrap)
+    for head in record_heads(run.records):
+        fold.add(head)
+    return fold.report(run, max_k)
 
 
-def _row(record: SimulationRecord, task: TaskTally) -> SimulationRow:
+class _RunFold:
+    """What a report folds a run's records into, one head at a time: per-task aggregates, the audit and one
+    small row per simulation."""
+
+    def __init__(self, manifest: RunManifest, bootstrap: Bootstrap) -> None:
+        self.bootstrap = bootstrap
+        self.tally, self.auditor = RunTally(), RunAuditor(manifest, bootstrap)
+        self.rows: list[SimulationRow] = []
+
+    def add(self, head: RecordHead) -> None:
+        """Fold one record's head in."""
+        task = self.tally.add(head)
+        self.auditor.add(head)
+        self.rows.append(_row(head, task))
+
+    def report(self, run: Run, max_k: int | None) -> RunReport:
+        """The report of `run`, whose records were all folded in."""
+        manifest, tally, bootstrap = run.manifest, self.tally, self.bootstrap
+        outcomes = tally.outcomes.outcomes()
+        shown_k = min(manifest.trials, max_k or DEFAULT_MAX_K)
+        return RunReport(
+            path=str(run.path),
+            manifest=manifest,
+            bootstrap=bootstrap,
+            totals=Totals(
+                expected=len(manifest.task_ids) * manifest.trials,
+                simulations=tally.simulations,
+                excluded=tally.excluded,
+                valid=tally.valid,
+                successes=tally.successes,
+                tasks=len(outcomes),
+                mean_steps=tally.mean_steps,
+                tool_errors=tally.tool_errors,
+                duration_s=tally.duration_s,
+            ),
+            pass_hat_k=pass_hat_k_curve(outcomes, shown_k, bootstrap),
+            flips=flip_summary(outcomes),
+            breakdowns=breakdowns(outcomes, shown_k, bootstrap),
+            actions=tally.actions.stats(),
+            checks=tally.checks.stats(),
+            usage=tally.usage.ledger(),
+            terminations=tally.outcomes.termination_counts(),
+            termination_outcomes=tally.outcomes.termination_outcomes(),
+            tasks=outcomes,
+            simulations=self.rows,
+            warnings=run.warnings,
+            missing=missing_summary(outcomes, shown_k),
+            retrieval=tally.retrieval.summary(),
+            audit=self.auditor.result(),
+            judges=tally.judges.result(),
+        )
+
+
+def _row(record: RecordHead, task: TaskTally) -> SimulationRow:
     """The record's row; its task's texts are shared with the task's tally rather than copied per row."""
     usage = list(record.usage.values())
     return SimulationRow(

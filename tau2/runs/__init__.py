@@ -27,9 +27,11 @@ from tau2.runs._records import RecordHead, SimulationRecord
 from tau2.runs._rundir import (
     MANIFEST_FILE,
     RESULTS_FILE,
+    HeadFold,
     RegradedFrom,
     Run,
     RunManifest,
+    fold_run,
     index_run,
     latest_records,
     load_manifest,
@@ -38,7 +40,7 @@ from tau2.runs._rundir import (
     run_records,
 )
 from tau2.runs._store import DAMAGED_FILE, RecordWriter, set_aside_damaged
-from tau2.runs._stream import RecordFile, RecordLine, ResultsIndex
+from tau2.runs._stream import RecordFile, RecordLine, ResultsIndex, record_heads
 
 __all__ = [
     "DAMAGED_FILE",
@@ -48,6 +50,7 @@ __all__ = [
     "ExperimentManifest",
     "ExperimentStatus",
     "ExperimentStop",
+    "HeadFold",
     "Provenance",
     "ProvenanceCheck",
     "RecordFile",
@@ -63,6 +66,7 @@ __all__ = [
     "arm_run_dir",
     "check_provenance",
     "clear_unfinished_writes",
+    "fold_run",
     "index_run",
     "is_temporary",
     "latest_records",
@@ -70,6 +74,7 @@ __all__ = [
     "load_manifest",
     "load_run",
     "read_records",
+    "record_heads",
     "record_provenance",
     "redacted",
     "run_records",

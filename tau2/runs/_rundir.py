@@ -3,10 +3,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Final, Literal
+from typing import Any, Final, Literal, Protocol, TypeVar
 
 from pydantic import (
     BaseModel,
@@ -24,7 +24,7 @@ from tau2.config import ActorSpec, EpisodeConfig, Mode, RunConfig
 from tau2.errors import UserInputError
 from tau2.runs._atomic import write_atomically
 from tau2.runs._legacy import flat_location, is_flat, nested
-from tau2.runs._records import SimulationRecord
+from tau2.runs._records import RecordHead, SimulationRecord
 from tau2.runs._store import record_object
 from tau2.runs._stream import RecordFile, ResultsIndex, UnitSorter, damaged_warning, index_results
 
@@ -216,20 +216,50 @@ def run_records(
 def load_run(path: Path) -> Run:
     """Open a run directory (manifest plus tolerant results): one streaming pass finds the effective
     records, which are read from disk one at a time whenever `Run.records` is iterated."""
-    if not path.is_dir():
-        raise UserInputError(f"{path}: not a run directory")
-    manifest = load_manifest(path)
+    manifest = _run_manifest(path)
     results = path / RESULTS_FILE
     index = index_run(manifest, results)
-    return Run(
-        path=path,
-        manifest=manifest,
-        records=RecordFile(results, index.lines),
-        warnings=index.warnings(results),
-    )
+    records = RecordFile(results, index.lines)
+    return Run(path=path, manifest=manifest, records=records, warnings=index.warnings(results))
 
 
-def index_run(manifest: RunManifest, results: Path) -> ResultsIndex:
+Fold = TypeVar("Fold", bound="HeadFold")
+
+
+class HeadFold(Protocol):
+    """Aggregates fed one record head at a time."""
+
+    def add(self, head: RecordHead, /) -> object: ...
+
+
+def fold_run(path: Path, start: Callable[[RunManifest], Fold]) -> tuple[Run, Fold]:
+    """Open a run directory like `load_run` and fold the heads of its effective records into `start`'s
+    aggregates in the same pass, so each line is parsed once. When a later line replaced a unit's record
+    (a resumed infrastructure failure, concatenated files), both went into the fold: it is started again
+    and fed the effective records' heads alone."""
+    manifest = _run_manifest(path)
+    results = path / RESULTS_FILE
+    fold = start(manifest)
+    index = index_run(manifest, results, fold.add)
+    records = RecordFile(results, index.lines)
+    if index.replaced:
+        fold = start(manifest)
+        for head in records.heads():
+            fold.add(head)
+    return Run(path=path, manifest=manifest, records=records, warnings=index.warnings(results)), fold
+
+
+def _run_manifest(path: Path) -> RunManifest:
+    """The manifest of the run directory at `path`."""
+    if not path.is_dir():
+        raise UserInputError(f"{path}: not a run directory")
+    return load_manifest(path)
+
+
+def index_run(
+    manifest: RunManifest, results: Path, fold: Callable[[RecordHead], object] | None = None
+) -> ResultsIndex:
     """One streaming pass over the run's results file: where its effective records lie (`RecordFile` reads
-    them), its damaged lines and the records left out."""
-    return index_results(results, UnitSorter(manifest.run_id, manifest.task_ids, manifest.trials))
+    them), its damaged lines and the records left out; with `fold`, each kept record's head is handed to it
+    in the same pass."""
+    return index_results(results, UnitSorter(manifest.run_id, manifest.task_ids, manifest.trials), fold)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import IO, Any, Final, NamedTuple, overload
+from typing import IO, Any, Final, NamedTuple, TypeVar, overload
 
 import orjson
 from pydantic import BaseModel, ConfigDict, ValidationError
@@ -17,9 +17,10 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from tau2._jsonfile import validation_error
 from tau2.episode import TerminationReason
 from tau2.errors import UserInputError
-from tau2.runs._records import SimulationRecord
+from tau2.runs._records import RecordHead, SimulationRecord
 from tau2.runs._store import record_object
 
+Read = TypeVar("Read", bound=RecordHead)
 _SHOWN_LINES: Final = 5
 """How many damaged line numbers a warning lists."""
 
@@ -48,7 +49,27 @@ class RecordLine(NamedTuple):
     success: bool
     excluded: bool
     """Ended on an infrastructure error (left out of metrics, counted as missing)."""
-    has_trajectory: bool
+    has_trajectory: bool | None
+    """Whether the record holds a trajectory; None when the line was read for its head alone."""
+
+
+def _read_key(line: bytes) -> tuple[RecordKey, bool] | None:
+    """The key fields of a results line and whether it holds a trajectory; None for a damaged line."""
+    data = parse_line(line)
+    if data is None:
+        return None
+    return RecordKey.model_validate(data), data.get("trajectory") is not None
+
+
+def _read_head(line: bytes) -> tuple[RecordHead, None] | None:
+    """The head of a results line, parsed without building the rest (pydantic's JSON parser skips what the
+    head ignores, so whether it holds a trajectory is not known: None); None for a damaged line. A line it
+    refuses is parsed again as `parse_line` does, so errors and damage are told apart as for key fields."""
+    try:
+        return RecordHead.model_validate_json(line), None
+    except ValidationError:
+        data = parse_line(line)
+        return None if data is None else (RecordHead.model_validate(data), None)
 
 
 def parse_line(line: bytes) -> dict[str, Any] | None:
@@ -120,16 +141,26 @@ class ResultsIndex(NamedTuple):
     """The numbers of the lines that are not JSON objects."""
     left_out: list[str]
     """One warning counting the records that are no part of the run (none when every record belongs)."""
+    replaced: bool
+    """Whether a later line replaced the record of a unit kept earlier (a resumed infrastructure failure,
+    concatenated files)."""
 
     def warnings(self, path: Path) -> list[str]:
         """The reader's warnings: the damaged lines, then the records left out."""
         return [*([damaged_warning(path, self.damaged)] if self.damaged else []), *self.left_out]
 
 
-def index_results(path: Path, sorter: UnitSorter) -> ResultsIndex:
+def index_results(
+    path: Path, sorter: UnitSorter, fold: Callable[[RecordHead], object] | None = None
+) -> ResultsIndex:
     """One streaming pass over a results file, keeping where each effective record lies (none is kept). A
-    line that is JSON but not a record's key fields is a `UserInputError` naming file, line and field."""
+    line that is JSON but not a record's key fields (with `fold`: not a record's head) is a
+    `UserInputError` naming file, line and field.
+
+    With `fold`, each kept line's head is handed to it in the same pass (one parse per line), in file
+    order: when a later line replaces a unit's record, both were handed over, and `replaced` says so."""
     latest: dict[tuple[str, int], RecordLine] = {}
+    replaced = False
     task_ids: dict[str, str] = {}
     damaged: list[int] = []
     offset = 0
@@ -138,16 +169,16 @@ def index_results(path: Path, sorter: UnitSorter) -> ResultsIndex:
             for number, line in enumerate(file, 1):  # split on \n only, as the writer ends lines
                 length = len(line)
                 at, offset = offset, offset + length
-                if not line.strip():
-                    continue
-                data = parse_line(line)
-                if data is None:
-                    damaged.append(number)
+                if line.isspace():  # (stops at the first other byte: no copy of the line, unlike strip)
                     continue
                 try:
-                    key = RecordKey.model_validate(data)
+                    read = _read_key(line) if fold is None else _read_head(line)
                 except ValidationError as error:
                     raise validation_error(Path(f"{path}:{number}"), error) from None
+                if read is None:
+                    damaged.append(number)
+                    continue
+                key, traced = read
                 excluded = key.termination.is_infrastructure
                 if sorter.keep(key.run_id, key.task_id, key.trial, excluded):
                     task_id = task_ids.setdefault(key.task_id, key.task_id)  # one copy per task
@@ -160,14 +191,17 @@ def index_results(path: Path, sorter: UnitSorter) -> ResultsIndex:
                         key.trial,
                         key.reward >= 1.0,
                         excluded,
-                        data.get("trajectory") is not None,
+                        traced,
                     )
+                    replaced = replaced or unit in latest
                     latest[unit] = entry  # a later line replaces the unit's record, keeping its place
+                    if fold is not None and isinstance(key, RecordHead):
+                        fold(key)
     except FileNotFoundError:
-        return ResultsIndex([], [], [])
+        return ResultsIndex([], [], [], False)
     except OSError as error:
         raise UserInputError(f"{path}: cannot read: {error.strerror or error}") from None
-    return ResultsIndex(list(latest.values()), damaged, sorter.warnings(path))
+    return ResultsIndex(list(latest.values()), damaged, sorter.warnings(path), replaced)
 
 
 class RecordFile(Sequence[SimulationRecord]):
@@ -213,16 +247,32 @@ class RecordFile(Sequence[SimulationRecord]):
             for line in self.lines:
                 yield self._record(file, line)
 
+    def heads(self) -> Iterator[RecordHead]:
+        """Each record's head (no transcript, no state changes built or validated), read one at a time."""
+        with self.path.open("rb") as file:
+            for line in self.lines:
+                yield self._read(file, line, RecordHead)
+
     def where(self, keep: Callable[[RecordLine], bool]) -> RecordFile:
         """The records whose line `keep` accepts, without reading any."""
         return RecordFile(self.path, [line for line in self.lines if keep(line)])
 
     def _record(self, file: IO[bytes], line: RecordLine) -> SimulationRecord:
+        return self._read(file, line, SimulationRecord)
+
+    def _read(self, file: IO[bytes], line: RecordLine, model: type[Read]) -> Read:
+        """The line read as `model` (a record or its head), errors naming the file and line."""
         file.seek(line.offset)
         data = parse_line(file.read(line.length))
         if data is None:  # the file changed under us since it was indexed
             raise UserInputError(f"{self.path}:{line.number}: the line changed while the run was read")
         try:
-            return SimulationRecord.model_validate(data)
+            return model.model_validate(data)
         except ValidationError as error:
             raise validation_error(Path(f"{self.path}:{line.number}"), error) from None
+
+
+def record_heads(records: Sequence[RecordHead]) -> Iterable[RecordHead]:
+    """The records' heads: read without their transcripts from a run on disk, the records themselves
+    otherwise (a record is a head)."""
+    return records.heads() if isinstance(records, RecordFile) else records

@@ -99,7 +99,7 @@ def export_results(run_dir: Path, out: Path) -> int:
 def _traced(records: Sequence[SimulationRecord]) -> Sequence[SimulationRecord]:
     """The records that hold a trajectory (chosen from the index, without reading, for a run on disk)."""
     if isinstance(records, RecordFile):
-        return records.where(lambda line: line.has_trajectory)
+        return records.where(lambda line: line.has_trajectory is True)
     return [record for record in records if record.trajectory is not None]
 
 
