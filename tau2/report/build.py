@@ -39,7 +39,7 @@ def build_report(run: Run, bootstrap: Bootstrap, max_k: int | None = None) -> Ru
     whichever is smaller. The records are read once, one at a time, into per-task aggregates and one small
     row per simulation; none is kept."""
     manifest = run.manifest
-    tally, auditor = RunTally(), RunAuditor(manifest, bootstrap)
+    tally, auditor = RunTally(), RunAuditor(manifest, bootstrap, run.records)
     rows = []
     for record in run.records:
         task = tally.add(record)

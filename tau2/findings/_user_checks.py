@@ -17,8 +17,8 @@ from typing import Any, Final
 
 from pydantic import BaseModel, ConfigDict
 
-from tau2.audit._findings import Check, Severity
 from tau2.episode import GREETING, Entry, EntryKind, TerminationReason, Trajectory
+from tau2.findings._findings import Check, Severity
 from tau2.tasks import Task
 from tau2.world import Domain, Side, ToolKind, ToolResult
 
