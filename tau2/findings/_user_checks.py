@@ -217,8 +217,10 @@ def _ended_with_open_request(trajectory: Trajectory, tools: SeatTools) -> str | 
     if last is None:
         return None
     message, window = last
+    if _user_called(window):
+        return None
     asked = tools.requested(message.text)
-    if asked is None or _user_called(window):
+    if asked is None:
         return None
     return f"entry {message.index} asked for {asked!r}; the customer hung up without a tool call"
 
@@ -423,9 +425,11 @@ def _tried_other_seat(entries: Sequence[Entry], tools: SeatTools) -> str | None:
 
 def _ignored_request(entries: Sequence[Entry], tools: SeatTools) -> str | None:
     for message, window, answered in _windows(entries):
-        asked = tools.requested(message.text)
         replied = any(e.seat is Side.USER and e.kind is EntryKind.MESSAGE for e in window)
-        if asked is not None and answered and replied and not _user_called(window):
+        if not answered or not replied or _user_called(window):
+            continue  # the (costlier) reading of the request is left for windows it can decide
+        asked = tools.requested(message.text)
+        if asked is not None:
             return f"entry {message.index} asked for {asked!r}; the customer answered without a tool call"
     return None
 
