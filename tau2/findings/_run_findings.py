@@ -8,9 +8,9 @@ from typing import Any
 
 from tau2.episode import Trajectory
 from tau2.errors import UserInputError
-from tau2.findings._findings import Severity
+from tau2.findings._findings import Severity, UserFinding
 from tau2.findings._lint import lint_task
-from tau2.findings._user_checks import SeatTools, UserFinding, audit_trajectory
+from tau2.findings._user_checks import SeatTools, audit_trajectory
 from tau2.tasks import Task
 from tau2.world import Domain, get_domain
 

@@ -15,10 +15,8 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, Final
 
-from pydantic import BaseModel, ConfigDict
-
 from tau2.episode import GREETING, Entry, EntryKind, TerminationReason, Trajectory
-from tau2.findings._findings import Check, Severity
+from tau2.findings._findings import Check, Severity, UserFinding
 from tau2.tasks import Task
 from tau2.world import Domain, Side, ToolKind, ToolResult
 
@@ -94,20 +92,6 @@ USER_CHECKS: dict[str, Check] = {
 }
 NEEDS_TASK = frozenset({UNFOUNDED_FACT, ENDED_UNVERIFIED})
 """Checks that read the task (its texts, its assertions): skipped when the task is unavailable."""
-
-
-class UserFinding(BaseModel):
-    """One simulated-user check that fired on a trajectory, with what made it fire."""
-
-    model_config = ConfigDict(frozen=True)
-
-    check: str
-    detail: str
-
-    @property
-    def severity(self) -> Severity:
-        """The check's severity."""
-        return USER_CHECKS[self.check].severity
 
 
 _IGNORECASE_FOLDS: Final = str.maketrans({"İ": "i", "ı": "i", "ſ": "s", "K": "k"})
