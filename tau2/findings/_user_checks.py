@@ -195,14 +195,18 @@ def _user_called(window: Sequence[Entry]) -> bool:
 def _ended_with_open_request(trajectory: Trajectory, tools: SeatTools) -> str | None:
     if trajectory.termination is not TerminationReason.USER_STOP:
         return None
-    last = None
-    for message, window, _ in _windows(trajectory.entries):
-        last = (message, window)
-    if last is None:
+    entries = trajectory.entries
+    last = next(
+        (
+            i
+            for i in range(len(entries) - 1, -1, -1)
+            if entries[i].seat is Side.AGENT and entries[i].kind is EntryKind.MESSAGE
+        ),
+        None,
+    )
+    if last is None or _user_called(entries[last + 1 :]):
         return None
-    message, window = last
-    if _user_called(window):
-        return None
+    message = entries[last]
     asked = tools.requested(message.text)
     if asked is None:
         return None
@@ -271,11 +275,13 @@ class _Knowledge:
     texts before them, so a conversation whose facts are all in its brief renders nothing."""
 
     def __init__(self, brief: str) -> None:
+        self._brief = brief
         self._pending: list[Entry] = []
         self._read = 0
         """How many of `_pending` are rendered into `_texts`."""
         self._texts: list[str] = [brief] if brief else []
-        self._flat: list[str] = [_flat(text) for text in self._texts]
+        self._flat: list[str] = []
+        """The flattened `_texts`, as far as a look-up needed them."""
         self._joined = ""
         self._joined_count = 0
         """How many of `_flat` `_joined` holds (one separator apart: no fact spans two texts)."""
@@ -290,7 +296,10 @@ class _Knowledge:
     def knows(self, token: str) -> bool:
         """Whether the token is in a text known so far (letters and digits compared, case ignored) or,
         for a number, whether a known text states the same number."""
+        if self._brief and token in self._brief:
+            return True  # written out in the brief: its letters and digits are there too
         flat = _flat(token)
+        self._flat += map(_flat, self._texts[len(self._flat) :])
         if self._joined_count != len(self._flat):
             self._joined, self._joined_count = "\n".join(self._flat), len(self._flat)
         if self._texts and flat in self._joined:
