@@ -85,8 +85,8 @@ class RecordHead(BaseModel):
     of runs made before runs recorded them."""
     user_findings: list[UserFinding] | None = None
     """The simulated-user checks that fired on the trajectory, found when the simulation was judged (empty:
-    audited, none fired); None when it was not: solo runs, infrastructure failures, records of runs made
-    before, imported runs (a report audits those itself, from the trajectory)."""
+    audited, none fired); None when it was not: solo runs, infrastructure failures, records made before
+    runs recorded findings (a report audits those itself, from the trajectory)."""
     task_defects: list[str] | None = None
     """For a failed simulation, the error checks of `tau2 lint` on its task (as played), found when it was
     judged; None on successes and on records made before."""

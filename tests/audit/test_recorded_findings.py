@@ -174,3 +174,22 @@ def test_a_prepared_run_sends_its_findings_to_workers_empty(tmp_path: Path) -> N
         "reference_action_fails",
         "verification_fails",
     ]
+
+
+def test_an_imported_tau2bench_run_records_the_findings_of_its_replayed_trajectories(
+    tmp_path: Path, role_taker: str
+) -> None:
+    ours = run(tmp_path, "null", role_taker)
+    exported, imported = tmp_path / "results.json", tmp_path / "imported"
+    assert runner.invoke(app, ["export", "tau2bench", str(ours), "-o", str(exported)]).exit_code == 0
+    result = runner.invoke(app, ["import", "tau2bench", str(exported), "--out", str(imported)])
+    assert result.exit_code == 0, result.output
+    records = stored(imported)
+    assert all(record["user_findings"] for record in records)
+    assert {tuple(record["task_defects"]) for record in records} == {
+        (),
+        ("reference_action_fails", "verification_fails"),
+    }
+    audit = report_audit(imported)
+    assert audit == report_audit(without_findings(imported, tmp_path))
+    assert audit["attribution"] == report_audit(ours)["attribution"]
