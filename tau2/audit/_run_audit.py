@@ -5,7 +5,7 @@ attribution of every failed simulation to its first cause.
 Attribution, in this order: an infrastructure failure (excluded from metrics); else a task defect (the
 task has an error finding of `tau2 lint`); else the simulated user (an error finding of the simulated-user
 audit); else the agent. The runner records each simulation's findings and task defects as it is judged,
-and the audit counts those. Records without them (runs made before, imported runs) are audited here: the
+and the audit counts those. Records without them (made before runs recorded them) are audited here: the
 tasks are read again from the suite the run names, when its file still has the hash the run recorded;
 otherwise the checks that need a task, and task defects, are left out (said in `notes`).
 """
@@ -109,7 +109,7 @@ class RunAuditor:
     """The audit of a run folded one record at a time, keeping only each simulation's findings.
 
     A record that carries its findings (the runner records them as each simulation is judged) is counted
-    as it is: nothing is read or checked again. A record without them (runs made before, imported runs) is
+    as it is: nothing is read or checked again. A record without them (made before runs recorded them) is
     audited here, which needs the run's tasks and domain (loaded on the first such record, never for a
     run whose records all carry findings) and, for the simulated user, the trajectory: a `RecordHead`
     without one is set aside when added and read in full from `records` (the run's records: a `RecordFile`
@@ -132,20 +132,14 @@ class RunAuditor:
 
     def add(self, record: RecordHead) -> None:
         """Add one record (a full record, or only its head) to the audit."""
-        audit_user = self._interactive and not record.excluded
-        user_findings = record.user_findings if audit_user else _NONE_FOUND
-        task_defects = record.task_defects if not record.success and not record.excluded else _NO_DEFECTS
-        scope = _Scope.ALL if audit_user else _Scope.NONE
-        if user_findings is None:
-            if not isinstance(record, SimulationRecord):
-                self._set_aside[record.task_id, record.trial] = len(self._audits)
-                self._audits.append(_audit(record, _NONE_FOUND, _NO_DEFECTS))
-                self._scopes.append(_Scope.NONE)
-                return
-            user_findings, scope = self._audit_user(record)
-        if task_defects is None:
-            task_defects = self._looked_up_defects(record)
-        self._audits.append(_audit(record, user_findings, task_defects))
+        needs_trajectory = self._interactive and not record.excluded and record.user_findings is None
+        if needs_trajectory and not isinstance(record, SimulationRecord):
+            self._set_aside[record.task_id, record.trial] = len(self._audits)
+            self._audits.append(_audit(record, _NONE_FOUND, _NO_DEFECTS))  # until `result` reads it
+            self._scopes.append(_Scope.NONE)
+            return
+        audit, scope = self._audited(record)
+        self._audits.append(audit)
         self._scopes.append(scope)
 
     def result(self) -> RunAudit:
@@ -167,6 +161,22 @@ class RunAuditor:
         if self._fallback is None:
             self._fallback = _ReportTimeAudit(self._manifest)
         return self._fallback
+
+    def _audited(self, record: RecordHead) -> tuple[SimulationAudit, _Scope]:
+        """The record's audit, from its recorded findings or, without them, audited here (a record without
+        recorded simulated-user findings in an interactive run is a full one); and the checks it ran."""
+        user_findings, scope = _NONE_FOUND, _Scope.NONE
+        if self._interactive and not record.excluded:
+            if record.user_findings is not None:
+                user_findings, scope = record.user_findings, _Scope.ALL
+            else:
+                assert isinstance(record, SimulationRecord), "a head without findings is set aside"
+                user_findings, scope = self._audit_user(record)
+        task_defects = _NO_DEFECTS
+        if not record.success and not record.excluded:
+            recorded = record.task_defects
+            task_defects = recorded if recorded is not None else self._looked_up_defects(record)
+        return _audit(record, user_findings, task_defects), scope
 
     def _audit_user(self, record: SimulationRecord) -> tuple[list[UserFinding], _Scope]:
         """The simulated-user checks of a record without recorded findings, and the checks it ran."""
@@ -193,13 +203,8 @@ class RunAuditor:
         if self._records is None:
             raise ValueError("heads without recorded findings were added: give RunAuditor the run's records")
         for record in _records_of(self._records, self._set_aside.keys()):
-            place = self._set_aside.pop((record.task_id, record.trial))
-            user_findings, scope = self._audit_user(record)
-            task_defects = record.task_defects if not record.success and not record.excluded else _NO_DEFECTS
-            if task_defects is None:
-                task_defects = self._looked_up_defects(record)
-            self._audits[place] = _audit(record, user_findings, task_defects)
-            self._scopes[place] = scope
+            place = self._set_aside[record.task_id, record.trial]
+            self._audits[place], self._scopes[place] = self._audited(record)
         self._set_aside.clear()
 
     def _rates(self) -> list[CheckRate]:
