@@ -5,6 +5,7 @@ the modules a fresh interpreter holds, never on timings."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -52,6 +53,19 @@ def test_reporting_a_run_loads_no_model_client_nor_other_command() -> None:
     assert {"tau2.cli.report", "tau2.report", "tau2.runs"} <= loaded
     sidecar_readers = ["tau2.annotation", "tau2.tau2bench.results"]  # the terminal tables' extras only
     assert sorted(loaded.intersection([*NEVER_FOR_A_REPORT, *sidecar_readers])) == []
+
+
+@pytest.mark.parametrize(("given", "expected"), [(None, "1"), ("4", "4")])
+def test_the_command_line_starts_no_blas_threads_unless_asked(given: str | None, expected: str) -> None:
+    """numpy's BLAS would start a thread per core (CPU for nothing): one, unless the user set a number."""
+    environment = {name: value for name, value in os.environ.items() if name != "OPENBLAS_NUM_THREADS"}
+    if given is not None:
+        environment["OPENBLAS_NUM_THREADS"] = given
+    script = "import os, tau2.cli\nprint(os.environ['OPENBLAS_NUM_THREADS'])"
+    result = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True, env=environment
+    )
+    assert result.stdout.strip() == expected
 
 
 def test_the_root_help_lists_every_command_in_the_declared_order() -> None:

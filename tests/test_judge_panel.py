@@ -283,6 +283,21 @@ def test_regrade_flips_exactly_what_the_new_judge_changes_and_leaves_the_run_as_
     assert f"judge {FIRST} vs {SECOND}" in comparison["title"]
 
 
+def test_regrade_keeps_the_recorded_findings_and_task_defects_only_where_it_still_fails(
+    suite: Path, tmp_path: Path, server: ScriptedOpenAIServer
+) -> None:
+    original, regraded = tmp_path / "run", tmp_path / "regraded"
+    run(suite, original, server, SECOND)
+    assert invoke("regrade", original, "--out", regraded, *judge_options(server, FIRST)).exit_code == 0
+    old = {record["task_id"]: record for record in records(original)}
+    new = {record["task_id"]: record for record in records(regraded)}
+    ids = task_ids()
+    assert old[ids[2]]["reward"] == 0 and new[ids[2]]["reward"] == 1, "the first judge passes task 2"
+    assert "task_defects" in old[ids[2]] and "task_defects" not in new[ids[2]]
+    assert new[ids[0]]["reward"] == 0 and new[ids[0]]["task_defects"] == old[ids[0]]["task_defects"]
+    assert all(new[task]["user_findings"] == old[task]["user_findings"] is not None for task in old)
+
+
 def test_regrade_by_the_same_judge_flips_nothing_and_a_panel_keeps_every_verdict(
     suite: Path, tmp_path: Path, server: ScriptedOpenAIServer
 ) -> None:

@@ -1,6 +1,6 @@
 """The package layout's rules: one namespace that user folders cannot shadow, and imports that only
-flow down the layers (world → tasks → τ²-bench task files → llm → episode → config, actors → runs → runner →
-metrics and audit → report, seats → api, RL, play, annotation, τ²-bench results → cli)."""
+flow down the layers (world → tasks → τ²-bench task files → llm → episode → config, actors, findings → runs
+→ runner → metrics and audit → report, seats → api, RL, play, annotation, τ²-bench results → cli)."""
 
 from __future__ import annotations
 
@@ -34,6 +34,7 @@ LAYERS: dict[str, int] = {
     "config": 5,
     "actors": 5,
     "testing": 5,
+    "findings": 5,
     "runs": 6,
     "runner": 7,
     "metrics": 8,

@@ -107,6 +107,7 @@ def test_a_full_telecom_task_played_as_the_customer(tmp_path: Path) -> None:
     run = load_run(tmp_path / "r")
     assert run.records[0].reward == 1.0
     assert (run.manifest.agent.kind, run.manifest.user.kind) == ("oracle", "human")
+    assert run.records[0].user_findings == [], "the person's seat is audited when the session is recorded"
 
 
 def test_leaving_records_nothing(tmp_path: Path) -> None:

@@ -10,6 +10,7 @@ import re
 import shutil
 from html import escape
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import pytest
@@ -21,6 +22,7 @@ from tau2.cli import app
 from tau2.episode import Mode
 from tau2.metrics import Bootstrap
 from tau2.report import SCHEMA_VERSION, RunReport, build_report, plots, run_page
+from tau2.report import build as report_build
 from tau2.report.tables import headline_ks
 from tau2.runs._rundir import RESULTS_FILE, RunManifest, load_run
 
@@ -285,14 +287,18 @@ def test_html_tables_and_plots_show_long_names_shortened_and_tables_hold_them_wh
 
 
 @pytest.mark.parametrize(
-    "command", [["report", INTERACTIVE], ["compare", INTERACTIVE, str(RUNS_DIR / "solo")]]
+    ("command", "reader", "name"),
+    [
+        (["report", INTERACTIVE], report_build, "fold_run"),
+        (["compare", INTERACTIVE, str(RUNS_DIR / "solo")], runs_module, "load_run"),
+    ],
 )
 def test_reading_and_reducing_runs_pauses_the_garbage_collector(
-    command: list[str], monkeypatch: pytest.MonkeyPatch
+    command: list[str], reader: ModuleType, name: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     collecting: list[bool] = []
-    load = runs_module.load_run
-    monkeypatch.setattr(runs_module, "load_run", lambda path: collecting.append(gc.isenabled()) or load(path))
+    read = getattr(reader, name)
+    monkeypatch.setattr(reader, name, lambda *given: collecting.append(gc.isenabled()) or read(*given))
     result = runner.invoke(app, [*command, "--json"])
     assert result.exit_code == 0, result.output
     assert collecting and not any(collecting)

@@ -1,11 +1,10 @@
-"""The audit: `tau2 lint`'s deterministic checks of task files, the simulated-user audit of trajectories,
+"""The audit: `tau2 lint`'s deterministic checks of task files, the simulated-user audit of trajectories
+(both re-exported from `tau2.findings`, where the runner finds them to record each simulation's findings),
 the attribution of each failed simulation to the agent, the simulated user, a task defect or the
 infrastructure, and the regrade of a run's stored trajectories against other task definitions, all offline
 and deterministic; and the regrade of a run's stored transcripts by other judges (`regrade_judges`, the one
 part that calls models)."""
 
-from tau2.audit._findings import Check, LintFinding, Severity
-from tau2.audit._lint import LINT_CHECKS, lint_files, lint_task, policy_findings
 from tau2.audit._regrade_judges import RegradeResult, RewardFlip, regrade_judges
 from tau2.audit._regrade_suite import RegradeReport, VerdictFlip, regrade_suite
 from tau2.audit._run_audit import (
@@ -17,7 +16,20 @@ from tau2.audit._run_audit import (
     attribute,
     audit_run,
 )
-from tau2.audit._user_checks import NEEDS_TASK, USER_CHECKS, SeatTools, UserFinding, audit_trajectory
+from tau2.findings import (
+    LINT_CHECKS,
+    NEEDS_TASK,
+    USER_CHECKS,
+    Check,
+    LintFinding,
+    SeatTools,
+    Severity,
+    UserFinding,
+    audit_trajectory,
+    lint_files,
+    lint_task,
+    policy_findings,
+)
 
 __all__ = [
     "LINT_CHECKS",

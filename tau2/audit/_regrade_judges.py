@@ -170,12 +170,15 @@ async def _regraded(panel: JudgePanel, record: SimulationRecord, run_id: str) ->
     judgement = await panel.judge(simulation_key(record.task_id, record.seed), record.trajectory, statements)
     checks = rejudged_checks(record.checks, judgement.verdicts)
     gated = any(check.gating for check in checks if check.kind is RewardType.NL_ASSERTION)
+    reward = gated_reward(checks, record.termination) if gated else record.reward
     return record.model_copy(
         update={
             "run_id": run_id,
             "checks": checks,
-            "reward": gated_reward(checks, record.termination) if gated else record.reward,
+            "reward": reward,
             "judge_usage": judgement.usage,
             "judges": judgement.judges,
+            # the same transcript of the same task: its findings stand; task defects belong to failures
+            "task_defects": record.task_defects if reward < 1.0 else None,
         }
     )

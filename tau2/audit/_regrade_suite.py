@@ -1,6 +1,7 @@
 """Re-scoring a run's stored trajectories against other task definitions (`tau2 regrade RUN --suite FILE`):
 each trajectory's tool calls run again, in order and on their recorded side, in a fresh world of the new
-task, and the final world is judged by the new task's checks. No model is called: the conversation is the
+task, and the final world is judged by the new task's checks (and audited against it: the simulated-user
+findings and task defects each record carries are the new task's). No model is called: the conversation is the
 one recorded, natural-language assertions keep the verdicts the run's judge gave (a statement it never saw
 stays unjudged), and the run directory read is never written. The new run lists each verdict that flips."""
 
@@ -15,6 +16,7 @@ from pydantic import BaseModel, ConfigDict
 
 from tau2._jsonfile import json_line
 from tau2.audit._regrade_output import require_new_output
+from tau2.audit._run_audit import as_played
 from tau2.episode import (
     DONE_TOOL,
     AssertionRecord,
@@ -27,6 +29,8 @@ from tau2.episode import (
     evaluate,
 )
 from tau2.errors import UserInputError
+from tau2.findings import RunFindings
+from tau2.personas import PersonaError
 from tau2.runner import (
     data_hash,
     new_run_identity,
@@ -34,6 +38,7 @@ from tau2.runner import (
     reward_basis_source,
     sha256_tree,
     suite_hash,
+    with_findings,
 )
 from tau2.runs import (
     RESULTS_FILE,
@@ -120,6 +125,8 @@ def regrade_suite(run_dir: Path, suite: Path, out: Path, *, data_dir: Path | Non
     records: list[SimulationRecord] = []
     flips: list[VerdictFlip] = []
     not_regraded: list[str] = []
+    played = _played(tasks, manifest)
+    findings = RunFindings(get_domain(manifest.domain), data)
     for record in run.records:
         task = tasks.get(record.task_id)
         if task is None:
@@ -128,6 +135,10 @@ def regrade_suite(run_dir: Path, suite: Path, out: Path, *, data_dir: Path | Non
             not_regraded.append(f"{record.task_id}/{record.trial}")
             continue
         regraded = _regrade(record, task, new, data)
+        if played is None:
+            regraded = regraded.model_copy(update={"user_findings": None, "task_defects": None})
+        else:
+            regraded = with_findings(regraded, played[task.id], findings)
         records.append(regraded)
         if regraded.success != record.success:
             flips.append(_flip(record, regraded))
@@ -169,6 +180,16 @@ def _suite_tasks(suite: Path, manifest: RunManifest) -> dict[str, Task]:
             f"domain {manifest.domain}"
         )
     return {task.id: task for task in tasks}
+
+
+def _played(tasks: dict[str, Task], manifest: RunManifest) -> dict[str, Task] | None:
+    """The suite's tasks as the run's customer played them (its persona override applied), which its
+    findings are checked against; None when the persona cannot be read (the records then carry no findings
+    and a report audits them itself, saying why it cannot)."""
+    try:
+        return {task.id: task for task in as_played(list(tasks.values()), manifest.config.persona)}
+    except PersonaError:
+        return None
 
 
 def _regraded_manifest(

@@ -4,31 +4,30 @@ attribution of every failed simulation to its first cause.
 
 Attribution, in this order: an infrastructure failure (excluded from metrics); else a task defect (the
 task has an error finding of `tau2 lint`); else the simulated user (an error finding of the simulated-user
-audit); else the agent. The tasks are read again from the suite the run names, when its file still has the
-hash the run recorded; otherwise the checks that need a task, and task defects, are left out (said in
-`notes`).
+audit); else the agent. The runner records each simulation's findings and task defects as it is judged,
+and the audit counts those. Records without them (made before runs recorded them) are audited here: the
+tasks are read again from the suite the run names, when its file still has the hash the run recorded;
+otherwise the checks that need a task, and task defects, are left out (said in `notes`).
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from enum import StrEnum
+from enum import IntEnum, StrEnum
 from pathlib import Path
 from typing import Any, Final
 
 from pydantic import BaseModel, ConfigDict
 
-from tau2.audit._findings import Severity
-from tau2.audit._lint import lint_task
-from tau2.audit._user_checks import NEEDS_TASK, USER_CHECKS, SeatTools, UserFinding, audit_trajectory
 from tau2.episode import Mode
 from tau2.errors import UserInputError
+from tau2.findings import NEEDS_TASK, USER_CHECKS, RunFindings, Severity, UserFinding
 from tau2.metrics import Bootstrap, Estimate, rate_estimate
 from tau2.personas import PersonaError, load_persona
 from tau2.runner import suite_hash
-from tau2.runs import Run, RunManifest, SimulationRecord
+from tau2.runs import RecordFile, RecordHead, Run, RunManifest, SimulationRecord
 from tau2.tasks import Task
 from tau2.tau2bench import load_task_file
 from tau2.world import Domain, get_domain
@@ -97,74 +96,179 @@ _NO_DEFECTS: Final[list[str]] = []
 """The empty lists every clean simulation's audit shares (audits are read, never changed)."""
 
 
+class _Scope(IntEnum):
+    """The simulated-user checks a simulation was audited on."""
+
+    NONE = 0
+    WITHOUT_TASK = 1
+    """The checks that need no task (the run's suite changed or cannot be read)."""
+    ALL = 2
+
+
 class RunAuditor:
-    """The audit of a run folded one record at a time: each record's trajectory is audited as it is added
-    and only its findings are kept (per check, per-task counts of audited and fired simulations)."""
+    """The audit of a run folded one record at a time, keeping only each simulation's findings.
+
+    A record that carries its findings (the runner records them as each simulation is judged) is counted
+    as it is: nothing is read or checked again. A record without them (made before runs recorded them) is
+    audited here, which needs the run's tasks and domain (loaded on the first such record, never for a
+    run whose records all carry findings) and, for the simulated user, the trajectory: a `RecordHead`
+    without one is set aside when added and read in full from the run's records (a `RecordFile` reads only
+    those lines) given to `result`.
+    """
 
     def __init__(self, manifest: RunManifest, bootstrap: Bootstrap) -> None:
-        self._notes: list[str] = []
-        self._tasks = _run_tasks(manifest, self._notes)
-        self._domain = _domain(manifest.domain, self._notes)
-        self._data_dir = manifest.config.data_dir
+        self._manifest = manifest
         self._interactive = manifest.mode is Mode.INTERACTIVE
         self._bootstrap = bootstrap
-        self._defects: dict[str, list[str]] = {}
-        self._seats: dict[tuple[str, ...] | None, SeatTools] = {}
+        self._fallback: _ReportTimeAudit | None = None
         self._audits: list[SimulationAudit] = []
-        self._audited: dict[str, dict[str, list[int]]] = {check: {} for check in USER_CHECKS}
-        """Per check, per task (in order of first appearance): [simulations audited, simulations fired]."""
+        self._scopes: list[_Scope] = []
+        self._set_aside: dict[tuple[str, int], int] = {}
+        """Heads whose trajectory the audit needs, by unit: their place in `_audits`."""
         self._untraced = False
 
-    def add(self, record: SimulationRecord) -> SimulationAudit:
-        """Audit one record; returns its audit."""
-        task = self._tasks.get(record.task_id) if self._tasks is not None else None
-        findings: list[UserFinding] = []
-        domain = self._domain
-        if self._interactive and not record.excluded and record.trajectory is None:
-            self._untraced = True
-        if self._interactive and domain is not None and record.trajectory is not None and not record.excluded:
-            offered = None if task is None or task.user_tools is None else tuple(task.user_tools)
-            if offered not in self._seats:
-                self._seats[offered] = SeatTools.of(domain, task)
-            findings = audit_trajectory(record.trajectory, self._seats[offered], task)
-            fired = {finding.check for finding in findings}
-            for check in USER_CHECKS:
-                if task is not None or check not in NEEDS_TASK:
-                    counts = self._audited[check].setdefault(record.task_id, [0, 0])
-                    counts[0] += 1
-                    counts[1] += check in fired
-        task_defects: list[str] = []
-        if not record.success and not record.excluded and task is not None:
-            if record.task_id not in self._defects:
-                self._defects[record.task_id] = _task_defects(task, self._data_dir, self._notes)
-            task_defects = self._defects[record.task_id]
-        audit = SimulationAudit(
-            task_id=record.task_id,
-            trial=record.trial,
-            success=record.success,
-            findings=findings or _NONE_FOUND,
-            task_defects=task_defects or _NO_DEFECTS,
-            cause=attribute(record, findings, task_defects),
-        )
+    def add(self, record: RecordHead) -> None:
+        """Add one record (a full record, or only its head) to the audit."""
+        needs_trajectory = self._interactive and not record.excluded and record.user_findings is None
+        if needs_trajectory and not isinstance(record, SimulationRecord):
+            self._set_aside[record.task_id, record.trial] = len(self._audits)
+            self._audits.append(_audit(record, _NONE_FOUND, _NO_DEFECTS))  # until `result` reads it
+            self._scopes.append(_Scope.NONE)
+            return
+        audit, scope = self._audited(record)
         self._audits.append(audit)
-        return audit
+        self._scopes.append(scope)
 
-    def result(self) -> RunAudit:
-        """The audit of the records added so far."""
-        notes = list(self._notes)
+    def result(self, records: Sequence[SimulationRecord] | None = None) -> RunAudit:
+        """The audit of the records added so far; `records` (the run's) are needed when heads without
+        recorded findings were added."""
+        self._audit_set_aside(records)
+        notes = [] if self._fallback is None else list(self._fallback.notes)
         if self._untraced:
             notes.append("some records hold no trajectory: their simulated user is not audited")
         counts = Counter(audit.cause for audit in self._audits)
         return RunAudit(
-            checks=[_rate(check, self._audited[check], self._bootstrap) for check in USER_CHECKS],
+            checks=self._rates(),
             attribution={cause.value: counts[cause] for cause in Cause},
             simulations=self._audits,
             notes=list(dict.fromkeys(notes)),
         )
 
+    def _report_time(self) -> _ReportTimeAudit:
+        """What auditing records without findings needs, loaded on first use."""
+        if self._fallback is None:
+            self._fallback = _ReportTimeAudit(self._manifest)
+        return self._fallback
+
+    def _audited(self, record: RecordHead) -> tuple[SimulationAudit, _Scope]:
+        """The record's audit, from its recorded findings or, without them, audited here (a record without
+        recorded simulated-user findings in an interactive run is a full one); and the checks it ran."""
+        user_findings, scope = _NONE_FOUND, _Scope.NONE
+        if self._interactive and not record.excluded:
+            if record.user_findings is not None:
+                user_findings, scope = record.user_findings, _Scope.ALL
+            else:
+                assert isinstance(record, SimulationRecord), "a head without findings is set aside"
+                user_findings, scope = self._audit_user(record)
+        task_defects = _NO_DEFECTS
+        if not record.success and not record.excluded:
+            recorded = record.task_defects
+            task_defects = recorded if recorded is not None else self._looked_up_defects(record)
+        return _audit(record, user_findings, task_defects), scope
+
+    def _audit_user(self, record: SimulationRecord) -> tuple[list[UserFinding], _Scope]:
+        """The simulated-user checks of a record without recorded findings, and the checks it ran."""
+        if record.trajectory is None:
+            self._untraced = True
+            return _NONE_FOUND, _Scope.NONE
+        fallback = self._report_time()
+        if fallback.findings is None:
+            return _NONE_FOUND, _Scope.NONE
+        task = fallback.task(record.task_id)
+        findings = fallback.findings.user_findings(record.trajectory, task)
+        return findings, _Scope.ALL if task is not None else _Scope.WITHOUT_TASK
+
+    def _looked_up_defects(self, record: RecordHead) -> list[str]:
+        """The task defects of a failed record without recorded ones."""
+        fallback = self._report_time()
+        task = fallback.task(record.task_id)
+        return _NO_DEFECTS if task is None else fallback.task_defects(task)
+
+    def _audit_set_aside(self, records: Sequence[SimulationRecord] | None) -> None:
+        """Audit the heads set aside, read in full from the run's records."""
+        if not self._set_aside:
+            return
+        if records is None:
+            raise ValueError("heads without recorded findings were added: give result the run's records")
+        for record in _records_of(records, self._set_aside.keys()):
+            place = self._set_aside[record.task_id, record.trial]
+            self._audits[place], self._scopes[place] = self._audited(record)
+        self._set_aside.clear()
+
+    def _rates(self) -> list[CheckRate]:
+        """Each check's rate: per task (in order of the task's first audited simulation), the simulations
+        audited on the check and those it fired on."""
+        audited: dict[_Scope, dict[str, int]] = {_Scope.WITHOUT_TASK: {}, _Scope.ALL: {}}
+        fired: dict[str, Counter[str]] = {check: Counter() for check in USER_CHECKS}
+        for audit, scope in zip(self._audits, self._scopes, strict=True):
+            if scope is _Scope.NONE:
+                continue
+            for at in (_Scope.WITHOUT_TASK, _Scope.ALL) if scope is _Scope.ALL else (_Scope.WITHOUT_TASK,):
+                audited[at][audit.task_id] = audited[at].get(audit.task_id, 0) + 1
+            for finding in audit.findings:
+                fired[finding.check][audit.task_id] += 1
+        scopes = {check: _Scope.ALL if check in NEEDS_TASK else _Scope.WITHOUT_TASK for check in USER_CHECKS}
+        return [_rate(check, audited[scopes[check]], fired[check], self._bootstrap) for check in USER_CHECKS]
+
+
+def _audit(record: RecordHead, findings: list[UserFinding], task_defects: list[str]) -> SimulationAudit:
+    return SimulationAudit(
+        task_id=record.task_id,
+        trial=record.trial,
+        success=record.success,
+        findings=findings or _NONE_FOUND,
+        task_defects=task_defects or _NO_DEFECTS,
+        cause=attribute(record, findings, task_defects),
+    )
+
+
+def _records_of(
+    records: Sequence[SimulationRecord], units: Iterable[tuple[str, int]]
+) -> Iterable[SimulationRecord]:
+    """The records of `units`: a `RecordFile` reads only their lines."""
+    wanted = set(units)
+    if isinstance(records, RecordFile):
+        return records.where(lambda line: (line.task_id, line.trial) in wanted)
+    return (record for record in records if (record.task_id, record.trial) in wanted)
+
+
+class _ReportTimeAudit:
+    """What the audit of records without findings needs: the run's tasks as played and its domain."""
+
+    def __init__(self, manifest: RunManifest) -> None:
+        self.notes: list[str] = []
+        self._tasks = _run_tasks(manifest, self.notes)
+        domain = _domain(manifest.domain, self.notes)
+        self.findings = None if domain is None else RunFindings(domain, manifest.config.data_dir)
+
+    def task(self, task_id: str) -> Task | None:
+        """The task as the run played it; None when the suite cannot tell."""
+        return None if self._tasks is None else self._tasks.get(task_id)
+
+    def task_defects(self, task: Task) -> list[str]:
+        """The error checks of `tau2 lint` that fire on the task (none, with a note, when its data cannot
+        be read)."""
+        if self.findings is None:
+            return _NO_DEFECTS
+        try:
+            return self.findings.task_defects(task)
+        except UserInputError as error:
+            self.notes.append(f"task defects not looked up: {error}")
+            return _NO_DEFECTS
+
 
 def attribute(
-    record: SimulationRecord, findings: Sequence[UserFinding], task_defects: Sequence[str]
+    record: RecordHead, findings: Sequence[UserFinding], task_defects: Sequence[str]
 ) -> Cause | None:
     """The first cause of a failed simulation (None for a success): infrastructure, a task defect, the
     simulated user (an error finding), else the agent."""
@@ -179,27 +283,17 @@ def attribute(
     return Cause.AGENT
 
 
-def _rate(check: str, by_task: dict[str, list[int]], bootstrap: Bootstrap) -> CheckRate:
+def _rate(check: str, audited: dict[str, int], fired: Counter[str], bootstrap: Bootstrap) -> CheckRate:
     """The share of audited simulations the check fired on, per task then averaged over tasks."""
-    rates = [fired / audited for audited, fired in by_task.values()]
+    rates = [fired[task_id] / count for task_id, count in audited.items()]
     return CheckRate(
         check=check,
         severity=USER_CHECKS[check].severity,
         rule=USER_CHECKS[check].rule,
-        audited=sum(audited for audited, _ in by_task.values()),
-        fired=sum(fired for _, fired in by_task.values()),
+        audited=sum(audited.values()),
+        fired=sum(fired.values()),
         rate=rate_estimate(rates, bootstrap),
     )
-
-
-def _task_defects(task: Task, data_dir: Path | None, notes: list[str]) -> list[str]:
-    """The error checks of `tau2 lint` that fire on the task (none when its data cannot be read)."""
-    try:
-        findings = lint_task(task, data_dir)
-    except UserInputError as error:
-        notes.append(f"task defects not looked up: {error}")
-        return []
-    return [finding.check for finding in findings if finding.severity is Severity.ERROR]
 
 
 def _run_tasks(manifest: RunManifest, notes: list[str]) -> dict[str, Task] | None:
@@ -211,20 +305,24 @@ def _run_tasks(manifest: RunManifest, notes: list[str]) -> dict[str, Task] | Non
         if suite_hash(path) != manifest.suite_hash:
             notes.append(f"{path}: the suite changed since the run; {skipped}")
             return None
-        tasks = load_task_file(path, manifest.domain)
-        persona = None if manifest.config.persona is None else load_persona(manifest.config.persona)
+        tasks = as_played(load_task_file(path, manifest.domain), manifest.config.persona)
     except (UserInputError, PersonaError, OSError) as error:
         notes.append(f"the run's suite cannot be read ({' '.join(str(error).split())}); {skipped}")
         return None
-    if persona is not None:
-        text = persona.prompt_text
-        tasks = [
-            task.model_copy(
-                update={"user_scenario": task.user_scenario.model_copy(update={"persona_text": text})}
-            )
-            for task in tasks
-        ]
     return {task.id: task for task in tasks}
+
+
+def as_played(tasks: list[Task], persona: str | None) -> list[Task]:
+    """`tasks` as the customer of a run with the persona override `persona` plays them (its text in their
+    scenario); raises `PersonaError` when the persona cannot be read."""
+    if persona is None:
+        return tasks
+    text = load_persona(persona).prompt_text
+    played = []
+    for task in tasks:
+        scenario = task.user_scenario.model_copy(update={"persona_text": text})
+        played.append(task.model_copy(update={"user_scenario": scenario}))
+    return played
 
 
 def _domain(name: str, notes: list[str]) -> Domain[Any] | None:

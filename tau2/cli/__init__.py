@@ -14,6 +14,12 @@ _signals.install()  # before the heavy imports below: a signal while starting mu
 
 import contextlib  # noqa: E402
 import os  # noqa: E402
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+"""Before numpy loads (here and in worker processes, which inherit it): numpy's BLAS starts a thread per
+core, about 0.1 s of CPU per command, and nothing tau2 computes multiplies matrices big enough to use them.
+A value the user set is kept."""
+
 import signal  # noqa: E402
 import sys  # noqa: E402
 import traceback  # noqa: E402

@@ -38,6 +38,7 @@ from tau2 import (
 from tau2._display import markup_literal as literal
 from tau2.config import RunConfig
 from tau2.episode import DONE_TOOL, Turn
+from tau2.findings import RunFindings
 from tau2.llm import ModelSpec
 from tau2.play._terminal import SessionEnded, Terminal
 from tau2.runner import episode_record, resolved_seat, write_run
@@ -162,7 +163,9 @@ def record(run_dir: Path, setup: PlaySetup, result: EpisodeResult) -> None:
         {**settings, "agent": agent, "seed": result.seed or 0}
         | ({"user": user} if setup.mode is Mode.INTERACTIVE else {})
     )
-    write_run(run_dir, tasks=[setup.task], config=config, records=[episode_record(setup.task, 0, result)])
+    findings = RunFindings(get_domain(setup.task.domain), config.data_dir)
+    simulation = episode_record(setup.task, 0, result, findings=findings)
+    write_run(run_dir, tasks=[setup.task], config=config, records=[simulation])
 
 
 def _task_label(task: Task) -> str:

@@ -100,7 +100,7 @@ class _RunFold:
             warnings=run.warnings,
             missing=missing_summary(outcomes, shown_k),
             retrieval=tally.retrieval.summary(),
-            audit=self.auditor.result(),
+            audit=self.auditor.result(run.records),
             judges=tally.judges.result(),
         )
 

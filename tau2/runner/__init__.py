@@ -3,7 +3,7 @@ three executors — one event loop in this process, worker processes, or Ray act
 resumable results store (`manifest.json` + `results.jsonl`) written by the driver alone."""
 
 from tau2.runner._arms import ArmsDriver, ArmUnit, drive_arms
-from tau2.runner._convert import crash_record, episode_record
+from tau2.runner._convert import crash_record, episode_record, with_findings
 from tau2.runner._drive import EXECUTORS, drive
 from tau2.runner._driver import Driver, Executor
 from tau2.runner._execute import episode_config, execute_locally, simulate
@@ -87,5 +87,6 @@ __all__ = [
     "stored_manifest",
     "stored_totals",
     "suite_hash",
+    "with_findings",
     "write_run",
 ]

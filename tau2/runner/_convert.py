@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from contextlib import suppress
 from typing import Any
 
-from tau2.episode import EpisodeConfig, EpisodeResult, TerminationReason
+from tau2.episode import EpisodeConfig, EpisodeResult, Mode, TerminationReason
+from tau2.errors import UserInputError
+from tau2.findings import RunFindings
 from tau2.runs import Provenance, SimulationRecord
 from tau2.tasks import Task
 
@@ -16,12 +19,13 @@ def episode_record(
     *,
     run_id: str | None = None,
     provenance: Provenance | None = None,
+    findings: RunFindings | None = None,
 ) -> SimulationRecord:
     """The record of a finished episode of `task` (already carrying any persona override) in run `run_id`,
-    scored against `provenance`."""
+    scored against `provenance`; with the run's `findings`, it records what they find on it."""
     evaluation = result.evaluation
     trajectory = result.trajectory
-    return SimulationRecord(
+    record = SimulationRecord(
         **_unit_fields(task, trial, result.config, run_id, provenance),
         reward=result.reward,
         termination=result.termination,
@@ -41,6 +45,23 @@ def episode_record(
         retrieval=evaluation.retrieval,
         trajectory=trajectory,
     )
+    return record if findings is None else with_findings(record, task, findings)
+
+
+def with_findings(record: SimulationRecord, task: Task, findings: RunFindings) -> SimulationRecord:
+    """`record` of a simulation of `task` with its findings: the simulated-user checks that fired, for an
+    interactive simulation, and its task's defects, for a failed one (none for infrastructure failures, and
+    none when the task's data cannot be read: the report looks them up again)."""
+    if record.excluded:
+        return record
+    user_findings = None
+    if record.mode is Mode.INTERACTIVE and record.trajectory is not None:
+        user_findings = findings.user_findings(record.trajectory, task)
+    task_defects = None
+    if not record.success:
+        with suppress(UserInputError):
+            task_defects = findings.task_defects(task)
+    return record.model_copy(update={"user_findings": user_findings, "task_defects": task_defects})
 
 
 def crash_record(

@@ -120,4 +120,6 @@ async def simulate(prepared: PreparedRun, unit: Unit, judge: JudgePanel | None =
         raise  # no simulation of the run can succeed: the executor stops the run
     except Exception as error:
         return crash_record(task, unit.trial, config, error, run_id=manifest.run_id, provenance=provenance)
-    return episode_record(task, unit.trial, result, run_id=manifest.run_id, provenance=provenance)
+    return episode_record(
+        task, unit.trial, result, run_id=manifest.run_id, provenance=provenance, findings=prepared.findings
+    )

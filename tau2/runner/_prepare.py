@@ -7,13 +7,14 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, SkipValidation
+from pydantic import BaseModel, ConfigDict, PrivateAttr, SkipValidation
 
 from tau2._jsonfile import read_bytes_bounded
 from tau2.actors import make_actor
 from tau2.config import ActorSpec, ConfigLayer, EpisodeConfig, Mode, ModelSpec, RunConfig, layered, source
 from tau2.episode import check_structure, shipped_policy
 from tau2.errors import UserInputError
+from tau2.findings import RunFindings
 from tau2.llm import missing_credentials, withheld_credentials
 from tau2.personas import PersonaError, load_persona
 from tau2.runner._manifest import (
@@ -76,6 +77,7 @@ class PreparedRun(BaseModel):
     """Whether the run directory already holds this run's manifest (a resume)."""
     manifest_changed: bool = False
     """Whether a resume changed the stored manifest (added trials), so it is written again."""
+    _findings: RunFindings | None = PrivateAttr(default=None)
 
     def pending(self) -> UnitQueue:
         """The units without a finished record, trial by trial so early results cover every task, made
@@ -90,6 +92,14 @@ class PreparedRun(BaseModel):
         """Every unit `pending` would hand out, as a list."""
         pending = self.pending()
         return [pending.take() for _ in range(len(pending))]
+
+    @property
+    def findings(self) -> RunFindings:
+        """What the run records about each simulation as it is judged (the simulated-user checks, task
+        defects), with its caches: made on first use, in each process that simulates."""
+        if self._findings is None:
+            self._findings = RunFindings(get_domain(self.manifest.domain), self.data_dir)
+        return self._findings
 
     @property
     def data_dir(self) -> Path | None:

@@ -22,6 +22,7 @@ from tau2.episode import (
     TerminationReason,
     Trajectory,
 )
+from tau2.findings import UserFinding
 from tau2.llm import Usage
 from tau2.runs._provenance import Provenance
 from tau2.world import RetrievalRecall, Side, StateChange
@@ -82,13 +83,21 @@ class RecordHead(BaseModel):
     provenance: Provenance | None = None
     """The hashes the record was scored against (its task's, the policy's, the data's, …); None in records
     of runs made before runs recorded them."""
+    user_findings: list[UserFinding] | None = None
+    """The simulated-user checks that fired on the trajectory, found when the simulation was judged (empty:
+    audited, none fired); None when it was not: solo runs, infrastructure failures, records made before
+    runs recorded findings (a report audits those itself, from the trajectory)."""
+    task_defects: list[str] | None = None
+    """For a failed simulation, the error checks of `tau2 lint` on its task (as played), found when it was
+    judged; None on successes and on records made before."""
 
     @model_serializer(mode="wrap")
     def _omit_unset_fields(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
-        """Leave `retrieval` out for domains without a knowledge base, `provenance` out of records without
-        one, and `judges` out without a panel of judges, so such records stay as they were."""
+        """Leave `retrieval` out for domains without a knowledge base, `provenance`, `user_findings` and
+        `task_defects` out of records without them, and `judges` out without a panel of judges, so such
+        records stay as they were."""
         data: dict[str, Any] = handler(self)
-        for name in ("retrieval", "provenance"):
+        for name in ("retrieval", "provenance", "user_findings", "task_defects"):
             if data.get(name) is None:
                 data.pop(name, None)
         if not data.get("judges"):

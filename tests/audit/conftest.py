@@ -1,5 +1,6 @@
 """Shared helpers of the audit tests: τ²-bench's public data beside the repository (a skip with a reason
-without it, a failure on CI) and `tau2 lint --json` run through the command line."""
+without it, a failure on CI), `tau2 lint --json` run through the command line, and a run's records made
+as old runs wrote them (without recorded findings)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from typer.testing import CliRunner
 
 from tau2.cli import app
 from tau2.domains.mock.tasks import BOTH, ENABLE_POWER, PLUG_IN
+from tau2.runs import RESULTS_FILE
 from tau2.tasks import Task
 
 
@@ -54,3 +56,17 @@ def broken_task() -> Task:
     return BOTH.model_copy(
         update={"id": "broken", "evaluation": BOTH.evaluation.model_copy(update={"solution": solution})}
     )
+
+
+def strip_findings(run_dir: Path) -> int:
+    """Remove the recorded findings (`user_findings`, `task_defects`) from every record of the run, as runs
+    made before they were recorded wrote them; returns how many records carried any."""
+    results = run_dir / RESULTS_FILE
+    lines, carried = [], 0
+    for line in results.read_text(encoding="utf-8").splitlines():
+        record = json.loads(line)
+        recorded = [record.pop("user_findings", None), record.pop("task_defects", None)]
+        carried += recorded != [None, None]
+        lines.append(json.dumps(record, ensure_ascii=False))
+    results.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+    return carried

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from tau2.audit import LINT_CHECKS, Severity, lint_files, lint_task
-from tau2.audit._lint_duplicates import duplicate_findings
-from tau2.audit._lint_persona import contradictions
-from tau2.audit._lint_tools import Reader, foreign_tools
 from tau2.domains.mock.tasks import BOTH, CUT_POWER, ENABLE_POWER, LIT, PLUG_IN, TRANSFER, UNPLUG, mock_task
+from tau2.findings._lint_duplicates import duplicate_findings
+from tau2.findings._lint_persona import contradictions
+from tau2.findings._lint_tools import Reader, foreign_tools
 from tau2.tasks import AssertionCall, EnvCall, RewardType, SolutionStep, Task, load_suite
 from tau2.world import CustomerRecord, Side
 

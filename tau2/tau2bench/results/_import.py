@@ -31,6 +31,7 @@ from tau2 import (
 )
 from tau2._jsonfile import read_json, validation_error, write_json
 from tau2.config import MAX_TRIALS, RunConfig
+from tau2.findings import RunFindings
 from tau2.llm import ModelSpec
 from tau2.runner import NewRun, check_new_run_dir, episode_record, sha256_text
 from tau2.tau2bench import task_from_tau2
@@ -150,7 +151,8 @@ def import_results(path: Path, run_dir: Path, data_dir: Path | None = None) -> T
         raise validation_error(path, error, ("info",)) from None
     labels = {Side.AGENT: agent.label(), Side.USER: user.label() if mode is Mode.INTERACTIVE else None}
     with NewRun(run_dir) as run:
-        importer = _Importer(results, tasks, config.episode, data_dir, labels, run)
+        findings = RunFindings(pack, data_dir)
+        importer = _Importer(results, tasks, config.episode, data_dir, labels, run, findings)
         comparisons, warnings = importer.run_all()
         trials = importer.trials
         used = [task for task in tasks.values() if trials.get(task.id)]
@@ -184,9 +186,10 @@ class _Importer:
         data_dir: Path | None,
         labels: dict[Side, str | None],
         run: NewRun,
+        findings: RunFindings,
     ) -> None:
         self.results, self.tasks, self.config, self.data_dir = results, tasks, config, data_dir
-        self.labels, self.run = labels, run
+        self.labels, self.run, self.findings = labels, run, findings
         self.trials: dict[str, set[int]] = defaultdict(set)
         """The trial numbers imported so far, by task."""
         self.policies: dict[str, str] = {}
@@ -248,7 +251,7 @@ class _Importer:
             kept=replayed.kept,
             policy=policy,
         )
-        return episode_record(task, trial, result), comparison
+        return episode_record(task, trial, result, findings=self.findings), comparison
 
     def _renumber(
         self,

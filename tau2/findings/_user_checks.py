@@ -15,10 +15,8 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, Final
 
-from pydantic import BaseModel, ConfigDict
-
-from tau2.audit._findings import Check, Severity
 from tau2.episode import GREETING, Entry, EntryKind, TerminationReason, Trajectory
+from tau2.findings._findings import Check, Severity, UserFinding
 from tau2.tasks import Task
 from tau2.world import Domain, Side, ToolKind, ToolResult
 
@@ -96,20 +94,6 @@ NEEDS_TASK = frozenset({UNFOUNDED_FACT, ENDED_UNVERIFIED})
 """Checks that read the task (its texts, its assertions): skipped when the task is unavailable."""
 
 
-class UserFinding(BaseModel):
-    """One simulated-user check that fired on a trajectory, with what made it fire."""
-
-    model_config = ConfigDict(frozen=True)
-
-    check: str
-    detail: str
-
-    @property
-    def severity(self) -> Severity:
-        """The check's severity."""
-        return USER_CHECKS[self.check].severity
-
-
 _IGNORECASE_FOLDS: Final = str.maketrans({"İ": "i", "ı": "i", "ſ": "s", "K": "k"})
 """The four non-ASCII letters a case-insensitive pattern matches as ASCII letters, mapped to those."""
 
@@ -141,7 +125,9 @@ class SeatTools:
 
     @cached_property
     def _request(self) -> re.Pattern[str] | None:
-        """A pattern matching any of the customer's tools as an agent message names it."""
+        """A pattern matching any of the customer's tools as an agent message names it. When every name
+        starts with a letter or digit, every match starts a word, which the pattern checks first: other
+        places fail at once instead of trying every form (half the cost, the same matches)."""
         if not self.customer:
             return None
         between = r"\s+(?:(?:a|an|the|your|my)\s+)?"
@@ -151,7 +137,10 @@ class SeatTools:
             words = name.split("_")
             if len(words) > 1:
                 forms.append(r"\b" + between.join(map(re.escape, words)) + r"\b")
-        return re.compile("|".join(forms), re.IGNORECASE)
+        either = "|".join(forms)
+        if all(name[:1].isalnum() for name in self.customer):
+            either = rf"(?<!\w)(?=\w)(?:{either})"
+        return re.compile(either, re.IGNORECASE)
 
     @cached_property
     def _request_anchors(self) -> tuple[str, ...]:
@@ -206,14 +195,20 @@ def _user_called(window: Sequence[Entry]) -> bool:
 def _ended_with_open_request(trajectory: Trajectory, tools: SeatTools) -> str | None:
     if trajectory.termination is not TerminationReason.USER_STOP:
         return None
-    last = None
-    for message, window, _ in _windows(trajectory.entries):
-        last = (message, window)
-    if last is None:
+    entries = trajectory.entries
+    last = next(
+        (
+            i
+            for i in range(len(entries) - 1, -1, -1)
+            if entries[i].seat is Side.AGENT and entries[i].kind is EntryKind.MESSAGE
+        ),
+        None,
+    )
+    if last is None or _user_called(entries[last + 1 :]):
         return None
-    message, window = last
+    message = entries[last]
     asked = tools.requested(message.text)
-    if asked is None or _user_called(window):
+    if asked is None:
         return None
     return f"entry {message.index} asked for {asked!r}; the customer hung up without a tool call"
 
@@ -243,7 +238,11 @@ def _ended_unverified(trajectory: Trajectory, tools: SeatTools, task: Task) -> s
     return None
 
 
-_TOKEN = re.compile(r"[A-Za-z0-9#@$.,_+%-]*\d[A-Za-z0-9#@$.,_+%-]*")
+_TOKEN_CHARS = "A-Za-z0-9#@$.,_+%-"
+_TOKEN = re.compile(rf"[{_TOKEN_CHARS}]*\d[{_TOKEN_CHARS}]*")
+_ASCII_TOKEN = re.compile(rf"(?<![{_TOKEN_CHARS}])[A-Za-z#@$.,_+%-]*[0-9][{_TOKEN_CHARS}]*")
+r"""`_TOKEN` for ASCII text (where `\d` is `[0-9]`): each match is a whole run of token characters holding a
+digit, found without trying again at every character of a run that holds none."""
 _NOT_ALNUM = re.compile(r"[^A-Za-z0-9]")
 _NOT_LOWER_ALNUM = re.compile(r"[^a-z0-9]")
 _DECIMAL = re.compile(r"\d+\.\d+")
@@ -253,7 +252,7 @@ _NUMBER = re.compile(r"^[$#]?\d[\d,]*(?:\.\d+)?%?$")
 def _fact_tokens(text: str) -> Iterator[str]:
     """The identifiers and numbers of a text: tokens with a digit holding three or more letters and digits,
     or a decimal number; trailing punctuation removed."""
-    for match in _TOKEN.finditer(text):
+    for match in (_ASCII_TOKEN if text.isascii() else _TOKEN).finditer(text):
         token = match[0].strip(".,-_%")
         if len(_NOT_ALNUM.sub("", token)) >= 3 or _DECIMAL.fullmatch(token):
             yield token
@@ -265,42 +264,101 @@ def _numeric(token: str) -> float | None:
     return float(token.strip("$#%").replace(",", ""))
 
 
+def _flat(text: str) -> str:
+    """The text's letters and digits, lower-cased: how facts are compared."""
+    return _NOT_LOWER_ALNUM.sub("", text.lower())
+
+
 class _Knowledge:
-    """What the customer could know so far: the texts of its brief and of everything it observed."""
+    """What the customer could know so far: the texts of its brief and of everything it observed. Observed
+    entries are rendered, flattened and searched for numbers only when a stated fact is not found in the
+    texts before them, so a conversation whose facts are all in its brief renders nothing."""
 
-    def __init__(self) -> None:
-        self.flat: list[str] = []
-        self.numbers: set[float] = set()
+    def __init__(self, brief: str) -> None:
+        self._brief = brief
+        self._pending: list[Entry] = []
+        self._read = 0
+        """How many of `_pending` are rendered into `_texts`."""
+        self._texts: list[str] = [brief] if brief else []
+        self._flat: list[str] = []
+        """The flattened `_texts`, as far as a look-up needed them."""
+        self._joined = ""
+        self._joined_count = 0
+        """How many of `_flat` `_joined` holds (one separator apart: no fact spans two texts)."""
+        self._numbers: set[float] = set()
+        self._numbered = 0
+        """How many of `_texts` are searched for numbers into `_numbers`."""
 
-    def add(self, text: str | None) -> None:
-        if not text:
-            return
-        self.flat.append(_NOT_LOWER_ALNUM.sub("", text.lower()))
-        self.numbers.update(n for n in map(_numeric, _fact_tokens(text)) if n is not None)
+    def observe(self, entry: Entry) -> None:
+        """An entry the customer saw: an agent message, or one of its own tool calls or results."""
+        self._pending.append(entry)
 
     def knows(self, token: str) -> bool:
-        number = _numeric(token)
-        if number is not None and number in self.numbers:
+        """Whether the token is in a text known so far (letters and digits compared, case ignored) or,
+        for a number, whether a known text states the same number."""
+        if self._brief and token in self._brief:
+            return True  # written out in the brief: its letters and digits are there too
+        flat = _flat(token)
+        self._flat += map(_flat, self._texts[len(self._flat) :])
+        if self._joined_count != len(self._flat):
+            self._joined, self._joined_count = "\n".join(self._flat), len(self._flat)
+        if self._texts and flat in self._joined:
             return True
-        flat = _NOT_LOWER_ALNUM.sub("", token.lower())
-        return any(flat in text for text in self.flat)
+        while self._read < len(self._pending):
+            entry = self._pending[self._read]
+            self._read += 1
+            for text in _observed_texts(entry):
+                if text:
+                    self._texts.append(text)
+                    self._flat.append(_flat(text))
+                    if flat in self._flat[-1]:
+                        return True
+        number = _numeric(token)
+        if number is None:
+            return False
+        for text in self._texts[self._numbered :]:
+            self._numbers.update(n for n in map(_numeric, _fact_tokens(text)) if n is not None)
+        self._numbered = len(self._texts)
+        return number in self._numbers
+
+
+def _observed_texts(entry: Entry) -> Iterator[str | None]:
+    """What an observed entry told the customer: an agent message's text, its own tool call's arguments
+    and result."""
+    if entry.seat is Side.AGENT:
+        yield entry.text
+    elif entry.tool_call is not None:
+        yield str(entry.tool_call.arguments)
+        if entry.result is not None:
+            yield entry.result.render()
+
+
+def _observed(entry: Entry) -> bool:
+    """Whether the customer learns from the entry: an agent message, or one of its own tool calls or
+    results."""
+    if entry.seat is Side.AGENT:
+        return entry.kind is EntryKind.MESSAGE
+    return entry.kind is not EntryKind.MESSAGE and entry.tool_call is not None
 
 
 def _unfounded_fact(entries: Sequence[Entry], task: Task) -> str | None:
-    known = _Knowledge()
-    known.add(task.user_scenario.text())
+    stated = [
+        (index, tokens)
+        for index, entry in enumerate(entries)
+        if entry.seat is Side.USER and entry.kind is EntryKind.MESSAGE
+        if (tokens := list(_fact_tokens(entry.text or "")))
+    ]
+    if not stated:
+        return None
+    known = _Knowledge(task.user_scenario.text())
     unfounded: list[str] = []
-    for entry in entries:
-        if entry.seat is Side.USER and entry.kind is EntryKind.MESSAGE:
-            unfounded += [
-                t for t in _fact_tokens(entry.text or "") if not known.knows(t) and t not in unfounded
-            ]
-        elif entry.seat is Side.AGENT and entry.kind is EntryKind.MESSAGE:
-            known.add(entry.text)
-        elif entry.seat is Side.USER and entry.tool_call is not None:
-            known.add(str(entry.tool_call.arguments))
-            if entry.result is not None:
-                known.add(entry.result.render())
+    seen = 0
+    for index, tokens in stated:
+        for entry in entries[seen:index]:
+            if _observed(entry):
+                known.observe(entry)
+        seen = index + 1
+        unfounded += [t for t in tokens if not known.knows(t) and t not in unfounded]
     if not unfounded:
         return None
     return (
@@ -360,9 +418,11 @@ def _tried_other_seat(entries: Sequence[Entry], tools: SeatTools) -> str | None:
 
 def _ignored_request(entries: Sequence[Entry], tools: SeatTools) -> str | None:
     for message, window, answered in _windows(entries):
-        asked = tools.requested(message.text)
         replied = any(e.seat is Side.USER and e.kind is EntryKind.MESSAGE for e in window)
-        if asked is not None and answered and replied and not _user_called(window):
+        if not answered or not replied or _user_called(window):
+            continue  # the (costlier) reading of the request is left for windows it can decide
+        asked = tools.requested(message.text)
+        if asked is not None:
             return f"entry {message.index} asked for {asked!r}; the customer answered without a tool call"
     return None
 

@@ -7,12 +7,13 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from tau2.audit._findings import Check, LintFinding, Severity
-from tau2.audit._lint_basis import CRITERIA_OUTSIDE_BASIS, REWARD_BASIS_INCONSISTENT, basis_findings
-from tau2.audit._lint_duplicates import DUPLICATE_TASK, duplicate_findings
-from tau2.audit._lint_facts import SCENARIO_MISSING_FACT, TICKET_MISSING_FACT, fact_findings
-from tau2.audit._lint_persona import PERSONA_CONTRADICTS_DATA, persona_findings
-from tau2.audit._lint_reference import (
+from tau2.episode import EpisodeConfig, agent_policy
+from tau2.findings._findings import Check, LintFinding, Severity
+from tau2.findings._lint_basis import CRITERIA_OUTSIDE_BASIS, REWARD_BASIS_INCONSISTENT, basis_findings
+from tau2.findings._lint_duplicates import DUPLICATE_TASK, duplicate_findings
+from tau2.findings._lint_facts import SCENARIO_MISSING_FACT, TICKET_MISSING_FACT, fact_findings
+from tau2.findings._lint_persona import PERSONA_CONTRADICTS_DATA, persona_findings
+from tau2.findings._lint_reference import (
     DO_NOTHING_PASSES,
     DO_NOTHING_PASSES_UNLESS_JUDGED,
     REFERENCE_ACTION_FAILS,
@@ -22,14 +23,13 @@ from tau2.audit._lint_reference import (
     VERIFICATION_FAILS,
     reference_findings,
 )
-from tau2.audit._lint_tools import (
+from tau2.findings._lint_tools import (
     POLICY_NAMES_FOREIGN_TOOL,
     Reader,
     foreign_tools,
     seat_reader,
     tool_owners,
 )
-from tau2.episode import EpisodeConfig, agent_policy
 from tau2.tasks import Task, TaskSetupError, initialize_world
 from tau2.world import Domain, Side, get_domain
 

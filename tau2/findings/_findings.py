@@ -1,4 +1,5 @@
-"""What the audit reports: findings with a check name, a severity and a detail, and the checks' rules."""
+"""What the audit reports: findings with a check name, a severity and a detail, and the checks' rules. The
+models alone, so records (which carry simulated-user findings) load without the checks."""
 
 from __future__ import annotations
 
@@ -37,3 +38,19 @@ class LintFinding(BaseModel):
     detail: str
     file: str | None = None
     """The task file the task came from (several files can be linted together)."""
+
+
+class UserFinding(BaseModel):
+    """One simulated-user check that fired on a trajectory, with what made it fire."""
+
+    model_config = ConfigDict(frozen=True)
+
+    check: str
+    detail: str
+
+    @property
+    def severity(self) -> Severity:
+        """The check's severity."""
+        from tau2.findings._user_checks import USER_CHECKS  # the checks import this module
+
+        return USER_CHECKS[self.check].severity
