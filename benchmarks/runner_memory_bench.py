@@ -31,7 +31,7 @@ completed = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL)
 print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, completed.returncode)
 """
 """Runs a command and prints the peak resident memory (KiB) of the largest process below it."""
-_TAU2 = "import sys; from tau2.cli import main; sys.exit(main())"
+_TAU2 = "from tau2.cli import console; raise SystemExit(console())"
 """The `tau2` command, run by this Python."""
 
 

@@ -43,7 +43,7 @@ import orjson
 from tau2.metrics import Bootstrap, TaskOutcome, pass_hat_k_curve
 
 ROOT = Path(__file__).resolve().parents[1]
-TAU2 = [sys.executable, "-c", "from tau2.cli import main; main()"]
+TAU2 = [sys.executable, "-m", "tau2"]
 """The `tau2` command, run by this interpreter."""
 TAU2BENCH_METRICS = """
 import sys

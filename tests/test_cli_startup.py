@@ -68,6 +68,17 @@ def test_the_command_line_starts_no_blas_threads_unless_asked(given: str | None,
     assert result.stdout.strip() == expected
 
 
+def test_the_tau2_process_freezes_what_outlives_the_command() -> None:
+    """The interpreter's final collection would scan every object still alive (the modules' among them)
+    for nothing: the console entry freezes them once the command returns."""
+    script = (
+        "import gc, sys\nfrom tau2.cli import console\nsys.argv = ['tau2', '--version']\n"
+        "code = console()\nprint(code, gc.get_freeze_count() > 0)"
+    )
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    assert result.stdout.split()[-2:] == ["0", "True"]
+
+
 def test_the_root_help_lists_every_command_in_the_declared_order() -> None:
     """The commands are built on demand; `tau2 --help` still shows each one once, as `COMMANDS` and
     `GROUPS` order them, with its help."""

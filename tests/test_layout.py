@@ -40,6 +40,7 @@ LAYERS: dict[str, int] = {
     "metrics": 8,
     "audit": 8,
     "report": 9,
+    "regrade": 9,
     "generator": 9,
     "domains": 9,
     "seats": 9,

@@ -1,18 +1,16 @@
 """The audit: `tau2 lint`'s deterministic checks of task files, the simulated-user audit of trajectories
 (both re-exported from `tau2.findings`, where the runner finds them to record each simulation's findings),
-the attribution of each failed simulation to the agent, the simulated user, a task defect or the
-infrastructure, and the regrade of a run's stored trajectories against other task definitions, all offline
-and deterministic; and the regrade of a run's stored transcripts by other judges (`regrade_judges`, the one
-part that calls models)."""
+and the audit of a run: how often each simulated-user check fired, and the attribution of each failed
+simulation to the agent, the simulated user, a task defect or the infrastructure; all offline and
+deterministic. Scoring a run's stored conversations again is `tau2.regrade`."""
 
-from tau2.audit._regrade_judges import RegradeResult, RewardFlip, regrade_judges
-from tau2.audit._regrade_suite import RegradeReport, VerdictFlip, regrade_suite
 from tau2.audit._run_audit import (
     Cause,
     CheckRate,
     RunAudit,
     RunAuditor,
     SimulationAudit,
+    as_played,
     attribute,
     audit_run,
 )
@@ -39,22 +37,17 @@ __all__ = [
     "Check",
     "CheckRate",
     "LintFinding",
-    "RegradeReport",
-    "RegradeResult",
-    "RewardFlip",
     "RunAudit",
     "RunAuditor",
     "SeatTools",
     "Severity",
     "SimulationAudit",
     "UserFinding",
-    "VerdictFlip",
+    "as_played",
     "attribute",
     "audit_run",
     "audit_trajectory",
     "lint_files",
     "lint_task",
     "policy_findings",
-    "regrade_judges",
-    "regrade_suite",
 ]

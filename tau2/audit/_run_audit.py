@@ -26,7 +26,6 @@ from tau2.errors import UserInputError
 from tau2.findings import NEEDS_TASK, USER_CHECKS, RunFindings, Severity, UserFinding
 from tau2.metrics import Bootstrap, Estimate, rate_estimate
 from tau2.personas import PersonaError, load_persona
-from tau2.runner import suite_hash
 from tau2.runs import RecordFile, RecordHead, Run, RunManifest, SimulationRecord
 from tau2.tasks import Task
 from tau2.tau2bench import load_task_file
@@ -299,6 +298,8 @@ def _rate(check: str, audited: dict[str, int], fired: Counter[str], bootstrap: B
 def _run_tasks(manifest: RunManifest, notes: list[str]) -> dict[str, Task] | None:
     """The run's tasks by id as the run played them (persona override applied), when the suite file still
     has the hash the run recorded; None (with a note) otherwise."""
+    from tau2.runner import suite_hash  # loaded only for records made before runs recorded their findings
+
     path = Path(manifest.suite_path)
     skipped = f"checks that read the task ({', '.join(sorted(NEEDS_TASK))}) and task defects are left out"
     try:
@@ -317,12 +318,8 @@ def as_played(tasks: list[Task], persona: str | None) -> list[Task]:
     scenario); raises `PersonaError` when the persona cannot be read."""
     if persona is None:
         return tasks
-    text = load_persona(persona).prompt_text
-    played = []
-    for task in tasks:
-        scenario = task.user_scenario.model_copy(update={"persona_text": text})
-        played.append(task.model_copy(update={"user_scenario": scenario}))
-    return played
+    loaded = load_persona(persona)
+    return [task.played_as(loaded.label, loaded.prompt_text) for task in tasks]
 
 
 def _domain(name: str, notes: list[str]) -> Domain[Any] | None:

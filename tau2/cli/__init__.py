@@ -13,6 +13,7 @@ from tau2.cli import _signals
 _signals.install()  # before the heavy imports below: a signal while starting must not print a traceback
 
 import contextlib  # noqa: E402
+import gc  # noqa: E402
 import os  # noqa: E402
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
@@ -232,7 +233,16 @@ def _silence_stdout() -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Console-script entry point: run the CLI on `argv` (default: the process arguments), return the code."""
+    """Run the CLI on `argv` (default: the process arguments), return the code."""
     command = typer.main.get_command(app)
     code: int = command.main(args=argv, prog_name="tau2", standalone_mode=False)
+    return code
+
+
+def console() -> int:
+    """The `tau2` process (console script and `python -m tau2`): `main` on the process arguments. What is
+    still alive when it returns lives until the process exits, so it is frozen out of the interpreter's
+    final garbage collection, which would scan every module's objects for nothing (~0.06 s of CPU)."""
+    code = main()
+    gc.freeze()
     return code

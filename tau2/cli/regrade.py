@@ -71,8 +71,8 @@ def command(
 
 
 def _against_suite(run_dir: Path, suite: Path, out: Path, data_dir: Path | None) -> None:
-    from tau2.audit import regrade_suite
     from tau2.cli._output import say
+    from tau2.regrade import regrade_suite
 
     report = regrade_suite(run_dir, suite, out, data_dir=data_dir)
     say(f"regraded {report.regraded} simulations of {report.source} against {report.suite} into {report.out}")
@@ -96,10 +96,10 @@ def _against_suite(run_dir: Path, suite: Path, out: Path, data_dir: Path | None)
 def _by_judges(run_dir: Path, judges: list[ModelSpec], out: Path) -> None:
     import asyncio
 
-    from tau2.audit import regrade_judges
     from tau2.cli._output import say
     from tau2.errors import UserInputError
     from tau2.llm import AuthenticationError
+    from tau2.regrade import regrade_judges
 
     try:
         result = asyncio.run(regrade_judges(run_dir, judges, out))

@@ -441,15 +441,7 @@ def _with_persona(tasks: list[Task], name: str, layers: Layers) -> tuple[list[Ta
     except PersonaError as error:
         raise UserInputError(f"{source(layers, ('persona',))}: {error}") from None
     text = persona.prompt_text
-    rewritten = [
-        task.model_copy(
-            update={
-                "persona": persona.label,
-                "user_scenario": task.user_scenario.model_copy(update={"persona_text": text}),
-            }
-        )
-        for task in tasks
-    ]
+    rewritten = [task.played_as(persona.label, text) for task in tasks]
     return rewritten, sha256_text(f"{persona.label}\x00{text or ''}")
 
 

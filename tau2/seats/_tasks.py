@@ -74,8 +74,7 @@ def with_persona(task: Task, persona: str | None) -> Task:
         loaded = load_persona(persona)
     except PersonaError as error:
         raise UserInputError(f"persona: {error}") from None
-    scenario = task.user_scenario.model_copy(update={"persona_text": loaded.prompt_text})
-    return task.model_copy(update={"persona": loaded.label, "user_scenario": scenario})
+    return task.played_as(loaded.label, loaded.prompt_text)
 
 
 class TaskChooser:

@@ -157,3 +157,8 @@ class Task(_Frozen):
     def num_subtasks(self) -> int:
         """How many atomic subtasks the task composes (at least 1)."""
         return max(1, len(self.subtasks))
+
+    def played_as(self, persona: str, text: str | None) -> Task:
+        """The task with its customer playing the persona labelled `persona`, whose description is `text`."""
+        scenario = self.user_scenario.model_copy(update={"persona_text": text})
+        return self.model_copy(update={"persona": persona, "user_scenario": scenario})

@@ -15,12 +15,13 @@ from typer.testing import CliRunner
 
 from tau2.actors import ActorKind
 from tau2.actors._registry import _KINDS
-from tau2.audit import RunAuditor, audit_run, regrade_suite
+from tau2.audit import RunAuditor, audit_run
 from tau2.cli import app
 from tau2.config import ConfigLayer, RunConfig
 from tau2.domains.mock.tasks import MOCK_TASKS
 from tau2.episode import ActorSpec, ActorTurn, Entry, Mode, SeatContext
 from tau2.metrics import Bootstrap
+from tau2.regrade import regrade_suite
 from tau2.runner import prepare_run
 from tau2.runs import RESULTS_FILE, RecordHead, load_run
 from tau2.tasks import Suite, Task

@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner, Result
 
-from tau2.audit import regrade_suite
 from tau2.cli import app
+from tau2.regrade import regrade_suite
 from tau2.runs import load_run, task_hash
 from tau2.tau2bench import load_task_file
 

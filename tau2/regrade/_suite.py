@@ -15,8 +15,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 
 from tau2._jsonfile import json_line
-from tau2.audit._regrade_output import require_new_output
-from tau2.audit._run_audit import as_played
+from tau2.audit import as_played
 from tau2.episode import (
     DONE_TOOL,
     AssertionRecord,
@@ -31,6 +30,7 @@ from tau2.episode import (
 from tau2.errors import UserInputError
 from tau2.findings import RunFindings
 from tau2.personas import PersonaError
+from tau2.regrade._output import require_new_output
 from tau2.runner import (
     data_hash,
     new_run_identity,

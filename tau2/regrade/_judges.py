@@ -15,11 +15,11 @@ from uuid import uuid4
 
 from pydantic import BaseModel, ConfigDict
 
-from tau2.audit._regrade_output import require_new_output
 from tau2.config import ModelSpec
 from tau2.episode import JudgePanel, gated_reward, rejudged_checks, simulation_key
 from tau2.errors import UserInputError
 from tau2.llm import default_limits
+from tau2.regrade._output import require_new_output
 from tau2.runner import check_credentials, resolved_models
 from tau2.runs import (
     RESULTS_FILE,
