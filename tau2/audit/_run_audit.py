@@ -19,12 +19,13 @@ from enum import IntEnum, StrEnum
 from pathlib import Path
 from typing import Any, Final
 
+import numpy as np
 from pydantic import BaseModel, ConfigDict
 
 from tau2.episode import Mode
 from tau2.errors import UserInputError
-from tau2.findings import NEEDS_TASK, USER_CHECKS, RunFindings, Severity, UserFinding
-from tau2.metrics import Bootstrap, Estimate, rate_estimate
+from tau2.findings import NEEDS_TASK, USER_CHECKS, Severity, UserFinding
+from tau2.metrics import NO_ESTIMATE, Bootstrap, Estimate, rate_estimates
 from tau2.personas import PersonaError, load_persona
 from tau2.runs import RecordFile, RecordHead, Run, RunManifest, SimulationRecord
 from tau2.tasks import Task
@@ -216,8 +217,22 @@ class RunAuditor:
                 audited[at][audit.task_id] = audited[at].get(audit.task_id, 0) + 1
             for finding in audit.findings:
                 fired[finding.check][audit.task_id] += 1
-        scopes = {check: _Scope.ALL if check in NEEDS_TASK else _Scope.WITHOUT_TASK for check in USER_CHECKS}
-        return [_rate(check, audited[scopes[check]], fired[check], self._bootstrap) for check in USER_CHECKS]
+        rates: dict[str, Estimate] = {}
+        for scope in (_Scope.WITHOUT_TASK, _Scope.ALL):
+            checks = [check for check in USER_CHECKS if (check in NEEDS_TASK) is (scope is _Scope.ALL)]
+            estimates = _rate_estimates(checks, audited[scope], fired, self._bootstrap)
+            rates.update(zip(checks, estimates, strict=True))
+        return [
+            CheckRate(
+                check=check,
+                severity=USER_CHECKS[check].severity,
+                rule=USER_CHECKS[check].rule,
+                audited=sum(audited[_Scope.ALL if check in NEEDS_TASK else _Scope.WITHOUT_TASK].values()),
+                fired=sum(fired[check].values()),
+                rate=rates[check],
+            )
+            for check in USER_CHECKS
+        ]
 
 
 def _audit(record: RecordHead, findings: list[UserFinding], task_defects: list[str]) -> SimulationAudit:
@@ -248,6 +263,8 @@ class _ReportTimeAudit:
         self.notes: list[str] = []
         self._tasks = _run_tasks(manifest, self.notes)
         domain = _domain(manifest.domain, self.notes)
+        from tau2.findings import RunFindings  # the lint checks load only for records without findings
+
         self.findings = None if domain is None else RunFindings(domain, manifest.config.data_dir)
 
     def task(self, task_id: str) -> Task | None:
@@ -282,17 +299,15 @@ def attribute(
     return Cause.AGENT
 
 
-def _rate(check: str, audited: dict[str, int], fired: Counter[str], bootstrap: Bootstrap) -> CheckRate:
-    """The share of audited simulations the check fired on, per task then averaged over tasks."""
-    rates = [fired[task_id] / count for task_id, count in audited.items()]
-    return CheckRate(
-        check=check,
-        severity=USER_CHECKS[check].severity,
-        rule=USER_CHECKS[check].rule,
-        audited=sum(audited.values()),
-        fired=sum(fired.values()),
-        rate=rate_estimate(rates, bootstrap),
-    )
+def _rate_estimates(
+    checks: list[str], audited: dict[str, int], fired: dict[str, Counter[str]], bootstrap: Bootstrap
+) -> list[Estimate]:
+    """Each check's share of the audited simulations it fired on, per task then averaged over tasks: the
+    checks audited on the same simulations resampled together (the same draws as one at a time)."""
+    if not audited:
+        return [NO_ESTIMATE] * len(checks)
+    shares = [[fired[check][task_id] / count for task_id, count in audited.items()] for check in checks]
+    return rate_estimates(np.asarray(shares, dtype=np.float64).reshape(len(checks), -1), bootstrap)
 
 
 def _run_tasks(manifest: RunManifest, notes: list[str]) -> dict[str, Task] | None:

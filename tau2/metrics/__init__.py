@@ -19,7 +19,15 @@ from tau2.metrics._missing import MissingSummary, PassKBounds, missing_summary, 
 from tau2.metrics._tally import RunTally
 from tau2.metrics._verdict import ArmComparison, compare_arms, verdict_sentence
 from tau2.metrics.actions import ActionStat, action_stats
-from tau2.metrics.bootstrap import Bootstrap, Estimate, estimate, rate_estimate, wilson
+from tau2.metrics.bootstrap import (
+    NO_ESTIMATE,
+    Bootstrap,
+    Estimate,
+    estimate,
+    rate_estimate,
+    rate_estimates,
+    wilson,
+)
 from tau2.metrics.breakdown import GROUPINGS, GroupStat, breakdown, breakdowns
 from tau2.metrics.checks import CheckStat, check_stats
 from tau2.metrics.effort import (
@@ -73,6 +81,7 @@ __all__ = [
     "BOTH",
     "DEFAULT_POWER",
     "GROUPINGS",
+    "NO_ESTIMATE",
     "PRIOR",
     "ActionDiff",
     "ActionStat",
@@ -141,6 +150,7 @@ __all__ = [
     "pass_hat_k_table",
     "pass_hat_k_values",
     "rate_estimate",
+    "rate_estimates",
     "retrieval_summary",
     "seat_usage",
     "task_action_diffs",

@@ -91,8 +91,8 @@ class TaskTally:
             self.recalls.append(recall)
 
     def outcome(self) -> TaskOutcome:
-        """The task's outcome so far."""
-        return TaskOutcome(
+        """The task's outcome so far (built from counts already typed: not validated again)."""
+        return TaskOutcome.model_construct(
             task_id=self.task_id,
             intent=self.intent,
             subtasks=self.subtasks,
