@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar
@@ -149,7 +150,9 @@ def emit_report(
         write_page(html, page(report))
         say(f"wrote {html}", err=True)
     if json_output:
-        typer.echo(report.model_dump_json(indent=2))
+        sys.stdout.write(
+            f"{report.model_dump_json(indent=2)}\n"
+        )  # (echo would scan megabytes for colour codes)
         return
     console = table_console()
     for renderable in summary(report):
