@@ -91,7 +91,7 @@ def test_each_derived_option_takes_its_help_and_default_from_its_field(
     parameters = {parameter.opts[0]: parameter for parameter in command(name).params}
     for option in options:
         parameter = parameters[option.flag]
-        description = " ".join((option.field.description or "").split())
+        description = " ".join(option.description.split())
         assert description and description in " ".join((parameter.help or "").split()), option.flag
         assert parameter.default is None, option.flag  # not given: a resume keeps the stored value
         default = default_text(option.field)

@@ -24,6 +24,7 @@ from tau2.config import (
     ProviderLimit,
     RetrievalConfig,
     RunConfig,
+    field_docs,
     layered,
 )
 from tau2.errors import UserInputError
@@ -44,7 +45,7 @@ CONFIG_MODELS: list[type[BaseModel]] = [
 
 @pytest.mark.parametrize("model", CONFIG_MODELS, ids=lambda model: model.__name__)
 def test_every_setting_says_what_it_means(model: type[BaseModel]) -> None:
-    undocumented = [name for name, field in model.model_fields.items() if not field.description]
+    undocumented = [name for name in model.model_fields if not field_docs(model).get(name)]
     assert undocumented == []
 
 

@@ -37,6 +37,7 @@ from tau2.config import (
     ModelSpec,
     RetrievalConfig,
     RunConfig,
+    field_docs,
     ordered_fields,
 )
 
@@ -129,6 +130,8 @@ class DerivedOption:
     path: FieldPath
     """Where its value goes in the configuration, e.g. `("agent", "model", "timeout_s")`."""
     field: FieldInfo
+    description: str
+    """What the field means (its docstring)."""
     owner: str = ""
     """Whose setting it is, for the help text (`the agent seat`); empty for the run's own settings."""
     metavar: str | None = None
@@ -152,7 +155,7 @@ class DerivedOption:
     @property
     def help(self) -> str:
         """The field's description, whose setting it is, and the field's default."""
-        description = " ".join((self.field.description or "").split())
+        description = " ".join(self.description.split())
         owner = f"For {self.owner}: " if self.owner else ""
         repeatable = "" if self.text_form is None else f" {self.text_form.note}"
         default = default_text(self.field)
@@ -222,6 +225,7 @@ def _option(
         flag=f"--{words}",
         path=path,
         field=field,
+        description=field_docs(model).get(name, ""),
         owner=owner,
         metavar="MODEL" if path == _JUDGE_NAME else _METAVARS.get((model, name), _metavar(name, field)),
         text_form=JUDGE_MODELS

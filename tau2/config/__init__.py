@@ -6,7 +6,7 @@ configuration, arms and budget (`ExperimentConfig`); and the layering of
 settings given in several places into one configuration."""
 
 from tau2.config._experiment import ExperimentArm, ExperimentBudget, ExperimentConfig
-from tau2.config._fields import ordered_fields
+from tau2.config._fields import field_docs, ordered_fields
 from tau2.config._layers import ConfigLayer, FieldPath, dotted, layered, settings, source
 from tau2.config._run import MAX_TRIALS, MAX_WORKERS, PATH_FIELDS, ExecutorConfig, ExecutorKind, RunConfig
 from tau2.episode import ActorSpec, EpisodeConfig, EpisodeSettings, Mode
@@ -35,6 +35,7 @@ __all__ = [
     "RunConfig",
     "TransportChoice",
     "dotted",
+    "field_docs",
     "layered",
     "ordered_fields",
     "settings",

@@ -47,7 +47,7 @@ class ExperimentBudget(BaseModel):
     every arm, further trials go where the paired outcome is most uncertain until the target precision is
     reached or a limit is hit; with no limit and no target, every task gets the base's `trials`."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
+    model_config = ConfigDict(frozen=True, extra="forbid")
 
     max_simulations: int | None = Field(default=None, ge=1)
     """At most this many simulations over all arms."""
@@ -63,7 +63,7 @@ class ExperimentConfig(BaseModel):
     """An experiment: a base run configuration and its arms, one of them the baseline. `tau2 experiment
     run` reads it from TOML; the experiment's directory keeps it in its experiment file."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
+    model_config = ConfigDict(frozen=True, extra="forbid")
 
     name: str = Field(min_length=1)
     """The experiment's name, shown in its report."""

@@ -37,7 +37,7 @@ class ExecutorConfig(BaseModel):
     """Where a run's simulations execute. Whichever it is, the driver (the process that started the run) is
     the single writer of the results."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
+    model_config = ConfigDict(frozen=True, extra="forbid")
 
     kind: ExecutorKind = "local"
     """local (one event loop in this process), workers (worker processes) or ray (actors on a Ray
@@ -85,7 +85,7 @@ class RunConfig(EpisodeSettings):
     configuration files (`--config`) and run manifests all hold one; the episode settings (`mode`,
     `max_steps`, …) are its own fields, shared by every episode of the run."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
+    model_config = ConfigDict(frozen=True, extra="forbid")
 
     suite: Path | None = None
     """A tau2 suite file, or a τ²-bench task file or task folder (`task_*.json`)."""

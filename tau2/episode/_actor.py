@@ -24,7 +24,7 @@ class ActorSpec(BaseModel):
     """How to build an actor: a registered kind (`llm`, `oracle`, `scripted`, …) and, for kinds that
     take one, the model it talks to. Printed in run manifests."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
+    model_config = ConfigDict(frozen=True, extra="forbid")
 
     kind: str = "llm"
     """Kind of the seat: llm (needs a model), oracle, null, transfer, scripted, human, an installed kind, or

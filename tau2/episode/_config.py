@@ -26,7 +26,7 @@ class EpisodeSettings(BaseModel):
     """The settings every episode of a run shares: the mode and the episode's limits. A run configuration
     carries them as its own fields; `EpisodeConfig` adds the seed of one episode."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
+    model_config = ConfigDict(frozen=True, extra="forbid")
 
     mode: Mode = Mode.INTERACTIVE
     """`interactive` (the agent talks to the customer, who holds the phone) or `solo` (the agent holds both

@@ -22,9 +22,7 @@ TransportChoice = Literal["auto", "native", "litellm"]
 class ModelSpec(BaseModel):
     """A model as configured by the user: nothing here is ever filled in silently."""
 
-    model_config = ConfigDict(
-        frozen=True, extra="forbid", use_attribute_docstrings=True, hide_input_in_errors=True
-    )  # no key echoed
+    model_config = ConfigDict(frozen=True, extra="forbid", hide_input_in_errors=True)  # no key echoed
 
     name: str = Field(min_length=1)
     """The provider's model name as litellm spells it, e.g. `openai/gpt-4o-mini` or `hosted_vllm/qwen`."""

@@ -22,7 +22,7 @@ class EmbedderConfig(BaseModel):
     """An OpenAI-compatible embeddings endpoint, for the configurations that search by dense vectors."""
 
     model_config = ConfigDict(
-        frozen=True, extra="forbid", hide_input_in_errors=True, use_attribute_docstrings=True
+        frozen=True, extra="forbid", hide_input_in_errors=True
     )  # a URL may hold a password
 
     model: str = Field(min_length=1)
@@ -51,7 +51,7 @@ class RetrievalConfig(BaseModel):
     """One retrieval configuration: its name (as the domain offers it), how many documents a search
     returns, and the embedder of the dense configurations."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
+    model_config = ConfigDict(frozen=True, extra="forbid")
 
     name: str = Field(min_length=1)
     """The retrieval configuration, for a domain with a knowledge base: one the domain offers (see
