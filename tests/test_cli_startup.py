@@ -9,6 +9,7 @@ import os
 import re
 import subprocess
 import sys
+from pathlib import Path
 from typing import NoReturn
 
 import pytest
@@ -77,6 +78,23 @@ def test_the_tau2_process_freezes_what_outlives_the_command() -> None:
     )
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
     assert result.stdout.split()[-2:] == ["0", "True"]
+
+
+def test_reporting_a_run_that_recorded_its_findings_loads_no_runner_lint_nor_personas(tmp_path: Path) -> None:
+    """Records made now carry their audit, so the report reads neither the suite nor the checks: what only
+    the audit of older records needs stays unloaded."""
+    run = tmp_path / "run"
+    made = CliRunner().invoke(
+        app, ["run", "--domain", "mock", "--agent", "null", "--user", "scripted", "-q", "--out", str(run)]
+    )
+    assert made.exit_code == 0, made.output
+    loaded = loaded_after(
+        "import contextlib, io\nfrom tau2.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        f"    assert main(['report', {str(run)!r}, '--json']) == 0\n"
+    )
+    only_for_older_records = ["tau2.runner", "tau2.personas", "tau2.regrade", "tau2.findings._lint"]
+    assert sorted(loaded.intersection(only_for_older_records)) == []
 
 
 def test_the_root_help_lists_every_command_in_the_declared_order() -> None:

@@ -26,7 +26,6 @@ from tau2.episode import Mode
 from tau2.errors import UserInputError
 from tau2.findings import NEEDS_TASK, USER_CHECKS, Severity, UserFinding
 from tau2.metrics import NO_ESTIMATE, Bootstrap, Estimate, rate_estimates
-from tau2.personas import PersonaError, load_persona
 from tau2.runs import RecordFile, RecordHead, Run, RunManifest, SimulationRecord
 from tau2.tasks import Task
 from tau2.tau2bench import load_task_file
@@ -313,7 +312,8 @@ def _rate_estimates(
 def _run_tasks(manifest: RunManifest, notes: list[str]) -> dict[str, Task] | None:
     """The run's tasks by id as the run played them (persona override applied), when the suite file still
     has the hash the run recorded; None (with a note) otherwise."""
-    from tau2.runner import suite_hash  # loaded only for records made before runs recorded their findings
+    from tau2.personas import PersonaError  # these load only for records made before runs recorded findings
+    from tau2.runner import suite_hash
 
     path = Path(manifest.suite_path)
     skipped = f"checks that read the task ({', '.join(sorted(NEEDS_TASK))}) and task defects are left out"
@@ -333,6 +333,8 @@ def as_played(tasks: list[Task], persona: str | None) -> list[Task]:
     scenario); raises `PersonaError` when the persona cannot be read."""
     if persona is None:
         return tasks
+    from tau2.personas import load_persona  # only a run with a persona override needs the personas
+
     loaded = load_persona(persona)
     return [task.played_as(loaded.label, loaded.prompt_text) for task in tasks]
 
