@@ -366,3 +366,24 @@ def test_paired_intervals_of_each_side_are_its_single_run_intervals() -> None:
         assert e.ci_low <= e.diff <= e.ci_high
     with pytest.raises(ValueError, match="as many tasks"):
         paired_pass_hat_k(a, TaskCounts.from_counts([4], [1]), 4, FAST)
+
+
+@pytest.mark.parametrize("levels", [[0.0, 1.0], [0.0, 0.25, 0.5, 1.0]])
+def test_resampling_by_counts_of_values_matches_resampling_tasks(levels: list[float]) -> None:
+    """A series with few distinct values is resampled as counts of each value (a multinomial): its means
+    must be distributed as those of resampling the tasks themselves (same centre, same spread)."""
+    rng = np.random.default_rng(5)
+    values = rng.choice(
+        levels, size=400, p=np.linspace(1, 2, len(levels)) / np.linspace(1, 2, len(levels)).sum()
+    )
+    settings = Bootstrap(samples=20_000, seed=3)
+    by_counts = resampled_means(values.reshape(1, -1), settings)[0]
+    drawn = np.random.default_rng(11).integers(0, len(values), size=(20_000, len(values)))
+    by_tasks = values.take(drawn).mean(axis=1)
+    assert len(levels) * bootstrap_module._TASKS_PER_LEVEL <= len(values), (
+        "the counting path is the one tested"
+    )
+    assert by_counts.mean() == pytest.approx(by_tasks.mean(), abs=0.002)
+    assert by_counts.std() == pytest.approx(by_tasks.std(), rel=0.03)
+    for q in (0.025, 0.975):
+        assert np.quantile(by_counts, q) == pytest.approx(np.quantile(by_tasks, q), abs=0.005)

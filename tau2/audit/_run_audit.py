@@ -302,7 +302,7 @@ def _rate_estimates(
     checks: list[str], audited: dict[str, int], fired: dict[str, Counter[str]], bootstrap: Bootstrap
 ) -> list[Estimate]:
     """Each check's share of the audited simulations it fired on, per task then averaged over tasks: the
-    checks audited on the same simulations resampled together (the same draws as one at a time)."""
+    checks audited on the same simulations estimated together (each as it would be alone)."""
     if not audited:
         return [NO_ESTIMATE] * len(checks)
     shares = [[fired[check][task_id] / count for task_id, count in audited.items()] for check in checks]

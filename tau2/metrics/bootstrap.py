@@ -20,6 +20,9 @@ long before). Time grows linearly with it, so a typo like 10**9 would otherwise 
 
 Floats = npt.NDArray[np.float64]
 
+_TASKS_PER_LEVEL: Final = 25
+"""A row with at least this many tasks per distinct value is resampled by counting values (see
+`resampled_means`): a multinomial category costs about as much as 25 draws and gathers of a task."""
 _BLOCK_VALUES: Final = 1 << 20
 """Most resampled values held at once (8 MB of draws, 8 MB of values): resamples are drawn and averaged in
 blocks, so memory stays bounded whatever the number of tasks and resamples."""
@@ -67,8 +70,7 @@ def rate_estimate(values: Sequence[float], bootstrap: Bootstrap) -> Estimate:
 
 
 def rate_estimates(rates: Floats, bootstrap: Bootstrap) -> list[Estimate]:
-    """`rate_estimate` of every row of `rates` (rows: series over the same tasks, columns: tasks), all
-    rows resampled with the same draws of tasks."""
+    """`rate_estimate` of every row of `rates` (rows: series over the same tasks, columns: tasks)."""
     lows, highs = intervals(rates, bootstrap)
     return [
         widened(float(value), float(low), float(high), rates.shape[1], bootstrap.level)
@@ -92,14 +94,28 @@ def intervals(values: Floats, bootstrap: Bootstrap) -> tuple[Floats, Floats]:
 
 def resampled_means(values: Floats, bootstrap: Bootstrap) -> Floats:
     """Means of each row of `values` (rows × tasks) over `bootstrap.samples` resamples of the tasks with
-    replacement, shape rows × samples. Every row is resampled with the same draws, and the draws depend
-    only on the seed, the number of tasks and of samples: the same seed gives the same intervals for a
-    series whatever other series are computed beside it."""
+    replacement, shape rows × samples. A row's means depend only on the seed, the samples and the row:
+    the same seed gives the same intervals for a series whatever other series are computed beside it.
+
+    A row with few distinct values (at least `_TASKS_PER_LEVEL` tasks each) is resampled as how many tasks
+    of each value a resample holds, one multinomial draw per resample (exactly how often resampling the
+    tasks picks each value), at a cost that grows with its distinct values instead of its tasks; the other
+    rows gather the drawn tasks' values, from draws that depend only on the seed, tasks and samples."""
     rows, tasks = values.shape
     means = np.empty((rows, bootstrap.samples))
-    for start, drawn in _draws(bootstrap.seed, tasks, bootstrap.samples):
-        for row in range(rows):
-            means[row, start : start + len(drawn)] = values[row].take(drawn).mean(axis=1)
+    drawn_rows = []
+    for row in range(rows):
+        levels, counts = np.unique(values[row], return_counts=True)
+        if len(levels) * _TASKS_PER_LEVEL <= tasks:
+            rng = np.random.default_rng(_entropy(bootstrap.seed))
+            held = rng.multinomial(tasks, counts / tasks, size=bootstrap.samples)
+            means[row] = (held @ levels) / tasks
+        else:
+            drawn_rows.append(row)
+    if drawn_rows:
+        for start, drawn in _draws(bootstrap.seed, tasks, bootstrap.samples):
+            for row in drawn_rows:
+                means[row, start : start + len(drawn)] = values[row].take(drawn).mean(axis=1)
     return means
 
 

@@ -53,7 +53,7 @@ def paired_pass_hat_k(
 def paired_rates(a: Floats, b: Floats, bootstrap: Bootstrap) -> list[PairedEstimate]:
     """Per row of `a` and `b` (series of per-task rates over the same tasks, column i the same task in
     both): the mean of A and of B, each with its own interval (bootstrap widened to Wilson's), and the mean
-    of B − A with its paired bootstrap interval; every series is resampled with the same draws of tasks.
+    of B − A with its paired bootstrap interval (the per-task differences resampled over tasks).
     When the difference does not vary across resamples (e.g. both runs pass every task), its interval is
     Newcombe's, so it never reads as certainty."""
     rows, tasks = a.shape
