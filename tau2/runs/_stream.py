@@ -2,7 +2,8 @@
 the fields that say which (task, trial) it is, of which run and how it ended, and keeps where the last
 line of each planned (task, trial) lies; the records themselves are read and validated, one at a time,
 only when iterated or indexed. Memory therefore grows with the number of (task, trial) units (a few
-hundred bytes each), never with the records' size."""
+hundred bytes each), never with the records' size. A reader that needs no transcript (a run report) can
+instead have each line's head validated and handed over in that same pass, so each line is parsed once."""
 
 from __future__ import annotations
 
