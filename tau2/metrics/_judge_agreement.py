@@ -136,12 +136,4 @@ def judge_agreement(records: Iterable[RecordHead]) -> JudgeAgreement | None:
 
 def _cost(judge: str, asked: UsageSum) -> JudgeCost:
     """One judge's usage summed over the simulations it was asked about."""
-    return JudgeCost(
-        judge=judge,
-        simulations=asked.simulations,
-        calls=asked.total.calls,
-        prompt_tokens=asked.total.prompt_tokens,
-        completion_tokens=asked.total.completion_tokens,
-        cost=asked.total.cost,
-        unpriced=asked.unpriced,
-    )
+    return JudgeCost(judge=judge, **asked.line())

@@ -4,7 +4,7 @@ an unpriced model makes the seat's cost unknown, never zero."""
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Final, Literal
+from typing import Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict
 
@@ -56,6 +56,18 @@ class UsageSum:
         self.simulations += 1
         self.unpriced += usage.cost is None
 
+    def line(self) -> dict[str, Any]:
+        """The fields every usage line shows (a seat's and a judge's alike)."""
+        total = self.total
+        return {
+            "simulations": self.simulations,
+            "calls": total.calls,
+            "prompt_tokens": total.prompt_tokens,
+            "completion_tokens": total.completion_tokens,
+            "cost": total.cost,
+            "unpriced": self.unpriced,
+        }
+
 
 class UsageTally:
     """Per seat and for the judge, model usage summed over the records added so far (excluded ones too)."""
@@ -77,12 +89,7 @@ class UsageTally:
         return [
             SeatUsage(
                 seat=seat,
-                simulations=column.simulations,
-                calls=column.total.calls,
-                prompt_tokens=column.total.prompt_tokens,
-                completion_tokens=column.total.completion_tokens,
-                cost=column.total.cost,
-                unpriced=column.unpriced,
+                **column.line(),
                 truncated=column.total.truncated,
                 format_failures=column.format_failures,
             )
