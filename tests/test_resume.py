@@ -14,14 +14,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from fixtures.make_runs import failing_user
 from typer.testing import CliRunner, Result
 
-from tau2.actors._scripted import ScriptedUser
 from tau2.cli import app
 from tau2.config import EpisodeSettings
 from tau2.domains.mock.tasks import MOCK_TASKS
-from tau2.episode._actor import SeatContext
-from tau2.llm import InfrastructureError
 from tau2.runs._lock import RunDirectoryLock
 from tau2.runs._records import SimulationRecord
 from tau2.runs._rundir import load_run, read_records
@@ -141,14 +139,7 @@ def test_infrastructure_errors_are_recorded_excluded_and_rerun(
     suite_file: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     out = tmp_path / "run"
-    original = ScriptedUser.start
-
-    async def flaky(self: ScriptedUser, context: SeatContext) -> None:
-        if context.task.id == "both":
-            raise InfrastructureError("provider down")
-        await original(self, context)
-
-    monkeypatch.setattr(ScriptedUser, "start", flaky)
+    failing_user(monkeypatch, lambda context: "provider down" if context.task.id == "both" else None)
     first = run("--suite", str(suite_file), *OFFLINE, "--trials", "2", "--out", str(out))
     assert first.exit_code == 0, first.output
     assert "simulations: 8/10 judged, 2 infrastructure errors, 0 not run" in first.stdout
@@ -157,7 +148,7 @@ def test_infrastructure_errors_are_recorded_excluded_and_rerun(
     assert {(r.task_id, r.termination.value) for r in failed} == {("both", "infrastructure_error")}
     assert "provider down" in (failed[0].termination_detail or "")
 
-    monkeypatch.setattr(ScriptedUser, "start", original)
+    monkeypatch.undo()  # the user starts as usual again
     resumed = run("--resume", "--out", str(out))
     assert resumed.exit_code == 0
     assert "simulations: 10/10 judged, 0 infrastructure errors" in resumed.stdout

@@ -9,6 +9,7 @@ import json
 from pathlib import Path
 
 import pytest
+from fixtures.make_runs import failing_user
 from hypothesis import given
 from hypothesis import strategies as st
 from typer.testing import CliRunner, Result
@@ -19,7 +20,7 @@ from tau2.config import ActorSpec, ConfigLayer, ExecutorConfig, RunConfig
 from tau2.domains.mock.tasks import MOCK_TASKS
 from tau2.episode import Mode, TerminationReason
 from tau2.episode._judge import Verdict
-from tau2.llm import InfrastructureError, ModelSpec
+from tau2.llm import ModelSpec
 from tau2.runner import (
     Outcome,
     RunProgress,
@@ -123,19 +124,12 @@ def reference_summary(out: Path) -> str:
 def test_a_resume_skips_done_units_and_its_summary_matches_the_stored_records(
     suite_file: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from tau2.actors._scripted import ScriptedUser
-    from tau2.episode._actor import SeatContext
-
     out = tmp_path / "run"
-    original = ScriptedUser.start
     failing = {"both": "provider down after 3 attempts", "unplugged": "timed out after 12.5 s"}
-
-    async def flaky(self: ScriptedUser, context: SeatContext) -> None:
-        if context.task.id in failing and (context.config.seed or 0) % 2 == 0:
-            raise InfrastructureError(failing[context.task.id])
-        await original(self, context)
-
-    monkeypatch.setattr(ScriptedUser, "start", flaky)
+    failing_user(
+        monkeypatch,
+        lambda context: failing.get(context.task.id) if (context.config.seed or 0) % 2 == 0 else None,
+    )
     first = runner.invoke(
         app, ["run", "--suite", str(suite_file), *OFFLINE, "--trials", "4", "--out", str(out)]
     )
@@ -153,7 +147,7 @@ def test_a_resume_skips_done_units_and_its_summary_matches_the_stored_records(
     # only the infrastructure errors and the two new trials ran again
     assert len(read_records(out / "results.jsonl")[0]) == written + excluded + 2 * len(MOCK_TASKS)
 
-    monkeypatch.setattr(ScriptedUser, "start", original)
+    monkeypatch.undo()  # the user starts as usual again
     final = run("--resume", "--out", str(out), "--quiet")
     assert final.exit_code == 0, final.output
     assert final.stdout.strip() == reference_summary(out)
@@ -163,23 +157,13 @@ def test_a_resume_skips_done_units_and_its_summary_matches_the_stored_records(
 def test_a_run_result_streams_the_effective_records_in_the_stored_order(
     suite_file: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from tau2.actors._scripted import ScriptedUser
-    from tau2.episode._actor import SeatContext
-
     out = tmp_path / "run"
-    original = ScriptedUser.start
-
-    async def flaky(self: ScriptedUser, context: SeatContext) -> None:
-        if context.task.id == "both":
-            raise InfrastructureError("provider down")
-        await original(self, context)
-
-    monkeypatch.setattr(ScriptedUser, "start", flaky)
+    failing_user(monkeypatch, lambda context: "provider down" if context.task.id == "both" else None)
     first = runner.invoke(
         app, ["run", "--suite", str(suite_file), *OFFLINE, "--trials", "2", "--out", str(out)]
     )
     assert first.exit_code == 0, first.output
-    monkeypatch.setattr(ScriptedUser, "start", original)
+    monkeypatch.undo()  # the user starts as usual again
     assert run("--resume", "--out", str(out), "--quiet").exit_code == 0
     result = load_run(out)
     streamed = list(result.records())
