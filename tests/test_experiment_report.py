@@ -386,20 +386,25 @@ def test_an_arm_scored_against_other_task_content_is_refused_unless_allowed(
     manifest["hashes"]["policy"] = "sha256:" + "1" * 64
     path.write_text(json.dumps(manifest))
     refused = runner.invoke(app, ["experiment", "report", str(directory)])
-    assert refused.exit_code == 2
-    assert f"for 1 task: {changed}" in refused.stderr and "give --allow-mismatch" in refused.stderr
+    assert refused.exit_code == 2 and refused.stdout == ""
+    (line,) = refused.stderr.splitlines()
+    assert line.startswith("error: cannot compare: arm null: task content differs between runs")
+    assert f"for 1 task ({changed})" in line and "--allow-mismatch compares anyway" in line
     allowed = runner.invoke(app, ["experiment", "report", str(directory), "--allow-mismatch"])
     assert allowed.exit_code == 0, allowed.output
-    assert "warning: task hashes differ" in allowed.stderr
+    assert "warning: arm null: task content differs" in allowed.stderr
 
 
-def test_a_policy_the_arms_differ_in_is_noted_not_refused(mock: Path, tmp_path: Path) -> None:
+def test_a_policy_the_arms_differ_in_is_named_not_refused(mock: Path, tmp_path: Path) -> None:
     directory = tmp_path / "small"
     shutil.copytree(mock, directory)
     path = directory / "null" / "manifest.json"
     manifest = json.loads(path.read_text())
     manifest["hashes"]["policy"] = "sha256:" + "1" * 64
     path.write_text(json.dumps(manifest))
-    result = runner.invoke(app, ["experiment", "report", str(directory)])
-    assert result.exit_code == 0, result.output
-    assert "warning: policy hash differs" in result.stderr
+    result = runner.invoke(app, ["experiment", "report", str(directory), "--json"])
+    assert result.exit_code == 0 and result.stderr == "", result.output
+    (comparison,) = json.loads(result.stdout)["comparisons"]
+    assert comparison["differ_in"] == ["agent", "hash policy"]
+    text = runner.invoke(app, ["experiment", "report", str(directory)])
+    assert "arms differ in: agent, hash policy" in text.stdout

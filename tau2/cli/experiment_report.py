@@ -34,11 +34,11 @@ def command(
     bootstrap_seed: BootstrapSeed = 0,
     allow_mismatch: AllowMismatch = False,
 ) -> None:
-    """Report an experiment: each arm's pass^k, and each arm against the baseline with a verdict, where the
-    difference comes from, the tasks that flip and per-seat cost (--json: every figure; --html FILE: a page
-    linking each flip to its transcripts in both arms). Arms whose tasks' content differs from the
-    baseline's are refused unless given --allow-mismatch; other differences (a policy variant, a persona)
-    are what arms are for, and are noted."""
+    """Report an experiment: each arm's pass^k, and each arm against the baseline with a verdict, what the
+    arms differ in, where the difference comes from, the tasks that flip and per-seat cost (--json: every
+    figure; --html FILE: a page linking each flip to its transcripts in both arms). Arms whose scores rest
+    on other content than the baseline's (other task content, other domain data) are refused unless given
+    --allow-mismatch; what arms vary (mode, persona, seats, policy, retrieval) is named, never refused."""
     from tau2._jsonfile import collector_paused
     from tau2.cli._output import is_stdout
     from tau2.report import (
@@ -56,16 +56,17 @@ def command(
     with collector_paused():
         manifest, runs = load_arms(experiment_dir)
         baseline = runs[manifest.config.baseline].manifest
-        checks = [
-            check_provenance([baseline, run.manifest], refusing=("task",))
+        checks = {
+            name: check_provenance([baseline, run.manifest])
             for name, run in runs.items()
             if name != manifest.config.baseline
-        ]
-        refuse_mismatches([line for check in checks for line in check.mismatches], allow_mismatch)
+        }
+        mismatches = [f"arm {name}: {line}" for name, check in checks.items() for line in check.mismatches]
+        refuse_mismatches(mismatches, allow_mismatch)
         report = build_experiment_report(experiment_dir, manifest, runs, bootstrap)
     emit_report(
         report,
-        [*(line for check in checks for line in (*check.mismatches, *check.notes)), *report.warnings],
+        [*mismatches, *(note for check in checks.values() for note in check.notes), *report.warnings],
         html=html,
         json_output=json_output,
         page=lambda r: experiment_page(r, runs),

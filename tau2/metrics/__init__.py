@@ -6,6 +6,7 @@ intervals need only per-task counts of trials and successes (`TaskCounts`), neve
 
 from tau2.metrics._allocation import PRIOR, Allocation, Budget, StopReason, allocate
 from tau2.metrics._detectable import DEFAULT_POWER, minimum_detectable_difference
+from tau2.metrics._holm import holm
 from tau2.metrics._judge_agreement import (
     JudgeAgreement,
     JudgeCost,
@@ -128,6 +129,7 @@ __all__ = [
     "fleiss_kappa",
     "flip_sets",
     "flip_summary",
+    "holm",
     "judge_agreement",
     "judge_labels",
     "mcnemar",
