@@ -408,3 +408,65 @@ def test_a_policy_the_arms_differ_in_is_named_not_refused(mock: Path, tmp_path: 
     assert comparison["differ_in"] == ["agent", "hash policy"]
     text = runner.invoke(app, ["experiment", "report", str(directory)])
     assert "arms differ in: agent, hash policy" in text.stdout
+
+
+# --- verdicts for CI --------------------------------------------------------------------------------------
+
+EXAMPLE = Path(__file__).resolve().parents[1] / "docs" / "examples" / "oracle-vs-transfer.toml"
+
+
+@pytest.fixture(scope="module")
+def example(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The shipped example, run through the command line: transfer (the arm) against oracle."""
+    out = tmp_path_factory.mktemp("example") / "oracle-vs-transfer"
+    result = runner.invoke(app, ["experiment", "run", str(EXAMPLE), "--out", str(out), "--quiet"])
+    assert result.exit_code == 0, result.output
+    return out
+
+
+@pytest.fixture(scope="module")
+def replicate(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The shipped example with its transfer arm made a second oracle arm: oracle against oracle."""
+    folder = tmp_path_factory.mktemp("replicate")
+    text = EXAMPLE.read_text(encoding="utf-8")
+    file = folder / "oracle-vs-oracle.toml"
+    file.write_text(
+        text.replace(
+            'name = "transfer"\nagent = { kind = "transfer" }', 'name = "again"\nagent = { kind = "oracle" }'
+        ),
+        encoding="utf-8",
+    )
+    assert 'kind = "transfer"' not in file.read_text(encoding="utf-8")
+    result = runner.invoke(app, ["experiment", "run", str(file), "--out", str(folder / "out"), "--quiet"])
+    assert result.exit_code == 0, result.output
+    return folder / "out"
+
+
+def test_bar_fail_if_worse_exits_1_on_oracle_against_transfer(example: Path) -> None:
+    result = runner.invoke(app, ["experiment", "report", str(example), "--fail-if-worse"])
+    assert result.exit_code == 1, result.output
+    assert result.stdout.startswith("Experiment oracle-vs-transfer")
+    (line,) = result.stderr.splitlines()
+    assert line.startswith(
+        "fail: transfer is significantly worse than oracle by more than 0 pass^1 (Δ -0.836; Holm p < 0.001"
+    )
+    as_json = runner.invoke(app, ["experiment", "report", str(example), "--fail-if-worse", "--json"])
+    assert as_json.exit_code == 1 and json.loads(as_json.stdout)["comparisons"][0]["p_holm"] < 0.001
+
+
+def test_fail_if_worse_tolerates_a_loss_within_the_margin(example: Path) -> None:
+    result = runner.invoke(app, ["experiment", "report", str(example), "--fail-if-worse", "--margin", "0.9"])
+    assert result.exit_code == 0 and result.stderr == "", result.output
+
+
+def test_bar_fail_if_worse_exits_0_on_oracle_against_oracle(replicate: Path) -> None:
+    result = runner.invoke(app, ["experiment", "report", str(replicate), "--fail-if-worse"])
+    assert result.exit_code == 0 and result.stderr == "", result.output
+    assert "arms differ in nothing" in result.stdout
+
+
+def test_fail_if_worse_keeps_the_exit_codes_of_errors(tmp_path: Path) -> None:
+    missing = runner.invoke(app, ["experiment", "report", str(tmp_path / "none"), "--fail-if-worse"])
+    assert missing.exit_code == 2 and len(missing.stderr.splitlines()) == 1
+    bad = runner.invoke(app, ["experiment", "report", str(tmp_path), "--fail-if-worse", "--margin", "-1"])
+    assert bad.exit_code == 2

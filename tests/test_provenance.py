@@ -302,7 +302,7 @@ def test_only_the_data_hash_refuses_and_other_hashes_are_left_to_the_factors() -
 def test_solo_against_interactive_of_the_same_suite_compares_without_a_flag_naming_the_mode(
     suite_file: Path, tmp_path: Path
 ) -> None:
-    """The solo policy text differs from the interactive one by design: mode is what this comparison varies."""
+    """The solo policy text differs from the interactive one by design: the mode is what this varies."""
     for mode in ("solo", "interactive"):
         run("--suite", suite_file, *OFFLINE, "--mode", mode, "--out", tmp_path / mode)
     solo, interactive = (load_run(tmp_path / mode).manifest for mode in ("solo", "interactive"))
