@@ -17,6 +17,7 @@ from tau2.metrics._judge_agreement import (
 from tau2.metrics._kappa import cohen_kappa, fleiss_kappa
 from tau2.metrics._mcnemar import McNemar, mcnemar, mcnemar_p_value
 from tau2.metrics._missing import MissingSummary, PassKBounds, missing_summary, pass_hat_k_bounds
+from tau2.metrics._power import arm_rates, mcnemar_power, trials_needed
 from tau2.metrics._tally import RunTally
 from tau2.metrics._verdict import ArmComparison, compare_arms, verdict_sentence
 from tau2.metrics.actions import ActionStat, action_stats
@@ -120,6 +121,7 @@ __all__ = [
     "action_diffs",
     "action_stats",
     "allocate",
+    "arm_rates",
     "breakdown",
     "breakdowns",
     "check_stats",
@@ -134,6 +136,7 @@ __all__ = [
     "judge_labels",
     "mcnemar",
     "mcnemar_p_value",
+    "mcnemar_power",
     "minimum_detectable_difference",
     "missing_summary",
     "pair_key",
@@ -160,6 +163,7 @@ __all__ = [
     "task_outcomes",
     "termination_counts",
     "termination_outcomes",
+    "trials_needed",
     "verdict_sentence",
     "wilson",
 ]
