@@ -470,3 +470,25 @@ def test_fail_if_worse_keeps_the_exit_codes_of_errors(tmp_path: Path) -> None:
     assert missing.exit_code == 2 and len(missing.stderr.splitlines()) == 1
     bad = runner.invoke(app, ["experiment", "report", str(tmp_path), "--fail-if-worse", "--margin", "-1"])
     assert bad.exit_code == 2
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [
+        ["experiment", "report", "{missing}"],
+        ["experiment", "report", "{mock}", "--margin", "-1"],
+        ["experiment", "report", "{mock}", "--bootstrap-samples", "0"],
+        ["experiment", "report", "{mock}", "--html", "-", "--json"],
+        ["compare", "{mock}/oracle"],
+        ["compare", "{mock}/oracle", "{missing}"],
+        ["compare", "{mock}/oracle", "{mock}/null", "--max-k", "0"],
+    ],
+)
+def test_every_refusal_of_compare_and_experiment_report_is_one_line(
+    mock: Path, tmp_path: Path, arguments: list[str]
+) -> None:
+    filled = [a.format(mock=mock, missing=tmp_path / "missing") for a in arguments]
+    result = runner.invoke(app, filled)
+    assert result.exit_code == 2 and result.stdout == "", result.output
+    (line,) = result.stderr.splitlines()
+    assert line.startswith("error: ")
