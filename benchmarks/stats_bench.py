@@ -14,6 +14,10 @@ Sections (`--sections`, comma-separated; all by default):
 - `passk`: `tau2 report` of runs with many trials per task (`--trial-shapes`) against τ²-bench's metrics
   on the same records, and our pass^k curve and its intervals alone, in process.
 - `tasks`: reading τ²-bench task files (`--task-files`) into tasks, ours against τ²-bench's loader.
+- `experiment`: an experiment directory of two arms × `--experiment-records` records each is written from
+  a real offline experiment (the shipped oracle-vs-transfer example, one trial), its records repeated as
+  further trials; `tau2 experiment report DIR --json` and `tau2 compare` of its two arms are measured
+  (CPU and peak memory: the bar is 300 MB at 2 × 50,000 records).
 - `runs`: `tau2 report RUN --json` of existing run directories (`--runs`, e.g. a real 10,000-simulation
   run) against τ²-bench's metrics on the same simulations (exported as above), each measured
   `--repeat` times (the median is printed, with the ratio).
@@ -23,7 +27,8 @@ interpreter start-up and imports are included on both sides. Nothing here assert
 
 Run: `python benchmarks/stats_bench.py --suite full.json --data-dir path/to/tau2-telecom
 [--sections report,passk,tasks] [--shapes 250x4,2000x5,2000x50] [--tau2bench-python PATH] [--work DIR]`, or
-`python benchmarks/stats_bench.py --sections runs --runs RUN [--tau2bench-python PATH] [--repeat 3]`.
+`python benchmarks/stats_bench.py --sections runs --runs RUN [--tau2bench-python PATH] [--repeat 3]`, or
+`python benchmarks/stats_bench.py --sections experiment [--experiment-records 50000] [--repeat 3]`.
 """
 
 from __future__ import annotations
@@ -262,6 +267,58 @@ def tasks_section(options: argparse.Namespace) -> None:
         print(line, flush=True)
 
 
+def experiment_section(options: argparse.Namespace) -> None:
+    """`tau2 experiment report` and `tau2 compare` of a large synthetic experiment: CPU and peak memory."""
+    directory = synthetic_experiment(options.work, options.experiment_records)
+    arms = sorted(path.name for path in directory.iterdir() if path.is_dir())
+    print(f"experiment of {len(arms)} arms × {options.experiment_records:,} records", flush=True)
+    for _ in range(options.repeat):
+        usage = measure([*TAU2, "experiment", "report", str(directory), "--json"])
+        print(f"  tau2 experiment report --json:    {usage}", flush=True)
+        usage = measure([*TAU2, "compare", *(str(directory / arm) for arm in arms), "--json"])
+        print(f"  tau2 compare (the two arms):      {usage}", flush=True)
+
+
+def synthetic_experiment(work: Path, records: int) -> Path:
+    """An experiment directory whose two arms hold `records` records each: the shipped oracle-vs-transfer
+    example run with one trial, each arm's records repeated as further trials (seeds kept paired). Kept if
+    present."""
+    small, out = work / "experiment-1", work / f"experiment-{records}"
+    if not small.exists():
+        example = ROOT / "docs" / "examples" / "oracle-vs-transfer.toml"
+        text = example.read_text(encoding="utf-8").replace("trials = 2", "trials = 1")
+        (work / "one-trial.toml").write_text(text, encoding="utf-8")
+        subprocess.run(
+            [*TAU2, "experiment", "run", str(work / "one-trial.toml"), "--out", str(small), "-q"], check=True
+        )
+    if (out / "experiment.json").exists():
+        return out
+    out.mkdir(parents=True)
+    experiment = orjson.loads((small / "experiment.json").read_bytes())
+    arms = [arm["name"] for arm in experiment["config"]["arms"]]
+    tasks = len(orjson.loads((small / arms[0] / "manifest.json").read_bytes())["task_ids"])
+    trials = -(-records // tasks)
+    experiment["config"]["base"]["trials"] = trials
+    (out / "experiment.json").write_bytes(orjson.dumps(experiment))
+    for arm in arms:
+        (out / arm).mkdir()
+        manifest = orjson.loads((small / arm / "manifest.json").read_bytes())
+        manifest["config"]["trials"] = trials
+        (out / arm / "manifest.json").write_bytes(orjson.dumps(manifest))
+        lines = [orjson.loads(line) for line in (small / arm / "results.jsonl").read_bytes().splitlines()]
+        written = 0
+        with (out / arm / "results.jsonl").open("wb") as results:
+            for trial in range(trials):
+                for record in lines:
+                    if written == records:
+                        break
+                    results.write(
+                        orjson.dumps({**record, "trial": trial, "seed": record["seed"] + trial}) + b"\n"
+                    )
+                    written += 1
+    return out
+
+
 def runs_section(options: argparse.Namespace) -> None:
     """`tau2 report --json` of existing runs against τ²-bench's metrics on the same simulations: the median
     of `--repeat` measurements of each."""
@@ -300,6 +357,7 @@ def main() -> None:
     )
     parser.add_argument("--default-max-k", type=int, default=8)
     parser.add_argument("--runs", default="", help="RUN,… existing run directories for the runs section")
+    parser.add_argument("--experiment-records", type=int, default=50_000, help="records per arm (experiment)")
     parser.add_argument("--repeat", type=int, default=3, help="measurements per command in the runs section")
     parser.add_argument("--work", type=Path, help="where run directories are kept (default: a temporary one)")
     options = parser.parse_args()
@@ -316,6 +374,8 @@ def main() -> None:
             tasks_section(options)
         if "runs" in sections and options.runs:
             runs_section(options)
+        if "experiment" in sections:
+            experiment_section(options)
 
 
 if __name__ == "__main__":

@@ -386,20 +386,109 @@ def test_an_arm_scored_against_other_task_content_is_refused_unless_allowed(
     manifest["hashes"]["policy"] = "sha256:" + "1" * 64
     path.write_text(json.dumps(manifest))
     refused = runner.invoke(app, ["experiment", "report", str(directory)])
-    assert refused.exit_code == 2
-    assert f"for 1 task: {changed}" in refused.stderr and "give --allow-mismatch" in refused.stderr
+    assert refused.exit_code == 2 and refused.stdout == ""
+    (line,) = refused.stderr.splitlines()
+    assert line.startswith("error: cannot compare: arm null: task content differs between runs")
+    assert f"for 1 task ({changed})" in line and "--allow-mismatch compares anyway" in line
     allowed = runner.invoke(app, ["experiment", "report", str(directory), "--allow-mismatch"])
     assert allowed.exit_code == 0, allowed.output
-    assert "warning: task hashes differ" in allowed.stderr
+    assert "warning: arm null: task content differs" in allowed.stderr
 
 
-def test_a_policy_the_arms_differ_in_is_noted_not_refused(mock: Path, tmp_path: Path) -> None:
+def test_a_policy_the_arms_differ_in_is_named_not_refused(mock: Path, tmp_path: Path) -> None:
     directory = tmp_path / "small"
     shutil.copytree(mock, directory)
     path = directory / "null" / "manifest.json"
     manifest = json.loads(path.read_text())
     manifest["hashes"]["policy"] = "sha256:" + "1" * 64
     path.write_text(json.dumps(manifest))
-    result = runner.invoke(app, ["experiment", "report", str(directory)])
+    result = runner.invoke(app, ["experiment", "report", str(directory), "--json"])
+    assert result.exit_code == 0 and result.stderr == "", result.output
+    (comparison,) = json.loads(result.stdout)["comparisons"]
+    assert comparison["differ_in"] == ["agent", "hash policy"]
+    text = runner.invoke(app, ["experiment", "report", str(directory)])
+    assert "arms differ in: agent, hash policy" in text.stdout
+
+
+# --- verdicts for CI --------------------------------------------------------------------------------------
+
+EXAMPLE = Path(__file__).resolve().parents[1] / "docs" / "examples" / "oracle-vs-transfer.toml"
+
+
+@pytest.fixture(scope="module")
+def example(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The shipped example, run through the command line: transfer (the arm) against oracle."""
+    out = tmp_path_factory.mktemp("example") / "oracle-vs-transfer"
+    result = runner.invoke(app, ["experiment", "run", str(EXAMPLE), "--out", str(out), "--quiet"])
     assert result.exit_code == 0, result.output
-    assert "warning: policy hash differs" in result.stderr
+    return out
+
+
+@pytest.fixture(scope="module")
+def replicate(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The shipped example with its transfer arm made a second oracle arm: oracle against oracle."""
+    folder = tmp_path_factory.mktemp("replicate")
+    text = EXAMPLE.read_text(encoding="utf-8")
+    file = folder / "oracle-vs-oracle.toml"
+    file.write_text(
+        text.replace(
+            'name = "transfer"\nagent = { kind = "transfer" }', 'name = "again"\nagent = { kind = "oracle" }'
+        ),
+        encoding="utf-8",
+    )
+    assert 'kind = "transfer"' not in file.read_text(encoding="utf-8")
+    result = runner.invoke(app, ["experiment", "run", str(file), "--out", str(folder / "out"), "--quiet"])
+    assert result.exit_code == 0, result.output
+    return folder / "out"
+
+
+def test_bar_fail_if_worse_exits_1_on_oracle_against_transfer(example: Path) -> None:
+    result = runner.invoke(app, ["experiment", "report", str(example), "--fail-if-worse"])
+    assert result.exit_code == 1, result.output
+    assert result.stdout.startswith("Experiment oracle-vs-transfer")
+    (line,) = result.stderr.splitlines()
+    assert line.startswith(
+        "fail: transfer is significantly worse than oracle by more than 0 pass^1 (Δ -0.836; Holm p < 0.001"
+    )
+    as_json = runner.invoke(app, ["experiment", "report", str(example), "--fail-if-worse", "--json"])
+    assert as_json.exit_code == 1 and json.loads(as_json.stdout)["comparisons"][0]["p_holm"] < 0.001
+
+
+def test_fail_if_worse_tolerates_a_loss_within_the_margin(example: Path) -> None:
+    result = runner.invoke(app, ["experiment", "report", str(example), "--fail-if-worse", "--margin", "0.9"])
+    assert result.exit_code == 0 and result.stderr == "", result.output
+
+
+def test_bar_fail_if_worse_exits_0_on_oracle_against_oracle(replicate: Path) -> None:
+    result = runner.invoke(app, ["experiment", "report", str(replicate), "--fail-if-worse"])
+    assert result.exit_code == 0 and result.stderr == "", result.output
+    assert "arms differ in nothing" in result.stdout
+
+
+def test_fail_if_worse_keeps_the_exit_codes_of_errors(tmp_path: Path) -> None:
+    missing = runner.invoke(app, ["experiment", "report", str(tmp_path / "none"), "--fail-if-worse"])
+    assert missing.exit_code == 2 and len(missing.stderr.splitlines()) == 1
+    bad = runner.invoke(app, ["experiment", "report", str(tmp_path), "--fail-if-worse", "--margin", "-1"])
+    assert bad.exit_code == 2
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [
+        ["experiment", "report", "{missing}"],
+        ["experiment", "report", "{mock}", "--margin", "-1"],
+        ["experiment", "report", "{mock}", "--bootstrap-samples", "0"],
+        ["experiment", "report", "{mock}", "--html", "-", "--json"],
+        ["compare", "{mock}/oracle"],
+        ["compare", "{mock}/oracle", "{missing}"],
+        ["compare", "{mock}/oracle", "{mock}/null", "--max-k", "0"],
+    ],
+)
+def test_every_refusal_of_compare_and_experiment_report_is_one_line(
+    mock: Path, tmp_path: Path, arguments: list[str]
+) -> None:
+    filled = [a.format(mock=mock, missing=tmp_path / "missing") for a in arguments]
+    result = runner.invoke(app, filled)
+    assert result.exit_code == 2 and result.stdout == "", result.output
+    (line,) = result.stderr.splitlines()
+    assert line.startswith("error: ")

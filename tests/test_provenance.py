@@ -1,6 +1,7 @@
 """What a score rests on: content hashes of the tasks, policy, data, simulated-user prompt and judges in
 every manifest and record; older manifests and records still load (their provenance unknown); `compare`
-refuses runs whose task or policy hashes differ unless given --allow-mismatch."""
+refuses runs whose scores rest on other content (domain, task content, domain data) unless given
+--allow-mismatch, and names every other difference (a policy, a persona) as what the runs differ in."""
 
 from __future__ import annotations
 
@@ -180,7 +181,7 @@ def test_a_run_made_before_the_hashes_resumes(suite_file: Path, tmp_path: Path) 
 # --- compare --------------------------------------------------------------------------------------------
 
 
-def test_compare_refuses_runs_of_different_task_content_unless_allowed(
+def test_compare_refuses_runs_of_different_task_content_in_one_line_unless_allowed(
     suite_file: Path, tmp_path: Path
 ) -> None:
     changed = edited_suite(suite_file, tmp_path / "changed.json", 0, "ticket", "Ada's lamp is dark!")
@@ -190,16 +191,16 @@ def test_compare_refuses_runs_of_different_task_content_unless_allowed(
     refused = compare(tmp_path / "a", tmp_path / "b")
     assert refused.exit_code == 2 and refused.stdout == ""
     assert refused.stderr.splitlines() == [
-        f"error: task hashes differ between runs {a} and {b} for 1 task: {MOCK_TASKS[0].id}",
-        "error: the runs' scores rest on different content; give --allow-mismatch to compare anyway",
+        f"error: cannot compare: task content differs between runs {a} and {b} for 1 task "
+        f"({MOCK_TASKS[0].id}) (the scores rest on different content; --allow-mismatch compares anyway)"
     ]
     allowed = compare(tmp_path / "a", tmp_path / "b", "--allow-mismatch")
     assert allowed.exit_code == 0, allowed.output
-    assert f"warning: task hashes differ between runs {a} and {b}" in allowed.stderr
+    assert f"warning: task content differs between runs {a} and {b}" in allowed.stderr
     assert allowed.stdout.startswith("Comparison:")
 
 
-def test_persona_ablations_compare_with_a_note(suite_file: Path, tmp_path: Path) -> None:
+def test_persona_ablations_compare_naming_the_persona(suite_file: Path, tmp_path: Path) -> None:
     """A persona override is hashed on its own: the tasks stay those of the file."""
     for persona in ("easy", "hard"):
         run("--suite", suite_file, *OFFLINE, "--persona", persona, "--out", tmp_path / persona)
@@ -207,7 +208,7 @@ def test_persona_ablations_compare_with_a_note(suite_file: Path, tmp_path: Path)
     assert easy.task_hashes == hard.task_hashes == {task.id: task_hash(task) for task in MOCK_TASKS}
     result = compare(tmp_path / "easy", tmp_path / "hard")
     assert result.exit_code == 0, result.output
-    assert f"warning: persona hash differs between runs {easy.run_id} and {hard.run_id}" in result.stderr
+    assert result.stderr == "" and "runs differ in: persona\n" in result.stdout
 
 
 def test_compare_of_runs_made_before_the_hashes_notes_their_provenance_is_unknown() -> None:
@@ -216,9 +217,11 @@ def test_compare_of_runs_made_before_the_hashes_notes_their_provenance_is_unknow
     assert "warning: run run-interactive: provenance unknown" in result.stderr
 
 
-def test_a_one_character_policy_change_changes_the_policy_hash_alone_and_compare_refuses_it(
+def test_a_one_character_policy_change_changes_the_policy_hash_alone_and_compare_names_it(
     tmp_path: Path,
 ) -> None:
+    """The policy is what an arm may vary: its text differs, the data and tasks do not, so the runs compare
+    and the output says what differs."""
     airline = conformance_dir("airline")
     edited = tmp_path / "data"
     edited.mkdir()
@@ -231,23 +234,83 @@ def test_a_one_character_policy_change_changes_the_policy_hash_alone_and_compare
     a, b = (load_run(tmp_path / name).manifest for name in ("a", "b"))
     assert a.hashes["policy"] != b.hashes["policy"] and a.hashes["data"] == b.hashes["data"]
     assert a.task_hashes == b.task_hashes
-    mismatches = check_provenance([a, b]).mismatches
-    assert len(mismatches) == 1 and mismatches[0].startswith(f"policy hash differs between runs {a.run_id}")
+    assert check_provenance([a, b]).mismatches == []
+    result = compare(tmp_path / "a", tmp_path / "b", "--json")
+    assert result.exit_code == 0, result.output
+    assert "hash policy" in json.loads(result.stdout)["differ_in"]
+
+
+def test_other_domain_data_refuses_the_comparison(tmp_path: Path) -> None:
+    airline = conformance_dir("airline")
+    edited = tmp_path / "data"
+    edited.mkdir()
+    (edited / "policy.md").symlink_to(airline / "policy.md")
+    database = json.loads((airline / "db.json").read_text(encoding="utf-8"))
+    first = next(iter(database["users"].values()))
+    first["name"]["first_name"] += "x"
+    (edited / "db.json").write_text(json.dumps(database), encoding="utf-8")
+    suite = airline / "tasks.json"
+    for name, data in (("a", airline), ("b", edited)):
+        run("--suite", suite, "--data-dir", data, *OFFLINE, "--task-ids", "0", "--out", tmp_path / name)
     refused = compare(tmp_path / "a", tmp_path / "b")
-    assert refused.exit_code == 2 and "error: policy hash differs" in refused.stderr
+    assert refused.exit_code == 2 and len(refused.stderr.splitlines()) == 1
+    assert refused.stderr.startswith("error: cannot compare: domain data differs between runs")
 
 
-def test_other_differing_hashes_are_noted_not_refused() -> None:
+def test_runs_over_different_suites_are_refused_in_one_line(suite_file: Path, tmp_path: Path) -> None:
+    run("--suite", suite_file, *OFFLINE, "--out", tmp_path / "mock")
+    airline = conformance_dir("airline")
+    run(
+        "--suite",
+        airline / "tasks.json",
+        "--data-dir",
+        airline,
+        *OFFLINE,
+        "--task-ids",
+        "0",
+        "--out",
+        tmp_path / "air",
+    )
+    refused = compare(tmp_path / "mock", tmp_path / "air")
+    assert refused.exit_code == 2 and refused.stdout == ""
+    (line,) = refused.stderr.splitlines()
+    assert "are of different domains (mock vs airline)" in line
+
+
+def test_only_the_data_hash_refuses_and_other_hashes_are_left_to_the_factors() -> None:
     base = RunManifest.model_validate_json((RUNS_DIR / "solo" / "manifest.json").read_text(encoding="utf-8"))
     known = base.model_copy(update={"task_hashes": {"t": "sha256:1"}, "hashes": {"policy": "sha256:p"}})
     other = known.model_copy(
-        update={"run_id": "other", "hashes": {"policy": "sha256:p", "data": "sha256:d", "judge": "sha256:j"}}
+        update={
+            "run_id": "other",
+            "hashes": {"policy": "sha256:q", "judge": "sha256:j", "persona": "sha256:x"},
+        }
     )
-    check = check_provenance([known, other])
-    assert check.mismatches == []
-    assert [note.split(" hash")[0] for note in check.notes] == ["data", "judge"]
-    changed = other.model_copy(update={"hashes": {"policy": "sha256:q"}, "task_hashes": {"t": "sha256:2"}})
-    assert [line.split(" ")[0] for line in check_provenance([known, changed]).mismatches] == [
-        "task",
-        "policy",
+    assert check_provenance([known, other]) == check_provenance([known, known])
+    assert check_provenance([known, other]).mismatches == []
+    changed = other.model_copy(
+        update={"hashes": {"policy": "sha256:p", "data": "sha256:d"}, "task_hashes": {"t": "sha256:2"}}
+    )
+    with_data = known.model_copy(update={"hashes": {"policy": "sha256:p", "data": "sha256:e"}})
+    assert [line.split(" ")[:2] for line in check_provenance([with_data, changed]).mismatches] == [
+        ["task", "content"],
+        ["domain", "data"],
     ]
+    assert check_provenance([known, changed]).mismatches[1:] == []  # a data hash only one run has: unknown
+
+
+def test_solo_against_interactive_of_the_same_suite_compares_without_a_flag_naming_the_mode(
+    suite_file: Path, tmp_path: Path
+) -> None:
+    """The solo policy text differs from the interactive one by design: the mode is what this varies."""
+    for mode in ("solo", "interactive"):
+        run("--suite", suite_file, *OFFLINE, "--mode", mode, "--out", tmp_path / mode)
+    solo, interactive = (load_run(tmp_path / mode).manifest for mode in ("solo", "interactive"))
+    assert solo.hashes["policy"] != interactive.hashes["policy"]
+    text = compare(tmp_path / "solo", tmp_path / "interactive")
+    assert text.exit_code == 0 and text.stderr == "", text.output
+    assert text.stdout.splitlines()[2] == "runs differ in: mode"
+    document = compare(tmp_path / "solo", tmp_path / "interactive", "--json")
+    assert json.loads(document.stdout)["differ_in"] == ["mode"]
+    page = compare(tmp_path / "solo", tmp_path / "interactive", "--html", "-")
+    assert "runs differ in: mode" in page.stdout

@@ -43,10 +43,11 @@ def command(
     max_k: MaxK = None,
     allow_mismatch: AllowMismatch = False,
 ) -> None:
-    """Compare two runs on the tasks both share: pass^k and what B costs in turns, tokens, dollars, tool
-    errors and endings per seat (--full: every table; --html: with the transcripts of the tasks that
-    flip); refuses runs that share none, and runs scored against different task or policy content unless
-    given --allow-mismatch."""
+    """Compare two runs on the tasks both share: what they differ in (mode, persona, seats, policy,
+    retrieval, …), pass^k and what B costs in turns, tokens, dollars, tool errors and endings per seat
+    (--full: every table; --html: with the transcripts of the tasks that flip); refuses runs that share no
+    task, and runs whose scores rest on other content (another domain, other task content, other domain
+    data) unless given --allow-mismatch."""
     from tau2._jsonfile import collector_paused
     from tau2.report import build_comparison, comparison_page_parts, comparison_tables
     from tau2.runs import check_provenance, load_run

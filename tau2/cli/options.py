@@ -54,25 +54,22 @@ AllowMismatch = Annotated[
     bool,
     typer.Option(
         "--allow-mismatch",
-        help="Compare runs whose scores rest on different content (the differences are printed as warnings).",
+        help="Compare runs even when their scores rest on other content (another domain, other task content, "
+        "other domain data); the differences are printed as warnings.",
     ),
 ]
 
 
 def refuse_mismatches(mismatches: Sequence[str], allow: bool) -> None:
-    """Stop with exit 2, each difference on its own line, when runs to be compared were scored against
-    different content and the user did not give --allow-mismatch."""
-    from tau2.cli._exit import ExitCode
-    from tau2.cli._output import say
+    """Stop with exit 2 and one line naming every difference when runs to be compared rest on other content
+    (`tau2.runs.check_provenance`) and the user did not give --allow-mismatch."""
+    from tau2.errors import UserInputError
 
-    if not mismatches or allow:
-        return
-    for line in mismatches:
-        say(f"error: {line}", err=True)
-    say(
-        "error: the runs' scores rest on different content; give --allow-mismatch to compare anyway", err=True
-    )
-    raise typer.Exit(ExitCode.BAD_INPUT)
+    if mismatches and not allow:
+        raise UserInputError(
+            f"cannot compare: {'; '.join(mismatches)} (the scores rest on different content; "
+            "--allow-mismatch compares anyway)"
+        )
 
 
 def bootstrap_options(samples: int, seed: int) -> Bootstrap:

@@ -11,17 +11,22 @@ from tau2.experiments._run import (
     open_experiment,
     run_experiment,
 )
+from tau2.experiments._sizing import Direction, TrialPlan, pilot_rates, plan_trials
 from tau2.experiments._summary import experiment_summary
 
 __all__ = [
     "CostEstimate",
+    "Direction",
     "ExperimentProgress",
     "ExperimentResult",
     "OpenExperiment",
+    "TrialPlan",
     "arun_experiment",
     "estimate_cost",
     "experiment_summary",
     "open_experiment",
+    "pilot_rates",
+    "plan_trials",
     "run_experiment",
     "simulation_cost",
 ]

@@ -6,6 +6,7 @@ intervals need only per-task counts of trials and successes (`TaskCounts`), neve
 
 from tau2.metrics._allocation import PRIOR, Allocation, Budget, StopReason, allocate
 from tau2.metrics._detectable import DEFAULT_POWER, minimum_detectable_difference
+from tau2.metrics._holm import holm
 from tau2.metrics._judge_agreement import (
     JudgeAgreement,
     JudgeCost,
@@ -16,6 +17,7 @@ from tau2.metrics._judge_agreement import (
 from tau2.metrics._kappa import cohen_kappa, fleiss_kappa
 from tau2.metrics._mcnemar import McNemar, mcnemar, mcnemar_p_value
 from tau2.metrics._missing import MissingSummary, PassKBounds, missing_summary, pass_hat_k_bounds
+from tau2.metrics._power import arm_rates, mcnemar_power, trials_needed
 from tau2.metrics._tally import RunTally
 from tau2.metrics._verdict import ArmComparison, compare_arms, verdict_sentence
 from tau2.metrics.actions import ActionStat, action_stats
@@ -119,6 +121,7 @@ __all__ = [
     "action_diffs",
     "action_stats",
     "allocate",
+    "arm_rates",
     "breakdown",
     "breakdowns",
     "check_stats",
@@ -128,10 +131,12 @@ __all__ = [
     "fleiss_kappa",
     "flip_sets",
     "flip_summary",
+    "holm",
     "judge_agreement",
     "judge_labels",
     "mcnemar",
     "mcnemar_p_value",
+    "mcnemar_power",
     "minimum_detectable_difference",
     "missing_summary",
     "pair_key",
@@ -158,6 +163,7 @@ __all__ = [
     "task_outcomes",
     "termination_counts",
     "termination_outcomes",
+    "trials_needed",
     "verdict_sentence",
     "wilson",
 ]

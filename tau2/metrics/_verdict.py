@@ -35,6 +35,24 @@ class ArmComparison(BaseModel):
     flips_to_fail: int
     incomplete: int
     """(task, trial) units missing in either arm, left out of the test."""
+    p_holm: float | None = None
+    """`p_value` Holm-corrected over the `family` arms tested against the same baseline (`holm`); None
+    when the comparison was made alone."""
+    family: int = 1
+    """How many arms were tested against the baseline together."""
+
+    @property
+    def alpha(self) -> float:
+        """The significance level matching the intervals' level (0.05 at 95 %)."""
+        return round(1.0 - self.level, 12)
+
+    def worse_by_more_than(self, margin: float) -> bool:
+        """Whether the arm is significantly worse than the baseline by more than `margin` pass^1: its
+        Holm-corrected McNemar p-value (the plain one when compared alone) is at most `alpha` and its
+        Δpass^1 is below −`margin`."""
+        p = self.p_value if self.p_holm is None else self.p_holm
+        delta = self.delta_pass_hat_1
+        return delta is not None and p <= self.alpha and delta < -margin
 
     @computed_field  # type: ignore[prop-decorator]
     @property
@@ -94,6 +112,17 @@ def verdict_sentence(comparison: ArmComparison) -> str:
         return f"{arm} against {baseline}: no task has valid trials in both arms"
     interval = f"{comparison.level * 100:g} % CI {_number(ci[0])} to {_number(ci[1])}"
     figures = f"{interval}; {_p(comparison.p_value)}"
+    corrected = comparison.p_holm
+    if (
+        comparison.detected
+        and corrected is not None
+        and comparison.family > 1
+        and corrected > comparison.alpha
+    ):
+        return (
+            f"{arm} against {baseline}: Δ {_number(delta)} pass^1 ({figures}) is not significant once "
+            f"corrected for {comparison.family} arms (Holm {_p(corrected)})"
+        )
     if comparison.detected:
         change = "gains" if delta > 0 else "loses"
         return f"{arm} {change} {_number(abs(delta))} pass^1 against {baseline} ({figures})"

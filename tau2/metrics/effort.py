@@ -13,7 +13,7 @@ from pydantic import BaseModel, ConfigDict
 
 from tau2.episode import EntryKind, TerminationReason
 from tau2.metrics.bootstrap import Bootstrap, estimate
-from tau2.runs import SimulationRecord
+from tau2.runs import EffortHead, SimulationRecord
 from tau2.world import Side
 
 BOTH: Final = "both"
@@ -21,6 +21,9 @@ BOTH: Final = "both"
 
 RecordPair = tuple[Sequence[SimulationRecord], Sequence[SimulationRecord]]
 """The valid records of one paired task in run A and in run B."""
+Measured = EffortHead | SimulationRecord
+"""What effort is measured on: a whole record, or its head with its transcript's shape (`EffortHead`), which
+reads the same measures without building the transcript."""
 
 
 class PairedMean(BaseModel):
@@ -45,7 +48,7 @@ MEASURES: Final = ((BOTH, "turns"), *((seat.value, name) for seat in Side for na
 """Every (seat, measure) of the effort table, actor turns of the whole episode first."""
 
 
-def effort_row(record: SimulationRecord) -> list[float]:
+def effort_row(record: Measured) -> list[float]:
     """The simulation's value of every measure in `MEASURES`, from one pass over its trajectory."""
     counted: Counter[tuple[Side, EntryKind]] = Counter()
     failed: Counter[Side] = Counter()
@@ -81,7 +84,7 @@ class TaskEffort:
         """Per expected action name: its seat (as first seen), occurrences performed, occurrences expected."""
 
     @classmethod
-    def of(cls, records: Iterable[SimulationRecord]) -> TaskEffort:
+    def of(cls, records: Iterable[Measured]) -> TaskEffort:
         """The effort of a task's valid records (excluded ones are skipped)."""
         effort = cls()
         for record in records:
@@ -89,10 +92,14 @@ class TaskEffort:
                 effort.add(record)
         return effort
 
-    def add(self, record: SimulationRecord) -> None:
+    def add(self, record: Measured) -> None:
         """Add one valid record."""
+        self.add_row(record, effort_row(record))
+
+    def add_row(self, record: Measured, row: Sequence[float]) -> None:
+        """Add one valid record whose `effort_row` is `row` (already computed by the caller)."""
         self.count += 1
-        self.sums = [total + value for total, value in zip(self.sums, effort_row(record), strict=True)]
+        self.sums = [total + value for total, value in zip(self.sums, row, strict=True)]
         self.endings[record.termination] += 1
         for action in record.actions:
             side, performed, expected = self.actions.get(action.name, (action.side, 0, 0))

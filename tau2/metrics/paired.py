@@ -137,8 +137,15 @@ def paired_breakdown(
     """Paired pass^k per group; a pair whose sides fall in different groups goes to the group `A → B`."""
     return [
         PairedGroup(key=label, tasks=len(group), pass_hat_k=paired_curve(group, max_k, bootstrap))
-        for label, group in group_by(pairs, lambda pair: _pair_labels(keys(pair.a), keys(pair.b)))
+        for label, group in paired_groups(pairs, keys)
     ]
+
+
+def paired_groups(
+    pairs: Sequence[Pair], keys: Callable[[TaskOutcome], list[str]]
+) -> list[tuple[str, list[Pair]]]:
+    """The pairs grouped as `paired_breakdown` groups them, each group with its pairs."""
+    return group_by(pairs, lambda pair: _pair_labels(keys(pair.a), keys(pair.b)))
 
 
 def _pair_labels(a: list[str], b: list[str]) -> list[str]:

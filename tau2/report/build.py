@@ -29,7 +29,7 @@ from tau2.metrics import (
 )
 from tau2.report.factors import differing_factors, title
 from tau2.report.schema import ComparisonReport, Factor, RunRef, RunReport, SimulationRow, Totals
-from tau2.runs import RecordHead, Run, RunManifest, fold_run, record_heads
+from tau2.runs import EffortHead, RecordFile, RecordHead, Run, RunManifest, fold_run, record_heads
 
 DEFAULT_MAX_K: Final = 8
 """pass^k is shown for k = 1..8 unless asked for more (or the runs have fewer trials)."""
@@ -185,8 +185,10 @@ class _RunSide:
 
     @classmethod
     def read(cls, run: Run) -> _RunSide:
+        """The side of `run`, its records read one at a time as `EffortHead`s (no transcript built)."""
         side = cls()
-        for record in run.records:
+        records = run.records
+        for record in records.heads(EffortHead) if isinstance(records, RecordFile) else records:
             side.outcomes.add(record)
             if not record.excluded:
                 side.effort(record.task_id).add(record)

@@ -1,15 +1,17 @@
 """The report of an experiment (`tau2 experiment report`): every arm's pass^k, and every arm against the
-baseline on the paired (task, trial) units: Δpass^1 with its interval, the McNemar test, the minimum
-detectable difference and the verdict, where the difference comes from, the units that flip, and what
-each arm costs per seat. The statistics are `tau2.metrics`'; this module pairs the arms' records."""
+baseline on the paired (task, trial) units: what the arms differ in, Δpass^1 with its interval, the McNemar
+test (Holm-corrected over the arms), the minimum detectable difference and the verdict, where the
+difference comes from, the units that flip, and what each arm costs per seat. The statistics are
+`tau2.metrics`'; this module pairs the arms' records. Each arm is read once, one record head at a time
+(`EffortHead`: no transcript is built), into per-task and per-unit aggregates: memory grows with the
+(task, trial) units, never with the records."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from pathlib import Path
-from typing import Any, Final, Literal
+from typing import Any, Final, Literal, NamedTuple
 
-import numpy as np
 from pydantic import BaseModel, ConfigDict, computed_field
 
 from tau2.errors import UserInputError
@@ -19,34 +21,39 @@ from tau2.metrics import (
     Bootstrap,
     Estimate,
     MissingSummary,
+    OutcomeTally,
     PairBy,
     PairedEstimate,
     PairedMean,
-    RecordPair,
     SeatUsage,
     TaskCounts,
+    TaskEffort,
     TaskOutcome,
-    action_diffs,
     compare_arms,
+    holm,
     mcnemar,
+    mcnemar_p_value,
     missing_summary,
     pair_outcomes,
     paired_curve,
-    paired_effort,
+    paired_task_effort,
     pass_hat_k_curve,
-    seat_usage,
-    task_outcomes,
+    task_action_diffs,
 )
 from tau2.metrics.breakdown import GROUPINGS, MISSING
-from tau2.metrics.effort import MEASURES, effort_row
-from tau2.metrics.paired import Pair, paired_breakdown
+from tau2.metrics.effort import MEASURES, Measured, effort_row
+from tau2.metrics.paired import Pair, paired_groups
+from tau2.metrics.usage import UsageTally
 from tau2.report.ablation import Ablation, ablation
 from tau2.report.build import DEFAULT_MAX_K
+from tau2.report.factors import differing_factors
+from tau2.report.schema import Factor
 from tau2.runs import (
     EXPERIMENT_FILE,
+    EffortHead,
     ExperimentManifest,
+    RecordFile,
     Run,
-    SimulationRecord,
     arm_run_dir,
     load_experiment,
     load_run,
@@ -110,6 +117,10 @@ class SourceGroup(_Document):
     contribution: float | None
     """delta × this group's tasks / all paired tasks: for groupings where each task is in one group, the
     contributions add up to `delta_pass_hat_1`."""
+    p_value: float
+    """The exact McNemar test on the group's paired (task, trial) units."""
+    p_holm: float
+    """`p_value` Holm-corrected over the groups of this grouping (one family per grouping and arm)."""
 
 
 class Flip(_Document):
@@ -131,6 +142,9 @@ class ExperimentComparison(ArmComparison):
     """Why the comparison cannot show a difference (its arms differ only in settings nobody reads)."""
     settings: list[str]
     """The settings the two arms' configurations differ in."""
+    factors: list[Factor]
+    """What the two arms differ in, as `tau2 compare` names it (study factors first, then other settings,
+    unexplained content hashes and versions), with each arm's value (`a` the baseline's)."""
     seed_mismatches: int
     """Units whose seed differs between the arms (0 when the arms are paired as they should be)."""
     pass_hat_k: dict[str, PairedEstimate]
@@ -138,6 +152,12 @@ class ExperimentComparison(ArmComparison):
     actions: list[ActionDiff]
     effort: list[PairedMean]
     flips: list[Flip]
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def differ_in(self) -> list[str]:
+        """The names of what the arms differ in (`factors`), e.g. `["agent"]`."""
+        return [factor.name for factor in self.factors]
 
     @computed_field  # type: ignore[prop-decorator]
     @property
@@ -190,39 +210,153 @@ def refuse_own_files(directory: Path, page: Path) -> None:
 def build_experiment_report(
     directory: Path, manifest: ExperimentManifest, runs: dict[str, Run], bootstrap: Bootstrap
 ) -> ExperimentReport:
-    """The report of the experiment in `directory` from its manifest and its arms' runs."""
+    """The report of the experiment in `directory` from its manifest and its arms' runs. Each arm's records
+    are read once, one head at a time; the baseline's are folded for every comparison at once."""
     config = manifest.config
-    base = runs[config.baseline]
+    baseline = config.baseline
+    others = [name for name in runs if name != baseline]
+    present = {name: _present_units(run) for name, run in runs.items()}
+    efforts = {name: _PairedEfforts() for name in others}
+    reads = {
+        name: _ArmRead.of(
+            run,
+            [(present[other], efforts[other].baseline) for other in others]
+            if name == baseline
+            else [(present[baseline], efforts[name].arm)],
+        )
+        for name, run in runs.items()
+    }
+    comparisons = [
+        _comparison(
+            name,
+            baseline,
+            (runs[baseline], runs[name]),
+            (reads[baseline], reads[name]),
+            efforts[name],
+            bootstrap,
+        )
+        for name in others
+    ]
+    corrected = holm([comparison.p_value for comparison in comparisons])
+    comparisons = [
+        comparison.model_copy(update={"p_holm": p, "family": len(comparisons)})
+        for comparison, p in zip(comparisons, corrected, strict=True)
+    ]
     warnings = [f"{name}: {warning}" for name, run in runs.items() for warning in run.warnings]
-    comparisons = []
-    for name, run in runs.items():
-        if name == config.baseline:
-            continue
-        comparison = _comparison(name, config.baseline, run, base, bootstrap)
-        if comparison.seed_mismatches:
-            warnings.append(
-                f"{name}: {comparison.seed_mismatches:,} (task, trial) units have another seed than in "
-                f"{config.baseline}: the arms are not paired on them"
-            )
-        comparisons.append(comparison)
+    warnings += [
+        f"{c.arm}: {c.seed_mismatches:,} (task, trial) units have another seed than in {baseline}: the arms "
+        "are not paired on them"
+        for c in comparisons
+        if c.seed_mismatches
+    ]
     return ExperimentReport(
         name=config.name,
         path=str(directory),
-        baseline=config.baseline,
+        baseline=baseline,
         bootstrap=bootstrap,
         arms=[
-            _arm(arm.name, runs[arm.name], arm.overrides, config.baseline, bootstrap) for arm in config.arms
+            _arm(arm.name, runs[arm.name], reads[arm.name], arm.overrides, baseline, bootstrap)
+            for arm in config.arms
         ],
         comparisons=comparisons,
         warnings=warnings,
     )
 
 
-def _arm(name: str, run: Run, overrides: dict[str, Any], baseline: str, bootstrap: Bootstrap) -> ArmSummary:
-    m, records = run.manifest, run.records
-    outcomes = task_outcomes(records)
+class _UnitEnd(NamedTuple):
+    """What an arm's report keeps of one (task, trial): its outcome (None when it is missing) and its seed."""
+
+    outcome: bool | None
+    seed: int
+
+
+class _PairedEfforts:
+    """Per task, the effort of the valid records of the units both arms of one comparison recorded."""
+
+    def __init__(self) -> None:
+        self.baseline: dict[str, TaskEffort] = {}
+        self.arm: dict[str, TaskEffort] = {}
+
+    def pairs(self, pairs: Sequence[Pair]) -> list[tuple[TaskEffort, TaskEffort]]:
+        """Each paired task's effort in the baseline and in the arm (empty where it has none)."""
+        return [(self.baseline.get(p.key, TaskEffort()), self.arm.get(p.key, TaskEffort())) for p in pairs]
+
+
+Pairing = tuple[Collection[Unit], dict[str, TaskEffort]]
+"""The units the other arm of a comparison recorded, and where this arm's effort on them is folded."""
+
+
+class _ArmRead:
+    """One arm's records folded one at a time: per-task outcomes, usage, the effort means of its valid
+    records, each unit's outcome and seed, the reference actions each task expects, and for each
+    comparison it takes part in, per task the effort of its valid records on the units both arms have."""
+
+    def __init__(self, pairings: Sequence[Pairing]) -> None:
+        self.pairings = pairings
+        self.outcomes = OutcomeTally()
+        self.usage = UsageTally()
+        self.units: dict[Unit, _UnitEnd] = {}
+        self.expected: dict[str, set[tuple[str, str]]] = {}
+        self.sums = [0.0] * len(MEASURES)
+        self.measured = [0] * len(MEASURES)
+        self.simulations = self.valid = self.successes = 0
+
+    @classmethod
+    def of(cls, run: Run, pairings: Sequence[Pairing]) -> _ArmRead:
+        """The fold of `run`'s records (read from disk as `EffortHead`s when the run is on disk)."""
+        read = cls(pairings)
+        records = run.records
+        heads: Iterable[Measured] = records.heads(EffortHead) if isinstance(records, RecordFile) else records
+        for record in heads:
+            read.add(record)
+        return read
+
+    def add(self, record: Measured) -> None:
+        """Fold one record in."""
+        unit = (record.task_id, record.trial)
+        self.outcomes.add(record)
+        self.usage.add(record)
+        self.simulations += 1
+        self.units[unit] = _UnitEnd(None if record.excluded else record.success, record.seed)
+        self.expected.setdefault(record.task_id, set()).update((a.side.value, a.name) for a in record.actions)
+        if record.excluded:
+            return
+        self.valid += 1
+        self.successes += record.success
+        row = effort_row(record)
+        for column, value in enumerate(row):
+            if value == value:  # not NaN: an unpriced cost is left out of its mean
+                self.sums[column] += value
+                self.measured[column] += 1
+        for units, efforts in self.pairings:
+            if unit in units:
+                effort = efforts.get(record.task_id)
+                if effort is None:
+                    effort = efforts[record.task_id] = TaskEffort()
+                effort.add_row(record, row)
+
+    def effort(self) -> list[SeatMean]:
+        """Each effort measure's mean per valid simulation (None where none could be measured)."""
+        return [
+            SeatMean(seat=seat, measure=measure, mean=total / count if count else None)
+            for (seat, measure), total, count in zip(MEASURES, self.sums, self.measured, strict=True)
+        ]
+
+
+def _present_units(run: Run) -> set[Unit]:
+    """The (task, trial) units a run recorded: from its index when read from disk (no record is read)."""
+    records = run.records
+    if isinstance(records, RecordFile):
+        return {(line.task_id, line.trial) for line in records.lines}
+    return {(record.task_id, record.trial) for record in records}
+
+
+def _arm(
+    name: str, run: Run, read: _ArmRead, overrides: dict[str, Any], baseline: str, bootstrap: Bootstrap
+) -> ArmSummary:
+    m = run.manifest
+    outcomes = read.outcomes.outcomes()
     shown_k = min(max((o.trials + o.excluded for o in outcomes), default=1), DEFAULT_MAX_K)
-    valid = [record for record in records if not record.excluded]
     return ArmSummary(
         name=name,
         path=str(run.path),
@@ -234,89 +368,77 @@ def _arm(name: str, run: Run, overrides: dict[str, Any], baseline: str, bootstra
         user=None if m.user is None else m.user.label(),
         persona_override=m.config.persona,
         tasks=len(outcomes),
-        simulations=len(records),
-        valid=len(valid),
-        successes=sum(record.success for record in valid),
+        simulations=read.simulations,
+        valid=read.valid,
+        successes=read.successes,
         pass_hat_k=pass_hat_k_curve(outcomes, shown_k, bootstrap),
         missing=missing_summary(outcomes, shown_k),
-        usage=seat_usage(records),
-        effort=_effort(valid),
+        usage=read.usage.ledger(),
+        effort=read.effort(),
     )
 
 
-def _effort(records: Sequence[SimulationRecord]) -> list[SeatMean]:
-    """Each effort measure's mean per simulation over `records` (NaN values, an unpriced cost, left out)."""
-    values = np.array([effort_row(record) for record in records], dtype=np.float64).reshape(-1, len(MEASURES))
-    means = []
-    for column, (seat, measure) in enumerate(MEASURES):
-        known = values[~np.isnan(values[:, column]), column]
-        means.append(SeatMean(seat=seat, measure=measure, mean=float(known.mean()) if known.size else None))
-    return means
-
-
-def _comparison(name: str, baseline: str, arm: Run, base: Run, bootstrap: Bootstrap) -> ExperimentComparison:
-    base_units, arm_units = _units(base.records), _units(arm.records)
-    units = [*base_units, *(unit for unit in arm_units if unit not in base_units)]
-    test = mcnemar((_outcome(base_units.get(unit)), _outcome(arm_units.get(unit))) for unit in units)
-    pairs = pair_outcomes(task_outcomes(base.records), task_outcomes(arm.records), PairBy.TASK)
+def _comparison(
+    name: str,
+    baseline: str,
+    runs: tuple[Run, Run],
+    reads: tuple[_ArmRead, _ArmRead],
+    efforts: _PairedEfforts,
+    bootstrap: Bootstrap,
+) -> ExperimentComparison:
+    (base_run, arm_run), (base, arm) = runs, reads
+    units = [*base.units, *(unit for unit in arm.units if unit not in base.units)]
+    test = mcnemar((_outcome(base.units.get(unit)), _outcome(arm.units.get(unit))) for unit in units)
+    pairs = pair_outcomes(base.outcomes.outcomes(), arm.outcomes.outcomes(), PairBy.TASK)
     counts_base, counts_arm = TaskCounts.of(p.a for p in pairs), TaskCounts.of(p.b for p in pairs)
     verdict = compare_arms(
         name, baseline, arm_counts=counts_arm, baseline_counts=counts_base, units=test, bootstrap=bootstrap
     )
-    paired_units = [(base_units[u], arm_units[u]) for u in units if u in base_units and u in arm_units]
-    record_pairs = _record_pairs(pairs, paired_units)
+    paired_units = [(unit, base.units[unit], arm.units[unit]) for unit in base.units if unit in arm.units]
+    flips = _flips(paired_units)
+    effort_pairs = efforts.pairs(pairs)
     shown_k = min(max((min(p.a.trials, p.b.trials) for p in pairs), default=0), DEFAULT_MAX_K) or 1
-    settings: Ablation = ablation(base.manifest.config, arm.manifest.config)
+    settings: Ablation = ablation(base_run.manifest.config, arm_run.manifest.config)
+    expected = {
+        task: base.expected.get(task, set()) | arm.expected.get(task, set())
+        for task in (*base.expected, *arm.expected)
+    }
     return ExperimentComparison(
         **verdict.model_dump(exclude={"detected", "verdict"}),
         comparable=settings.comparable,
         reason=settings.reason,
         settings=settings.settings,
-        seed_mismatches=sum(a.seed != b.seed for a, b in paired_units),
+        factors=differing_factors(base_run, arm_run, (set(), set())),
+        seed_mismatches=sum(a.seed != b.seed for _, a, b in paired_units),
         pass_hat_k=paired_curve(pairs, shown_k, bootstrap) if pairs else {},
-        sources=_sources(pairs, [*base.records, *arm.records], bootstrap),
-        actions=action_diffs(record_pairs, bootstrap),
-        effort=paired_effort(record_pairs, bootstrap),
-        flips=_flips(paired_units),
+        sources=_sources(pairs, expected, flips, bootstrap),
+        actions=task_action_diffs(effort_pairs, bootstrap),
+        effort=paired_task_effort(effort_pairs, bootstrap),
+        flips=flips,
     )
 
 
-def _units(records: Sequence[SimulationRecord]) -> dict[Unit, SimulationRecord]:
-    return {(record.task_id, record.trial): record for record in records}
-
-
-def _outcome(record: SimulationRecord | None) -> bool | None:
+def _outcome(end: _UnitEnd | None) -> bool | None:
     """A unit's outcome; None when it is missing (never run, or an infrastructure error)."""
-    return None if record is None or record.excluded else record.success
+    return None if end is None else end.outcome
 
 
-def _record_pairs(
-    pairs: Sequence[Pair], units: Sequence[tuple[SimulationRecord, SimulationRecord]]
-) -> list[RecordPair]:
-    """Per paired task, the valid records of each arm."""
-    by_task: dict[str, tuple[list[SimulationRecord], list[SimulationRecord]]] = {}
-    for a, b in units:
-        side_a, side_b = by_task.setdefault(a.task_id, ([], []))
-        side_a.extend([a] if not a.excluded else [])
-        side_b.extend([b] if not b.excluded else [])
-    return [by_task.get(pair.key, ([], [])) for pair in pairs]
-
-
-def _flips(units: Sequence[tuple[SimulationRecord, SimulationRecord]]) -> list[Flip]:
+def _flips(units: Sequence[tuple[Unit, _UnitEnd, _UnitEnd]]) -> list[Flip]:
     return [
-        Flip(task_id=a.task_id, trial=a.trial, seed=a.seed, to="pass" if b.success else "fail")
-        for a, b in units
-        if not a.excluded and not b.excluded and a.success != b.success
+        Flip(task_id=task_id, trial=trial, seed=a.seed, to="pass" if b.outcome else "fail")
+        for (task_id, trial), a, b in units
+        if a.outcome is not None and b.outcome is not None and a.outcome != b.outcome
     ]
 
 
 def _sources(
-    pairs: Sequence[Pair], records: Sequence[SimulationRecord], bootstrap: Bootstrap
+    pairs: Sequence[Pair],
+    expected: dict[str, set[tuple[str, str]]],
+    flips: Sequence[Flip],
+    bootstrap: Bootstrap,
 ) -> dict[str, list[SourceGroup]]:
-    """Δpass^1 by each grouping of `SOURCES`."""
-    expected: dict[str, set[tuple[str, str]]] = {}
-    for record in records:
-        expected.setdefault(record.task_id, set()).update((a.side.value, a.name) for a in record.actions)
+    """Δpass^1 by each grouping of `SOURCES`, each group with the McNemar test of its units, Holm-corrected
+    over the groups of its grouping."""
 
     def actions(outcome: TaskOutcome) -> list[str]:
         return sorted(f"{seat}: {name}" for seat, name in expected.get(outcome.task_id, ())) or [MISSING]
@@ -329,19 +451,40 @@ def _sources(
         "action": actions,
         "seat": seats,
     }
+    flipped: dict[str, list[int]] = {}
+    for flip in flips:
+        flipped.setdefault(flip.task_id, [0, 0])[flip.to == "fail"] += 1
     total = sum(1 for pair in pairs if pair.a.trials and pair.b.trials)
-    return {
-        name: [
-            _source(group.key, group.pass_hat_k["1"], total)
-            for group in paired_breakdown(pairs, keys[name], 1, bootstrap)
+    sources: dict[str, list[SourceGroup]] = {}
+    for name in SOURCES:
+        groups = paired_groups(pairs, keys[name])
+        tests = [_group_test(group, flipped) for _, group in groups]
+        corrected = holm(tests)
+        sources[name] = [
+            _source(key, paired_curve(group, 1, bootstrap)["1"], total, p, p_holm)
+            for (key, group), p, p_holm in zip(groups, tests, corrected, strict=True)
         ]
-        for name in SOURCES
-    }
+    return sources
 
 
-def _source(key: str, e: PairedEstimate, total: int) -> SourceGroup:
+def _group_test(group: Sequence[Pair], flipped: dict[str, list[int]]) -> float:
+    """The exact McNemar p-value over the units of a group's tasks."""
+    to_pass = sum(flipped.get(pair.a.task_id, (0, 0))[0] for pair in group)
+    to_fail = sum(flipped.get(pair.a.task_id, (0, 0))[1] for pair in group)
+    return mcnemar_p_value(to_pass, to_fail)
+
+
+def _source(key: str, e: PairedEstimate, total: int, p: float, p_holm: float) -> SourceGroup:
     ci = None if e.ci_low is None or e.ci_high is None else (e.ci_low, e.ci_high)
     contribution = None if e.diff is None or not total else e.diff * e.tasks / total
     return SourceGroup(
-        key=key, tasks=e.tasks, baseline=e.a, arm=e.b, delta=e.diff, ci=ci, contribution=contribution
+        key=key,
+        tasks=e.tasks,
+        baseline=e.a,
+        arm=e.b,
+        delta=e.diff,
+        ci=ci,
+        contribution=contribution,
+        p_value=p,
+        p_holm=p_holm,
     )

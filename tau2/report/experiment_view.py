@@ -14,6 +14,7 @@ from rich.console import RenderableType
 from tau2.metrics import BOTH
 from tau2.report import fmt, tables
 from tau2.report.experiment import SOURCES, ArmSummary, ExperimentComparison, ExperimentReport, Flip
+from tau2.report.factors import differ_line
 from tau2.report.html import (
     _cell,
     _folded,
@@ -48,6 +49,7 @@ def experiment_tables(report: ExperimentReport) -> list[RenderableType]:
     rendered.append(rich_table(comparisons(report.comparisons, level)))
     for comparison in report.comparisons:
         rendered.append(line(comparison.verdict, "bold" if comparison.comparable else "bold yellow"))
+        rendered.append(line(differ_line(comparison.factors, "arms"), "dim"))
         ks = tables.headline_ks(list(comparison.pass_hat_k))
         curve = tables.paired_pass_hat_k(
             comparison.pass_hat_k, level, comparison.baseline, comparison.arm, ks
@@ -126,6 +128,7 @@ def comparisons(items: Sequence[ExperimentComparison], level: float) -> TableDat
             fmt.signed(c.delta_pass_hat_1),
             fmt.interval(*c.ci, True) if c.ci is not None else "",
             _p(c.p_value),
+            _p(c.p_holm) if c.p_holm is not None else "",
             fmt.rate(c.mdd),
             fmt.count(c.flips_to_pass),
             fmt.count(c.flips_to_fail),
@@ -140,6 +143,7 @@ def comparisons(items: Sequence[ExperimentComparison], level: float) -> TableDat
         "Δ pass^1",
         f"{level:.0%} CI",
         "McNemar p",
+        "Holm p",
         "MDD",
         "to pass",
         "to fail",
@@ -147,10 +151,14 @@ def comparisons(items: Sequence[ExperimentComparison], level: float) -> TableDat
         "tasks",
         "can differ",
     ]
-    return TableData("Against the baseline (paired on (task, trial))", columns, rows)
+    arms = f"{len(items)} arm{'' if len(items) == 1 else 's'}"
+    title = f"Against the baseline (paired on (task, trial); Holm p: McNemar's p corrected over the {arms})"
+    return TableData(title, columns, rows)
 
 
-def _p(value: float) -> str:
+def _p(value: float | None) -> str:
+    if value is None:
+        return ""
     return "< 0.001" if value < 0.001 else f"{value:.3f}"
 
 
@@ -201,14 +209,17 @@ def sources_table(comparison: ExperimentComparison, level: float, limit: int | N
                 fmt.signed(g.delta),
                 fmt.interval(*g.ci, True) if g.ci is not None else "",
                 fmt.signed(g.contribution),
+                _p(g.p_value),
+                _p(g.p_holm),
             ]
             for g in shown
         ]
     title = f"Where {comparison.arm} − {comparison.baseline} comes from"
     if limit is not None:
-        title += f" (per grouping, the {limit} groups contributing most)"
+        title += f" (the {limit} groups contributing most per grouping)"
+    title += "; Holm p over each grouping's groups"
     columns = ["by", "group", "tasks", comparison.baseline, comparison.arm, "Δ pass^1", f"{level:.0%} CI"]
-    return TableData(title, [*columns, "share of Δ"], rows, text_columns=2)
+    return TableData(title, [*columns, "share of Δ", "McNemar p", "Holm p"], rows, text_columns=2)
 
 
 def seat_effort(arms: Sequence[ArmSummary]) -> TableData:
@@ -266,10 +277,12 @@ def _verdict(comparison: ExperimentComparison) -> str:
     stats = [
         _stat("Δ pass^1", fmt.signed(e.delta_pass_hat_1), fmt.interval(*e.ci, True) if e.ci else "", e.arm),
         _stat("McNemar p", _p(e.p_value), "", f"{e.flips_to_pass:,} to pass, {e.flips_to_fail:,} to fail"),
+        _stat("Holm p", _p(e.p_holm), "", f"corrected over {e.family} arm{'' if e.family == 1 else 's'}"),
         _stat("MDD", fmt.rate(e.mdd), "", f"at {e.power:.0%} power"),
     ]
     kind = "verdict" if e.comparable else "verdict warning"
-    return f'<p class="{kind}"><b>{escape(e.verdict)}</b></p>' + (
+    differ = f'<p class="config">{escape(differ_line(e.factors, "arms"))}</p>'
+    return f'<p class="{kind}"><b>{escape(e.verdict)}</b></p>{differ}' + (
         f'<div class="headline">{"".join(stats)}</div>' if e.comparable else ""
     )
 

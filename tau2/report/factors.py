@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Final
 
 from tau2.episode import ActorSpec
@@ -19,25 +20,48 @@ _EXPLAINED_BY: Final = {
 """Hashes that necessarily differ when the named factors do; listing them too would only repeat those."""
 
 
-def differing_factors(a: Run, b: Run, personas: tuple[set[str], set[str]] | None = None) -> list[Factor]:
-    """Configuration fields (most telling first) whose values differ between A and B; `personas` are the
-    personas A's and B's tasks carry, when already known (otherwise the runs' records are read for them)."""
+Personas = tuple[set[str], set[str]]
+"""The personas run A's and run B's tasks carry."""
+Labels = Callable[[Run, Run, Personas], list[tuple[str, str]]]
+"""A factor's or setting's value in A and in B, as labels (none when it does not apply to the runs)."""
+
+
+def _pair(read: Callable[[Run], object]) -> Labels:
+    """The labels of a value read from each run alike."""
+    return lambda a, b, _: [(str(read(a)), str(read(b)))]
+
+
+FACTORS: Final[tuple[tuple[str, Labels], ...]] = (
+    ("mode", _pair(lambda run: run.manifest.mode_label())),
+    ("persona", lambda a, b, carried: [(persona_label(a, carried[0]), persona_label(b, carried[1]))]),
+    ("agent", lambda a, b, _: [_actor_labels(a.manifest.agent, b.manifest.agent)]),
+    ("user", lambda a, b, _: _user_labels(a.manifest.user, b.manifest.user)),
+    ("policy", _pair(lambda run: run.manifest.episode.policy_variant)),
+    ("retrieval", _pair(lambda run: _retrieval_label(run))),
+)
+"""The study factors: what a comparison, or an experiment's arms, varies on purpose — mode, persona, the
+agent's and the user's actor and model, the policy variant and the retrieval configuration. Runs that
+differ in them are compared, and the output names them ("runs differ in: mode"). A new factor (a
+perturbation of the tasks, say) is one more entry here."""
+SETTINGS: Final[tuple[tuple[str, Labels], ...]] = (
+    ("suite", lambda a, b, _: [_suite_labels(a, b)]),
+    ("domain", _pair(lambda run: run.manifest.domain)),
+    ("judge", _pair(lambda run: _judges_label(run))),
+    ("trials", _pair(lambda run: run.manifest.trials)),
+    ("seed", _pair(lambda run: run.manifest.seed)),
+    ("max_steps", _pair(lambda run: run.manifest.episode.max_steps)),
+    ("max_errors", _pair(lambda run: run.manifest.episode.max_errors)),
+)
+"""The other settings a comparison names when they differ, after the factors (whether a difference of
+content makes the comparison meaningless is `tau2.runs.check_provenance`'s to say)."""
+
+
+def differing_factors(a: Run, b: Run, personas: Personas | None = None) -> list[Factor]:
+    """What differs between A's and B's configurations: the study factors (`FACTORS`), the other settings
+    (`SETTINGS`), then the content hashes no differing factor explains and the versions; `personas` are
+    the personas A's and B's tasks carry, when already known (otherwise the runs' records are read)."""
     carried = personas or (_personas(a), _personas(b))
-    fields = [
-        ("mode", a.manifest.mode_label(), b.manifest.mode_label()),
-        ("persona", persona_label(a, carried[0]), persona_label(b, carried[1])),
-        ("agent", *_actor_labels(a.manifest.agent, b.manifest.agent)),
-        *_user_field(a.manifest.user, b.manifest.user),
-        ("suite", *_suite_labels(a, b)),
-        ("domain", a.manifest.domain, b.manifest.domain),
-        ("policy", a.manifest.episode.policy_variant, b.manifest.episode.policy_variant),
-        ("retrieval", _retrieval_label(a), _retrieval_label(b)),
-        ("judge", _judges_label(a), _judges_label(b)),
-        ("trials", str(a.manifest.trials), str(b.manifest.trials)),
-        ("seed", str(a.manifest.seed), str(b.manifest.seed)),
-        ("max_steps", str(a.manifest.episode.max_steps), str(b.manifest.episode.max_steps)),
-        ("max_errors", str(a.manifest.episode.max_errors), str(b.manifest.episode.max_errors)),
-    ]
+    fields = [(name, va, vb) for name, labels in (*FACTORS, *SETTINGS) for va, vb in labels(a, b, carried)]
     differing = {name for name, va, vb in fields if va != vb}
     hashes = [
         field
@@ -46,6 +70,13 @@ def differing_factors(a: Run, b: Run, personas: tuple[set[str], set[str]] | None
     ]
     fields += [*hashes, *_dict_fields("version", a.manifest.versions, b.manifest.versions)]
     return [Factor(name=name, a=va, b=vb) for name, va, vb in fields if va != vb]
+
+
+def differ_line(factors: list[Factor], what: str = "runs") -> str:
+    """`runs differ in: mode` (`arms differ in: …` for an experiment), or that nothing differs."""
+    if not factors:
+        return f"{what} differ in nothing: the same configuration"
+    return f"{what} differ in: {', '.join(factor.name for factor in factors)}"
 
 
 def _retrieval_label(run: Run) -> str:
@@ -81,9 +112,9 @@ def _personas(run: Run) -> set[str]:
     return {record.persona for record in run.records if record.persona is not None}
 
 
-def _user_field(a: ActorSpec | None, b: ActorSpec | None) -> list[tuple[str, str, str]]:
+def _user_labels(a: ActorSpec | None, b: ActorSpec | None) -> list[tuple[str, str]]:
     """The user seat, unless a solo run has none (the mode already says so)."""
-    return [] if a is None or b is None else [("user", *_actor_labels(a, b))]
+    return [] if a is None or b is None else [_actor_labels(a, b)]
 
 
 def _actor_labels(a: ActorSpec, b: ActorSpec) -> tuple[str, str]:

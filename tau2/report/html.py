@@ -13,7 +13,7 @@ from typing import Any
 from tau2.errors import UserInputError
 from tau2.metrics import BOTH, GroupStat, PairedGroup, pair_key
 from tau2.report import audit, fmt, judges, plots, tables
-from tau2.report.factors import side_labels
+from tau2.report.factors import differ_line, side_labels
 from tau2.report.schema import ComparisonReport, RunReport
 from tau2.report.tables import TableData
 from tau2.report.transcripts import CHUNK, ROW_FIELDS, chunks, report_rows, script_json, table_rows
@@ -123,6 +123,7 @@ def comparison_page_parts(
         f'<span class="legend-b">B = {escape(fmt.shortened(b))}</span> '
         f"({escape(report.b.run_id)}, {escape(report.b.path)}) · paired by {report.pair_by.value} on "
         f"{fmt.count(report.shared)} shared tasks; differences are B − A</p>"
+        f'<p class="config">{escape(differ_line(report.factors))}</p>'
     )
     yield _page_start(f"tau2 compare: {report.title}")
     yield from [

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Final, Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, computed_field
 
 from tau2.audit import RunAudit
 from tau2.episode import TerminationReason
@@ -159,3 +159,9 @@ class ComparisonReport(_Document):
     warnings: list[str]
     missing: dict[str, MissingSummary] = {}
     """`a` and `b` → each run's missing trials over the shared tasks, with pass^k's bounds."""
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def differ_in(self) -> list[str]:
+        """The names of what the runs differ in (`factors`), e.g. `["mode"]` for solo against interactive."""
+        return [factor.name for factor in self.factors]

@@ -13,7 +13,7 @@ from rich.table import Table
 from tau2._display import data_text
 from tau2.metrics import BOTH
 from tau2.report import audit, fmt, judges, tables
-from tau2.report.factors import side_labels
+from tau2.report.factors import differ_line, side_labels
 from tau2.report.schema import ComparisonReport, RunReport
 from tau2.report.tables import TableData
 
@@ -158,7 +158,7 @@ def comparison_tables(report: ComparisonReport, full: bool = False) -> list[Rend
             tables.run_refs(report),
             tables.pairing(report),
         ]
-    rendered = [heading, legend, *_rendered(sections)]
+    rendered = [heading, legend, line(differ_line(report.factors)), *_rendered(sections)]
     if not full:
         rendered.append(
             line("--full: breakdowns, per-action differences, flipping tasks; --html FILE: plots", "dim")

@@ -23,7 +23,7 @@ from tau2.runs._provenance import (
     task_hash,
     task_hashes,
 )
-from tau2.runs._records import RecordHead, SimulationRecord
+from tau2.runs._records import EffortHead, EntryShape, RecordHead, SimulationRecord, TrajectoryShape
 from tau2.runs._rundir import (
     MANIFEST_FILE,
     RESULTS_FILE,
@@ -47,6 +47,8 @@ __all__ = [
     "EXPERIMENT_FILE",
     "MANIFEST_FILE",
     "RESULTS_FILE",
+    "EffortHead",
+    "EntryShape",
     "ExperimentManifest",
     "ExperimentStatus",
     "ExperimentStop",
@@ -63,6 +65,7 @@ __all__ = [
     "RunDirectoryLock",
     "RunManifest",
     "SimulationRecord",
+    "TrajectoryShape",
     "arm_run_dir",
     "check_provenance",
     "clear_unfinished_writes",

@@ -16,10 +16,10 @@ from tau2.tau2bench import BASIS_IMPLIED_KEY, METADATA_KEY
 if TYPE_CHECKING:  # annotation only: the manifest module imports this one
     from tau2.runs._rundir import RunManifest
 
-REFUSING: Final = ("task", "policy")
-"""The hash kinds whose difference makes two runs incomparable unless the user allows it."""
-NOTED: Final = ("data", "user_prompt", "persona", "judge")
-"""Run-wide hash kinds whose difference is reported beside a comparison but does not stop it."""
+REFUSING: Final = ("data",)
+"""The run-wide hash kinds whose difference makes two runs' scores incomparable (besides their tasks'
+content and their domain): the domain's starting database. Every other hash (policy, prompts, persona,
+judge, data directory) follows a setting that comparisons vary on purpose, and is reported as a factor."""
 _SHOWN: Final = 8
 """How many differing task ids one line names."""
 
@@ -91,44 +91,50 @@ def record_provenance(manifest: RunManifest, task_id: str) -> Provenance | None:
 
 
 class ProvenanceCheck(BaseModel):
-    """How the provenance of runs to be compared agrees: differences that refuse the comparison (task or
-    policy hashes), and notes (other differing hashes, runs whose provenance is unknown)."""
+    """Whether runs to be compared rest on the same content: the differences that make a comparison
+    meaningless (another domain, other task content, other domain data), and notes (runs whose provenance
+    is unknown)."""
 
     model_config = ConfigDict(frozen=True)
 
     mismatches: list[str]
-    """One line per refusing difference kind and run, naming the tasks or the two hashes."""
+    """One clause per difference that refuses the comparison, naming the runs and the tasks or hashes."""
     notes: list[str]
 
 
-def check_provenance(manifests: Sequence[RunManifest], refusing: Sequence[str] = REFUSING) -> ProvenanceCheck:
-    """Compare every run's hashes with the first's; a difference of a `refusing` kind is a mismatch, any
-    other a note. Runs made before manifests held task hashes are left out of the comparison with a note
-    that their provenance is unknown."""
+def check_provenance(manifests: Sequence[RunManifest]) -> ProvenanceCheck:
+    """The one rule of what runs may be compared, shared by `tau2 compare` and `tau2 experiment report`:
+    every run against the first, a mismatch when they are of different domains, when a task both ran has
+    other content, or when the domain's starting data differs (`REFUSING`). What else differs — mode,
+    persona, seats, policy, retrieval — is what comparisons are for, and is not checked here. Runs made
+    before manifests held task hashes are compared as they are, with a note that their provenance is
+    unknown."""
     mismatches: list[str] = []
-    notes: list[str] = []
-    known = [manifest for manifest in manifests if manifest.task_hashes]
-    for manifest in manifests:
-        if not manifest.task_hashes:
-            notes.append(
-                f"run {manifest.run_id}: provenance unknown (made before runs recorded content hashes); "
-                "compared as is"
-            )
-    if len(known) < 2:
-        return ProvenanceCheck(mismatches=mismatches, notes=notes)
-    base = known[0]
-    for other in known[1:]:
+    notes: list[str] = [
+        f"run {manifest.run_id}: provenance unknown (made before runs recorded content hashes); "
+        "compared as is"
+        for manifest in manifests
+        if not manifest.task_hashes
+    ]
+    base, *others = manifests
+    for other in others:
         pair = f"runs {base.run_id} and {other.run_id}"
+        if base.domain != other.domain:
+            mismatches.append(f"{pair} are of different domains ({base.domain} vs {other.domain})")
+            continue
+        if not (base.task_hashes and other.task_hashes):
+            continue
         changed = _changed_tasks(base, other)
         if changed:
             shown = ", ".join(changed[:_SHOWN]) + (", …" if len(changed) > _SHOWN else "")
-            line = f"task hashes differ between {pair} for {_count(len(changed), 'task')}: {shown}"
-            (mismatches if "task" in refusing else notes).append(line)
-        for kind in (*REFUSING[1:], *NOTED):
+            count = _count(len(changed), "task")
+            mismatches.append(f"task content differs between {pair} for {count} ({shown})")
+        for kind in REFUSING:
             before, after = base.hashes.get(kind), other.hashes.get(kind)
-            if before != after:
-                line = f"{kind} hash differs between {pair} ({_digest(before)} vs {_digest(after)})"
-                (mismatches if kind in refusing else notes).append(line)
+            if before is not None and after is not None and before != after:
+                mismatches.append(
+                    f"domain {kind} differs between {pair} ({_digest(before)} vs {_digest(after)})"
+                )
     return ProvenanceCheck(mismatches=mismatches, notes=notes)
 
 

@@ -17,6 +17,7 @@ from tau2.episode import (
     ActionRecord,
     AssertionRecord,
     CheckRecord,
+    EntryKind,
     JudgeRecord,
     Mode,
     TerminationReason,
@@ -118,6 +119,41 @@ class RecordHead(BaseModel):
     def success(self) -> bool:
         """Binary outcome used by pass^k."""
         return self.reward >= 1.0
+
+
+class _ResultShape(BaseModel):
+    """Whether a tool result succeeded (its content is never built)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    ok: bool
+
+
+class EntryShape(BaseModel):
+    """One trajectory entry reduced to what effort measures count: its seat, its kind and, for a tool
+    result, whether it succeeded."""
+
+    model_config = ConfigDict(frozen=True)
+
+    seat: Side
+    kind: EntryKind
+    result: _ResultShape | None = None
+
+
+class TrajectoryShape(BaseModel):
+    """A stored trajectory's entries as `EntryShape`s: no text, call or result content is built."""
+
+    model_config = ConfigDict(frozen=True)
+
+    entries: list[EntryShape] = Field(default_factory=list)
+
+
+class EffortHead(RecordHead):
+    """A record's head and the shape of its transcript: what a comparison's effort measures read (messages,
+    tool calls and failed tool results per seat), read from a results line without building the
+    transcript's text or the state changes."""
+
+    trajectory: TrajectoryShape | None = None
 
 
 class SimulationRecord(RecordHead):

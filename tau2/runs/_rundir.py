@@ -223,28 +223,34 @@ def load_run(path: Path) -> Run:
     return Run(path=path, manifest=manifest, records=records, warnings=index.warnings(results))
 
 
-Fold = TypeVar("Fold", bound="HeadFold")
+Head = TypeVar("Head", bound=RecordHead, contravariant=True)
+Fold = TypeVar("Fold", bound="HeadFold[Any]")
 
 
-class HeadFold(Protocol):
-    """Aggregates fed one record head at a time."""
+class HeadFold(Protocol[Head]):
+    """Aggregates fed one record head (`RecordHead`, or the subclass they are read as) at a time."""
 
-    def add(self, head: RecordHead, /) -> object: ...
+    def add(self, head: Head, /) -> object: ...
 
 
-def fold_run(path: Path, start: Callable[[RunManifest], Fold]) -> tuple[Run, Fold]:
-    """Open a run directory like `load_run` and fold the heads of its effective records into `start`'s
-    aggregates in the same pass, so each line is parsed once. When a later line replaced a unit's record
-    (a resumed infrastructure failure, concatenated files), both went into the fold: it is started again
-    and fed the effective records' heads alone."""
+def fold_run(
+    path: Path, start: Callable[[RunManifest], Fold], model: type[RecordHead] = RecordHead
+) -> tuple[Run, Fold]:
+    """Open a run directory like `load_run` and fold the heads of its effective records (read as `model`,
+    `RecordHead` or a subclass the fold takes, such as `EffortHead`) into `start`'s aggregates in the same
+    pass, so each line is parsed once. When a later line replaced a unit's record (a resumed
+    infrastructure failure, concatenated files), both went into the fold: it is started again and fed the
+    effective records' heads alone."""
     manifest = _run_manifest(path)
     results = path / RESULTS_FILE
     fold = start(manifest)
-    index = index_run(manifest, results, fold.add)
+    index = index_results(
+        results, UnitSorter(manifest.run_id, manifest.task_ids, manifest.trials), fold.add, model
+    )
     records = RecordFile(results, index.lines)
     if index.replaced:
         fold = start(manifest)
-        for head in records.heads():
+        for head in records.heads(model):
             fold.add(head)
     return Run(path=path, manifest=manifest, records=records, warnings=index.warnings(results)), fold
 

@@ -65,15 +65,16 @@ def _read_key(line: bytes) -> tuple[RecordKey, bool] | None:
     return RecordKey.model_validate(data), data.get("trajectory") is not None
 
 
-def _read_head(line: bytes) -> tuple[RecordHead, None] | None:
-    """The head of a results line, parsed without building the rest (pydantic's JSON parser skips what the
-    head ignores, so whether it holds a trajectory is not known: None); None for a damaged line. A line it
-    refuses is parsed again as `parse_line` does, so errors and damage are told apart as for key fields."""
+def _read_head(line: bytes, model: type[RecordHead]) -> tuple[RecordHead, None] | None:
+    """The head of a results line (`model`: `RecordHead` or a subclass), parsed without building the rest
+    (pydantic's JSON parser skips what the head ignores, so whether it holds a trajectory is not known:
+    None); None for a damaged line. A line it refuses is parsed again as `parse_line` does, so errors and
+    damage are told apart as for key fields."""
     try:
-        return RecordHead.model_validate_json(line), None
+        return model.model_validate_json(line), None
     except ValidationError:
         data = parse_line(line)
-        return None if data is None else (RecordHead.model_validate(data), None)
+        return None if data is None else (model.model_validate(data), None)
 
 
 def parse_line(line: bytes) -> dict[str, Any] | None:
@@ -155,14 +156,18 @@ class ResultsIndex(NamedTuple):
 
 
 def index_results(
-    path: Path, sorter: UnitSorter, fold: Callable[[RecordHead], object] | None = None
+    path: Path,
+    sorter: UnitSorter,
+    fold: Callable[[RecordHead], object] | None = None,
+    model: type[RecordHead] = RecordHead,
 ) -> ResultsIndex:
     """One streaming pass over a results file, keeping where each effective record lies (none is kept). A
     line that is JSON but not a record's key fields (with `fold`: not a record's head) is a
     `UserInputError` naming file, line and field.
 
-    With `fold`, each kept line's head is handed to it in the same pass (one parse per line), in file
-    order: when a later line replaces a unit's record, both were handed over, and `replaced` says so."""
+    With `fold`, each kept line's head (read as `model`) is handed to it in the same pass (one parse per
+    line), in file order: when a later line replaces a unit's record, both were handed over, and `replaced`
+    says so."""
     latest: dict[tuple[str, int], RecordLine] = {}
     replaced = False
     task_ids: dict[str, str] = {}
@@ -176,7 +181,7 @@ def index_results(
                 if line.isspace():  # (stops at the first other byte: no copy of the line, unlike strip)
                     continue
                 try:
-                    read = _read_key(line) if fold is None else _read_head(line)
+                    read = _read_key(line) if fold is None else _read_head(line, model)
                 except ValidationError as error:
                     raise validation_error(Path(f"{path}:{number}"), error) from None
                 if read is None:
@@ -251,11 +256,16 @@ class RecordFile(Sequence[SimulationRecord]):
             for line in self.lines:
                 yield self._record(file, line)
 
-    def heads(self) -> Iterator[RecordHead]:
-        """Each record's head (no transcript, no state changes built or validated), read one at a time."""
+    def heads(self, model: type[Read] = RecordHead) -> Iterator[Read]:  # type: ignore[assignment]
+        """Each record's head (no transcript, no state changes built or validated; `model` may read a
+        little more, e.g. `EffortHead`), read one at a time."""
         with self.path.open("rb") as file:
             for line in self.lines:
-                yield self._read(file, line, RecordHead)
+                file.seek(line.offset)
+                try:  # pydantic's JSON parser skips what the head ignores, where a parse would build it
+                    yield model.model_validate_json(file.read(line.length))
+                except ValidationError:  # damage and errors said as for a whole record
+                    yield self._read(file, line, model)
 
     def where(self, keep: Callable[[RecordLine], bool]) -> RecordFile:
         """The records whose line `keep` accepts, without reading any."""
