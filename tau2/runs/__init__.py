@@ -39,6 +39,7 @@ from tau2.runs._rundir import (
     read_records,
     run_records,
 )
+from tau2.runs._signals_held import signals_held
 from tau2.runs._store import DAMAGED_FILE, RecordWriter, set_aside_damaged
 from tau2.runs._stream import RecordFile, RecordLine, ResultsIndex, record_heads
 
@@ -79,6 +80,7 @@ __all__ = [
     "redacted",
     "run_records",
     "set_aside_damaged",
+    "signals_held",
     "task_hash",
     "task_hashes",
 ]
