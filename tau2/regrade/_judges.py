@@ -19,7 +19,7 @@ from tau2.config import ModelSpec
 from tau2.episode import JudgePanel, gated_reward, rejudged_checks, simulation_key
 from tau2.errors import UserInputError
 from tau2.llm import default_limits
-from tau2.regrade._output import require_new_output
+from tau2.regrade._output import claimed_output, require_new_output
 from tau2.runner import check_credentials, resolved_models
 from tau2.runs import (
     RESULTS_FILE,
@@ -77,15 +77,15 @@ async def regrade_judges(run_dir: Path, judges: Sequence[ModelSpec], out: Path) 
     manifest = _regraded_manifest(run, [first, *others])
     for key, limit in manifest.config.rate_limits.items():
         default_limits().configure(key, limit)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.regrade-", dir=out.parent))
-    try:
-        manifest.save(staging)
-        flips = await _write_records(run, manifest, staging / RESULTS_FILE)
-        staging.rename(out)  # replaces an empty `out` as a whole: a reader never sees half a run
-    except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
-        raise
+    with claimed_output(out, run_dir):
+        staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.regrade-", dir=out.parent))
+        try:
+            manifest.save(staging)
+            flips = await _write_records(run, manifest, staging / RESULTS_FILE)
+            staging.rename(out)  # replaces the claimed, empty `out` as a whole: nobody sees half a run
+        except BaseException:
+            shutil.rmtree(staging, ignore_errors=True)
+            raise
     return RegradeResult(
         manifest=manifest,
         simulations=len(run.records),
