@@ -30,8 +30,9 @@ class ModelSpec(BaseModel):
     """The API base of the model's server, e.g. `http://127.0.0.1:8000/v1`; a key in its query
     (`?api-key=…`) is written as [redacted] and sent only with the requests (no `user:password@`)."""
     args: SecretArgs = Field(default_factory=SecretArgs)
-    """Passed through to the provider (temperature, top_p, max_tokens, api_key, …); secrets among them
-    (keys, tokens, passwords, Authorization headers) are written as [redacted], never as their value."""
+    """Passed through to the provider (temperature, top_p, max_tokens, api_key, …); secrets among them,
+    named like a credential (keys, tokens, passwords, auth, session, signature, Authorization or X-Auth
+    headers) or shaped like one (`Bearer …`, `sk-…`), are written as [redacted], never as their value."""
     timeout_s: float = Field(default=120.0, gt=0)
     """Seconds one request may take before it counts as failed."""
     max_retries: int | None = Field(default=None, ge=0)
