@@ -392,10 +392,10 @@ def _option_type(field: FieldInfo) -> Any:
         return list[str]
     if base is Path or typing.get_origin(base) is Literal or base in (str, int, float, bool):
         return base
-    if isinstance(base, type) and issubclass(base, str):  # text read into a type of its own (`SecretURL`)
-        return str
     if isinstance(base, type) and issubclass(base, Enum):
         return base
+    if isinstance(base, type) and issubclass(base, str):  # text read into a type of its own (`SecretURL`)
+        return str
     raise TypeError(f"no command-line form for a field of type {base!r}")
 
 
