@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import ast
 import json
+import re
 from pathlib import Path
 from typing import Any
 
 import pytest
 import typer
+from rich.text import Text
 from typer.testing import CliRunner
 
 import tau2
@@ -92,11 +94,44 @@ def test_each_derived_option_takes_its_help_and_default_from_its_field(
     for option in options:
         parameter = parameters[option.flag]
         description = " ".join(option.description.split())
-        assert description and description in " ".join((parameter.help or "").split()), option.flag
+        shown = Text.from_markup(parameter.help or "").plain  # the help as the screen shows it
+        assert description and description in " ".join(shown.split()), option.flag
         assert parameter.default is None, option.flag  # not given: a resume keeps the stored value
         default = default_text(option.field)
         if default is not None:
             assert (parameter.help or "").endswith(f"(default: {default})"), option.flag
+
+
+BRACKETED = re.compile(r"\\?\[[^\[\]\n]*\]")
+"""A bracketed part of a help text (`[redacted]`, `[/RPM]`, `[PERSONA:x]`), written escaped or not."""
+
+
+def every_command() -> list[tuple[list[str], Any]]:
+    """Every command `tau2` has, groups' commands included, by the words that name it."""
+    found = []
+    for name, built in typer.main.get_command(app).commands.items():  # type: ignore[attr-defined]
+        inside = getattr(built, "commands", None)
+        found += [([name, sub], command) for sub, command in inside.items()] if inside else [([name], built)]
+    return found
+
+
+def test_no_help_text_loses_a_bracketed_part_to_markup() -> None:
+    wide = {"COLUMNS": "400", "TERMINAL_WIDTH": "400"}
+    checked: list[str] = []
+    for words, command in every_command():
+        texts = [
+            command.help or "",
+            *(p.help or "" for p in command.params if not getattr(p, "hidden", False)),
+        ]
+        bracketed = [
+            " ".join(part.lstrip("\\").split()) for text in texts for part in BRACKETED.findall(text)
+        ]
+        result = runner.invoke(app, [*words, "--help"], env=wide)
+        assert result.exit_code == 0, result.output
+        shown = " ".join(result.stdout.replace("│", " ").split())
+        assert [part for part in bracketed if part not in shown] == [], words
+        checked += bracketed
+    assert {"[redacted]", "[PERSONA:x]"} <= set(checked)  # `--judge-arg`, `compare --pair-by`
 
 
 def test_defaults_in_help_follow_the_fields() -> None:

@@ -8,11 +8,17 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any, ClassVar
 
 import pytest
+from pydantic import SerializerFunctionWrapHandler, model_serializer
 
 from tau2.cli import _signals
+from tau2.episode import Mode, TerminationReason
+from tau2.runs import ExperimentStop, RecordHead, RecordWriter, SimulationRecord
 from tau2.testing import DELAY_VARIABLE, slowed_name
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
@@ -159,3 +165,81 @@ def test_a_signal_inside_a_run_task_leaves_no_asyncio_report() -> None:
     )
     assert result.stdout == "interrupted\n"
     assert result.stderr == ""
+
+
+class SignalledWhileSerialised(SimulationRecord):
+    """A record during whose serialisation a signal arrives (once per test), as Ctrl-C can at any bytecode:
+    here inside the serialiser's own callback, where pydantic would report the raised interruption as an
+    error of the record."""
+
+    signum: ClassVar[int | None] = None
+
+    @model_serializer(mode="wrap")
+    def _omit_unset_fields(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        data: dict[str, Any] = RecordHead._omit_unset_fields(self, handler)  # type: ignore[operator]
+        signum, type(self).signum = type(self).signum, None
+        if signum is not None:
+            signal.raise_signal(signum)
+        return data
+
+
+def finished_record(task_id: str = "t1") -> SimulationRecord:
+    return SimulationRecord(
+        task_id=task_id, trial=0, seed=7, mode=Mode.SOLO, reward=1.0, termination=TerminationReason.AGENT_STOP
+    )
+
+
+@contextmanager
+def command_line_handler(signum: int) -> Iterator[None]:
+    """The command line's own handler for `signum`, inside a running command, as in the `tau2` process."""
+    previous = signal.signal(signum, _signals._handle)
+    try:
+        with _signals.command_running():
+            yield
+    finally:
+        signal.signal(signum, previous)
+
+
+async def test_a_signal_landing_while_a_record_is_serialised_stops_after_it_is_written_whole(
+    tmp_path: Path,
+) -> None:
+    results = tmp_path / "results.jsonl"
+    record = finished_record()
+    SignalledWhileSerialised.signum = signal.SIGTERM
+    with command_line_handler(signal.SIGTERM), pytest.raises(_signals.Interrupted) as raised:
+        async with RecordWriter(results) as writer:
+            writer.write(SignalledWhileSerialised.model_validate(record.model_dump()))
+            writer.write(finished_record("t2"))  # never reached: the signal stops the producer
+    assert raised.value.signum == signal.SIGTERM
+    assert results.read_text().splitlines() == [record.model_dump_json()]  # whole, not a stand-in
+
+
+def test_an_experiment_interrupted_while_a_record_is_serialised_is_not_complete(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from typer.testing import CliRunner
+
+    from tau2.cli import app
+    from tau2.runs import load_experiment, load_run
+
+    written = RecordWriter.write
+    records_seen: list[str] = []
+
+    def third_signalled(writer: RecordWriter, record: SimulationRecord) -> SimulationRecord:
+        records_seen.append(record.task_id)
+        if len(records_seen) == 3:  # one signal only: a second would end the process, as in `tau2`
+            SignalledWhileSerialised.signum = signal.SIGTERM
+            record = SignalledWhileSerialised.model_validate(record.model_dump())
+        return written(writer, record)
+
+    monkeypatch.setattr(RecordWriter, "write", third_signalled)
+    experiment = Path(__file__).resolve().parents[1] / "docs" / "examples" / "oracle-vs-transfer.toml"
+    out = tmp_path / "exp"
+    with command_line_handler(signal.SIGTERM):
+        result = CliRunner().invoke(app, ["experiment", "run", str(experiment), "--out", str(out), "--quiet"])
+    assert result.exit_code == 128 + signal.SIGTERM, result.output
+    assert result.stderr.startswith("interrupted by SIGTERM")
+    status = load_experiment(out).status
+    assert status is not None and status.stopped is ExperimentStop.INTERRUPTED
+    records = [record for arm in ("oracle", "transfer") for record in load_run(out / arm).records]
+    assert len(records) == 3 and not any(record.excluded for record in records)  # whole, no stand-in

@@ -345,6 +345,90 @@ def test_regrade_refuses_bad_input_in_one_line(
     assert not (tmp_path / "new").exists()
 
 
+def failing_judge(failing: set[int]) -> Any:
+    """The judges' replies, but an HTTP 500 for every request about a task in `failing` (by index)."""
+
+    def reply(request: ChatRequest) -> Reply:
+        prompt = str(request.messages[-1]["content"])
+        if any(f"handled task {task} well" in prompt for task in failing):
+            return Reply.error(500, "the judge's server is down")
+        return judge_reply(request)
+
+    return reply
+
+
+def test_a_judge_failing_on_some_simulations_records_them_as_infrastructure_errors(
+    suite: Path, tmp_path: Path, server: ScriptedOpenAIServer
+) -> None:
+    original, regraded = tmp_path / "run", tmp_path / "regraded"
+    run(suite, original, server, FIRST)
+    with ScriptedOpenAIServer(failing_judge({1})) as failing:
+        result = invoke(
+            "regrade",
+            original,
+            "--out",
+            regraded,
+            *judge_options(failing, SECOND),
+            "--judge-max-retries",
+            "0",
+        )
+    assert result.exit_code == 0, result.output
+    assert "4 of 5 simulations judged again" in result.stdout
+    assert (
+        "1 simulations whose judges failed are recorded as infrastructure errors (the most common (1 of 1): "
+        "judge: InfrastructureError: "
+    ) in result.stdout
+    assert f"`tau2 run --resume --out {regraded}` runs them again" in result.stdout
+    new = {record["task_id"]: record for record in records(regraded)}
+    ids = task_ids()
+    assert (
+        new[ids[1]]["termination"] == "infrastructure_error"
+        and "HTTP 500" in new[ids[1]]["termination_detail"]
+    )
+    assert new[ids[1]]["trajectory"] == records(original)[1]["trajectory"]  # the transcript is kept
+    assert all(new[task]["termination"] != "infrastructure_error" for task in ids if task != ids[1])
+    assert f"{ids[1]} trial 0" not in result.stdout  # a failed judge is no flip
+
+
+def test_a_judge_failing_on_every_simulation_ends_in_one_line_with_exit_1(
+    suite: Path, tmp_path: Path, server: ScriptedOpenAIServer
+) -> None:
+    original, regraded = tmp_path / "run", tmp_path / "regraded"
+    run(suite, original, server, FIRST)
+    with ScriptedOpenAIServer(failing_judge(set(range(5)))) as failing:
+        result = invoke(
+            "regrade",
+            original,
+            "--out",
+            regraded,
+            *judge_options(failing, SECOND),
+            "--judge-max-retries",
+            "0",
+        )
+    assert result.exit_code == 1, result.output
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith(
+        "error: no simulation was judged again: 5 judge failures; the most common (5 of 5): judge: "
+        "InfrastructureError: "
+    ), result.stderr
+    assert all(record["termination"] == "infrastructure_error" for record in records(regraded))
+
+
+def test_a_judge_regrade_into_an_output_another_process_holds_is_refused(
+    suite: Path, tmp_path: Path, server: ScriptedOpenAIServer
+) -> None:
+    from tau2.runs import RunDirectoryLock
+
+    original, regraded = tmp_path / "run", tmp_path / "regraded"
+    run(suite, original, server, FIRST)
+    with RunDirectoryLock(regraded) as held:
+        held.acquire()
+        result = invoke("regrade", original, "--out", regraded, *judge_options(server, SECOND))
+        assert result.exit_code == 2
+        assert result.stderr == f"error: {regraded}: another tau2 run is using this directory\n"
+        assert regraded.is_dir() and not any(regraded.iterdir())
+
+
 def test_an_episode_takes_several_judges(suite: Path, server: ScriptedOpenAIServer) -> None:
     arguments = ["episode", "--suite", str(suite), "--task-id", task_ids()[1], "--agent", "oracle"]
     result = invoke(*arguments, "--user", "scripted", "--json", *judge_options(server, FIRST, SECOND))

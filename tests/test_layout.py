@@ -24,6 +24,7 @@ LAYERS: dict[str, int] = {
     "_jsonfile": 0,
     "_display": 0,
     "_urls": 0,
+    "_credentials": 0,
     "_registry": 0,
     "world": 1,
     "tasks": 2,
@@ -59,6 +60,7 @@ is a part of its own): a module may import parts of lower rank, and parts of its
 WITHIN_LAYER: dict[str, set[str]] = {
     "_jsonfile": {"errors"},
     "_registry": {"errors"},
+    "_urls": {"_credentials"},
     "tau2bench": {"tasks"},
     "testing": {"config", "actors"},
     "audit": {"metrics"},

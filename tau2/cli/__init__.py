@@ -34,6 +34,7 @@ from typer.core import TyperGroup  # noqa: E402
 from tau2._display import inert  # noqa: E402
 from tau2._jsonfile import has_surrogate  # noqa: E402
 from tau2.cli._exit import ExitCode, os_failure  # noqa: E402
+from tau2.cli._help import literal_help  # noqa: E402
 from tau2.errors import StorageError, UserInputError  # noqa: E402
 
 COMMANDS = (
@@ -83,7 +84,8 @@ class _Subcommands(MutableMapping[str, Any]):
 
 def _subcommand(name: str) -> Any:
     """The click command of subcommand `name`, built by Typer as if registered on the root app itself
-    (typed `Any`, like the table's values: Typer keeps its copy of click private)."""
+    (typed `Any`, like the table's values: Typer keeps its copy of click private), its help shown as
+    written."""
     holder = typer.Typer(
         rich_markup_mode=app.rich_markup_mode,
         pretty_exceptions_short=app.pretty_exceptions_short,
@@ -93,7 +95,7 @@ def _subcommand(name: str) -> Any:
         holder.add_typer(import_module(f"{__name__}.{GROUPS[name]}").app, name=name)
     else:
         holder.command(name=name)(import_module(f"{__name__}.{name.replace('-', '_')}").command)
-    return typer.main.get_group(holder).commands[name]
+    return literal_help(typer.main.get_group(holder).commands[name])
 
 
 class _Tau2Group(TyperGroup):

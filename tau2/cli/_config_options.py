@@ -394,6 +394,8 @@ def _option_type(field: FieldInfo) -> Any:
         return base
     if isinstance(base, type) and issubclass(base, Enum):
         return base
+    if isinstance(base, type) and issubclass(base, str):  # text read into a type of its own (`SecretURL`)
+        return str
     raise TypeError(f"no command-line form for a field of type {base!r}")
 
 

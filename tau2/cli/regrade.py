@@ -109,9 +109,21 @@ def _by_judges(run_dir: Path, judges: list[ModelSpec], out: Path) -> None:
     gained = sum(flip.after > flip.before for flip in result.flips)
     changed = f"{len(result.flips)} reward{'' if len(result.flips) == 1 else 's'} changed"
     say(
-        f"regraded {run_dir} into {out} (run {result.manifest.run_id}) with {names}: {result.judged} of "
-        f"{result.simulations} simulations judged again, {changed} "
-        f"({gained} now pass, {len(result.flips) - gained} now fail)"
+        f"regraded {run_dir} into {out} (run {result.manifest.run_id}) with {names}: "
+        f"{result.judged - result.judge_failures} of {result.simulations} simulations judged again, "
+        f"{changed} ({gained} now pass, {len(result.flips) - gained} now fail)"
     )
     for flip in result.flips:
         say(f"  {flip.task_id} trial {flip.trial}: {flip.before:g} → {flip.after:g}")
+    if result.judge_failures:
+        say(
+            f"{result.judge_failures} simulations whose judges failed are recorded as infrastructure errors "
+            f"({result.most_common_failure}); `tau2 run --resume --out {out}` runs them again"
+        )
+    if result.judged and result.judge_failures == result.judged:
+        say(
+            f"error: no simulation was judged again: {result.judge_failures} judge failures; "
+            f"{result.most_common_failure}",
+            err=True,
+        )
+        raise typer.Exit(1)

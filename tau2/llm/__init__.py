@@ -18,7 +18,14 @@ from tau2.llm._preflight import missing_credentials, withheld_credentials
 from tau2.llm._pricing import token_prices
 from tau2.llm._probe import Check, probe_model
 from tau2.llm._retries import RetryPolicy
-from tau2.llm._secrets import REDACTED, SecretArgs, is_secret_name
+from tau2.llm._secrets import (
+    REDACTED,
+    SecretArgs,
+    SecretURL,
+    is_secret_name,
+    is_secret_value,
+    redacted_settings,
+)
 from tau2.llm._spec import ModelSpec, TransportChoice
 from tau2.llm._text import safe_text
 from tau2.llm._text_calls import TextCalls, read_text_calls
@@ -41,6 +48,7 @@ __all__ = [
     "RateLimits",
     "RetryPolicy",
     "SecretArgs",
+    "SecretURL",
     "TextCalls",
     "TransportChoice",
     "TransportName",
@@ -53,9 +61,11 @@ __all__ = [
     "current_settings",
     "default_limits",
     "is_secret_name",
+    "is_secret_value",
     "missing_credentials",
     "probe_model",
     "read_text_calls",
+    "redacted_settings",
     "resolve_transport",
     "safe_text",
     "token_prices",

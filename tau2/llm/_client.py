@@ -68,7 +68,8 @@ class ModelClient:
         self.spec = spec
         self.transport = open_transport(spec)
         self._label = spec.name
-        self._secrets = [*spec.args.secret_texts(), *environment_secrets()]
+        url_secrets = spec.api_base.secret_texts() if spec.api_base else []
+        self._secrets = [*spec.args.secret_texts(), *url_secrets, *environment_secrets()]
         self._retry = retry
         self._limits = limits
         self._sleep = sleep

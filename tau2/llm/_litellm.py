@@ -34,7 +34,7 @@ class LitellmTransport:
             "max_retries": 0,
         }
         if spec.api_base:
-            self._request["api_base"] = spec.api_base
+            self._request["api_base"] = spec.api_base.for_request()
         self.limit_keys = [*host_keys(spec.api_base), self._provider(spec)]
 
     def _provider(self, spec: ModelSpec) -> str:

@@ -26,6 +26,7 @@ from tau2.llm._transports import (
     EmptyChoicesError,
     ModelToolCall,
     TransportName,
+    endpoint,
     host_keys,
     provider_of,
     replied,
@@ -67,13 +68,15 @@ class NativeTransport:
     def __init__(self, spec: ModelSpec) -> None:
         assert spec.name is not None
         provider = provider_of(spec.name)
-        api_base = spec.api_base or (OPENAI_API_BASE if provider == "openai" else None)
+        api_base = spec.api_base.for_request() if spec.api_base else None
+        if api_base is None and provider == "openai":
+            api_base = OPENAI_API_BASE
         if api_base is None:
             raise UserInputError(
                 f"{spec.name}: the native transport needs an API base for a {provider or 'bare'} model"
             )
         self._model = spec.name
-        self._url = api_base.rstrip("/") + "/chat/completions"
+        self._url = endpoint(api_base, "chat/completions")
         args = spec.args.for_request()
         self._fields: dict[str, Any] = {key: value for key, value in args.items() if key not in CLIENT_ARGS}
         served = spec.name[len(provider) + 1 :] if provider in NATIVE_PROVIDERS else spec.name

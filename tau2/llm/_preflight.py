@@ -41,6 +41,8 @@ def withheld_credentials(spec: ModelSpec, option: str) -> str | None:
     """What a resumed run must be given again: the first secret its stored settings withheld (secrets are
     never stored) that is not given now, as one sentence naming the option; None when nothing is missing.
     A withheld `api_key` may also come from the provider's environment variable, as on a first run."""
+    if spec.api_base is not None and spec.api_base.withheld():
+        return f"the key in api_base is never stored with a run: give --{option}-api-base again"
     for path in spec.args.withheld():
         alternative = ""
         if path == "api_key":

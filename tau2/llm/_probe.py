@@ -20,7 +20,7 @@ from tau2.llm._pricing import token_prices
 from tau2.llm._secrets import SecretArgs
 from tau2.llm._spec import ModelSpec
 from tau2.llm._text_calls import read_text_calls
-from tau2.llm._transports import NATIVE_PROVIDERS, Completion, ModelToolCall, provider_of
+from tau2.llm._transports import NATIVE_PROVIDERS, Completion, ModelToolCall, endpoint, provider_of
 
 Outcome = Literal["pass", "warn", "fail", "info"]
 
@@ -318,7 +318,7 @@ async def _served_context(spec: ModelSpec) -> int | None:
     key = spec.args.for_request().get("api_key") or _environment_key(provider)
     if key:
         headers["Authorization"] = f"Bearer {key}"
-    url = spec.api_base.rstrip("/") + "/models"
+    url = endpoint(spec.api_base.for_request(), "models")
     import aiohttp  # here, not at the top: it takes ~0.1 s to import, and only this probe needs it
 
     try:

@@ -8,7 +8,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from tau2._urls import api_base_problem
-from tau2.llm._secrets import SecretArgs
+from tau2.llm._secrets import SecretArgs, SecretURL
 
 DEFAULT_RETRY_BUDGET_S = 300.0
 """Seconds a model call keeps retrying transient failures by default: enough to ride out a server
@@ -26,11 +26,13 @@ class ModelSpec(BaseModel):
 
     name: str = Field(min_length=1)
     """The provider's model name as litellm spells it, e.g. `openai/gpt-4o-mini` or `hosted_vllm/qwen`."""
-    api_base: str | None = None
-    """The API base of the model's server, e.g. `http://127.0.0.1:8000/v1` (no credentials in it)."""
+    api_base: SecretURL | None = None
+    """The API base of the model's server, e.g. `http://127.0.0.1:8000/v1`; a key in its query
+    (`?api-key=…`) is written as [redacted] and sent only with the requests (no `user:password@`)."""
     args: SecretArgs = Field(default_factory=SecretArgs)
-    """Passed through to the provider (temperature, top_p, max_tokens, api_key, …); secrets among them
-    (keys, tokens, passwords, Authorization headers) are written as [redacted], never as their value."""
+    """Passed through to the provider (temperature, top_p, max_tokens, api_key, …); secrets among them,
+    named like a credential (keys, tokens, passwords, auth, session, signature, Authorization or X-Auth
+    headers) or shaped like one (`Bearer …`, `sk-…`), are written as [redacted], never as their value."""
     timeout_s: float = Field(default=120.0, gt=0)
     """Seconds one request may take before it counts as failed."""
     max_retries: int | None = Field(default=None, ge=0)
@@ -57,9 +59,9 @@ class ModelSpec(BaseModel):
 
     @field_validator("api_base")
     @classmethod
-    def _an_http_url(cls, api_base: str | None) -> str | None:
+    def _an_http_url(cls, api_base: SecretURL | None) -> SecretURL | None:
         """See `api_base_problem`."""
-        problem = None if api_base is None else api_base_problem(api_base)
+        problem = None if api_base is None else api_base_problem(api_base.for_request())
         if problem is not None:
             raise ValueError(problem)
         return api_base

@@ -7,7 +7,7 @@ over aiohttp, at a small fraction of litellm's CPU per call, and is used for Ope
 from __future__ import annotations
 
 from typing import Any, Literal, Protocol
-from urllib.parse import urlsplit
+from urllib.parse import urlsplit, urlunsplit
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
@@ -117,6 +117,13 @@ def host_keys(api_base: str | None) -> list[str]:
         return []
     parts = urlsplit(api_base)
     return [key for key in (parts.netloc, parts.hostname) if key]
+
+
+def endpoint(api_base: str, path: str) -> str:
+    """The URL of endpoint `path` (`chat/completions`) under `api_base`, the base's query kept after it
+    (a server that takes its key as `?api-key=…` gets it on every request)."""
+    parts = urlsplit(api_base)
+    return urlunsplit(parts._replace(path=f"{parts.path.rstrip('/')}/{path}", fragment=""))
 
 
 def open_transport(spec: ModelSpec) -> Transport:

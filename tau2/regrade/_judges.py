@@ -1,7 +1,8 @@
 """Regrading a run with other judges: every stored transcript's natural-language assertions are judged
 again by the new judges, without running a conversation, into a new run directory whose records are the
 originals with the new verdicts and the rewards they give, and whose manifest names the run and the
-judges. The original run is only read; the new directory appears whole, or not at all."""
+judges. A simulation whose judges keep failing is recorded as an infrastructure error, as a run records
+it. The original run is only read; the new directory appears whole, or not at all."""
 
 from __future__ import annotations
 
@@ -16,11 +17,11 @@ from uuid import uuid4
 from pydantic import BaseModel, ConfigDict
 
 from tau2.config import ModelSpec
-from tau2.episode import JudgePanel, gated_reward, rejudged_checks, simulation_key
+from tau2.episode import JudgePanel, TerminationReason, gated_reward, rejudged_checks, simulation_key
 from tau2.errors import UserInputError
-from tau2.llm import default_limits
-from tau2.regrade._output import require_new_output
-from tau2.runner import check_credentials, resolved_models
+from tau2.llm import AuthenticationError, InfrastructureError, default_limits, safe_text
+from tau2.regrade._output import claimed_output, require_new_output
+from tau2.runner import Outcome, RunTotals, check_credentials, resolved_models
 from tau2.runs import (
     RESULTS_FILE,
     RecordWriter,
@@ -45,15 +46,21 @@ class RewardFlip(BaseModel):
 
 
 class RegradeResult(BaseModel):
-    """What a regrade did: the new run, how many simulations the new judges judged, and the flips."""
+    """What a regrade did: the new run, how many simulations the new judges judged, the flips, and the
+    simulations whose judges failed."""
 
     model_config = ConfigDict(frozen=True)
 
     manifest: RunManifest
     simulations: int
     judged: int
-    """Simulations with natural-language assertions, judged again."""
+    """Simulations with natural-language assertions, judged again (those whose judges failed included)."""
     flips: list[RewardFlip]
+    judge_failures: int = 0
+    """Simulations whose judges failed (the provider kept failing): recorded as infrastructure errors,
+    as a run records them, which `tau2 run --resume` on the new run runs again."""
+    most_common_failure: str | None = None
+    """`the most common (K of N): <detail>` over those failures; None without any."""
 
 
 def statements_of(record: SimulationRecord) -> list[str]:
@@ -77,20 +84,22 @@ async def regrade_judges(run_dir: Path, judges: Sequence[ModelSpec], out: Path) 
     manifest = _regraded_manifest(run, [first, *others])
     for key, limit in manifest.config.rate_limits.items():
         default_limits().configure(key, limit)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.regrade-", dir=out.parent))
-    try:
-        manifest.save(staging)
-        flips = await _write_records(run, manifest, staging / RESULTS_FILE)
-        staging.rename(out)  # replaces an empty `out` as a whole: a reader never sees half a run
-    except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
-        raise
+    with claimed_output(out, run_dir):
+        staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.regrade-", dir=out.parent))
+        try:
+            manifest.save(staging)
+            flips, failures = await _write_records(run, manifest, staging / RESULTS_FILE)
+            staging.rename(out)  # replaces the claimed, empty `out` as a whole: nobody sees half a run
+        except BaseException:
+            shutil.rmtree(staging, ignore_errors=True)
+            raise
     return RegradeResult(
         manifest=manifest,
         simulations=len(run.records),
         judged=sum(bool(statements_of(record)) and not record.excluded for record in run.records),
         flips=flips,
+        judge_failures=failures.records,
+        most_common_failure=failures.most_common_failure(),
     )
 
 
@@ -129,8 +138,11 @@ def _regraded_manifest(run: Run, judges: list[ModelSpec]) -> RunManifest:
     )
 
 
-async def _write_records(run: Run, manifest: RunManifest, results: Path) -> list[RewardFlip]:
-    """Judge the records `concurrency` at a time, appending each in the original order; the flips."""
+async def _write_records(
+    run: Run, manifest: RunManifest, results: Path
+) -> tuple[list[RewardFlip], RunTotals]:
+    """Judge the records `concurrency` at a time, appending each in the original order; the flips, and the
+    tally of the simulations whose judges failed."""
     panel = JudgePanel.of(manifest.config.judges)
     assert panel is not None
     slots = asyncio.Semaphore(manifest.config.concurrency)
@@ -141,12 +153,15 @@ async def _write_records(run: Run, manifest: RunManifest, results: Path) -> list
 
     pending = [asyncio.create_task(regraded(record)) for record in run.records]
     flips: list[RewardFlip] = []
+    failures = RunTotals(len(run.records))
     try:
         async with RecordWriter(results) as writer:
             for original, task in zip(run.records, pending, strict=True):
                 record = await task
                 writer.write(record)
-                if record.reward != original.reward:
+                if record.excluded and not original.excluded:
+                    failures.add(Outcome.of(record))
+                elif record.reward != original.reward:
                     flips.append(
                         RewardFlip(
                             task_id=record.task_id,
@@ -158,7 +173,7 @@ async def _write_records(run: Run, manifest: RunManifest, results: Path) -> list
     finally:
         for task in pending:
             task.cancel()
-    return flips
+    return flips, failures
 
 
 async def _regraded(panel: JudgePanel, record: SimulationRecord, run_id: str) -> SimulationRecord:
@@ -167,7 +182,22 @@ async def _regraded(panel: JudgePanel, record: SimulationRecord, run_id: str) ->
     statements = statements_of(record)
     if record.excluded or not statements or record.trajectory is None:
         return record.model_copy(update={"run_id": run_id})
-    judgement = await panel.judge(simulation_key(record.task_id, record.seed), record.trajectory, statements)
+    try:
+        judgement = await panel.judge(
+            simulation_key(record.task_id, record.seed), record.trajectory, statements
+        )
+    except AuthenticationError:
+        raise  # refused credentials stop the regrade at once, as they stop a run
+    except InfrastructureError as error:  # as in a run: recorded, excluded from metrics, run on resume
+        detail = safe_text(f"judge: {type(error).__name__}: {error}")
+        return record.model_copy(
+            update={
+                "run_id": run_id,
+                "reward": 0.0,
+                "termination": TerminationReason.INFRASTRUCTURE_ERROR,
+                "termination_detail": detail,
+            }
+        )
     checks = rejudged_checks(record.checks, judgement.verdicts)
     gated = any(check.gating for check in checks if check.kind is RewardType.NL_ASSERTION)
     reward = gated_reward(checks, record.termination) if gated else record.reward

@@ -30,7 +30,7 @@ from tau2.episode import (
 from tau2.errors import UserInputError
 from tau2.findings import RunFindings
 from tau2.personas import PersonaError
-from tau2.regrade._output import require_new_output
+from tau2.regrade._output import claimed_output
 from tau2.runner import (
     data_hash,
     new_run_identity,
@@ -108,8 +108,15 @@ class RegradeReport(BaseModel):
 
 def regrade_suite(run_dir: Path, suite: Path, out: Path, *, data_dir: Path | None = None) -> RegradeReport:
     """Re-score the stored trajectories of the run in `run_dir` against the tasks of `suite` on `data_dir`
-    (None: the run's own data) and write them as a new run in `out`, which must be new or empty."""
-    require_new_output(out, run_dir)
+    (None: the run's own data) and write them as a new run in `out`, which must be new or empty. `out` is
+    claimed for this process before anything is read or written (another process writing there is
+    refused, and nothing of its is touched)."""
+    with claimed_output(out, run_dir):
+        return _regraded_into(run_dir, suite, out, data_dir)
+
+
+def _regraded_into(run_dir: Path, suite: Path, out: Path, data_dir: Path | None) -> RegradeReport:
+    """`regrade_suite` in the claimed, empty `out`."""
     run = load_run(run_dir)
     manifest = run.manifest
     if data_dir is not None and not data_dir.is_dir():
@@ -375,18 +382,18 @@ def _verdict(passed: bool) -> str:
 
 
 def _write_run(out: Path, manifest: RunManifest, records: list[SimulationRecord]) -> None:
-    """Write the records, then the manifest (a directory without one is no run); a failure removes what
-    was written, so nothing half-made is left."""
-    made = not out.exists()
-    out.mkdir(parents=True, exist_ok=True)
+    """Write the records, then the manifest (a directory without one is no run), into the claimed `out`; a
+    failure removes the records this call wrote (and the claim the directory it made), so nothing half-made
+    is left."""
     results = out / RESULTS_FILE
+    created = False
     try:
         with results.open("x", encoding="utf-8", newline="\n") as stream:
+            created = True
             for record in records:
                 stream.write(json_line(record.model_dump_json()) + "\n")
         manifest.save(out)
     except BaseException:
-        results.unlink(missing_ok=True)
-        if made:
-            out.rmdir()
+        if created:
+            results.unlink(missing_ok=True)
         raise

@@ -9,7 +9,7 @@ from tau2.llm import Usage, UsageCallback
 from tau2.runner._prepare import PreparedRun
 from tau2.runner._progress import Outcome, RunProgress, Tally
 from tau2.runner._summary import RunTotals
-from tau2.runs import RecordWriter, SimulationRecord
+from tau2.runs import RecordWriter, SimulationRecord, signals_held
 
 
 class Driver:
@@ -37,10 +37,12 @@ class Driver:
         self._progress.update(self._tally)
 
     def unit_finished(self, record: SimulationRecord) -> None:
-        """A simulation ended with `record`: append it, count it; nothing here keeps it."""
-        stored = self._writer.write(record)
-        self._tally.finish(record)
-        self.totals.add(Outcome.of(stored))
+        """A simulation ended with `record`: append it, count it; nothing here keeps it. A signal that
+        lands meanwhile is raised once it is both queued and counted, so the summary matches the store."""
+        with signals_held():
+            stored = self._writer.write(record)
+            self._tally.finish(record)
+            self.totals.add(Outcome.of(stored))
         self._progress.update(self._tally)
 
     async def room(self) -> None:

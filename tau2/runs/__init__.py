@@ -1,5 +1,6 @@
 """Run records on disk: one JSONL record per simulation, the manifest, reading a run directory, the
-append-only writer and the lock that gives a run sole use of its directory; the provenance of scores
+append-only writer (a signal that lands while a record is written stops the run once it is stored whole)
+and the lock that gives a run sole use of its directory; the provenance of scores
 (task content hashes, the hashes a record carries, which differ between runs); experiment directories (an
 experiment file beside one run directory per arm). `load_run` streams: its `Run.records` is a `RecordFile`
 that reads the effective records from disk one at a time."""
@@ -39,6 +40,7 @@ from tau2.runs._rundir import (
     read_records,
     run_records,
 )
+from tau2.runs._signals_held import signals_held
 from tau2.runs._store import DAMAGED_FILE, RecordWriter, set_aside_damaged
 from tau2.runs._stream import RecordFile, RecordLine, ResultsIndex, record_heads
 
@@ -82,6 +84,7 @@ __all__ = [
     "redacted",
     "run_records",
     "set_aside_damaged",
+    "signals_held",
     "task_hash",
     "task_hashes",
 ]

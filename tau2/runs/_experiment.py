@@ -6,13 +6,13 @@ from __future__ import annotations
 from datetime import datetime
 from enum import StrEnum
 from pathlib import Path
-from typing import Any, Final, Literal
+from typing import Final, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from tau2._jsonfile import canonical_json, read_json, validation_error
 from tau2.config import ExperimentConfig
-from tau2.llm import REDACTED, is_secret_name
+from tau2.llm import redacted_settings
 from tau2.runs._atomic import write_atomically
 
 EXPERIMENT_FILE: Final = "experiment.json"
@@ -70,25 +70,11 @@ class ExperimentManifest(BaseModel):
 
 
 def redacted(config: ExperimentConfig) -> ExperimentConfig:
-    """`config` with the value of every setting named like a credential (`api_key`, an `Authorization`
-    header, … at any depth of the base and the arms) replaced by `[redacted]`, as run manifests store them."""
-    arms = [arm.model_copy(update={"overrides": _redacted(arm.overrides)}) for arm in config.arms]
-    return config.model_copy(update={"base": _redacted(config.base), "arms": arms})
-
-
-def _redacted(settings: dict[str, Any]) -> dict[str, Any]:
-    return {
-        key: REDACTED if is_secret_name(key) and not isinstance(value, dict) else _redacted_value(value)
-        for key, value in settings.items()
-    }
-
-
-def _redacted_value(value: Any) -> Any:
-    if isinstance(value, dict):
-        return _redacted(value)
-    if isinstance(value, list):
-        return [_redacted_value(item) for item in value]
-    return value
+    """`config` with every secret of the base and the arms (a setting named like a credential, a value
+    shaped like one, a key in an API base's query, … at any depth) replaced by `[redacted]`, exactly as
+    run manifests store them."""
+    arms = [arm.model_copy(update={"overrides": redacted_settings(arm.overrides)}) for arm in config.arms]
+    return config.model_copy(update={"base": redacted_settings(config.base), "arms": arms})
 
 
 def arm_run_dir(experiment_dir: Path, arm: str) -> Path:

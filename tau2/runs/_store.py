@@ -24,6 +24,7 @@ from tau2.errors import StorageError
 from tau2.llm import safe_text
 from tau2.runs._atomic import is_temporary, write_atomically
 from tau2.runs._records import SimulationRecord
+from tau2.runs._signals_held import signals_held
 
 DAMAGED_FILE: Final = "results.damaged.jsonl"
 """Where a resume sets aside the lines of `results.jsonl` it cannot read (kept for inspection, never run)."""
@@ -117,10 +118,12 @@ class RecordWriter:
 
     def write(self, record: SimulationRecord) -> SimulationRecord:
         """Queue `record` for appending and return it as it will be stored (an infrastructure-error stand-in
-        when it cannot be serialised); raises the writer's error if an earlier write failed."""
+        when it cannot be serialised); raises the writer's error if an earlier write failed. A signal that
+        lands meanwhile is raised once the record is queued, so leaving the context still writes it whole."""
         self._require_running()
-        line, stored = _line(record)
-        self._queue.put_nowait(line)
+        with signals_held():
+            line, stored = _line(record)
+            self._queue.put_nowait(line)
         return stored
 
     async def room(self) -> None:
@@ -138,6 +141,10 @@ class RecordWriter:
             raise RuntimeError("the results writer has stopped")
 
     async def _drain(self, descriptor: int) -> None:
+        """Append what is queued, batch by batch, until the context closes. Cancelled (an interruption
+        tears the event loop down), it lets the batch being appended finish, then appends every line still
+        queued before closing the file: a record handed to `write` is stored whole."""
+        appending: asyncio.Future[None] | None = None
         try:
             closing = False
             while not closing:
@@ -148,11 +155,30 @@ class RecordWriter:
                 closing = None in batch
                 lines = [line for line in batch if line is not None]
                 if lines:
-                    await asyncio.to_thread(_append, descriptor, lines, self._path)
+                    appending = asyncio.ensure_future(
+                        asyncio.to_thread(_append, descriptor, lines, self._path)
+                    )
+                    await asyncio.shield(appending)
+                    appending = None
                     self._written += len(lines)
         finally:
             self._taken.set()
-            os.close(descriptor)
+            try:
+                if appending is not None:
+                    await appending
+                    self._written += len(lines)
+                rest = [line for line in _emptied(self._queue) if line is not None]
+                if rest:
+                    _append(descriptor, rest, self._path)
+                    self._written += len(rest)
+            finally:
+                os.close(descriptor)
+
+
+def _emptied(queue: asyncio.Queue[bytes | None]) -> Iterator[bytes | None]:
+    """Every item `queue` holds now, taken out."""
+    while not queue.empty():
+        yield queue.get_nowait()
 
 
 def _append(descriptor: int, lines: list[bytes], path: Path) -> None:
@@ -173,7 +199,8 @@ def _append(descriptor: int, lines: list[bytes], path: Path) -> None:
 def _line(record: SimulationRecord) -> tuple[bytes, SimulationRecord]:
     """The record as one JSON line (one line also for readers that split on U+2028 and its kin), and the
     record that line holds: a record that cannot be serialised is stored as an infrastructure error of its
-    simulation instead (re-run on resume), so no single record can stop the writer."""
+    simulation instead (re-run on resume), so no single record can stop the writer. (Signals are held
+    around it: one raised inside a serialiser would read as such an error.)"""
     try:
         return json_line(record.model_dump_json()).encode() + b"\n", record
     except Exception as error:  # e.g. PydanticSerializationError on text no earlier check cleaned

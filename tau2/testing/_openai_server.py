@@ -302,6 +302,7 @@ class ScriptedOpenAIServer:
         self._requests: list[ChatRequest] = []
         self._embedding_requests = 0
         self._headers: list[dict[str, str]] = []
+        self._queries: list[dict[str, str]] = []
         self._port: int | None = None
         self._thread: threading.Thread | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -332,6 +333,13 @@ class ScriptedOpenAIServer:
         """The HTTP headers of each request in `requests`, in the same order (what credentials arrived)."""
         with self._lock:
             return [dict(headers) for headers in self._headers]
+
+    @property
+    def request_queries(self) -> list[dict[str, str]]:
+        """The query parameters of each request's URL in `requests`, in the same order (a key given in
+        the API base's query arrives here)."""
+        with self._lock:
+            return [dict(query) for query in self._queries]
 
     @property
     def request_count(self) -> int:
@@ -491,6 +499,7 @@ class ScriptedOpenAIServer:
         with self._lock:
             self._requests.append(request)
             self._headers.append(dict(http_request.headers))
+            self._queries.append(dict(http_request.query))
             number = len(self._requests)
         if request.stream:
             detail = ErrorDetail(

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from tau2._urls import api_base_problem
+from tau2._urls import api_base_problem, url_secrets
 
 if TYPE_CHECKING:  # annotation only: tasks are a task-layer concept
     from tau2.tasks import Task
@@ -35,8 +35,14 @@ class EmbedderConfig(BaseModel):
     @field_validator("api_base")
     @classmethod
     def _usable(cls, api_base: str | None) -> str | None:
-        """Refuse, before anything is stored, a URL that is not http(s) or that carries credentials."""
+        """Refuse, before anything is stored, a URL that is not http(s) or that carries credentials (the
+        embedder's key comes from `api_key_env` alone)."""
         problem = None if api_base is None else api_base_problem(api_base)
+        if problem is None and api_base is not None and url_secrets(api_base):
+            problem = (
+                "a key in the URL is not accepted (the URL is stored with the run); put it in the "
+                "environment variable api_key_env names"
+            )
         if problem is not None:
             raise ValueError(problem)
         return api_base

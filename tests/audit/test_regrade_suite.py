@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -14,8 +15,9 @@ import pytest
 from typer.testing import CliRunner, Result
 
 from tau2.cli import app
+from tau2.errors import UserInputError
 from tau2.regrade import regrade_suite
-from tau2.runs import load_run, task_hash
+from tau2.runs import RunDirectoryLock, load_run, task_hash
 from tau2.tau2bench import load_task_file
 
 runner = CliRunner()
@@ -179,6 +181,58 @@ def test_an_existing_output_is_refused_in_one_line(mock_run: Path, suite_file: P
     ]
     assert tree_digest(out) == {"keep.txt": hashlib.sha256(b"mine").hexdigest()}
     assert tree_digest(mock_run) == before
+
+
+def test_an_output_another_process_is_writing_is_refused_and_left_alone(
+    mock_run: Path, suite_file: Path, tmp_path: Path
+) -> None:
+    out = tmp_path / "regraded"
+    with RunDirectoryLock(out) as held:  # another regrade (or run) claimed it and has written nothing yet
+        held.acquire()
+        result = regrade(mock_run, "--suite", suite_file, "--out", out)
+        assert result.exit_code == 2
+        assert result.stderr == f"error: {out}: another tau2 run is using this directory\n"
+        assert out.is_dir() and tree_digest(out) == {}  # the holder's directory is still there, untouched
+    result = regrade(mock_run, "--suite", suite_file, "--out", out)
+    assert result.exit_code == 0, result.output
+
+
+def race(run_dir: Path, suite: Path, out: Path) -> list[str]:
+    """Two regrades of `run_dir` into `out` started at the same instant, on two threads (each with its own
+    claim on `out`, as two processes): how each ended."""
+    start = threading.Barrier(2)
+    outcomes: list[str] = []
+
+    def regrade_at_once() -> None:
+        start.wait()
+        try:
+            regrade_suite(run_dir, suite, out)
+            outcomes.append("done")
+        except UserInputError as refusal:
+            outcomes.append(str(refusal))
+        except Exception as error:  # e.g. one regrade tripping over the other's files
+            outcomes.append(f"{type(error).__name__}: {error}")
+
+    racers = [threading.Thread(target=regrade_at_once) for _ in range(2)]
+    for racer in racers:
+        racer.start()
+    for racer in racers:
+        racer.join()
+    return sorted(outcomes)
+
+
+def test_two_regrades_racing_into_one_new_output_leave_one_whole_run(
+    mock_run: Path, suite_file: Path, tmp_path: Path
+) -> None:
+    simulations = len(load_run(mock_run).records)
+    for round_number in range(8):
+        out = tmp_path / f"race-{round_number}"
+        refused, done = race(mock_run, suite_file, out)
+        assert done == "done" and refused in (
+            f"{out}: another tau2 run is using this directory",
+            f"--out {out}: not empty; choose another output directory",
+        ), (refused, done)
+        assert len(load_run(out).records) == simulations  # the winner's run, whole
 
 
 def test_a_file_without_any_task_of_the_run_is_refused(
