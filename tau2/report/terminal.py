@@ -146,7 +146,7 @@ def comparison_tables(report: ComparisonReport, full: bool = False) -> list[Rend
     sections = [
         tables.paired_pass_hat_k(report.pass_hat_k, level, a, b, headline_ks),
         tables.paired_missing(report.missing, a, b, None if full else ["1"]),
-        tables.effort(effort, level, a, b),
+        tables.effort(effort, level, a, b, tables.absent_seats(report)),
         tables.paired_terminations(report.terminations, level, a, b),
         tables.flips(report.flips, listed=False),
     ]

@@ -14,6 +14,7 @@ from rich.text import Text
 from tau2._display import data_text
 from tau2.episode import AssertionRecord, Entry, EntryKind, Mode, mode_label
 from tau2.errors import UserInputError
+from tau2.report import fmt
 from tau2.runs import RecordFile, Run, SimulationRecord
 from tau2.world import ChangeKind, Side, StateChange
 
@@ -90,7 +91,7 @@ def _header(record: SimulationRecord) -> Table:
         termination += f": {record.termination_detail}"
     usage = " · ".join(
         f"{seat.value} {u.calls:,} calls, {u.prompt_tokens + u.completion_tokens:,} tokens, "
-        + ("unpriced" if u.cost is None else f"${u.cost:,.4f}")
+        + fmt.cost(u.cost)
         + (f", {u.truncated:,} cut at the token cap" if u.truncated else "")
         for seat, u in record.usage.items()
     )
