@@ -7,6 +7,8 @@ from typing import Final
 from tau2.llm import UNPRICED
 
 NA = "n/a"
+SEPARATOR: Final = " · "
+"""What joins the parts of a headline; a headline too long for its terminal is broken only there."""
 LONG_NAME: Final = 200
 """Names (tasks, personas, actions, ...) longer than this many characters are shown shortened on pages;
 nothing bounds a name's length, and a page laying out tens of thousands of characters is slow and wide."""

@@ -107,7 +107,7 @@ def totals_line(report: RunReport) -> str:
     if priced:
         known = None not in priced
         parts.append(f"cost {fmt.cost(sum(c or 0.0 for c in priced) if known else None)}")
-    return " · ".join(parts)
+    return fmt.SEPARATOR.join(parts)
 
 
 def _reply_faults(ledger: list[SeatUsage]) -> list[str]:

@@ -7,7 +7,7 @@ import json
 from collections.abc import Sequence
 
 from rich import box
-from rich.console import RenderableType
+from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
@@ -15,6 +15,7 @@ from tau2._display import data_text
 from tau2.episode import AssertionRecord, Entry, EntryKind, Mode, mode_label
 from tau2.errors import UserInputError
 from tau2.report import fmt
+from tau2.report.terminal import line
 from tau2.runs import RecordFile, Run, SimulationRecord
 from tau2.world import ChangeKind, Side, StateChange
 
@@ -83,8 +84,8 @@ def _checks(record: SimulationRecord) -> Table:
     return table
 
 
-def _header(record: SimulationRecord) -> Table:
-    """Title and facts, each on one line cut with an ellipsis rather than wrapped."""
+def _header(record: SimulationRecord) -> Group:
+    """Title and facts, each a line broken between its parts when the console is narrower (`line`)."""
     outcome = "success" if record.success else "failure"
     termination = record.termination.value + (" (excluded: infrastructure)" if record.excluded else "")
     if record.termination_detail:
@@ -106,11 +107,7 @@ def _header(record: SimulationRecord) -> Table:
     if record.format_failures:
         failures = ", ".join(f"{seat.value} {count:,}" for seat, count in record.format_failures.items())
         rows.append(f"format failures (tool calls written as text, not run): {failures}")
-    table = Table.grid()
-    table.add_column(no_wrap=True, overflow="ellipsis")
-    for number, row in enumerate(rows):
-        table.add_row(data_text(row, style="bold" if number == 0 else ""))
-    return table
+    return Group(*(line(row, "bold" if number == 0 else "") for number, row in enumerate(rows)))
 
 
 def _changes(changes: Sequence[StateChange]) -> Table:
