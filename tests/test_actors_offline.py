@@ -8,12 +8,24 @@ import subprocess
 import sys
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from rich.console import Console
 
 from tau2.actors import ActorKind, ModelUse, actor_kinds, make_actor, register_actor
 from tau2.actors._human import HumanActor
 from tau2.actors._null import NULL_LINE, NullAgent
-from tau2.actors._oracle import ASK_AGAIN, CLOSING, MAX_REQUESTS, NO_TRANSFER, TRANSFER_SUMMARY, OracleAgent
+from tau2.actors._oracle import (
+    AFTER_CLOSING,
+    AFTER_CLOSING_SUMMARY,
+    ASK_AGAIN,
+    CLOSING,
+    MAX_REQUESTS,
+    NO_TRANSFER,
+    REPORT_BACK,
+    TRANSFER_SUMMARY,
+    OracleAgent,
+)
 from tau2.actors._requests import (
     RESOLVED_PHRASE,
     Request,
@@ -21,6 +33,7 @@ from tau2.actors._requests import (
     format_request,
     is_resolved,
     parse_request,
+    shows_result,
 )
 from tau2.actors._scripted import GIVE_UP, GOODBYE, ScriptedUser, reason_for_call
 from tau2.actors._transfer import TransferAgent
@@ -103,6 +116,36 @@ def test_requests_are_parsed_robustly(text: str, expected: Request | None) -> No
     assert parse_request(text, PHONE) == expected
 
 
+JSON_CONTENT = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3),
+    max_leaves=8,
+)
+
+
+@given(content=JSON_CONTENT, name=st.from_regex(r"[a-z_]{1,12}", fullmatch=True))
+def test_a_report_of_a_result_shows_it_and_the_request_alone_never_does(content: object, name: str) -> None:
+    result = ToolResult.success(content)
+    shown = "".join(character for character in result.render().casefold() if character.isalnum())
+    assert shows_result(format_report(name, result.render()), result) is bool(shown)
+    asked = format_request(name, {"value": content})
+    assert not shows_result(asked, result, said=asked)
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        ("Mobile data is now on.", True),  # a text value of a structured result, on its own
+        ("it says MOBILE DATA IS NOW ON", True),
+        ("Done, data is on.", False),
+        ("on", False),  # a part too short to show anything on its own
+    ],
+)
+def test_a_part_of_a_structured_result_shows_it(text: str, shown: bool) -> None:
+    result = ToolResult.success({"message": "Mobile data is now on.", "data_enabled": True, "bar": "on"})
+    assert shows_result(text, result) is shown
+
+
 def test_the_resolved_phrase_is_recognised() -> None:
     assert is_resolved(CLOSING)
     assert is_resolved(f"Great. {RESOLVED_PHRASE.upper()}")
@@ -112,19 +155,62 @@ def test_the_resolved_phrase_is_recognised() -> None:
 # Oracle
 
 
+LIT = "lit: yes; plugged in: yes; switch: on"
+"""What `plug_in` shows once the account has power again: the effect a report of it must show."""
+ASK_PLUG_IN = f"{format_request('plug_in', {})} {REPORT_BACK}"
+
+
 async def test_oracle_interactive_acts_asks_and_closes() -> None:
     oracle = OracleAgent()
     await oracle.start(context(BOTH, Side.AGENT))
     first = await oracle.act([message(Side.USER, "My lamp is dark.")])
     assert calls(first) == [("enable_power", {"customer": "Ada"})]
     ask = await oracle.act([])
-    assert ask.text == format_request("plug_in", {})
+    assert ask.text == ASK_PLUG_IN
     assert not ask.tool_calls
-    close = await oracle.act([message(Side.USER, "I did it.")])
+    close = await oracle.act([message(Side.USER, format_report("plug_in", LIT))])
     assert close.text == CLOSING
     # a customer who answers the closing instead of hanging up is handed to a human, not told it again
     [(name, arguments)] = calls(await oracle.act([message(Side.USER, "It is still dark.")]))
-    assert name == "transfer_to_human_agents" and arguments == {"summary": TRANSFER_SUMMARY}
+    assert name == "transfer_to_human_agents" and arguments == {"summary": AFTER_CLOSING_SUMMARY}
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "I did it.",
+        "Done!",
+        "I did plug_in.",
+        "I've plugged it in and the lamp is lit now.",
+        ASK_PLUG_IN,  # the request mirrored back
+        format_report("plug_in", "lit: no; plugged in: yes; switch: on"),  # not what the step shows
+        format_report("plug_in", "Error (invalid_state): no socket", ok=False),
+        '{"name": "plug_in", "arguments": {}}',
+    ],
+)
+async def test_oracle_asks_again_for_a_step_whose_result_the_reply_does_not_show(reply: str) -> None:
+    oracle = OracleAgent()
+    await oracle.start(context(BOTH, Side.AGENT))
+    await oracle.act([message(Side.USER, "My lamp is dark.")])
+    await oracle.act([])
+    again = await oracle.act([message(Side.USER, reply)])
+    assert again.text == f"{ASK_AGAIN} {ASK_PLUG_IN}"
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        format_report("plug_in", LIT),
+        "OK, it shows LIT: YES, plugged in: yes, switch: on",  # quoted in its own punctuation and case
+        f"Here it is:\n{LIT}\nThanks",
+    ],
+)
+async def test_oracle_takes_a_reply_that_shows_the_steps_result(reply: str) -> None:
+    oracle = OracleAgent()
+    await oracle.start(context(BOTH, Side.AGENT))
+    await oracle.act([message(Side.USER, "My lamp is dark.")])
+    await oracle.act([])
+    assert (await oracle.act([message(Side.USER, reply)])).text == CLOSING
 
 
 class WritesCallsAsText:
@@ -155,6 +241,19 @@ class NeverHangsUp:
         return ActorTurn(text="Is that all?") if turn.stop else turn
 
 
+class ClaimsWithoutActing:
+    """A customer that says it did every step and never calls a tool, as a small model often does."""
+
+    async def start(self, context: SeatContext) -> None:
+        self._spoke = False
+
+    async def act(self, observation: list[Entry]) -> ActorTurn:
+        if not self._spoke:
+            self._spoke = True
+            return ActorTurn(text="My lamp is dark.")
+        return ActorTurn(text="Done! I plugged it in and everything looks fine now.")
+
+
 def agent_messages_of(result: EpisodeResult) -> list[str]:
     return [
         entry.text or ""
@@ -166,10 +265,20 @@ def agent_messages_of(result: EpisodeResult) -> list[str]:
 async def test_oracle_asks_again_then_transfers_a_customer_who_does_not_act() -> None:
     result = await run_episode(BOTH, OracleAgent(), WritesCallsAsText(), EpisodeConfig(seed=1))
     agent_messages = agent_messages_of(result)
-    request = format_request("plug_in", {})
+    request = ASK_PLUG_IN
     assert agent_messages[1:] == [request, f"{ASK_AGAIN} {request}", f"{ASK_AGAIN} {request}"]
     assert len(agent_messages) - 1 == MAX_REQUESTS
     assert not any(is_resolved(text) for text in agent_messages)
+    assert result.termination is TerminationReason.TRANSFER and result.reward == 0.0
+
+
+async def test_oracle_never_says_resolved_to_a_customer_who_only_claims_the_step() -> None:
+    result = await run_episode(BOTH, OracleAgent(), ClaimsWithoutActing(), EpisodeConfig(seed=1))
+    agent_messages = agent_messages_of(result)
+    assert not any(is_resolved(text) for text in agent_messages)
+    assert agent_messages[1:] == [ASK_PLUG_IN] + [f"{ASK_AGAIN} {ASK_PLUG_IN}"] * (MAX_REQUESTS - 1)
+    [transfer] = [call for call in result.trajectory.tool_calls() if call.name == "transfer_to_human_agents"]
+    assert transfer.arguments == {"summary": TRANSFER_SUMMARY}
     assert result.termination is TerminationReason.TRANSFER and result.reward == 0.0
 
 
@@ -181,25 +290,23 @@ async def test_oracle_transfers_a_customer_who_does_not_hang_up_instead_of_repea
     assert result.reward == 1.0, "the lamp is lit: the transfer does not undo a solved task"
 
 
-async def test_oracle_asks_again_when_the_scripted_user_reports_a_failed_step() -> None:
-    oracle = OracleAgent()
-    await oracle.start(context(BOTH, Side.AGENT))
-    await oracle.act([message(Side.USER, "My lamp is dark.")])
-    await oracle.act([])
-    failed = format_report("plug_in", "Error (invalid_state): no socket", ok=False)
-    again = await oracle.act([message(Side.USER, failed)])
-    assert again.text == f"{ASK_AGAIN} {format_request('plug_in', {})}"
-    done = await oracle.act([message(Side.USER, format_report("plug_in", "lit: yes"))])
-    assert done.text == CLOSING
-
-
 async def test_oracle_says_it_cannot_resolve_where_there_is_no_transfer_tool() -> None:
     oracle = OracleAgent()
     await oracle.start(context(BOTH, Side.AGENT).model_copy(update={"transfer_tool": None}))
     await oracle.act([message(Side.USER, "My lamp is dark.")])
     await oracle.act([])
-    await oracle.act([message(Side.USER, "I did it.")])
-    assert (await oracle.act([message(Side.USER, "Still dark.")])).text == NO_TRANSFER
+    for _ in range(MAX_REQUESTS - 1):
+        await oracle.act([message(Side.USER, "I did it.")])
+    assert (await oracle.act([message(Side.USER, "I did it.")])).text == NO_TRANSFER
+
+
+async def test_oracle_closes_once_where_there_is_no_transfer_tool() -> None:
+    oracle = OracleAgent()
+    await oracle.start(context(BOTH, Side.AGENT).model_copy(update={"transfer_tool": None}))
+    await oracle.act([message(Side.USER, "My lamp is dark.")])
+    await oracle.act([])
+    assert (await oracle.act([message(Side.USER, format_report("plug_in", LIT))])).text == CLOSING
+    assert (await oracle.act([message(Side.USER, "Still dark.")])).text == AFTER_CLOSING
 
 
 async def test_oracle_solo_performs_every_step_then_done() -> None:
@@ -261,7 +368,7 @@ async def test_the_offline_seats_speak_the_domains_wording() -> None:
     task = BOTH.model_copy(update={"domain": worded.name})
     result = await run_episode(task, OracleAgent(), ScriptedUser(), EpisodeConfig())
     said = [entry.text for entry in result.trajectory.entries if entry.kind is EntryKind.MESSAGE]
-    assert "Please do this on your phone: plug_in {}" in said
+    assert f"Please do this on your phone: plug_in {{}} {REPORT_BACK}" in said
     assert result.reward == 1.0
     user = ScriptedUser()
     await user.start(context(task, Side.USER))

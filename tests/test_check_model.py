@@ -13,7 +13,10 @@ import pytest
 from typer.testing import CliRunner, Result
 
 from tau2.cli import app
+from tau2.llm._probe import PROBE_MAX_TOKENS
 from tau2.testing import ChatRequest, Reply, ScriptedOpenAIServer, ScriptedToolCall
+
+CAP_KEYS = ("max_tokens", "max_completion_tokens")
 
 
 @pytest.fixture(params=["native", "litellm"])
@@ -262,3 +265,33 @@ def test_no_model_is_an_input_error() -> None:
     result = CliRunner().invoke(app, ["check-model"])
     assert result.exit_code == 2
     assert "no model to check" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("own", "cap"),
+    [
+        ({}, {"max_tokens": PROBE_MAX_TOKENS}),
+        ({"max_tokens": 64}, {"max_tokens": 64}),  # the seat's own smaller cap is kept
+        ({"max_tokens": 100000}, {"max_tokens": PROBE_MAX_TOKENS}),
+        ({"max_completion_tokens": 4096}, {"max_completion_tokens": PROBE_MAX_TOKENS}),
+    ],
+)
+def test_the_forced_probes_cap_the_reply_and_the_others_ask_as_runs_do(
+    transport: str, own: dict[str, int], cap: dict[str, int]
+) -> None:
+    seat_args = [part for key, value in own.items() for part in ("--agent-arg", f"{key}={value}")]
+    with ScriptedOpenAIServer(good) as server:
+        arguments = ["check-model", "--agent-model", "openai/qwen3-8b", "--agent-api-base", server.base_url]
+        arguments += ["--agent-transport", transport, "--agent-arg", "api_key=sk-test", *seat_args]
+        result = CliRunner().invoke(app, arguments)
+        requests = server.requests
+    assert result.exit_code == 0, result.output
+    sent = [
+        (
+            request.tool_choice,
+            {key: value for key, value in (request.model_extra or {}).items() if key in CAP_KEYS},
+        )
+        for request in requests
+    ]
+    assert [caps for choice, caps in sent if choice] == [cap, cap], "the forced and the parallel probe"
+    assert [caps for choice, caps in sent if not choice] == [own, own], "the chat and the tool call, as runs"

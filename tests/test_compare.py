@@ -59,8 +59,8 @@ def test_solo_vs_interactive_terminal_comparison_fits_a_screen_and_says_what_gui
     assert lines[1].startswith("A = interactive (run-interactive) · B = solo (run-solo) · paired by task")
     for value in ["+0.250", "+0.333", "0.625", "0.875", "A: interactive", "B: solo"]:
         assert value in out
-    assert re.search(r"user +messages +1\.0 +0\.0 +-1\.0", out), "solo has no user messages"
-    assert re.search(r"user +tokens +550 +0 +-550", out)
+    assert re.search(r"user +messages +1\.0 +-1\.0", out), "solo has no user: nothing on its side"
+    assert re.search(r"user +tokens +550 +-550", out)
     assert re.search(r"user_stop +1\.000 +0\.000 +-1\.000", out), "how simulations end, per reason"
     assert ROAMING not in out, "flipping tasks are listed with --full only"
 

@@ -8,10 +8,12 @@ os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
 import json
 
+from tau2.actors import is_resolved
 from tau2.actors._llm import LLMAgent, LLMUser, SoloAgent
-from tau2.episode import GREETING, run_episode
+from tau2.actors._oracle import TRANSFER_SUMMARY, OracleAgent
+from tau2.episode import GREETING, EpisodeResult, run_episode
 from tau2.episode._config import EpisodeConfig, Mode
-from tau2.episode._trajectory import TerminationReason
+from tau2.episode._trajectory import EntryKind, TerminationReason
 from tau2.llm import ModelSpec
 from tau2.tasks._task import (
     AssertionCall,
@@ -172,3 +174,37 @@ async def test_solo_episode_with_llm_solo_agent() -> None:
     assert "2. You run `plug_in` on the customer's device." in system
     assert "SECRET" not in json.dumps([request.messages for request in server.requests])
     assert result.trajectory.usage[Side.AGENT].calls == 4
+
+
+def agent_lines(result: EpisodeResult) -> list[str]:
+    return [
+        entry.text or ""
+        for entry in result.trajectory.entries
+        if entry.seat is Side.AGENT and entry.kind is EntryKind.MESSAGE
+    ]
+
+
+async def test_the_oracle_never_says_resolved_to_an_llm_customer_that_only_claims_the_step() -> None:
+    claims = [Reply.text("Done, I plugged it in."), Reply.text("Yes, it is done."), Reply.text("Done!")]
+    async with ScriptedOpenAIServer([Reply.text("My lamp is dark."), *claims]) as user_server:
+        user = LLMUser(spec(user_server, "openai/tau2-test-model"))
+        result = await run_episode(TASK, OracleAgent(), user, EpisodeConfig(seed=1))
+        assert user_server.pending_replies == 0, "the customer was asked for the step three times"
+    assert not any(is_resolved(line) for line in agent_lines(result))
+    *_, transfer = result.trajectory.tool_calls()
+    assert (transfer.name, transfer.arguments) == ("transfer_to_human_agents", {"summary": TRANSFER_SUMMARY})
+    assert result.termination is TerminationReason.TRANSFER and result.reward == 0.0
+
+
+async def test_the_oracle_closes_for_an_llm_customer_that_does_the_step_and_tells_what_it_shows() -> None:
+    user_script = [
+        Reply.text("My lamp is dark."),
+        Reply.tool_call("plug_in", {}),
+        Reply.text("OK! It shows: lit: yes, plugged in: yes, switch: on."),
+        Reply.tool_call("end_call", content="Thanks, bye!"),
+    ]
+    async with ScriptedOpenAIServer(user_script) as user_server:
+        user = LLMUser(spec(user_server, "openai/tau2-test-model"))
+        result = await run_episode(TASK, OracleAgent(), user, EpisodeConfig(seed=1))
+    assert sum(is_resolved(line) for line in agent_lines(result)) == 1
+    assert result.termination is TerminationReason.USER_STOP and result.reward == 1.0

@@ -64,7 +64,8 @@ def test_full_terminal_report_shows_every_table_one_line_per_row() -> None:
     assert all(section in out for section in sections)
     assert re.search(r"data_roaming_off +1 +4 +0\.500 \[0\.05, 0\.95\]", out), "a breakdown row is one line"
     assert "toggle_airplane_mode" in out and "9 (0.600)" in out
-    assert "unpriced (16/16)" in out and "$0.0160" in out and "16,000" in out
+    assert re.search(r"agent +16 +48 +16,000 +1,600 +\$0\.0160 +\$0\.0010", out)
+    assert re.search(r"user +16 +32 +8,000 +800 +unpriced +unpriced", out), "one word, in both columns"
     assert "infrastructure_error (excluded)" in out
     assert "16 of 16 planned" in out
     assert "[PERSONA:None]" not in out, "task ids are shown without the empty persona tail"
@@ -145,7 +146,7 @@ def test_html_report_is_self_contained_with_plots_and_every_transcript(tmp_path:
     assert failed["usage"]["user"][3] is None, "an unpriced seat stays unpriced"
     passed = next(t for row, t in zip(rows["rows"], transcripts, strict=True) if row[5] == 1)
     assert passed["changes"] == [["device.airplane_mode", "changed", True, False]]
-    assert "unpriced (16/16)" in page
+    assert "<td>unpriced</td><td>unpriced</td>" in page.replace(' class="num"', "")
     assert 'data-outcome="fail">6 failed simulations' in page
 
 

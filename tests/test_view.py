@@ -67,12 +67,18 @@ def test_no_matching_simulation_is_a_one_line_error() -> None:
     assert result.stderr.strip() == expected
 
 
-def test_view_shows_one_simulation_with_a_header_that_never_wraps() -> None:
+def test_view_shows_one_simulation_with_a_header_broken_between_its_parts_never_cut() -> None:
     result = runner.invoke(app, ["view", str(RUNS_DIR / "interactive"), "--failed"], env={"COLUMNS": "30"})
     assert result.exit_code == 0, result.output
-    lines = result.stdout.splitlines()
-    assert lines[1].rstrip() == "[mms]apn_mms_missing[PERSONA:…"
-    assert lines[2].rstrip() == "reward 0 (failure) · terminat…"
+    lines = [line.rstrip() for line in result.stdout.splitlines()]
+    assert lines[1:4] == ["[mms]apn_mms_missing[PERSONA:N", "one]", "trial 0"], (
+        "a part wider than a line folds"
+    )
+    facts = ["reward 0 (failure)", "termination user_stop", "interactive · persona None", "seed 1000"]
+    assert lines[4:9] == [*facts, "expects transfer no"], "broken between parts"
+    header = lines[1 : lines.index("Trajectory")]
+    assert not any("…" in line for line in header)
+    assert "agent 3 calls, 1,100 tokens," in header, "a part too long alone wraps between its words"
     assert lines[-1].startswith("simulation 1 of 7 matching")
     second = runner.invoke(app, ["view", str(RUNS_DIR / "interactive"), "--failed", "--index", "2"], env=WIDE)
     assert f"{ROAMING} · trial 1" in second.stdout

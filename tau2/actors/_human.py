@@ -13,6 +13,7 @@ from collections.abc import Awaitable, Callable
 from rich.console import Console
 
 from tau2._display import markup_literal as literal
+from tau2._display import output_console
 from tau2.actors._scripted import reason_for_call
 from tau2.episode import DONE_TOOL, ActorSpec, ActorTurn, Entry, EntryKind, SeatContext, ToolCall
 from tau2.world import Side
@@ -34,7 +35,7 @@ class HumanActor:
     ) -> None:
         self.spec = spec
         self._read = read
-        self._console = console or Console()
+        self._console = console or output_console()
         self._seat = Side.AGENT
         self._calls = 0
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from tau2.actors._requests import format_report, is_resolved, parse_request
 from tau2.episode import ActorSpec, ActorTurn, Entry, EntryKind, SeatContext, ToolCall
-from tau2.tasks import Task, UserInstructions
+from tau2.tasks import Task
 from tau2.world import NEUTRAL_PHRASING, Side
 
 GOODBYE = "Great, thank you for your help!"
@@ -89,7 +89,4 @@ class ScriptedUser:
 
 def reason_for_call(task: Task) -> str:
     """The opening line of the user seat: its reason for calling (or its whole brief if unstructured)."""
-    instructions = task.user_scenario.instructions
-    if isinstance(instructions, UserInstructions):
-        return instructions.reason_for_call
-    return instructions
+    return task.user_scenario.reason()

@@ -35,6 +35,7 @@ from tau2._display import inert  # noqa: E402
 from tau2._jsonfile import has_surrogate  # noqa: E402
 from tau2.cli._exit import ExitCode, os_failure  # noqa: E402
 from tau2.cli._help import literal_help  # noqa: E402
+from tau2.cli._output import help_laid_out  # noqa: E402
 from tau2.errors import StorageError, UserInputError  # noqa: E402
 
 COMMANDS = (
@@ -119,9 +120,10 @@ class _Tau2Group(TyperGroup):
 
         def run() -> Any:
             _refuse_undecodable(arguments)
-            return TyperGroup.main(
-                self, arguments, prog_name, complete_var, False, windows_expand_args, **extra
-            )
+            with help_laid_out():
+                return TyperGroup.main(
+                    self, arguments, prog_name, complete_var, False, windows_expand_args, **extra
+                )
 
         code = run_reporting_errors(run)
         if standalone_mode:

@@ -9,7 +9,7 @@ import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING
 
 import typer
 
@@ -21,9 +21,6 @@ if TYPE_CHECKING:
 
 STDOUT = Path("-")
 """The file name that means standard output, as in most command-line tools."""
-
-PIPED_WIDTH: Final = 1_000
-"""Columns of table output written to a pipe or a file: wide enough that no line is cut."""
 
 
 def say(text: str, *, err: bool = False) -> None:
@@ -67,9 +64,38 @@ def require_writable_path(path: Path, option: str) -> None:
 def table_console() -> Console:
     """The console printing a command's tables: the terminal's width on a terminal; on a pipe or in a file
     (`tau2 report r | cat`) no line is cut to a width nobody chose, unless COLUMNS sets one."""
-    from rich.console import Console
+    from tau2._display import output_console
 
-    console = Console()
-    if console.is_terminal or os.environ.get("COLUMNS"):
-        return console
-    return Console(width=PIPED_WIDTH)
+    return output_console()
+
+
+@contextmanager
+def help_laid_out() -> Iterator[None]:
+    """While a command runs, lay its `--help` out at `READING_WIDTH` on a pipe or in a file, as everything
+    else that fills the width there. Typer draws help at its `TERMINAL_WIDTH` (read when Typer loads its
+    help module, which only help loads), else at the console's width: rich's 80 columns on a pipe. On a
+    terminal, or when COLUMNS or TERMINAL_WIDTH sets a width, nothing changes."""
+    if sys.stdout.isatty() or os.environ.get("COLUMNS") or os.environ.get("TERMINAL_WIDTH"):
+        yield
+        return
+    from tau2._display import READING_WIDTH
+
+    if _help_module_loaded():
+        from typer import rich_utils
+
+        rich_utils.MAX_WIDTH = READING_WIDTH
+    else:
+        os.environ["TERMINAL_WIDTH"] = str(READING_WIDTH)
+    try:
+        yield
+    finally:
+        os.environ.pop("TERMINAL_WIDTH", None)
+        if _help_module_loaded():
+            from typer import rich_utils
+
+            rich_utils.MAX_WIDTH = None  # as Typer reads an unset TERMINAL_WIDTH
+
+
+def _help_module_loaded() -> bool:
+    """Whether Typer's help module is loaded (it is loaded only to draw help: loading it costs time)."""
+    return "typer.rich_utils" in sys.modules

@@ -10,6 +10,7 @@ from rich.console import Console
 from rich.table import Table
 
 from tau2._display import markup_literal as literal
+from tau2._display import output_console
 from tau2.cli._config_options import EPISODE_SEED, episode_options, with_options
 from tau2.cli.options import ConfigFile, configured_layers
 from tau2.episode import Entry, EntryKind, EpisodeResult, Mode
@@ -59,7 +60,7 @@ def command(
     if json_output:
         typer.echo(result.model_dump_json())
     else:
-        show_episode(Console(), result)
+        show_episode(output_console(), result)
     if result.termination.is_infrastructure:
         detail = result.trajectory.termination_detail or "no detail"
         say(f"error: the episode was not judged: {result.termination.value}: {detail}", err=True)

@@ -24,9 +24,9 @@ def command(
 ) -> None:
     """Show one matching simulation (--index N for another, --all for every one): header, trajectory by
     seat, failed assertions, world changes, actions. --html FILE writes the matches to the HTML viewer."""
-    from rich.console import Console
     from rich.rule import Rule
 
+    from tau2._display import filled_width, output_console
     from tau2.cli._output import is_stdout, require_writable_path, say
     from tau2.report import select_simulations, simulation_view, viewer_page_parts, write_page
     from tau2.runs import load_run
@@ -48,10 +48,10 @@ def command(
         return
     if index > len(chosen):
         raise UserInputError(f"--index {index}: only {len(chosen)} simulations match")
-    console = Console()
+    console = output_console()
     shown = chosen if every else [chosen[index - 1]]
     for record in shown:
-        console.print(Rule())
+        console.print(Rule(), width=filled_width(console))
         for renderable in simulation_view(record):
             console.print(renderable)
     if not every and len(chosen) > 1:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 from pydantic import (
@@ -76,6 +77,9 @@ class SeatContext(BaseModel):
     """The agent tool that hands the customer to a human (agent seat only; None if the domain has none)."""
     phrasing: RequestPhrasing = NEUTRAL_PHRASING
     """How the domain words the offline request format, for the oracle agent and the scripted user."""
+    data_dir: Path | None = None
+    """The domain's data directory the episode's world was built from (None: the domain's own data), so
+    the oracle agent can rehearse the task's reference solution on a world of its own."""
 
     @property
     def seed(self) -> int | None:

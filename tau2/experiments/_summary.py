@@ -4,6 +4,7 @@ experiment stopped, and where to go next."""
 from __future__ import annotations
 
 from tau2.experiments._run import ExperimentResult
+from tau2.llm import spent_text
 from tau2.runner import Tally
 from tau2.runs import ExperimentStop
 
@@ -33,7 +34,7 @@ def experiment_summary(result: ExperimentResult) -> str:
         )
     status = result.status
     if status is not None:
-        cost = f"${status.cost_usd:.4f}" + (" + unpriced" if status.unpriced else "")
+        cost = spent_text(status.cost_usd, bool(status.unpriced))
         lines.append(f"stopped: {_WHY[status.stopped]} ({status.simulations} simulations, {cost})")
         if status.stopped in (ExperimentStop.MAX_COST, ExperimentStop.INTERRUPTED):
             lines.append(f"`tau2 experiment run EXPERIMENT_FILE --resume --out {result.path}` continues it")

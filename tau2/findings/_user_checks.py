@@ -28,6 +28,7 @@ TRIED_OTHER_SEAT_TOOL = "tried_other_seat_tool"
 IGNORED_REQUEST = "ignored_request"
 NEVER_ENDED = "never_ended"
 TOOK_AGENT_ROLE = "took_agent_role"
+NEVER_STATED_PROBLEM = "never_stated_problem"
 USER_SEAT_FAILED = "user_seat_failed"
 
 E, W = Severity.ERROR, Severity.WARNING
@@ -83,6 +84,14 @@ USER_CHECKS: dict[str, Check] = {
             '"Is there anything else I can help with?", "Thank you for contacting us").',
         ),
         Check(
+            name=NEVER_STATED_PROBLEM,
+            severity=E,
+            rule="The customer never stated its problem: its messages say fewer than two key words of its "
+            "reason for calling (one, when the reason has at most two) before an agent message says them. "
+            "Key words are the reason's words of three or more letters and digits, common function words "
+            "aside, compared by their first four characters; free-text instructions are their own reason.",
+        ),
+        Check(
             name=USER_SEAT_FAILED,
             severity=E,
             rule="The episode ended because the customer's seat failed: its replies broke the turn protocol "
@@ -90,7 +99,7 @@ USER_CHECKS: dict[str, Check] = {
         ),
     )
 }
-NEEDS_TASK = frozenset({UNFOUNDED_FACT, ENDED_UNVERIFIED})
+NEEDS_TASK = frozenset({UNFOUNDED_FACT, ENDED_UNVERIFIED, NEVER_STATED_PROBLEM})
 """Checks that read the task (its texts, its assertions): skipped when the task is unavailable."""
 
 
@@ -175,6 +184,7 @@ def audit_trajectory(trajectory: Trajectory, tools: SeatTools, task: Task | None
         if trajectory.termination is TerminationReason.MAX_STEPS
         else None,
         TOOK_AGENT_ROLE: _took_agent_role(entries),
+        NEVER_STATED_PROBLEM: _never_stated_problem(entries, task) if task is not None else None,
         USER_SEAT_FAILED: _seat_failed(trajectory),
     }
     return [UserFinding(check=check, detail=detail) for check, detail in found.items() if detail is not None]
@@ -444,6 +454,54 @@ def _took_agent_role(entries: Sequence[Entry]) -> str | None:
                 said = match[0] if match is not None else GREETING
                 return f"entry {entry.index} says {said!r}"
     return None
+
+
+_WORD = re.compile(r"[^\W_]{3,}")
+_FUNCTION_WORD_LIST = """
+    about above after again against all also and any are because been before being below between both but
+    can cannot could did does doing down during each few for from further had has have having her here hers
+    herself him himself his how into its itself just more most myself nor not now off once only other our
+    ours out over own same she should some such than that the their theirs them then there these they this
+    those through too under until very was were what when where which while who whom why will with would
+    you your yours yourself yourselves get got know like need want wants let please thank thanks hello hey
+    help today tell say said okay yes sure well really still one
+"""
+_FUNCTION_WORDS: Final = frozenset(_FUNCTION_WORD_LIST.split())
+"""Words that say nothing of a problem: function words, and what every chat or brief says."""
+_KEY_LENGTH = 4
+"""Key words compare by this many first characters, so a word's forms match ("plugged", "plug")."""
+
+
+def _key_words(text: str) -> dict[str, str]:
+    """The key words of a text, by their first `_KEY_LENGTH` characters (case folded): its words of three
+    or more letters and digits that are not function words."""
+    keys: dict[str, str] = {}
+    for word in _WORD.findall(text.casefold()):
+        if word not in _FUNCTION_WORDS:
+            keys.setdefault(word[:_KEY_LENGTH], word)
+    return keys
+
+
+def _never_stated_problem(entries: Sequence[Entry], task: Task) -> str | None:
+    keys = _key_words(task.user_scenario.reason())
+    if not keys:
+        return None
+    needed = 1 if len(keys) <= 2 else 2
+    agents: set[str] = set()
+    stated: set[str] = set()
+    for entry in entries:
+        if entry.kind is not EntryKind.MESSAGE or not entry.text:
+            continue
+        words = _key_words(entry.text).keys()
+        if entry.seat is Side.AGENT:
+            agents.update(words)
+            continue
+        stated.update(key for key in words if key in keys and key not in agents)
+        if len(stated) >= needed:
+            return None
+    said = ", ".join(repr(keys[key]) for key in keys if key in stated) or "none"
+    shown = ", ".join(repr(word) for word in list(keys.values())[:6]) + (" …" if len(keys) > 6 else "")
+    return f"it said {said} of its reason's key words ({shown}) before the agent did ({needed} needed)"
 
 
 _SEAT_FAILURES = (TerminationReason.ACTOR_ERROR, TerminationReason.CONTEXT_OVERFLOW)

@@ -30,11 +30,12 @@ from tau2.llm._spec import ModelSpec, TransportChoice
 from tau2.llm._text import safe_text
 from tau2.llm._text_calls import TextCalls, read_text_calls
 from tau2.llm._transports import NATIVE_PROVIDERS, TransportName, resolve_transport
-from tau2.llm._usage import Usage
+from tau2.llm._usage import UNPRICED, Usage, spent_text
 
 __all__ = [
     "NATIVE_PROVIDERS",
     "REDACTED",
+    "UNPRICED",
     "AuthenticationError",
     "CallSettings",
     "Check",
@@ -68,6 +69,7 @@ __all__ = [
     "redacted_settings",
     "resolve_transport",
     "safe_text",
+    "spent_text",
     "token_prices",
     "withheld_credentials",
 ]

@@ -48,6 +48,13 @@ _WEATHER = {
         },
     },
 }
+PROBE_MAX_TOKENS = 256
+"""The token cap of the probes that force a tool call (`tool_choice: required`): room for two small calls
+written out, in tags or a fence, yet a model that will not stop (under a server's grammar for required
+calls, a small model may repeat its call until the server's own limit) cannot hold a slow server for
+minutes. A seat's own smaller cap is kept."""
+_CAP_KEYS = ("max_completion_tokens", "max_tokens")
+"""The request arguments that cap a reply's tokens, in the order a seat's own cap is looked for."""
 _CONTEXT_KEYS = ("max_model_len", "context_length", "max_context_length", "n_ctx", "n_ctx_train")
 """Where servers report a model's context window in `/v1/models`: vLLM's `max_model_len`, llama.cpp's
 `meta.n_ctx_train`, LM Studio's and others' spellings."""
@@ -221,10 +228,21 @@ async def _required(
     about, when the server refused the request or took too long."""
     try:
         messages = [{"role": "user", "content": asked}]
-        return await _with_args(client, {"tool_choice": "required"}).complete(messages, [tool], seed=None)
+        forced = {"tool_choice": "required", **_probe_cap(client.spec.args)}
+        return await _with_args(client, forced).complete(messages, [tool], seed=None)
     except InfrastructureError as error:
         checks.append(Check(name=name, outcome="warn", detail=_unanswered(client, error)))
         return None
+
+
+def _probe_cap(args: SecretArgs) -> dict[str, int]:
+    """The token cap a forced probe sends: `PROBE_MAX_TOKENS` under the argument the seat caps with
+    (`max_tokens` when it sets none), or the seat's own cap when that is smaller."""
+    key = next((name for name in _CAP_KEYS if name in args), "max_tokens")
+    own = args.get(key)
+    if isinstance(own, int) and not isinstance(own, bool) and 0 < own < PROBE_MAX_TOKENS:
+        return {key: own}
+    return {key: PROBE_MAX_TOKENS}
 
 
 def _unanswered(client: ModelClient, error: InfrastructureError) -> str:

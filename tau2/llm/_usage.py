@@ -4,6 +4,18 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict
 
+UNPRICED = "unpriced"
+"""The one word every output uses for a cost that cannot be known because a model without a price was
+called: never a made-up zero."""
+
+
+def spent_text(priced: float, unpriced: bool) -> str:
+    """What the priced calls cost, and that unpriced calls were made: `$0.0123`, `$0.0123 + unpriced`, or
+    `unpriced` alone when the priced calls cost nothing (a partial sum never reads as complete)."""
+    if unpriced and not priced:
+        return UNPRICED
+    return f"${priced:,.4f}" + (f" + {UNPRICED}" if unpriced else "")
+
 
 class Usage(BaseModel):
     """Tokens and cost of one model call (or a sum of calls); cost None means the model is unpriced."""

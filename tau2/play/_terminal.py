@@ -8,6 +8,7 @@ from typing import TypeVar
 from rich.console import Console, RenderableType
 
 from tau2._display import markup_literal as literal
+from tau2._display import output_console
 
 T = TypeVar("T")
 
@@ -26,7 +27,7 @@ class Terminal:
 
     def __init__(self, read: LineReader = input, console: Console | None = None) -> None:
         self._read = read
-        self.console = console or Console(highlight=False)
+        self.console = console or output_console(highlight=False)
 
     def say(self, *renderables: RenderableType) -> None:
         """Print, one renderable per line."""

@@ -223,11 +223,12 @@ def sources_table(comparison: ExperimentComparison, level: float, limit: int | N
 
 
 def seat_effort(arms: Sequence[ArmSummary]) -> TableData:
-    """Per arm and seat: the means per simulation, and the arm's turns per simulation on its episode line."""
+    """Per arm and seat: the means per simulation, and the arm's turns per simulation on its episode line;
+    a seat the arm has none of (the user of a solo arm) has no line."""
     rows = []
     for arm in arms:
         means = {(m.seat, m.measure): m.mean for m in arm.effort}
-        for seat in ("agent", "user", BOTH):
+        for seat in ("agent", *(() if arm.user is None else ("user",)), BOTH):
             if seat == BOTH:
                 values = [fmt.amount(means.get((BOTH, "turns")), "turns"), *([""] * len(EFFORT_MEASURES))]
             else:

@@ -4,7 +4,11 @@ from __future__ import annotations
 
 from typing import Final
 
+from tau2.llm import UNPRICED
+
 NA = "n/a"
+SEPARATOR: Final = " · "
+"""What joins the parts of a headline; a headline too long for its terminal is broken only there."""
 LONG_NAME: Final = 200
 """Names (tasks, personas, actions, ...) longer than this many characters are shown shortened on pages;
 nothing bounds a name's length, and a page laying out tens of thousands of characters is slow and wide."""
@@ -27,14 +31,16 @@ def interval(low: float | None, high: float | None, sign: bool = False) -> str:
     return f"[{low:+.2f}, {high:+.2f}]" if sign else f"[{low:.2f}, {high:.2f}]"
 
 
-def cost(value: float | None, unpriced: int, simulations: int) -> str:
-    """USD, or how many simulations were unpriced (never a made-up zero)."""
-    return f"unpriced ({unpriced}/{simulations})" if value is None else f"${value:.4f}"
+def cost(value: float | None) -> str:
+    """USD, or `UNPRICED` (None)."""
+    return UNPRICED if value is None else usd(value)
 
 
 def per(value: float | None, count: int) -> str:
-    """USD per item."""
-    return NA if value is None or not count else f"${value / count:.4f}"
+    """USD per item, `UNPRICED` when the total is unknown; nothing when there are no items."""
+    if not count:
+        return ""
+    return UNPRICED if value is None else usd(value / count)
 
 
 def count(value: int) -> str:
@@ -48,9 +54,10 @@ def usd(value: float) -> str:
 
 
 def amount(value: float | None, measure: str, signed: bool = False) -> str:
-    """A per-simulation mean: USD for cost, whole tokens, else one decimal below 100; thousands separated."""
+    """A per-simulation mean: USD for cost (`UNPRICED` when unknown), whole tokens, else one decimal below
+    100; thousands separated."""
     if value is None:
-        return NA
+        return UNPRICED if measure == "cost" else NA
     sign = "+" if signed else ""
     if measure == "cost":
         return f"{'+' if signed and value >= 0 else ''}{'-' if value < 0 else ''}${abs(value):,.4f}"

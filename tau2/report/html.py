@@ -135,7 +135,7 @@ def comparison_page_parts(
         _section(
             "pass^k and what it costs",
             _table(tables.paired_pass_hat_k(report.pass_hat_k, level, a, b)),
-            _table(tables.effort(report.effort, level, a, b)),
+            _table(tables.effort(report.effort, level, a, b, tables.absent_seats(report))),
             _table(tables.paired_terminations(report.terminations, level, a, b)),
         ),
         _section(

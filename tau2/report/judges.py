@@ -17,7 +17,7 @@ def cost_line(ledger: list[SeatUsage], agreement: JudgeAgreement | None) -> str 
         return None
     whose = "judge's" if agreement is None else f"{len(agreement.judges)} judges'"
     tokens = fmt.count(judge.prompt_tokens + judge.completion_tokens)
-    spent = fmt.cost(judge.cost, judge.unpriced, judge.simulations)
+    spent = fmt.cost(judge.cost)
     return f"{whose} cost: {spent} ({fmt.count(judge.calls)} calls, {tokens} tokens)"
 
 
@@ -43,7 +43,7 @@ def costs(agreement: JudgeAgreement | None) -> TableData:
             fmt.count(cost.calls),
             fmt.count(cost.prompt_tokens),
             fmt.count(cost.completion_tokens),
-            fmt.cost(cost.cost, cost.unpriced, cost.simulations),
+            fmt.cost(cost.cost),
         ]
         for place, cost in enumerate([] if agreement is None else agreement.costs)
     ]

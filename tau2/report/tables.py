@@ -23,6 +23,7 @@ from tau2.metrics import (
 from tau2.metrics.usage import JUDGE
 from tau2.report import fmt
 from tau2.report.schema import ComparisonReport, RunReport
+from tau2.world import Side
 
 
 @dataclass(frozen=True)
@@ -105,8 +106,8 @@ def totals_line(report: RunReport) -> str:
     priced = [u.cost for u in seats if u.calls]
     if priced:
         known = None not in priced
-        parts.append(f"cost {fmt.usd(sum(c or 0.0 for c in priced))}" if known else "cost unpriced")
-    return " · ".join(parts)
+        parts.append(f"cost {fmt.cost(sum(c or 0.0 for c in priced) if known else None)}")
+    return fmt.SEPARATOR.join(parts)
 
 
 def _reply_faults(ledger: list[SeatUsage]) -> list[str]:
@@ -229,7 +230,7 @@ def usage(ledger: list[SeatUsage]) -> TableData:
             fmt.count(u.calls),
             fmt.count(u.prompt_tokens),
             fmt.count(u.completion_tokens),
-            fmt.cost(u.cost, u.unpriced, u.simulations),
+            fmt.cost(u.cost),
             fmt.per(u.cost, u.simulations),
             *([fmt.count(u.truncated)] if truncated else []),
             *([fmt.count(u.format_failures)] if failures else []),
@@ -318,14 +319,21 @@ def paired_pass_hat_k(
     )
 
 
-def effort(means: list[PairedMean], level: float, a: str, b: str) -> TableData:
-    """Per seat and measure: the mean per simulation in A and B, and B − A with its interval."""
+def effort(
+    means: list[PairedMean],
+    level: float,
+    a: str,
+    b: str,
+    absent: tuple[frozenset[str], frozenset[str]] = (frozenset(), frozenset()),
+) -> TableData:
+    """Per seat and measure: the mean per simulation in A and B, and B − A with its interval. A seat
+    `absent` from a run (`absent_seats`) shows nothing on its side."""
     rows = [
         [
             m.seat,
             m.measure,
-            fmt.amount(m.a, m.measure),
-            fmt.amount(m.b, m.measure),
+            "" if m.seat in absent[0] else fmt.amount(m.a, m.measure),
+            "" if m.seat in absent[1] else fmt.amount(m.b, m.measure),
             fmt.amount(m.diff, m.measure, signed=True),
             fmt.span(m.ci_low, m.ci_high, m.measure),
         ]
@@ -338,6 +346,12 @@ def effort(means: list[PairedMean], level: float, a: str, b: str) -> TableData:
         rows,
         text_columns=2,
     )
+
+
+def absent_seats(report: ComparisonReport) -> tuple[frozenset[str], frozenset[str]]:
+    """The seats run A and run B have none of: the user in a solo run."""
+    user = frozenset({Side.USER.value})
+    return (user if report.a.user is None else frozenset(), user if report.b.user is None else frozenset())
 
 
 def paired_terminations(means: list[PairedMean], level: float, a: str, b: str) -> TableData:

@@ -4,10 +4,13 @@ table. Sections without data are left out."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Final
 
 from rich import box
-from rich.console import RenderableType
+from rich.cells import cell_len
+from rich.console import Console, ConsoleOptions, RenderableType, RenderResult
 from rich.table import Table
 
 from tau2._display import data_text
@@ -22,12 +25,35 @@ HEADLINE_GROUPS: Final = 8
 HEADLINE_MEASURES: Final = ("turns", "messages", "tool calls", "tool errors", "tokens", "cost")
 
 
-def line(text: str, style: str = "") -> Table:
-    """One line that is cut with an ellipsis rather than wrapped when the terminal is narrower."""
-    grid = Table.grid()
-    grid.add_column(no_wrap=True, overflow="ellipsis")
-    grid.add_row(data_text(text, style=style))
-    return grid
+@dataclass(frozen=True)
+class Line:
+    """One line of text made of parts joined by `fmt.SEPARATOR`. On a console too narrow for it, it is broken
+    between parts, as many on a line as fit; a part too long for a line alone wraps between its words. No
+    word is ever cut."""
+
+    text: str
+    style: str = ""
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        for row in packed(self.text.split(fmt.SEPARATOR), options.max_width):
+            yield data_text(row, style=self.style)
+
+
+def packed(parts: Sequence[str], width: int) -> list[str]:
+    """`parts` joined by `fmt.SEPARATOR` into rows of at most `width` cells, in order, each part whole on one
+    row (a part wider than `width` alone on its row)."""
+    rows: list[str] = []
+    for part in parts:
+        if rows and cell_len(rows[-1]) + cell_len(fmt.SEPARATOR) + cell_len(part) <= width:
+            rows[-1] += fmt.SEPARATOR + part
+        else:
+            rows.append(part)
+    return rows
+
+
+def line(text: str, style: str = "") -> Line:
+    """A headline (`Line`): parts joined by `fmt.SEPARATOR`, broken between them rather than cut."""
+    return Line(text, style)
 
 
 def rich_table(data: TableData) -> Table:
@@ -146,7 +172,7 @@ def comparison_tables(report: ComparisonReport, full: bool = False) -> list[Rend
     sections = [
         tables.paired_pass_hat_k(report.pass_hat_k, level, a, b, headline_ks),
         tables.paired_missing(report.missing, a, b, None if full else ["1"]),
-        tables.effort(effort, level, a, b),
+        tables.effort(effort, level, a, b, tables.absent_seats(report)),
         tables.paired_terminations(report.terminations, level, a, b),
         tables.flips(report.flips, listed=False),
     ]

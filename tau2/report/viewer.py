@@ -7,13 +7,15 @@ import json
 from collections.abc import Sequence
 
 from rich import box
-from rich.console import RenderableType
+from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
 from tau2._display import data_text
 from tau2.episode import AssertionRecord, Entry, EntryKind, Mode, mode_label
 from tau2.errors import UserInputError
+from tau2.report import fmt
+from tau2.report.terminal import line
 from tau2.runs import RecordFile, Run, SimulationRecord
 from tau2.world import ChangeKind, Side, StateChange
 
@@ -82,15 +84,15 @@ def _checks(record: SimulationRecord) -> Table:
     return table
 
 
-def _header(record: SimulationRecord) -> Table:
-    """Title and facts, each on one line cut with an ellipsis rather than wrapped."""
+def _header(record: SimulationRecord) -> Group:
+    """Title and facts, each a line broken between its parts when the console is narrower (`line`)."""
     outcome = "success" if record.success else "failure"
     termination = record.termination.value + (" (excluded: infrastructure)" if record.excluded else "")
     if record.termination_detail:
         termination += f": {record.termination_detail}"
     usage = " · ".join(
         f"{seat.value} {u.calls:,} calls, {u.prompt_tokens + u.completion_tokens:,} tokens, "
-        + ("unpriced" if u.cost is None else f"${u.cost:,.4f}")
+        + fmt.cost(u.cost)
         + (f", {u.truncated:,} cut at the token cap" if u.truncated else "")
         for seat, u in record.usage.items()
     )
@@ -105,11 +107,7 @@ def _header(record: SimulationRecord) -> Table:
     if record.format_failures:
         failures = ", ".join(f"{seat.value} {count:,}" for seat, count in record.format_failures.items())
         rows.append(f"format failures (tool calls written as text, not run): {failures}")
-    table = Table.grid()
-    table.add_column(no_wrap=True, overflow="ellipsis")
-    for number, row in enumerate(rows):
-        table.add_row(data_text(row, style="bold" if number == 0 else ""))
-    return table
+    return Group(*(line(row, "bold" if number == 0 else "") for number, row in enumerate(rows)))
 
 
 def _changes(changes: Sequence[StateChange]) -> Table:

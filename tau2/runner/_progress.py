@@ -15,6 +15,7 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, ProgressColumn, Task, TaskID, TimeElapsedColumn
 from rich.text import Text
 
+from tau2.llm import spent_text
 from tau2.runs import SimulationRecord
 
 
@@ -123,9 +124,7 @@ class Tally:
 
     def cost_text(self) -> str:
         """`$0.0123`; unpriced usage is said so (`unpriced`, `$0.0123 + unpriced`), never counted as free."""
-        if self.unpriced and not self.cost:
-            return "unpriced"
-        return f"${self.cost:.4f}" + (" + unpriced" if self.unpriced else "")
+        return spent_text(self.cost, bool(self.unpriced))
 
     def stats_text(self) -> str:
         """One line of the live counts."""

@@ -111,6 +111,12 @@ class UserScenario(_Frozen):
         )
         return "\n\n".join(part for part in parts if part)
 
+    def reason(self) -> str:
+        """The customer's reason for calling: the structured reason, or the whole instructions when they
+        are free text (which do not tell the reason apart)."""
+        instructions = self.instructions
+        return instructions if isinstance(instructions, str) else instructions.reason_for_call
+
     def text(self) -> str:
         """Everything the user seat is told about itself: the instructions, then the persona."""
         return "\n\n".join(part for part in (self.instruction_text(), self.persona_text) if part)

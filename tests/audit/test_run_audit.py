@@ -11,10 +11,10 @@ from typer.testing import CliRunner
 
 from tau2.actors import ActorKind
 from tau2.actors._registry import _KINDS
-from tau2.audit import Cause, UserFinding, attribute, audit_run
+from tau2.audit import USER_CHECKS, Cause, Severity, UserFinding, attribute, audit_run
 from tau2.cli import app
 from tau2.domains.mock.tasks import MOCK_TASKS
-from tau2.episode import ActorSpec, ActorTurn, Entry, Mode, SeatContext, TerminationReason
+from tau2.episode import GREETING, ActorSpec, ActorTurn, Entry, Mode, SeatContext, TerminationReason
 from tau2.metrics import Bootstrap
 from tau2.report import RunReport, build_report, run_page
 from tau2.runs import SimulationRecord, load_run
@@ -48,6 +48,34 @@ def role_taker(monkeypatch: pytest.MonkeyPatch) -> str:
     return kind.name
 
 
+class Parrot:
+    """A customer that says hello, then repeats the agent's lines word for word and hangs up on the
+    second: it never says why it called, and never in the agent's words of greeting."""
+
+    def __init__(self, spec: ActorSpec, mode: Mode) -> None:
+        self.spec = spec
+        self._echoes = 0
+
+    async def start(self, context: SeatContext) -> None:
+        self._echoes = 0
+
+    async def act(self, observation: list[Entry]) -> ActorTurn:
+        said = [entry.text for entry in observation if entry.seat is Side.AGENT and entry.text]
+        if self._echoes == 0 and said == [GREETING]:
+            self._echoes = 1
+            return ActorTurn(text="Hello.")
+        self._echoes += 1
+        return ActorTurn(text=said[-1] if said else "Hello.", stop=self._echoes > 2)
+
+
+@pytest.fixture
+def parrot(monkeypatch: pytest.MonkeyPatch) -> str:
+    """The parrot as an actor kind, registered for one test only."""
+    kind = ActorKind("parrot", {Side.USER: Parrot}, description="repeats the agent")
+    monkeypatch.setitem(_KINDS._entries, kind.name, kind)
+    return kind.name
+
+
 def run(tmp_path: Path, agent: str, user: str, tasks: list[Task] | None = None) -> Path:
     """`tau2 run` of mock tasks (default: the examples), one trial each; returns the run directory."""
     suite = tmp_path / "suite.json"
@@ -72,7 +100,8 @@ def audit_of(run_dir: Path) -> dict[str, object]:
 def test_the_scripted_user_with_the_oracle_breaks_no_rule_but_leaves_a_fix_unchecked(tmp_path: Path) -> None:
     audit = audit_of(run(tmp_path, "oracle", "scripted"))
     checks = audit["checks"]
-    assert isinstance(checks, list) and len(checks) == 9 and all(check["audited"] == 5 for check in checks)
+    assert isinstance(checks, list) and [check["check"] for check in checks] == list(USER_CHECKS)
+    assert all(check["audited"] == 5 for check in checks)
     fired = {check["check"]: check["fired"] for check in checks if check["fired"]}
     assert fired == {"ended_unverified": 1}, "it hangs up on the oracle's word after the agent's own fix"
     (unverified,) = [s for s in audit["simulations"] if s["findings"]]  # type: ignore[union-attr]
@@ -105,6 +134,18 @@ def test_a_customer_playing_the_agent_is_blamed(tmp_path: Path, role_taker: str)
     )
     page = run_page(build_report(load_run(run_dir), Bootstrap()), load_run(run_dir).records)
     assert "Simulated-user audit and failures by cause" in page and "took_agent_role" in page
+
+
+def test_a_customer_repeating_the_agents_lines_is_blamed(tmp_path: Path, parrot: str) -> None:
+    audit = audit_of(run(tmp_path, "null", parrot))
+    assert audit["attribution"] == {"agent": 0, "simulated_user": 5, "task_defect": 0, "infrastructure": 0}
+    errors = {
+        finding["check"]
+        for simulation in audit["simulations"]  # type: ignore[attr-defined]
+        for finding in simulation["findings"]
+        if USER_CHECKS[finding["check"]].severity is Severity.ERROR
+    }
+    assert errors == {"never_stated_problem"}, "nothing else it does is wrong"
 
 
 def test_a_changed_suite_leaves_the_task_checks_out_of_records_without_findings(tmp_path: Path) -> None:

@@ -15,7 +15,7 @@ from tau2.audit import USER_CHECKS, SeatTools, audit_trajectory
 from tau2.domains.mock.tasks import BOTH
 from tau2.episode import GREETING, Entry, EntryKind, RejectedReply, TerminationReason, ToolCall, Trajectory
 from tau2.llm import ModelToolCall
-from tau2.tasks import Task
+from tau2.tasks import Task, UserInstructions
 from tau2.world import Side, ToolResult, get_domain
 
 TOOLS = SeatTools.of(get_domain("mock"))
@@ -166,6 +166,66 @@ def test_taking_the_agents_role(text: str) -> None:
 
 def test_a_customer_asking_for_help_does_not_take_the_agents_role() -> None:
     assert "took_agent_role" not in fired(Talk().user("Can you help me? My lamp is dark.").ended())
+
+
+def with_reason(instructions: str | UserInstructions) -> Task:
+    """The mock task with another reason for calling (free text, or structured)."""
+    scenario = BOTH.user_scenario.model_copy(update={"instructions": instructions})
+    return BOTH.model_copy(update={"user_scenario": scenario})
+
+
+def test_a_customer_mirroring_the_agents_lines_never_states_its_problem() -> None:
+    talk = Talk().user("Hello.")
+    for line in ["Let me look at your account first.", "Is your lamp dark?", "Please plug the lamp in."]:
+        talk.agent(line).user(line)  # the agent's line, repeated word for word
+    detail = fired(talk.ended())["never_stated_problem"]
+    assert detail == "it said none of its reason's key words ('lamp', 'dark') before the agent did (1 needed)"
+
+
+@pytest.mark.parametrize(
+    ("reason", "said", "stated"),
+    [
+        ("My lamp is dark.", "My lamp is dark.", True),
+        ("My lamp is dark.", "Hi, the lamps went darker last night", True),  # other forms of its words
+        ("My lamp is dark.", "My lamp is broken.", True),  # one key word of two is enough
+        ("My lamp is dark.", "Hello, I need some help please.", False),  # function words and chat only
+        ("Your phone has been showing 'No Service' for hours.", "My phone is broken.", False),
+        ("Your phone has been showing 'No Service' for hours.", "My phone shows no service.", True),
+        (
+            UserInstructions(
+                reason_for_call="You want to cancel reservation EHGLP3.",
+                known_info="Your user id is mia_li_3668.",
+                task_instructions="Insist on a refund.",
+            ),
+            "My user id is mia_li_3668.",  # facts of the brief, not its reason for calling
+            False,
+        ),
+        (
+            "You are Kenji Tanaka. You want to change the email on your account.",  # a free-text brief
+            "Hi, I would like to change my email address.",
+            True,
+        ),
+    ],
+)
+def test_stating_its_problem(reason: str | UserInstructions, said: str, stated: bool) -> None:
+    found = fired(Talk().user(said).ended(), with_reason(reason))
+    assert ("never_stated_problem" not in found) is stated
+
+
+@given(st.lists(st.text(max_size=60), min_size=1, max_size=5), st.text(max_size=60))
+def test_a_customer_that_only_repeats_the_agent_never_states_its_problem(
+    lines: list[str], reason: str
+) -> None:
+    talk = Talk()
+    for line in lines:
+        talk.user(talk.entries[-1].text or "").agent(line)
+    found = fired(talk.user(lines[-1]).ended(), with_reason(f"{reason} My lamp is dark."))
+    assert "never_stated_problem" in found
+
+
+@given(st.text(max_size=200))
+def test_a_customer_opening_with_its_reason_states_it(reason: str) -> None:
+    assert "never_stated_problem" not in fired(Talk().user(reason).ended(), with_reason(reason))
 
 
 def test_the_customer_seat_failing() -> None:
