@@ -66,7 +66,7 @@ def test_the_installed_pack_runs_with_the_offline_seats_in_the_neutral_request_f
     results = records(tmp_path / "r")
     assert len(results) == 3 and all(record["reward"] == 1.0 for record in results)
     asked = [text for record in results for text in said(record) if text.startswith("Please do this")]
-    assert any(text.startswith("Please do this on your side: sign_in {}") for text in asked)
+    assert "Please do this on your side: sign_in {}" in asked
     assert json.loads((tmp_path / "r" / "manifest.json").read_text())["domain"] == "library"
 
 

@@ -196,11 +196,11 @@ async def test_the_oracle_never_says_resolved_to_an_llm_customer_that_only_claim
     assert result.termination is TerminationReason.TRANSFER and result.reward == 0.0
 
 
-async def test_the_oracle_closes_for_an_llm_customer_that_does_the_step_and_tells_what_it_shows() -> None:
+async def test_the_oracle_closes_for_an_llm_customer_that_does_the_step_whatever_it_says() -> None:
     user_script = [
         Reply.text("My lamp is dark."),
         Reply.tool_call("plug_in", {}),
-        Reply.text("OK! It shows: lit: yes, plugged in: yes, switch: on."),
+        Reply.text("ok"),
         Reply.tool_call("end_call", content="Thanks, bye!"),
     ]
     async with ScriptedOpenAIServer(user_script) as user_server:

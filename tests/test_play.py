@@ -13,7 +13,6 @@ from typer.testing import CliRunner
 
 from tau2.actors._requests import RESOLVED_PHRASE, format_request
 from tau2.cli import app
-from tau2.episode import replay_reference_results
 from tau2.play._terminal import PAGE, Terminal
 from tau2.runs._rundir import load_run
 from tau2.seats._tasks import load_tasks
@@ -96,11 +95,10 @@ def test_a_full_telecom_task_played_as_the_agent(tmp_path: Path) -> None:
 
 def test_a_full_telecom_task_played_as_the_customer(tmp_path: Path) -> None:
     task = telecom_task()
-    stdin = ["My phone is not working properly."]
-    _, results = replay_reference_results(task, None)  # what each step shows, for the person to tell
-    for step, result in zip(task.evaluation.solution, results, strict=True):
+    stdin = ["Mobile data on my phone is not working properly."]
+    for step in task.evaluation.solution:
         if step.side is Side.USER:
-            stdin += [f"/call {step.name} {json.dumps(step.arguments)}", f"Done, it shows {result.render()}"]
+            stdin += [f"/call {step.name} {json.dumps(step.arguments)}", "Done, what next?"]
     stdin.append("/stop Thanks, bye!")
     options = ["--domain", "telecom", "--suite", "small", "--task-id", task.id, "--seat", "user"]
     code, output = play(stdin, *options, "--other", "oracle", "--out", str(tmp_path / "r"))

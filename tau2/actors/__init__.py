@@ -17,14 +17,7 @@ from tau2.actors._registry import (
     pairing_warning,
     register_actor,
 )
-from tau2.actors._requests import (
-    RESOLVED_PHRASE,
-    Request,
-    format_request,
-    is_resolved,
-    parse_request,
-    shows_result,
-)
+from tau2.actors._requests import RESOLVED_PHRASE, Request, format_request, is_resolved, parse_request
 from tau2.episode import Actor, ActorSpec, ActorTurn, SeatContext
 
 __all__ = [
@@ -49,5 +42,4 @@ __all__ = [
     "parse_request",
     "register_actor",
     "render_plan",
-    "shows_result",
 ]

@@ -2,7 +2,7 @@
 protocol (`Episode`), the orchestrator that runs it with actors, the trajectory it records, and the
 evaluation that judges it."""
 
-from tau2.episode._actor import Actor, ActorSpec, ActorTurn, SeatContext
+from tau2.episode._actor import Actor, ActorSpec, ActorTurn, SeatContext, WorldObserver, hand_world_view
 from tau2.episode._basis import (
     FINISHED,
     CheckRecord,
@@ -71,12 +71,14 @@ __all__ = [
     "Unplayable",
     "UnplayableKind",
     "Verdict",
+    "WorldObserver",
     "agent_policy",
     "check_actor",
     "check_structure",
     "evaluate",
     "evaluate_basis",
     "gated_reward",
+    "hand_world_view",
     "idle_outcome",
     "mode_label",
     "protocol_problems",

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 from pydantic import (
@@ -18,7 +17,7 @@ from tau2.episode._config import EpisodeConfig
 from tau2.episode._trajectory import Entry, RejectedReply, ToolCall
 from tau2.llm import ModelSpec, Usage
 from tau2.tasks import Task
-from tau2.world import NEUTRAL_PHRASING, RequestPhrasing, Side
+from tau2.world import NEUTRAL_PHRASING, RequestPhrasing, Side, WorldView
 
 
 class ActorSpec(BaseModel):
@@ -77,9 +76,6 @@ class SeatContext(BaseModel):
     """The agent tool that hands the customer to a human (agent seat only; None if the domain has none)."""
     phrasing: RequestPhrasing = NEUTRAL_PHRASING
     """How the domain words the offline request format, for the oracle agent and the scripted user."""
-    data_dir: Path | None = None
-    """The domain's data directory the episode's world was built from (None: the domain's own data), so
-    the oracle agent can rehearse the task's reference solution on a world of its own."""
 
     @property
     def seed(self) -> int | None:
@@ -114,3 +110,20 @@ class Actor(Protocol):
     async def act(self, observation: list[Entry]) -> ActorTurn:
         """Decide the next turn given what happened since the last one."""
         ...
+
+
+@runtime_checkable
+class WorldObserver(Protocol):
+    """An actor that judges the world itself rather than what it is told (the oracle agent checks a
+    customer's step by its effect): when its episode starts, after `start`, it is handed a read-only view
+    of the episode's world. Reference actors only; a model seat sees what its seat observes."""
+
+    def observe_world(self, view: WorldView) -> None:
+        """Keep `view` for the episode that just started."""
+        ...
+
+
+def hand_world_view(actor: object, view: WorldView) -> None:
+    """Give `view` to `actor` if it judges the world itself (for actors that wrap another one)."""
+    if isinstance(actor, WorldObserver):
+        actor.observe_world(view)

@@ -8,13 +8,13 @@ import asyncio
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tau2.episode._actor import Actor, ActorTurn, SeatContext
+from tau2.episode._actor import Actor, ActorTurn, SeatContext, hand_world_view
 from tau2.episode._config import EpisodeConfig
 from tau2.episode._episode import Episode
 from tau2.episode._orchestrator import start_actors, take_turns
 from tau2.episode._trajectory import Entry, EntryKind, RejectedReply, ToolCall, Trajectory
 from tau2.tasks import Task, initialize_world
-from tau2.world import Side
+from tau2.world import Side, WorldView
 
 if TYPE_CHECKING:
     from hypothesis import strategies as st
@@ -58,6 +58,10 @@ class _Recorder:
     async def start(self, context: SeatContext) -> None:
         """Start the wrapped actor."""
         await self.actor.start(context)
+
+    def observe_world(self, view: WorldView) -> None:
+        """Hand the wrapped actor the world's view, if it judges the world itself."""
+        hand_world_view(self.actor, view)
 
     async def act(self, observation: list[Entry]) -> ActorTurn:
         """Record the observation, then let the wrapped actor decide."""

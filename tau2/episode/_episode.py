@@ -42,7 +42,7 @@ from tau2.llm import (
     safe_text,
 )
 from tau2.tasks import Task, initialize_world
-from tau2.world import Side, ToolResult, refusal_of, state_changes
+from tau2.world import Side, ToolResult, WorldView, refusal_of, state_changes
 
 
 @dataclass(frozen=True)
@@ -127,6 +127,10 @@ class Episode:
         self._ended = 0.0
         self._ready = time.perf_counter()
         self._setup_s = self._ready - started
+
+    def world_view(self) -> WorldView:
+        """A read-only view of this episode's world, for actors that judge the world itself."""
+        return WorldView(self._world, self._initial)
 
     @property
     def seats(self) -> tuple[Side, ...]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
-from tau2.episode._actor import Actor
+from tau2.episode._actor import Actor, hand_world_view
 from tau2.episode._config import EpisodeConfig, Mode
 from tau2.episode._episode import Episode, Turn
 from tau2.episode._judge import JudgePanel, NLJudge, judge_episode
@@ -45,14 +45,16 @@ async def run_episode(
 
 
 async def start_actors(episode: Episode, actors: Mapping[Side, Actor]) -> Turn | None:
-    """Start the actors of the seats they hold, then the conversation: its first turn, or None when an
-    actor failed to start (which ends the episode)."""
+    """Start the actors of the seats they hold (an actor that judges the world itself is then handed a
+    read-only view of it), then the conversation: its first turn, or None when an actor failed to start
+    (which ends the episode)."""
     for seat in episode.seats:
         actor = actors.get(seat)
         if actor is None:
             continue
         try:
             await actor.start(episode.contexts[seat])
+            hand_world_view(actor, episode.world_view())
         except Exception as error:
             episode.fail(seat, error)
             return None

@@ -49,7 +49,6 @@ def seat_contexts(
                 policy=policy,
                 transfer_tool=domain.transfer_tool,
                 phrasing=domain.phrasing,
-                data_dir=data_dir,
             )
         }
     persona = persona_text if persona_text is not None else task.user_scenario.persona_text
@@ -63,7 +62,6 @@ def seat_contexts(
             policy=policy,
             transfer_tool=domain.transfer_tool,
             phrasing=domain.phrasing,
-            data_dir=data_dir,
         ),
         Side.USER: SeatContext(
             seat=Side.USER,

@@ -10,8 +10,8 @@ import os
 from typing import Final
 
 from tau2.actors import Actor, ActorFactory, ActorKind, ActorSpec, actor_kind
-from tau2.episode import ActorTurn, Entry, Mode, SeatContext
-from tau2.world import Side
+from tau2.episode import ActorTurn, Entry, Mode, SeatContext, hand_world_view
+from tau2.world import Side, WorldView
 
 DELAY_VARIABLE: Final = "TAU2_TEST_TURN_DELAY_S"
 """The environment variable holding the seconds a slowed actor waits before each turn."""
@@ -30,6 +30,10 @@ class Slowed:
     async def start(self, context: SeatContext) -> None:
         """Start the wrapped actor."""
         await self._actor.start(context)
+
+    def observe_world(self, view: WorldView) -> None:
+        """Hand the wrapped actor the world's view, if it judges the world itself."""
+        hand_world_view(self._actor, view)
 
     async def act(self, observation: list[Entry]) -> ActorTurn:
         """Wait, then let the wrapped actor take its turn."""

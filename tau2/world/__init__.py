@@ -1,6 +1,7 @@
 """The world contract: tools and their results, what an assertion observed, the shared world state of one
 episode, the difference between two of its states, domain packs (with the wording of their offline
-requests) and their registry, and the conformance checker for packs."""
+requests) and their registry, the conformance checker for packs, and the read-only view reference actors
+judge the world through."""
 
 from tau2.world._change_tracker import ChangeTracker
 from tau2.world._checks import check_domain
@@ -20,6 +21,7 @@ from tau2.world._results import ToolFailure, ToolResult
 from tau2.world._retrieval import EmbedderConfig, RetrievalConfig, RetrievalRecall, RetrievalSupport
 from tau2.world._state_diff import ChangeKind, StateChange, shared_state_changes, state_changes
 from tau2.world._tools import Side, Tool, ToolKind, ToolSet, ToolTable
+from tau2.world._view import Rehearsal, WorldView
 from tau2.world._world import World
 
 __all__ = [
@@ -31,6 +33,7 @@ __all__ = [
     "Domain",
     "EmbedderConfig",
     "Observation",
+    "Rehearsal",
     "RequestPhrasing",
     "RetrievalConfig",
     "RetrievalRecall",
@@ -44,6 +47,7 @@ __all__ = [
     "ToolSet",
     "ToolTable",
     "World",
+    "WorldView",
     "available_domains",
     "check_domain",
     "domain_name",
