@@ -3,11 +3,12 @@
 gated by how the episode ended. Components outside the basis are still computed, as diagnostics.
 
 - Database match: the final state equals the state the reference actions produce on a fresh world
-  (failing reference calls are no-ops, as in τ²-bench). States compare as models: maps by content, lists
-  in order, every field counted.
+  (failing reference calls are no-ops, as in τ²-bench). States compare by τ²-bench's database hash
+  (`state_digest`): maps by content, lists in order, every field counted, and `true`, `1` and `1.0` apart.
 - Communicated information: each item, lower-cased, occurs in some agent message with its commas removed.
 - Actions: each reference action was called with equal values on the compared keys (`compare_args`, or
-  when unset the keys the call itself gave, so extra keys fail and missing ones are not compared).
+  when unset the keys the call itself gave, so extra keys fail and missing ones are not compared); a key
+  one side gives and the other lacks differs, as τ²-bench compares the two selections as maps.
 - Natural-language assertions: the verdicts of an LLM judge (`tau2.episode._judge`); without a judge they are
   "not judged", which never passes.
 """
@@ -16,14 +17,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
 
 from pydantic import BaseModel, ConfigDict, JsonValue
 
 from tau2.episode._judge import NOT_JUDGED, Verdict
 from tau2.episode._trajectory import EntryKind, TerminationReason, ToolCall, Trajectory
 from tau2.tasks import RewardType, SolutionStep, Task, initialize_world, run_assertions
-from tau2.world import Side, ToolResult, World
+from tau2.world import Side, ToolResult, World, state_digest
 
 FINISHED = frozenset({TerminationReason.USER_STOP, TerminationReason.AGENT_STOP, TerminationReason.TRANSFER})
 """Endings that let a reward count; any other (step or error limits, failures) scores 0."""
@@ -81,29 +81,35 @@ def gated_reward(checks: Sequence[CheckRecord], termination: TerminationReason |
 
 def database_check(task: Task, world: World, data_dir: Path | None, *, gating: bool) -> CheckRecord:
     """Whether the final state equals the reference end state."""
-    passed = world.state == reference_state(task, data_dir)
+    passed = state_digest(world.state) == _reference(task, data_dir)[1]
     detail = None if passed else "the final database differs from the one the reference actions produce"
     return CheckRecord(kind=RewardType.DB, gating=gating, passed=passed, detail=detail)
 
 
-_REFERENCE_STATES: dict[tuple[str, Path | None, str], BaseModel] = {}
+_REFERENCE_STATES: dict[tuple[str, Path | None, str], tuple[BaseModel, str]] = {}
 _CACHED_STATES = 1024
 
 
 def reference_state(task: Task, data_dir: Path | None) -> BaseModel:
     """The state after the task's reference actions on a fresh world, computed once per task content and
     data directory (every trial of a task compares with the same state)."""
+    return _reference(task, data_dir)[0]
+
+
+def _reference(task: Task, data_dir: Path | None) -> tuple[BaseModel, str]:
+    """The reference state and its digest, computed once per task content and data directory."""
     key = (
         task.domain,
         data_dir,
         task.model_dump_json(include={"initial_data", "initialization", "evaluation"}),
     )
-    state = _REFERENCE_STATES.get(key)
-    if state is None:
+    found = _REFERENCE_STATES.get(key)
+    if found is None:
         if len(_REFERENCE_STATES) >= _CACHED_STATES:
             _REFERENCE_STATES.clear()
-        state = _REFERENCE_STATES[key] = replay_reference(task, data_dir).state
-    return state
+        state = replay_reference(task, data_dir).state
+        found = _REFERENCE_STATES[key] = (state, state_digest(state))
+    return found
 
 
 def replay_reference(task: Task, data_dir: Path | None) -> World:
@@ -165,17 +171,17 @@ def action_checks(task: Task, calls: Sequence[ToolCall], *, gating: bool) -> lis
 
 
 def action_matches(step: SolutionStep, call: ToolCall) -> bool:
-    """Same name, and equal values on `compare_args` (None: every key the call gave)."""
+    """Same name, and the call's and the reference's arguments on `compare_args` (None: every key the call
+    gave) equal as maps, as Python sees them (1 equals 1.0; list order matters; a key only one gives
+    differs)."""
     if call.name != step.name:
         return False
-    keys = call.arguments.keys() if step.compare_args is None else step.compare_args
-    return all(_json_equal(call.arguments.get(key), step.arguments.get(key)) for key in keys)
+    keys = set(call.arguments) if step.compare_args is None else set(step.compare_args)
+    return _selected(call.arguments, keys) == _selected(step.arguments, keys)
 
 
-def _json_equal(actual: JsonValue | None, expected: JsonValue | None) -> bool:
-    """Equality of parsed JSON values as Python sees it (1 equals 1.0; list order matters)."""
-    result: Any = actual == expected
-    return bool(result)
+def _selected(arguments: Mapping[str, JsonValue], keys: set[str]) -> dict[str, JsonValue]:
+    return {key: value for key, value in arguments.items() if key in keys}
 
 
 def nl_checks(task: Task, verdicts: Mapping[str, Verdict], *, gating: bool) -> list[CheckRecord]:
