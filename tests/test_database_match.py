@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict
 from tau2 import Task, get_domain, load_task_file
 from tau2.episode import replay_reference
 from tau2.episode._basis import database_check
-from tau2.world import state_digest, state_text
+from tau2.world import same_state, state_digest, state_text
 
 DOMAINS = ["airline", "retail", "telecom", "banking_knowledge"]
 
@@ -92,13 +92,20 @@ class _Holder(BaseModel):
     value: Any
 
 
-@given(JSON, JSON)
-def test_states_match_exactly_when_their_sorted_json_texts_do(first: Any, second: Any) -> None:
+@pytest.mark.parametrize("budget", [256, 0])  # walked side by side, or compared as texts at once
+@given(first=JSON, second=JSON)
+def test_states_match_exactly_when_their_sorted_json_texts_do(budget: int, first: Any, second: Any) -> None:
     one, other = _Holder(value=first), _Holder(value=second)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr("tau2.world._digest.WALK_BUDGET", budget)
+        assert same_state(one, other) is (
+            json.dumps({"value": first}, sort_keys=True) == json.dumps({"value": second}, sort_keys=True)
+        )
     texts_equal = json.dumps({"value": first}, sort_keys=True) == json.dumps(
         {"value": second}, sort_keys=True
     )
     assert (state_digest(one) == state_digest(other)) is texts_equal
+    assert same_state(one, other) is texts_equal
     assert state_digest(one) == hashlib.sha256(state_text(one).encode()).hexdigest()
 
 
@@ -108,3 +115,25 @@ def test_a_value_never_matches_its_python_equal_twin_of_another_json_type(value:
     if twin is not None:
         assert twin == value
         assert state_digest(_Holder(value=twin)) != state_digest(_Holder(value=value))
+        assert not same_state(_Holder(value=twin), _Holder(value=value))
+
+
+class _Outer(BaseModel):
+    inner: _Holder
+    items: dict[str, _Holder]
+    rows: list[_Holder]
+
+
+@given(JSON, JSON, st.dictionaries(st.sampled_from("pq"), JSON, max_size=2), st.lists(JSON, max_size=2))
+def test_nested_states_match_exactly_when_their_digests_do(
+    first: Any, second: Any, items: Any, rows: Any
+) -> None:
+    shared = _Holder(value=first)  # a record both worlds share is not looked into, and matches itself
+    one = _Outer(
+        inner=shared,
+        items={k: _Holder(value=v) for k, v in items.items()},
+        rows=[_Holder(value=r) for r in rows],
+    )
+    other = _Outer(inner=_Holder(value=second), items=dict(one.items), rows=[_Holder(value=r) for r in rows])
+    assert same_state(one, other) is (state_digest(one) == state_digest(other))
+    assert same_state(one, one.model_copy(update={"inner": shared}))

@@ -4,7 +4,7 @@ gated by how the episode ended. Components outside the basis are still computed,
 
 - Database match: the final state equals the state the reference actions produce on a fresh world
   (failing reference calls are no-ops, as in τ²-bench). States compare by τ²-bench's database hash
-  (`state_digest`): maps by content, lists in order, every field counted, and `true`, `1` and `1.0` apart.
+  (`same_state`): maps by content, lists in order, every field counted, and `true`, `1` and `1.0` apart.
 - Communicated information: each item, lower-cased, occurs in some agent message with its commas removed.
 - Actions: each reference action was called with equal values on the compared keys (`compare_args`, or
   when unset the keys the call itself gave, so extra keys fail and missing ones are not compared); a key
@@ -23,7 +23,7 @@ from pydantic import BaseModel, ConfigDict, JsonValue
 from tau2.episode._judge import NOT_JUDGED, Verdict
 from tau2.episode._trajectory import EntryKind, TerminationReason, ToolCall, Trajectory
 from tau2.tasks import RewardType, SolutionStep, Task, initialize_world, run_assertions
-from tau2.world import Side, ToolResult, World, state_digest
+from tau2.world import Side, ToolResult, World, same_state
 
 FINISHED = frozenset({TerminationReason.USER_STOP, TerminationReason.AGENT_STOP, TerminationReason.TRANSFER})
 """Endings that let a reward count; any other (step or error limits, failures) scores 0."""
@@ -81,35 +81,29 @@ def gated_reward(checks: Sequence[CheckRecord], termination: TerminationReason |
 
 def database_check(task: Task, world: World, data_dir: Path | None, *, gating: bool) -> CheckRecord:
     """Whether the final state equals the reference end state."""
-    passed = state_digest(world.state) == _reference(task, data_dir)[1]
+    passed = same_state(world.state, reference_state(task, data_dir))
     detail = None if passed else "the final database differs from the one the reference actions produce"
     return CheckRecord(kind=RewardType.DB, gating=gating, passed=passed, detail=detail)
 
 
-_REFERENCE_STATES: dict[tuple[str, Path | None, str], tuple[BaseModel, str]] = {}
+_REFERENCE_STATES: dict[tuple[str, Path | None, str], BaseModel] = {}
 _CACHED_STATES = 1024
 
 
 def reference_state(task: Task, data_dir: Path | None) -> BaseModel:
     """The state after the task's reference actions on a fresh world, computed once per task content and
     data directory (every trial of a task compares with the same state)."""
-    return _reference(task, data_dir)[0]
-
-
-def _reference(task: Task, data_dir: Path | None) -> tuple[BaseModel, str]:
-    """The reference state and its digest, computed once per task content and data directory."""
     key = (
         task.domain,
         data_dir,
         task.model_dump_json(include={"initial_data", "initialization", "evaluation"}),
     )
-    found = _REFERENCE_STATES.get(key)
-    if found is None:
+    state = _REFERENCE_STATES.get(key)
+    if state is None:
         if len(_REFERENCE_STATES) >= _CACHED_STATES:
             _REFERENCE_STATES.clear()
-        state = replay_reference(task, data_dir).state
-        found = _REFERENCE_STATES[key] = (state, state_digest(state))
-    return found
+        state = _REFERENCE_STATES[key] = replay_reference(task, data_dir).state
+    return state
 
 
 def replay_reference(task: Task, data_dir: Path | None) -> World:

@@ -6,7 +6,7 @@ packs."""
 from tau2.world._change_tracker import ChangeTracker
 from tau2.world._checks import check_domain
 from tau2.world._customer import CustomerRecord
-from tau2.world._digest import state_digest, state_text
+from tau2.world._digest import same_state, state_digest, state_text
 from tau2.world._domain import (
     DOMAIN_GROUP,
     Domain,
@@ -52,6 +52,7 @@ __all__ = [
     "get_domain",
     "refusal_of",
     "register_domain",
+    "same_state",
     "shared_state_changes",
     "state_changes",
     "state_digest",
