@@ -345,6 +345,12 @@ _RESULT_ID = re.compile(r"^   ID: (\S+)$", re.MULTILINE)
 _SEARCH_TOOLS = RETRIEVAL_TOOLS - {"shell"}
 
 
+@cache
+def _document_files(directory: Path) -> dict[str, str]:
+    """Document id by its file name in the shell's tree, built once per knowledge base."""
+    return {file_name(document.id): document.id for document in knowledge_base(directory).documents}
+
+
 def retrieved_documents(
     config: RetrievalConfig,
     data_dir: Path | None,
@@ -360,7 +366,7 @@ def retrieved_documents(
     if config.name == "golden_retrieval":
         return [document.id for document in _required(knowledge, task)]
     seen: dict[str, None] = {}
-    files = {file_name(document.id): document.id for document in knowledge.documents}
+    files = _document_files(_directory(data_dir))
     for name, arguments, text in calls:
         if name in _SEARCH_TOOLS:
             seen.update(dict.fromkeys(_RESULT_ID.findall(text)))
