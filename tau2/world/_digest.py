@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-from functools import cache
 from itertools import compress
 from operator import is_not
 from typing import Any
@@ -63,9 +62,10 @@ class _Walk:
         if kind != _kind(second):
             return False
         if kind == "model":
-            if type(first) is not type(second) or not _plain(type(first)):
+            model = type(first)
+            if model is not type(second) or not _plain(model):
                 return _text(first) == _text(second)
-            names = type(first).model_fields
+            names = model.model_fields
             if not all(self.same(getattr(first, name), getattr(second, name)) for name in names):
                 return False
             return self.same(first.__pydantic_extra__ or {}, second.__pydantic_extra__ or {})
@@ -122,17 +122,22 @@ def _kind(value: Any) -> str:
     return "other"
 
 
-@cache
+_PLAIN: dict[type[BaseModel], bool] = {}
+
+
 def _plain(model: type[BaseModel]) -> bool:
     """Whether `model_dump` writes the model's fields as they are: no serializer of its own, no computed or
-    excluded field."""
-    decorators = model.__pydantic_decorators__
-    return not (
-        decorators.model_serializers
-        or decorators.field_serializers
-        or model.model_computed_fields
-        or any(field.exclude for field in model.model_fields.values())
-    )
+    excluded field (worked out once per model)."""
+    plain = _PLAIN.get(model)
+    if plain is None:
+        decorators = model.__pydantic_decorators__
+        plain = _PLAIN[model] = not (
+            decorators.model_serializers
+            or decorators.field_serializers
+            or model.model_computed_fields
+            or any(field.exclude for field in model.model_fields.values())
+        )
+    return plain
 
 
 def _text(value: Any) -> str:
