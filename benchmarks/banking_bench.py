@@ -1,6 +1,7 @@
 """Time the banking domain: building a world three ways, the per-task pipeline (world with the task's
-data patches, reference replay, reward-basis evaluation), and the knowledge-base searches (the one-time
-BM25 index build, then one query; grep; a shell command).
+data patches, reference replay, reward-basis evaluation), a task's whole evaluation (`evaluate`, with the
+retrieval diagnostic), and the knowledge-base searches (the one-time BM25 index build, then one query;
+grep; a shell command).
 
 Run from the repository root: `python benchmarks/banking_bench.py [--data-dir DIR] [--repeat N]`.
 Defaults to τ²-bench's banking data beside the repository (`../shared/conformance/tau2-banking`: 97
@@ -21,9 +22,10 @@ from tau2.domains.banking_knowledge.documents import knowledge_base
 from tau2.domains.banking_knowledge.grep_search import grep
 from tau2.domains.banking_knowledge.loader import DATA_DIR, load_state
 from tau2.domains.banking_knowledge.shell import VirtualShell, build_tree
-from tau2.episode import TerminationReason, Trajectory, evaluate_basis
+from tau2.episode import TerminationReason, Trajectory, evaluate, evaluate_basis
 from tau2.tasks import Task, initialize_world
 from tau2.tau2bench import load_task_file
+from tau2.world import RetrievalConfig
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "conformance" / "tau2-banking"
 FINISHED = Trajectory(termination=TerminationReason.USER_STOP)
@@ -56,6 +58,17 @@ def pipeline(task: Task, data_dir: Path | None) -> None:
     for step in task.evaluation.solution:
         world.call(step.side, step.name, step.arguments)
     evaluate_basis(task, world, FINISHED, data_dir=data_dir)
+
+
+def evaluation(task: Task, data_dir: Path | None) -> float:
+    """Milliseconds of `evaluate` on the world the task's reference actions leave (the verdict, the action
+    diagnostics and the recall of the task's documents under BM25)."""
+    world = initialize_world(task, data_dir)
+    for step in task.evaluation.solution:
+        world.call(step.side, step.name, step.arguments)
+    started = time.perf_counter()
+    evaluate(task, world, FINISHED, data_dir=data_dir, retrieval=RetrievalConfig(name="bm25"))
+    return (time.perf_counter() - started) * 1000
 
 
 def row(name: str, samples: list[float]) -> str:
@@ -97,6 +110,8 @@ def main() -> None:
             pipeline(task, data_dir)
             per_task.append((time.perf_counter() - started) * 1000)
     print(row("task: world + patches + reference replay + basis evaluation", per_task))
+    evaluations = [evaluation(task, data_dir) for _ in range(max(1, options.repeat // 10)) for task in tasks]
+    print(row("task: `evaluate` (verdict and diagnostics) after the reference replay", evaluations))
     knowledge = knowledge_base(data_dir or DATA_DIR)
     started = time.perf_counter()
     import rank_bm25  # noqa: F401 (the library's first import, timed on its own)

@@ -63,6 +63,10 @@ SLOW: dict[str, tuple[str, ...] | None] = {
         "test_an_installed_package_ships_an_extension_through_its_entry_point",
     ),
     "tau/test_nl_judge.py": ("test_run_records_the_judge_and_its_cost[workers]",),
+    "banking/test_retrieval_bounds.py": (
+        "test_a_backtracking_pattern_returns_from_grep_with_pythons_answer",
+        "test_a_backtracking_pattern_returns_from_the_shells_grep",
+    ),
 }
 """Test file (or folder, ending in `/`), relative to `tests/` → None for all of its tests, or the test
 functions that are slow; `name[ids]` narrows one to the parameter sets whose id matches the `ids` pattern."""

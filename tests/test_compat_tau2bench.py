@@ -506,7 +506,7 @@ def test_text_instructions_need_an_explicit_domain(tmp_path: Path) -> None:
     path = write(tmp_path, [record])
     assert load_error(path) == (
         f"{path}: [0].user_scenario.instructions: text instructions do not name a domain; give it explicitly"
-        " (--domain)"
+        " (--domain), or the domain's data directory (--data-dir)"
     )
     (task,) = load_task_file(path, domain="mock")
     assert task.user_scenario.instructions == "Your lamp is dark."
@@ -648,3 +648,25 @@ def test_json_nested_too_deeply_is_a_one_line_error(tmp_path: Path) -> None:
     path.write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
     with pytest.raises(UserInputError, match="nested too deeply"):
         load_task_file(path)
+
+
+def test_text_instructions_take_the_domain_a_data_directory_belongs_to(tmp_path: Path) -> None:
+    from tau2.domains.airline.loader import DATA_DIR as AIRLINE_DATA
+
+    record = mock_record()
+    record["user_scenario"]["instructions"] = "Your flight is late."
+    record["evaluation_criteria"] = None
+    path = write(tmp_path, [record])
+    (task,) = load_task_file(path, data_dir=AIRLINE_DATA)  # only airline reads that directory's files
+    assert task.domain == "airline"
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert load_error_with(path, empty).endswith(
+        "give it explicitly (--domain), or the domain's data directory (--data-dir)"
+    )
+
+
+def load_error_with(path: Path, data_dir: Path) -> str:
+    with pytest.raises(UserInputError) as caught:
+        load_task_file(path, data_dir=data_dir)
+    return str(caught.value)

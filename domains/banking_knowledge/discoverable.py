@@ -30,6 +30,9 @@ each tool, as its agents read them."""
 AGENT_QUALNAME = "KnowledgeTools"
 """The name τ²-bench's argument errors give the agent tools' owner (`KnowledgeTools.name() missing …`)."""
 USER_QUALNAME = "KnowledgeUserTools"
+MODULE = "tau2.domains.banking_knowledge.tools"
+"""The module Python names before the owner when arguments are not a mapping (`….KnowledgeTools.name()
+argument after ** must be a mapping`)."""
 
 F = TypeVar("F", bound=Callable[..., str])
 
@@ -152,7 +155,10 @@ def call_agent_tool(state: BankDB, name: str, arguments: str) -> str:
     problem = argument_error(f"{AGENT_QUALNAME}.{name}", tool, parsed)
     if problem is not None:
         return f"Error: Invalid arguments: {problem}"
-    result = run(tool, state, parsed)
+    try:
+        result = run(tool, state, parsed)
+    except TypeError as error:  # a value of the wrong type: answered, and nothing logged (R)
+        return f"Error: Invalid arguments: {error}"
     if tool.effect is Effect.WRITE or name in state.read_log_allowlist:
         record = {"tool_name": name, "status": "CALLED"}
         put(state.agent_discoverable_tools, det_id(f"agent_discoverable_tool:{name}"), record)
@@ -218,7 +224,10 @@ def call_user_tool(state: BankDB, name: str, arguments: str) -> str:
         return (
             f"Error: Invalid arguments for tool '{name}': {_not_a_mapping(f'{USER_QUALNAME}.{name}', parsed)}"
         )
-    return run(tool, state, parsed)
+    try:
+        return run(tool, state, parsed)
+    except TypeError as error:  # a value of the wrong type, once the call is logged (R)
+        return f"Error: Invalid arguments for tool '{name}': {error}"
 
 
 def list_user_tools(state: BankDB) -> str:
@@ -247,12 +256,15 @@ def log_user_call(state: BankDB, name: str, arguments: dict[str, Any]) -> None:
 
 
 def run(tool: HiddenTool, state: BankDB, arguments: dict[str, Any]) -> str:
-    """Call a hidden tool. An exception (a value of the wrong type, e.g. a number where text is expected)
-    fails the call, as it fails τ²-bench's (there with the exception's text as the error message)."""
+    """Call a hidden tool. A `TypeError` (a value of the wrong type, e.g. text where a number is compared)
+    is the caller's to answer, as τ²-bench's wrappers answer it in words; any other exception fails the
+    call, as it fails τ²-bench's, with the exception's text. What the tool wrote before it stays (R)."""
     try:
         return tool.function(state, **arguments)
+    except TypeError:
+        raise
     except Exception as error:
-        raise ToolError(ErrorCode.INVALID_ARGUMENT, f"{tool.name}: {type(error).__name__}: {error}") from None
+        raise ToolError(ErrorCode.INVALID_ARGUMENT, str(error)) from None
 
 
 def _keys(parsed: Any) -> list[str]:
@@ -295,4 +307,4 @@ def argument_error(qualname: str, tool: HiddenTool, arguments: Any) -> str | Non
 
 
 def _not_a_mapping(qualname: str, value: Any) -> str:
-    return f"{qualname}() argument after ** must be a mapping, not {type(value).__name__}"
+    return f"{MODULE}.{qualname}() argument after ** must be a mapping, not {type(value).__name__}"

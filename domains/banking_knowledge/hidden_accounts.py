@@ -252,8 +252,9 @@ def _credit(
         return "Error: Invalid credit amount. Must be a number."
     if amount <= 0:
         return "Error: Credit amount must be positive."
-    if credit_type not in types:
-        return f"Error: Invalid credit_type. Must be one of: {list(types)}"
+    valid = list(types)  # a list, as τ²-bench's: any value can be looked for in it
+    if credit_type not in valid:
+        return f"Error: Invalid credit_type. Must be one of: {valid}"
     account = state.accounts.data.get(account_id)
     if account is None:
         return f"Error: Account '{account_id}' not found."

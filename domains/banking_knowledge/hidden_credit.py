@@ -61,8 +61,10 @@ def dispute_id(user_id: str, transaction_id: str) -> str:
 
 
 def transaction_id(user_id: str, card_type: str, merchant: str, amount: float, category: str) -> str:
-    """The id of a credit card transaction (or statement credit)."""
-    return f"txn_{det_id(f'transaction:{user_id}:{card_type}:{merchant}:{amount:.2f}:{category}', 12)}"
+    """The id of a credit card transaction (or statement credit); its parts are joined as text, so a part
+    that is not text fails the call as it fails τ²-bench's (R)."""
+    seed = ":".join(["transaction", user_id, card_type, merchant, f"{amount:.2f}", category])
+    return f"txn_{det_id(seed, 12)}"
 
 
 def _cli_request_id(account_id: str, user_id: str, amount: float) -> str:
@@ -285,11 +287,7 @@ def apply_statement_credit_8472(
 ) -> str:
     if not user_id or not credit_card_account_id or amount is None or not reason:
         return "Error: Missing required parameters (user_id, credit_card_account_id, amount, reason)."
-    try:
-        amount = float(amount)
-    except (ValueError, TypeError):
-        return f"Error: Invalid amount '{amount}'. Must be a number."
-    if amount <= 0:
+    if amount <= 0:  # taken as given: text or a list fails the comparison (R)
         return "Error: Credit amount must be positive."
     if reason not in STATEMENT_CREDIT_REASONS:
         return f"Error: Invalid reason. Must be one of: {STATEMENT_CREDIT_REASONS}"
@@ -580,10 +578,7 @@ def approve_credit_limit_increase_5847(
     ):
         return "Error: Credit limit increase request cannot be approved at this time."
     current = _amount(card.get("credit_limit", "$0.00"))
-    try:
-        new_limit = float(new_credit_limit)
-    except (ValueError, TypeError):
-        return f"Error: Invalid new_credit_limit '{new_credit_limit}'. Must be a number."
+    new_limit = float(new_credit_limit)  # unguarded, as τ²-bench's: text that is no number fails the call (R)
     update(state.credit_card_accounts, credit_card_account_id, credit_limit=f"${new_limit:.2f}")
     increase = new_limit - current
     request_id = _cli_request_id(credit_card_account_id, user_id, increase)

@@ -130,10 +130,7 @@ def file_debit_card_transaction_dispute_6281(
     card_actions = ["keep_active", "freeze_pending_investigation", "close_and_reissue"]
     if card_action not in card_actions:
         return f"Error: Invalid card_action. Must be one of: {card_actions}"
-    try:
-        amount = float(disputed_amount)
-    except (ValueError, TypeError):
-        return f"Error: Invalid disputed_amount '{disputed_amount}'. Must be a number."
+    amount = disputed_amount  # taken as given: text or a list fails the comparison below (R)
     if amount <= 0:
         return "Error: disputed_amount must be a positive number."
     identifier = dispute_id(user_id, transaction_id)

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
-from tau2 import Side, ToolKind, ToolSet, UserInputError
+from tau2 import ErrorCode, Side, ToolError, ToolKind, ToolSet, UserInputError
 from tau2.tau2bench import METADATA_KEY
 from tau2.world import EmbedderConfig, RetrievalConfig
 
@@ -35,6 +35,7 @@ from .dense import DenseSearch, OpenAIEmbedder
 from .documents import Document, KnowledgeBase, knowledge_base
 from .grep_search import grep
 from .loader import DATA_DIR
+from .patterns import UnsupportedPattern
 from .shell import VirtualShell, build_tree, file_name
 from .state import BankDB
 
@@ -285,13 +286,21 @@ def retrieval_tools(config: RetrievalConfig, data_dir: Path | None) -> ToolSet:
             Args:
                 pattern: The expression, e.g. 'credit.*card' or 'fee|charge'.
             """
-            hits = grep(knowledge, pattern, GREP_RESULTS)
+            try:
+                hits = grep(knowledge, pattern, GREP_RESULTS)
+            except UnsupportedPattern as error:
+                raise ToolError(ErrorCode.INVALID_ARGUMENT, f"the pattern {error}") from None
             return _hits(hits) if hits else f"No matches found for pattern: {pattern}"
 
         grep_tool.__name__ = "grep"
         add(grep_tool)
     if kind.all_tools:
         bm25, dense = _bm25(directory).search, _dense(directory, config).search
+
+        configured_k = config.top_k
+
+        # As τ²-bench: the configured number of best documents, then the first `k` of them as Python
+        # slices a list (k = 20 still gives the configured 10, k = -2 leaves out the last two).
 
         def KB_search_bm25(state: BankDB, query: str, k: int = 10) -> str:
             """Search the knowledge base with BM25 (word overlap).
@@ -300,7 +309,7 @@ def retrieval_tools(config: RetrievalConfig, data_dir: Path | None) -> ToolSet:
                 query: What to look for, in words.
                 k: How many documents to return at most.
             """
-            return _search_answer(bm25(query, k))
+            return _search_answer(bm25(query, configured_k)[:k])
 
         def KB_search_dense(state: BankDB, query: str, k: int = 10) -> str:
             """Search the knowledge base by meaning (dense embeddings).
@@ -309,7 +318,7 @@ def retrieval_tools(config: RetrievalConfig, data_dir: Path | None) -> ToolSet:
                 query: What to look for, in words.
                 k: How many documents to return at most.
             """
-            return _search_answer(dense(query, k))
+            return _search_answer(dense(query, configured_k)[:k])
 
         add(KB_search_bm25)
         add(KB_search_dense)
@@ -336,6 +345,12 @@ _RESULT_ID = re.compile(r"^   ID: (\S+)$", re.MULTILINE)
 _SEARCH_TOOLS = RETRIEVAL_TOOLS - {"shell"}
 
 
+@cache
+def _document_files(directory: Path) -> dict[str, str]:
+    """Document id by its file name in the shell's tree, built once per knowledge base."""
+    return {file_name(document.id): document.id for document in knowledge_base(directory).documents}
+
+
 def retrieved_documents(
     config: RetrievalConfig,
     data_dir: Path | None,
@@ -351,7 +366,7 @@ def retrieved_documents(
     if config.name == "golden_retrieval":
         return [document.id for document in _required(knowledge, task)]
     seen: dict[str, None] = {}
-    files = {file_name(document.id): document.id for document in knowledge.documents}
+    files = _document_files(_directory(data_dir))
     for name, arguments, text in calls:
         if name in _SEARCH_TOOLS:
             seen.update(dict.fromkeys(_RESULT_ID.findall(text)))

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import fnmatch
 import re
-import shlex
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from .documents import KnowledgeBase
+from .patterns import LinearPattern, UnsupportedPattern, compile_pattern
+from .shell_words import split_words
 
 _ESCAPES = ("..", "~", "$HOME", "${HOME}")
 _FILE_MODE = "-rw-r--r--"
@@ -100,9 +101,7 @@ class VirtualShell:
                 err=f"Error: Command blocked - contains '{blocked}' which could escape the sandbox", code=1
             )
         try:
-            lexer = shlex.shlex(command, posix=True, punctuation_chars="|&;<>")
-            lexer.whitespace_split = True
-            words = list(lexer)
+            words = split_words(command)
         except ValueError as error:
             return _Result(err=f"bash: syntax error: {error}\n", code=2)
         stages: list[list[str]] = [[]]
@@ -313,8 +312,12 @@ def _escape(command: str) -> str | None:
 
 
 def _split_options(arguments: list[str]) -> tuple[list[str], list[str]]:
-    options = [argument for argument in arguments if argument.startswith("-") and argument != "-"]
-    return options, [argument for argument in arguments if argument not in options]
+    """The options (`-x`, `--x`) and the other arguments, in one pass (a long line costs linear time)."""
+    options: list[str] = []
+    others: list[str] = []
+    for argument in arguments:
+        (options if argument.startswith("-") and argument != "-" else others).append(argument)
+    return options, others
 
 
 def _line_count(arguments: list[str]) -> tuple[int, list[str]]:
@@ -387,7 +390,7 @@ def _grep_options(arguments: list[str]) -> tuple[set[str], dict[str, str], list[
     return flags, values, rest
 
 
-def _compile(pattern: str, flags: set[str]) -> re.Pattern[str]:
+def _compile(pattern: str, flags: set[str]) -> LinearPattern:
     """grep's pattern as a Python expression: fixed (`-F`), extended (`-E`) or basic (the default, where
     `\\|`, `\\(`, `\\)`, `\\+`, `\\?`, `\\{`, `\\}` are operators and their bare forms are text)."""
     if "F" in flags:
@@ -401,9 +404,11 @@ def _compile(pattern: str, flags: set[str]) -> re.Pattern[str]:
     if "x" in flags:
         source = rf"^(?:{source})$"
     try:
-        return re.compile(source, re.IGNORECASE if "i" in flags else 0)
+        return compile_pattern(source, re.IGNORECASE if "i" in flags else 0)
     except re.error as error:
         raise _Failure(f"invalid regular expression: {error}") from None
+    except UnsupportedPattern as error:
+        raise _Failure(f"the pattern {error}") from None
 
 
 def _basic_to_python(pattern: str) -> str:
@@ -425,7 +430,7 @@ def _grep_lines(
     name: str | None,
     lines: list[str],
     hits: list[int],
-    expression: re.Pattern[str],
+    expression: LinearPattern,
     flags: set[str],
     values: dict[str, str],
 ) -> list[str]:
@@ -434,9 +439,9 @@ def _grep_lines(
     hits = hits[:limit] if limit is not None else hits
     if "o" in flags and "v" not in flags:
         return [
-            f"{_prefix(name, index, ':', flags)}{match.group(0)}"
+            f"{_prefix(name, index, ':', flags)}{matched}"
             for index in hits
-            for match in expression.finditer(lines[index])
+            for matched in expression.matches(lines[index])
         ]
     context = values.get("C", "0")
     after = _count(values.get("A", context))

@@ -4,8 +4,6 @@ and the field."""
 
 from __future__ import annotations
 
-import hashlib
-import json
 from functools import cache
 from pathlib import Path
 from typing import TypeVar
@@ -14,6 +12,7 @@ from pydantic import BaseModel, ValidationError
 
 from tau2 import UserInputError
 from tau2._jsonfile import read_json, validation_error
+from tau2.world import state_digest
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -62,5 +61,4 @@ def shipped_policy(directory: Path) -> str | None:
 def canonical_hash(state: BaseModel) -> str:
     """sha256 of the state as sorted-key JSON with every field, nulls included: the hash τ²-bench's
     conformance data gives for a database, so states can be compared bit for bit with the reference."""
-    text = json.dumps(state.model_dump(), sort_keys=True, default=str)
-    return hashlib.sha256(text.encode()).hexdigest()
+    return state_digest(state)

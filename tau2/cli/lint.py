@@ -44,7 +44,7 @@ def command(
 
     loaded = []
     for path in files:
-        tasks = load_task_file(path, domain)
+        tasks = load_task_file(path, domain, data_dir=data_dir)
         if not tasks:
             raise UserInputError(f"{path}: the file has no tasks")
         loaded.append((str(path), tasks))

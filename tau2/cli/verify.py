@@ -17,7 +17,10 @@ def command(
     ],
     data_dir: DataDir = None,
     domain: Annotated[
-        str | None, typer.Option("--domain", help="Domain of the tasks (default: as the file says).")
+        str | None,
+        typer.Option(
+            "--domain", help="Domain of the tasks (default: as the file says, or as --data-dir tells)."
+        ),
     ] = None,
 ) -> None:
     """Verify tasks: print each invalid task with the reason, then a summary. Exit 0 when all are valid."""
@@ -26,7 +29,7 @@ def command(
     from tau2.errors import UserInputError
     from tau2.tau2bench import load_task_file
 
-    loaded = load_task_file(tasks, domain)
+    loaded = load_task_file(tasks, domain, data_dir=data_dir)
     if not loaded:
         raise UserInputError(f"{tasks}: the file has no tasks")
     invalid = 0

@@ -3,11 +3,12 @@
 gated by how the episode ended. Components outside the basis are still computed, as diagnostics.
 
 - Database match: the final state equals the state the reference actions produce on a fresh world
-  (failing reference calls are no-ops, as in τ²-bench). States compare as models: maps by content, lists
-  in order, every field counted.
+  (failing reference calls are no-ops, as in τ²-bench). States compare by τ²-bench's database hash
+  (`same_state`): maps by content, lists in order, every field counted, and `true`, `1` and `1.0` apart.
 - Communicated information: each item, lower-cased, occurs in some agent message with its commas removed.
 - Actions: each reference action was called with equal values on the compared keys (`compare_args`, or
-  when unset the keys the call itself gave, so extra keys fail and missing ones are not compared).
+  when unset the keys the call itself gave, so extra keys fail and missing ones are not compared); a key
+  one side gives and the other lacks differs, as τ²-bench compares the two selections as maps.
 - Natural-language assertions: the verdicts of an LLM judge (`tau2.episode._judge`); without a judge they are
   "not judged", which never passes.
 """
@@ -16,14 +17,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
 
 from pydantic import BaseModel, ConfigDict, JsonValue
 
 from tau2.episode._judge import NOT_JUDGED, Verdict
 from tau2.episode._trajectory import EntryKind, TerminationReason, ToolCall, Trajectory
 from tau2.tasks import RewardType, SolutionStep, Task, initialize_world, run_assertions
-from tau2.world import Side, ToolResult, World
+from tau2.world import Side, ToolResult, World, same_state
 
 FINISHED = frozenset({TerminationReason.USER_STOP, TerminationReason.AGENT_STOP, TerminationReason.TRANSFER})
 """Endings that let a reward count; any other (step or error limits, failures) scores 0."""
@@ -81,7 +81,7 @@ def gated_reward(checks: Sequence[CheckRecord], termination: TerminationReason |
 
 def database_check(task: Task, world: World, data_dir: Path | None, *, gating: bool) -> CheckRecord:
     """Whether the final state equals the reference end state."""
-    passed = world.state == reference_state(task, data_dir)
+    passed = same_state(world.state, reference_state(task, data_dir))
     detail = None if passed else "the final database differs from the one the reference actions produce"
     return CheckRecord(kind=RewardType.DB, gating=gating, passed=passed, detail=detail)
 
@@ -165,17 +165,17 @@ def action_checks(task: Task, calls: Sequence[ToolCall], *, gating: bool) -> lis
 
 
 def action_matches(step: SolutionStep, call: ToolCall) -> bool:
-    """Same name, and equal values on `compare_args` (None: every key the call gave)."""
+    """Same name, and the call's and the reference's arguments on `compare_args` (None: every key the call
+    gave) equal as maps, as Python sees them (1 equals 1.0; list order matters; a key only one gives
+    differs)."""
     if call.name != step.name:
         return False
-    keys = call.arguments.keys() if step.compare_args is None else step.compare_args
-    return all(_json_equal(call.arguments.get(key), step.arguments.get(key)) for key in keys)
+    keys = set(call.arguments) if step.compare_args is None else set(step.compare_args)
+    return _selected(call.arguments, keys) == _selected(step.arguments, keys)
 
 
-def _json_equal(actual: JsonValue | None, expected: JsonValue | None) -> bool:
-    """Equality of parsed JSON values as Python sees it (1 equals 1.0; list order matters)."""
-    result: Any = actual == expected
-    return bool(result)
+def _selected(arguments: Mapping[str, JsonValue], keys: set[str]) -> dict[str, JsonValue]:
+    return {key: value for key, value in arguments.items() if key in keys}
 
 
 def nl_checks(task: Task, verdicts: Mapping[str, Verdict], *, gating: bool) -> list[CheckRecord]:

@@ -7,6 +7,7 @@ from pathlib import Path
 from tau2.episode import replay_reference
 from tau2.tasks import RewardType, Task, initialize_world
 from tau2.tau2bench import BASIS_IMPLIED_KEY, METADATA_KEY
+from tau2.world import same_state
 
 REWARD_BASIS_INCONSISTENT = "reward_basis_inconsistent"
 CRITERIA_OUTSIDE_BASIS = "criteria_outside_basis"
@@ -19,9 +20,8 @@ def basis_findings(task: Task, data_dir: Path | None) -> dict[str, str]:
         return {}
     found = {}
     inconsistent = _vacuous_components(task, set(basis), implied=_implied(task))
-    if (
-        RewardType.DB in basis
-        and replay_reference(task, data_dir).state == initialize_world(task, data_dir).state
+    if RewardType.DB in basis and same_state(
+        replay_reference(task, data_dir).state, initialize_world(task, data_dir).state
     ):
         inconsistent.append("DB is in the basis but the reference actions leave the database as it starts")
     if inconsistent:

@@ -289,7 +289,8 @@ def _resolve(
     user = config.user if mode is Mode.SOLO else resolved_seat(config.user, Side.USER, layers)
     suite_path = _suite_path(config, layers)
     hashed_suite = suite_hash(suite_path)
-    tasks = _select(load_task_file(suite_path, config.domain), _task_ids(config, suite_path, layers), layers)
+    tasks = load_task_file(suite_path, config.domain, data_dir=config.data_dir)
+    tasks = _select(tasks, _task_ids(config, suite_path, layers), layers)
     domain = get_domain(tasks[0].domain)
     data_dir = config.data_dir
     if data_dir is not None:

@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import re
+import tempfile
 from collections.abc import Callable
 from enum import StrEnum
 from pathlib import Path
@@ -27,7 +28,7 @@ import tau2.tasks as ours
 from tau2._jsonfile import collector_paused, field_path, read_json, validation_error, write_json
 from tau2.errors import UnknownDomainError, UserInputError
 from tau2.tasks import SUITE_FORMAT, RewardType, find_duplicate, is_suite_document, parse_suite
-from tau2.world import Side, domain_name, get_domain
+from tau2.world import Side, available_domains, domain_name, get_domain
 
 METADATA_KEY = "tau2bench"
 """Key of `Task.metadata` holding τ²-bench fields that `Task` does not model."""
@@ -321,21 +322,58 @@ TASK_FILES = "task_*.json"
 """The files of a τ²-bench task folder (one task object each), read in name order as τ²-bench reads them."""
 
 
-def load_task_file(path: Path, domain: str | None = None) -> list[ours.Task]:
+def load_task_file(path: Path, domain: str | None = None, *, data_dir: Path | None = None) -> list[ours.Task]:
     """Read our suite file, a τ²-bench task file (array, or object with `tasks`), or a τ²-bench task
     folder (`task_*.json`, one task each), telling them apart.
 
     `domain` overrides the domain a τ²-bench task names in its instructions; for a suite it must be the
     suite's domain, or a `module:attribute` reference to it, which its tasks then name (so that every
-    process running them finds the domain). Every error is one line naming the file and the field.
+    process running them finds the domain). A τ²-bench task whose instructions are text names no domain:
+    without `domain`, it is the domain whose data directory `data_dir` is (`domain_of_data`). Every error
+    is one line naming the file and the field.
     """
+    default = _DataDomain(data_dir)
     with collector_paused():
-        return _load_task_file(path, domain)
+        return _load_task_file(path, domain, default)
 
 
-def _load_task_file(path: Path, domain: str | None) -> list[ours.Task]:
+class _DataDomain:
+    """The domain of a data directory, worked out once and only when a task needs it."""
+
+    def __init__(self, data_dir: Path | None) -> None:
+        self._data_dir = data_dir
+        self._found: tuple[str | None] | None = None
+
+    def __call__(self) -> str | None:
+        if self._data_dir is None:
+            return None
+        if self._found is None:
+            self._found = (domain_of_data(self._data_dir),)
+        return self._found[0]
+
+
+def domain_of_data(data_dir: Path) -> str | None:
+    """The domain whose data directory `data_dir` is: the one available domain that reads its state from
+    a data directory's files (an empty directory fails it) and reads this one; None when none or several
+    do."""
+    with tempfile.TemporaryDirectory() as empty:
+        readers = [
+            name for name in available_domains() if _reads(name, data_dir) and not _reads(name, Path(empty))
+        ]
+    return readers[0] if len(readers) == 1 else None
+
+
+def _reads(name: str, data_dir: Path) -> bool:
+    try:
+        get_domain(name).load_state(data_dir)
+    except Exception:  # any domain, a plugin's too, that cannot read the directory is not its domain
+        return False
+    return True
+
+
+def _load_task_file(path: Path, domain: str | None, default: Callable[[], str | None]) -> list[ours.Task]:
     if path.is_dir():
-        return _tasks_from_folder(path, domain)
+        return _tasks_from_folder(path, domain, default)
     data = read_json(path)
     if is_suite_document(data):
         suite = parse_suite(data, path)
@@ -345,9 +383,9 @@ def _load_task_file(path: Path, domain: str | None) -> list[ours.Task]:
             raise UserInputError(f"{path}: domain: the suite is for {suite.domain!r}, not {domain!r}")
         return [task.model_copy(update={"domain": domain}) for task in suite.tasks]
     if isinstance(data, dict) and "tasks" in data:
-        return _tasks_from_tau2(path, data["tasks"], ("tasks",), domain)
+        return _tasks_from_tau2(path, data["tasks"], ("tasks",), domain, default)
     if isinstance(data, list):
-        return _tasks_from_tau2(path, data, (), domain)
+        return _tasks_from_tau2(path, data, (), domain, default)
     raise UserInputError(
         f"{path}: expected a JSON array of tasks, an object with key 'tasks', or a {SUITE_FORMAT!r} suite"
     )
@@ -370,7 +408,9 @@ def load_split(task_file: Path, name: str) -> list[str]:
     return splits[name]
 
 
-def _tasks_from_tau2(path: Path, items: Any, prefix: tuple[str, ...], domain: str | None) -> list[ours.Task]:
+def _tasks_from_tau2(
+    path: Path, items: Any, prefix: tuple[str, ...], domain: str | None, default: Callable[[], str | None]
+) -> list[ours.Task]:
     """Validate and convert a τ²-bench task list found at `prefix` in the file."""
     try:
         records = _TASK_LIST.validate_python(items)
@@ -383,10 +423,12 @@ def _tasks_from_tau2(path: Path, items: Any, prefix: tuple[str, ...], domain: st
         first, second = duplicate
         where = field_path([*prefix, second, "id"])
         raise UserInputError(f"{path}: {where}: duplicate task id {records[second].id!r} (also at [{first}])")
-    return _converted(records, lambda index: (path, [*prefix, index]), domain)
+    return _converted(records, lambda index: (path, [*prefix, index]), domain, default)
 
 
-def _tasks_from_folder(folder: Path, domain: str | None) -> list[ours.Task]:
+def _tasks_from_folder(
+    folder: Path, domain: str | None, default: Callable[[], str | None]
+) -> list[ours.Task]:
     """Validate and convert every task file of a τ²-bench task folder, in file name order."""
     files = sorted(folder.glob(TASK_FILES))
     if not files:
@@ -403,13 +445,17 @@ def _tasks_from_folder(folder: Path, domain: str | None) -> list[ours.Task]:
         raise UserInputError(
             f"{files[second]}: id: duplicate task id {records[second].id!r} (also in {files[first].name})"
         )
-    return _converted(records, lambda index: (files[index], []), domain)
+    return _converted(records, lambda index: (files[index], []), domain, default)
 
 
 def _converted(
-    records: list[Tau2Task], locate: Callable[[int], tuple[Path, list[str | int]]], domain: str | None
+    records: list[Tau2Task],
+    locate: Callable[[int], tuple[Path, list[str | int]]],
+    domain: str | None,
+    default: Callable[[], str | None],
 ) -> list[ours.Task]:
-    """Our tasks from validated τ²-bench records; `locate` gives a record's file and field path."""
+    """Our tasks from validated τ²-bench records; `locate` gives a record's file and field path, `default`
+    the domain of a task whose instructions name none."""
     tasks = []
     for index, record in enumerate(records):
         path, prefix = locate(index)
@@ -418,10 +464,13 @@ def _converted(
             name = domain
         elif isinstance(instructions, StructuredUserInstructions):
             name = instructions.domain
+        elif (inferred := default()) is not None:
+            name = inferred
         else:
             where = field_path([*prefix, "user_scenario", "instructions"])
             raise UserInputError(
-                f"{path}: {where}: text instructions do not name a domain; give it explicitly (--domain)"
+                f"{path}: {where}: text instructions do not name a domain; give it explicitly (--domain), "
+                "or the domain's data directory (--data-dir)"
             )
         try:
             tasks.append(task_from_tau2(record, name))

@@ -1,11 +1,12 @@
 """The world contract: tools and their results, what an assertion observed, the shared world state of one
-episode, the difference between two of its states, domain packs (with the wording of their offline
-requests) and their registry, the conformance checker for packs, and the read-only view reference actors
-judge the world through."""
+episode, the difference between two of its states, a state's digest (τ²-bench's database hash), domain
+packs (with the wording of their offline requests) and their registry, the conformance checker for packs,
+and the read-only view reference actors judge the world through."""
 
 from tau2.world._change_tracker import ChangeTracker
 from tau2.world._checks import check_domain
 from tau2.world._customer import CustomerRecord
+from tau2.world._digest import same_state, state_digest, state_text
 from tau2.world._domain import (
     DOMAIN_GROUP,
     Domain,
@@ -54,6 +55,9 @@ __all__ = [
     "get_domain",
     "refusal_of",
     "register_domain",
+    "same_state",
     "shared_state_changes",
     "state_changes",
+    "state_digest",
+    "state_text",
 ]

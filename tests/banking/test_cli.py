@@ -185,3 +185,18 @@ def test_an_episode_reports_what_was_retrieved() -> None:
     )
     assert result.exit_code == 0, result.output
     assert "retrieval bm25: 0 of 3 required documents seen (recall@10 0.000)" in result.output
+
+
+def test_verify_takes_the_domain_of_text_instructions_from_the_data_directory(
+    banking_data: Path, tmp_path: Path
+) -> None:
+    folder = tmp_path / "tasks"
+    folder.mkdir()
+    for name in ("task_001.json", "task_036.json"):  # τ²-bench's instructions are text naming no domain
+        (folder / name).write_text((banking_data / "tasks" / name).read_text())
+    result = CliRunner().invoke(app, ["verify", str(folder), "--data-dir", str(banking_data)])
+    assert result.exit_code == 0, result.output
+    assert "2 tasks: 2 valid, 0 invalid" in result.output
+    alone = CliRunner().invoke(app, ["verify", str(folder)])
+    assert alone.exit_code == 2
+    assert "text instructions do not name a domain; give it explicitly (--domain)" in alone.output

@@ -108,6 +108,9 @@ def test_actions_compare_the_keys_the_call_gave_unless_compare_args_says_otherwi
     assert not action_matches(step, call(id="B"))
     assert action_matches(step.model_copy(update={"compare_args": []}), call(id="B"))
     assert action_matches(step.model_copy(update={"arguments": {"n": 1}}), call(n=1.0))
+    listed = step.model_copy(update={"compare_args": ["id", "note"]})
+    assert not action_matches(listed, call(id="A", note=None))  # a null the reference lacks differs
+    assert action_matches(listed, call(id="A"))  # a key neither gives is equal
 
 
 def test_oracle_closing_states_every_item() -> None:
