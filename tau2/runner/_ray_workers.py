@@ -73,7 +73,6 @@ async def execute_on_ray(runs: Sequence[PreparedRun], units: UnitStream, driver:
     if not slots:
         return
     setup = WorkerSetup.of(runs)
-    model_cache(runs)  # a cache this tau2 cannot read is refused here, before any actor starts
     if not ray.is_initialized():
         if executor.address == "local":
             init_local(ray)

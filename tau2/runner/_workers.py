@@ -372,7 +372,6 @@ async def execute_on_workers(runs: Sequence[PreparedRun], units: UnitStream, dri
     if not slots:
         return
     setup = WorkerSetup.of(runs)
-    model_cache(runs)  # a cache this tau2 cannot read is refused here, before any worker starts
     driver.follow_calls()  # the workers report their calls' usage as they go
     pool = WorkerPool(setup, len(slots), driver)
     done = False
