@@ -71,7 +71,7 @@ class ArmsState:
     def unit(self, arm: int, task_id: str, trial: int) -> ArmUnit:
         """The unit of (task, trial) in `arm`, with the seed every arm shares for it."""
         seed = derive_seed(self.seed, task_id, trial)
-        return ArmUnit(arm=arm, unit=Unit(task_id=task_id, trial=trial, seed=seed))
+        return ArmUnit(arm, Unit(task_id=task_id, trial=trial, seed=seed))
 
     def missing(self, trials: Sequence[tuple[str, int]]) -> list[ArmUnit]:
         """The units of `trials` (task, trial) without a valid record, arm by arm within each."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterable, Iterator, Sequence, Set
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 from pydantic import BaseModel, ConfigDict
 
@@ -76,14 +76,22 @@ class UnitQueue:
         self._count += len(units)
 
 
-class ArmUnit(BaseModel):
+class ArmUnit(NamedTuple):
     """One simulation of one of the runs an executor drives together (an experiment's arms; a plain run is
-    the only one): the run's index and the unit."""
-
-    model_config = ConfigDict(frozen=True)
+    the only one): the run's index and the unit. A tuple, made once per simulation at little cost."""
 
     arm: int
     unit: Unit
+
+    def dump(self) -> bytes:
+        """The unit as a worker receives it: the run's index, a space, the unit as JSON."""
+        return b"%d " % self.arm + self.unit.model_dump_json().encode()
+
+    @classmethod
+    def load(cls, data: bytes) -> ArmUnit:
+        """The unit `dump` gave."""
+        arm, _, unit = data.partition(b" ")
+        return cls(int(arm), Unit.model_validate_json(unit))
 
 
 class UnitStream(Protocol):
@@ -118,7 +126,7 @@ class RunUnits:
         return len(self._queue)
 
     async def take(self) -> ArmUnit | None:
-        return ArmUnit(arm=0, unit=self._queue.take()) if self._queue else None
+        return ArmUnit(0, self._queue.take()) if self._queue else None
 
     def hand_back(self, item: ArmUnit) -> None:
         self._queue.hand_back([item.unit])

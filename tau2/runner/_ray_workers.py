@@ -39,11 +39,11 @@ class SimulationActor:
         for key, limit in setup.limits.items():
             default_limits().configure(key, limit)
 
-    async def simulate(self, item: str) -> str:
-        """Simulate one `ArmUnit` (as JSON) and return its record as JSON, or `!` and the reason when the
-        provider refused the credentials (not an error: Ray would retry it)."""
+    async def simulate(self, item: bytes) -> str:
+        """Simulate one `ArmUnit` (as `ArmUnit.dump` writes it) and return its record as JSON, or `!` and
+        the reason when the provider refused the credentials (not an error: Ray would retry it)."""
         setup = self._setup
-        unit = ArmUnit.model_validate_json(item)
+        unit = ArmUnit.load(item)
         prepared = setup.runs[unit.arm]
         try:
             with call_settings(retry=setup.retry, cache=self._cache):
@@ -88,7 +88,7 @@ async def execute_on_ray(runs: Sequence[PreparedRun], units: UnitStream, driver:
         nonlocal restarts
         actor = actors[worker]
         try:
-            data = await actor.simulate.remote(item.model_dump_json())
+            data = await actor.simulate.remote(item.dump())
         except ray.exceptions.RayActorError as error:
             if actors[worker] is actor:  # the first of its lanes to hear of the loss
                 if restarts == 0:

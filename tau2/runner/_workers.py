@@ -44,7 +44,7 @@ from tau2.runs import SimulationRecord
 
 _DONE = b""
 """Driver to worker: no more units; finish the ones in flight and exit. Every other message to a worker is
-a unit: its number, a newline, then the `ArmUnit` as JSON."""
+a unit: its number, a newline, then the `ArmUnit` as `ArmUnit.dump` writes it."""
 _RECORD = b"R"
 """Worker to driver, before the unit's number, a newline and the record as JSON."""
 _USAGE = b"U"
@@ -237,7 +237,7 @@ async def _work(connection: Connection, setup: WorkerSetup) -> None:
                 if message == _DONE:
                     break
                 number, _, unit = message.partition(b"\n")
-                group.create_task(run(number, ArmUnit.model_validate_json(unit)))
+                group.create_task(run(number, ArmUnit.load(unit)))
     reporter.cancel()
     report_usage()
     await asyncio.to_thread(outbox.close)
@@ -279,7 +279,7 @@ class WorkerPool:
             raise self._given_up
         number = next(self._numbers)
         answer = worker.answers[number] = self._loop.create_future()
-        worker.outbox.send(b"%d\n" % number + item.model_dump_json().encode())
+        worker.outbox.send(b"%d\n" % number + item.dump())
         return SimulationRecord.model_validate_json(await answer)
 
     async def close(self, *, done: bool) -> None:
