@@ -93,7 +93,8 @@ class ModelClient:
             key = cache.key(self.spec, messages, tools, seed)
             stored = cache.get(key)
             if stored is None:
-                completion = cache.put(key, await self._send(messages, tools, seed))
+                # creating the entry's file can wait on the file system for milliseconds: not on this loop
+                completion = await asyncio.to_thread(cache.put, key, await self._send(messages, tools, seed))
             else:
                 completion = stored.model_copy(update={"usage": stored.usage.from_cache()})
         if settings.on_usage is not None:
