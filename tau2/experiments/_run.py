@@ -150,7 +150,7 @@ class OpenExperiment:
         """Simulate round by round on the arms' executor; why it stopped."""
         state = self.state
         trials = self.arms[0].manifest.trials
-        allocated: list[StopReason] = []
+        stop: StopReason | None = None  # why the allocation ended the rounds, if it did
 
         def finished(item: ArmUnit, record: SimulationRecord) -> None:
             state.add(item.arm, record)
@@ -158,20 +158,19 @@ class OpenExperiment:
             tally.arm_finished(item.arm, record)
 
         def next_round() -> list[ArmUnit] | None:
+            nonlocal stop
             if not self.budgeted:
                 return None
             allocation = self._allocate(trials)
-            if allocation.stop is not None:
-                allocated.append(allocation.stop)
-                return None
-            return state.next_trials(allocation.tasks)
+            stop = allocation.stop
+            return None if stop is not None else state.next_trials(allocation.tasks)
 
         first = state.unfinished() if self.budgeted else state.all_units(trials)
         rounds = Rounds(first, self.planned(), next_round=next_round, admit=cap.admit, finished=finished)
         await drive_runs(self.arms, rounds, tally, self.progress)
         if rounds.refused:
             return ExperimentStop.MAX_COST
-        return _STOPS[allocated[0]] if allocated else ExperimentStop.COMPLETE
+        return ExperimentStop.COMPLETE if stop is None else _STOPS[stop]
 
     def _allocate(self, trials: int) -> Allocation:
         """The next adaptive round: one more trial of the tasks whose paired outcome is most uncertain (or
