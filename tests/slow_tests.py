@@ -48,6 +48,18 @@ SLOW: dict[str, tuple[str, ...] | None] = {
     ),
     "test_episode_cli.py": ("test_tau2_bench_file_in_a_subprocess",),
     "test_resume.py": ("test_resume_after_sigkill_loses_and_duplicates_nothing",),
+    "test_experiment_run.py": (
+        "test_adaptive_rounds_add_trials_only_to_uncertain_tasks[workers]",
+        "test_spend_cap_stops_a_priced_model_and_no_secret_is_written[workers]",
+    ),
+    "test_model_cache_runs.py": (
+        "test_an_experiment_run_again_with_the_cache_asks_nothing_and_writes_the_same_records[workers]",
+        "test_an_experiment_run_again_with_the_cache_asks_nothing_and_writes_the_same_records[ray]",
+    ),
+    "test_experiment_executors.py": (
+        "test_the_example_gives_the_same_records_and_verdict_on_every_executor",
+        "test_a_killed_driver_of_an_experiment_on_workers_resumes_losing_duplicating_and_changing_nothing",
+    ),
     "test_layout.py": ("test_a_users_own_folder_cannot_shadow_the_shipped_packages",),
     "test_live_progress.py": ("test_tokens_move_while_the_simulations_run[2]",),
     "test_potato.py": ("test_served_project_is_annotated_and_imported",),

@@ -17,7 +17,7 @@ import pytest
 from typer.testing import CliRunner, Result
 
 from tau2 import ExperimentConfig, run_experiment
-from tau2.actors import Actor, ActorSpec, actor_kind, register_actor
+from tau2.actors import Actor, ActorSpec, actor_kind
 from tau2.cli import app
 from tau2.episode import ActorTurn, Entry, Mode, SeatContext
 from tau2.experiments import CostEstimate, ExperimentProgress
@@ -219,8 +219,14 @@ class CoinAgent:
         return await self._actor.act(observation)
 
 
-def test_adaptive_rounds_add_trials_only_to_uncertain_tasks(suite_file: Path, tmp_path: Path) -> None:
-    register_actor("test-experiment-coin", Side.AGENT)(CoinAgent)
+EXECUTORS = {"local": [], "workers": ["--workers", "2"]}
+"""The options of an executor each budget test also runs on: rounds and the spend cap work on every one."""
+
+
+@pytest.mark.parametrize("executor", list(EXECUTORS))
+def test_adaptive_rounds_add_trials_only_to_uncertain_tasks(
+    suite_file: Path, tmp_path: Path, executor: str
+) -> None:
     seed = next(
         seed
         for seed in range(1000)
@@ -229,12 +235,12 @@ def test_adaptive_rounds_add_trials_only_to_uncertain_tasks(suite_file: Path, tm
         )
     )
     arms = '[[arms]]\nname = "oracle"\nagent = { kind = "oracle" }\n'
-    arms += '[[arms]]\nname = "coin"\nagent = { kind = "test-experiment-coin" }\n'
+    arms += '[[arms]]\nname = "coin"\nagent = { kind = "test_experiment_run:CoinAgent" }\n'  # workers too
     arms += "[budget]\nmax_simulations = 24\ninitial_trials = 2\n"
     exp = experiment_file(tmp_path, suite_file, trials=6, arms=arms, extra="concurrency = 2")
     exp.write_text(exp.read_text().replace("seed = 5", f"seed = {seed}"))
     out = tmp_path / "out"
-    result = run_cli(str(exp), "--out", str(out), "--quiet")
+    result = run_cli(str(exp), "--out", str(out), "--quiet", *EXECUTORS[executor])
     assert result.exit_code == 0, result.output
     for arm in ("oracle", "coin"):
         trials = Counter(record.task_id for record in arm_records(out, arm))
@@ -243,7 +249,10 @@ def test_adaptive_rounds_add_trials_only_to_uncertain_tasks(suite_file: Path, tm
     assert coin[("both", 0)] != coin[("both", 1)]
 
 
-def test_spend_cap_stops_a_priced_model_and_no_secret_is_written(suite_file: Path, tmp_path: Path) -> None:
+@pytest.mark.parametrize("executor", list(EXECUTORS))
+def test_spend_cap_stops_a_priced_model_and_no_secret_is_written(
+    suite_file: Path, tmp_path: Path, executor: str
+) -> None:
     secret = "sk-experiment-secret-1234"
 
     def reply(request: object) -> Reply:
@@ -259,7 +268,7 @@ def test_spend_cap_stops_a_priced_model_and_no_secret_is_written(suite_file: Pat
             tmp_path, suite_file, trials=4, arms=arms, extra="concurrency = 1\nmax_steps = 4"
         )
         out = tmp_path / "out"
-        result = run_cli(str(exp), "--out", str(out), "--quiet", "--max-cost", "0.05")
+        result = run_cli(str(exp), "--out", str(out), "--quiet", "--max-cost", "0.05", *EXECUTORS[executor])
         assert result.exit_code == 0, result.output
         first = result.stdout.splitlines()[0]
         assert first.startswith("cost estimate: about $") and not first.startswith(
@@ -278,7 +287,9 @@ def test_spend_cap_stops_a_priced_model_and_no_secret_is_written(suite_file: Pat
         assert written and not [path for path in written if secret.encode() in path.read_bytes()]
         assert '"api_key": "[redacted]"' in (out / "experiment.json").read_text()
 
-        resumed = run_cli(str(exp), "--out", str(out), "--quiet", "--resume", "--max-cost", "0.1")
+        resumed = run_cli(
+            str(exp), "--out", str(out), "--quiet", "--resume", "--max-cost", "0.1", *EXECUTORS[executor]
+        )
         assert resumed.exit_code == 0, resumed.output
         more = load_experiment(out).status
         assert more is not None and status.cost_usd < more.cost_usd <= 0.1

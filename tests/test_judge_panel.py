@@ -314,6 +314,34 @@ def test_regrade_by_the_same_judge_flips_nothing_and_a_panel_keeps_every_verdict
     assert agreement["judges"] == [SECOND, FIRST] and len(agreement["disagreements"]) == 3
 
 
+def test_a_regrade_with_the_cache_asks_the_judges_nothing_they_were_asked_before(
+    suite: Path, tmp_path: Path, server: ScriptedOpenAIServer
+) -> None:
+    original, regraded, cache = tmp_path / "run", tmp_path / "regraded", tmp_path / "cache"
+    arguments = [
+        "run",
+        "--suite",
+        suite,
+        "--agent",
+        "oracle",
+        "--user",
+        "scripted",
+        "--quiet",
+        "--out",
+        original,
+    ]
+    assert invoke(*arguments, "--cache", cache, *judge_options(server, FIRST)).exit_code == 0
+    asked = server.request_count
+    result = invoke("regrade", original, "--out", regraded, "--cache", cache, *judge_options(server, FIRST))
+    assert result.exit_code == 0, result.output
+    assert server.request_count == asked, "every judge answer came from the cache"
+    judged = [record for record in records(regraded) if record.get("judge_usage")]
+    assert len(judged) == 5
+    assert all(r["judge_usage"]["cached_calls"] == r["judge_usage"]["calls"] == 1 for r in judged)
+    assert [r["reward"] for r in records(regraded)] == [r["reward"] for r in records(original)]
+    assert json.loads((regraded / "manifest.json").read_text())["config"]["cache"] == str(cache)
+
+
 def test_regrade_refuses_bad_input_in_one_line(
     suite: Path, tmp_path: Path, server: ScriptedOpenAIServer
 ) -> None:
@@ -335,6 +363,10 @@ def test_regrade_refuses_bad_input_in_one_line(
         ),
         (("regrade", original, "--out", tmp_path / "new"), "nothing to regrade with"),
         (("regrade", original, "--out", tmp_path / "new", "--judge-model", "openai/gpt-4o"), "api_key"),
+        (
+            ("regrade", original, "--out", tmp_path / "new", "--suite", suite, "--cache", tmp_path / "c"),
+            "--cache goes with --judge-model",
+        ),
     ]
     for arguments, message in cases:
         result = CliRunner().invoke(app, [str(argument) for argument in arguments])

@@ -46,7 +46,7 @@ class Store:
 
 
 def driver_of(tally: Tally, progress: RunProgress) -> Driver:
-    return Driver(Store(), tally, progress)  # type: ignore[arg-type]
+    return Driver([Store()], tally, progress)  # type: ignore[list-item]
 
 
 def test_a_call_moves_the_bar_before_its_simulation_ends() -> None:
@@ -82,7 +82,7 @@ def test_a_finished_record_is_not_counted_again_when_calls_are_followed() -> Non
             "usage": {"agent": {"calls": 1, "prompt_tokens": 7, "completion_tokens": 3, "cost": None}},
         }
     )
-    driver.unit_finished(record)
+    driver.unit_finished(0, record)
     assert (tally.tokens, tally.unpriced, tally.done) == (10, 1, 1)
     assert tally.cost_text() == "unpriced"
 

@@ -27,6 +27,7 @@ from pydantic_core import PydanticUndefined
 
 from tau2.cli._option_text import parse_assignments, parse_rate_limit, parse_task_ids
 from tau2.config import (
+    EXECUTION_SETTINGS,
     ActorSpec,
     ConfigLayer,
     EmbedderConfig,
@@ -76,6 +77,7 @@ _METAVARS: dict[tuple[type[BaseModel], str], str] = {
     (RunConfig, "rate_limits"): "PROVIDER=CONCURRENCY[/RPM]",
     (ExecutorConfig, "address"): "ADDRESS",
     (RunConfig, "task_ids"): "ID[,ID…]",
+    (RunConfig, "cache"): "DIR",
     (RetrievalConfig, "name"): "NAME",
 }
 
@@ -271,6 +273,17 @@ def model_options() -> list[DerivedOption]:
         )
     ]
     return [*seats, *judge_options()]
+
+
+def execution_options() -> list[DerivedOption]:
+    """The options of how simulations run (`--concurrency`, `--rate-limit`, `--workers`, `--ray`,
+    `--cache`): `tau2 experiment run` takes these for every arm."""
+    return options_of(RunConfig, only=EXECUTION_SETTINGS)
+
+
+def cache_options() -> list[DerivedOption]:
+    """`--cache DIR`: `tau2 regrade` takes it for its judges."""
+    return options_of(RunConfig, only=["cache"])
 
 
 def judge_options() -> list[DerivedOption]:

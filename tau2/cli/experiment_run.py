@@ -3,11 +3,18 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
+from tau2.cli._config_options import execution_options, with_options
 
+EXECUTION_OPTIONS = execution_options()
+"""How the arms' simulations run (`--workers`, `--ray`, `--concurrency`, `--rate-limit`, `--cache`), for
+every arm: derived from `RunConfig` like `tau2 run`'s."""
+
+
+@with_options(EXECUTION_OPTIONS)
 def command(
     experiment_file: Annotated[
         Path,
@@ -34,19 +41,23 @@ def command(
         bool, typer.Option("--print-config", help="Print every arm's run settings as TOML, and stop.")
     ] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    **given: Any,
 ) -> None:
     """Run every arm of EXPERIMENT_FILE into OUT/<arm>, paired and interleaved, beside OUT/experiment.json.
 
     Each arm is an ordinary run directory. With a budget table, an initial round of every task in every
     arm comes first, then more trials go to the tasks whose paired outcome is most uncertain until the
-    target or a limit is reached. The cost estimate is printed before the first simulation.
+    target or a limit is reached. The cost estimate is printed before the first simulation. The arms
+    share one executor (--workers, --ray: as for `tau2 run`) and one model cache (--cache); these options
+    apply to this session only and may change on --resume.
     """
     import asyncio
 
+    from tau2.cli._config_options import options_layer
     from tau2.cli._output import say
     from tau2.cli._progress import CommandProgress
     from tau2.cli._signals import Stopped
-    from tau2.config import ExperimentConfig
+    from tau2.config import ExperimentConfig, layered
     from tau2.errors import UserInputError
     from tau2.experiments import CostEstimate, ExperimentProgress, experiment_summary, open_experiment
     from tau2.llm import AuthenticationError
@@ -59,10 +70,11 @@ def command(
 
     config = ExperimentConfig.from_file(experiment_file)
     source = str(experiment_file)
+    session = [options_layer(EXECUTION_OPTIONS, given)]
     if print_config:
-        for name, arm in config.arm_configs(source=source).items():
-            typer.echo(f"# arm {name}")
-            typer.echo(arm.to_toml())
+        for arm in config.arms:
+            typer.echo(f"# arm {arm.name}")
+            typer.echo(layered([*config.arm_layers(arm.name, source=source), *session]).to_toml())
         return
     if out is None:
         raise UserInputError("missing option --out: the experiment directory")
@@ -74,6 +86,7 @@ def command(
         max_cost_usd=max_cost,
         progress=Progress(enabled=not quiet),
         source=source,
+        session=session,
     ) as started:
         try:
             result = asyncio.run(started.execute())

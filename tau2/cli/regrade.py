@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from tau2.cli._config_options import judge_options, with_options
+from tau2.cli._config_options import cache_options, judge_options, with_options
 from tau2.cli.options import RunDir
 
 if TYPE_CHECKING:
@@ -16,11 +16,13 @@ if TYPE_CHECKING:
 
 JUDGE_OPTIONS = judge_options()
 """The judge options of `tau2 run`: the models (`--judge-model`, repeatable) and their settings."""
+CACHE_OPTIONS = cache_options()
+"""`--cache DIR`, as `tau2 run` has it: the model cache the judges ask first."""
 SHOWN_IDS = 20
 """How many ids a line of tasks the run and the file do not share names (then `…`)."""
 
 
-@with_options(JUDGE_OPTIONS)
+@with_options([*JUDGE_OPTIONS, *CACHE_OPTIONS])
 def command(
     run_dir: RunDir,
     out: Annotated[
@@ -49,20 +51,24 @@ def command(
     """Score RUN's stored transcripts again into the new run OUT, leaving RUN as it was. With --suite, each
     trajectory's tool calls run again in a fresh world of the file's task and that task's checks judge it
     (no model is called); with --judge-model(s), the natural-language assertions are judged again. Prints
-    each verdict that flips; `tau2 compare RUN OUT` shows them too."""
+    each verdict that flips; `tau2 compare RUN OUT` shows them too. With --cache DIR, the judges answer
+    from the model cache what they (or the run's judges) were asked before."""
     from tau2.cli._config_options import options_layer
     from tau2.config import layered
     from tau2.errors import UserInputError
 
-    judges = layered([options_layer(JUDGE_OPTIONS, given)]).judges
+    settings = layered([options_layer([*JUDGE_OPTIONS, *CACHE_OPTIONS], given)])
+    judges = settings.judges
     if suite is not None and judges:
         raise UserInputError("--suite and --judge-model regrade in different ways: give one of them")
     if suite is None and data_dir is not None:
         raise UserInputError("--data-dir goes with --suite (a regrade by judges replays nothing)")
+    if suite is not None and settings.cache is not None:
+        raise UserInputError("--cache goes with --judge-model (a regrade against --suite asks no model)")
     if suite is not None:
         _against_suite(run_dir, suite, out, data_dir)
     elif judges:
-        _by_judges(run_dir, judges, out)
+        _by_judges(run_dir, judges, out, settings.cache)
     else:
         raise UserInputError(
             "nothing to regrade with: give --suite FILE (other task definitions) or --judge-model MODEL "
@@ -93,7 +99,7 @@ def _against_suite(run_dir: Path, suite: Path, out: Path, data_dir: Path | None)
             say(f"{len(ids)} {what}: {', '.join(ids[:SHOWN_IDS])}{more}")
 
 
-def _by_judges(run_dir: Path, judges: list[ModelSpec], out: Path) -> None:
+def _by_judges(run_dir: Path, judges: list[ModelSpec], out: Path, cache: Path | None) -> None:
     import asyncio
 
     from tau2.cli._output import say
@@ -102,7 +108,7 @@ def _by_judges(run_dir: Path, judges: list[ModelSpec], out: Path) -> None:
     from tau2.regrade import regrade_judges
 
     try:
-        result = asyncio.run(regrade_judges(run_dir, judges, out))
+        result = asyncio.run(regrade_judges(run_dir, judges, out, cache=cache))
     except AuthenticationError as error:
         raise UserInputError(f"{error} (nothing was written to {out})") from None
     names = ", ".join(judge.name for judge in result.manifest.config.judges)

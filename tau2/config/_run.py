@@ -29,8 +29,12 @@ MAX_WORKERS: Final = 1_024
 ExecutorKind = Literal["local", "workers", "ray"]
 """Where simulations run: one event loop in the driver, worker processes, or actors on a Ray cluster."""
 
-PATH_FIELDS: Final = ("suite", "data_dir")
+PATH_FIELDS: Final = ("suite", "data_dir", "cache")
 """The fields holding file system paths: a configuration file's relative ones are relative to the file."""
+
+EXECUTION_SETTINGS: Final = ("concurrency", "rate_limits", "executor", "cache")
+"""The settings that change how simulations are run, never what an episode does: a resume may give them
+anew, and an experiment's arms share them (set in its base)."""
 
 
 class ExecutorConfig(BaseModel):
@@ -121,6 +125,10 @@ class RunConfig(EpisodeSettings):
     requests per minute (split evenly between workers)."""
     executor: ExecutorConfig = ExecutorConfig()
     """Where the simulations run."""
+    cache: Path | None = None
+    """A model cache directory: every model request (the seats' and the judges') whose answer it holds is
+    answered from it without being sent, and every new answer is stored there (default: no cache). Worker
+    processes and Ray actors on the same file system share it."""
 
     @model_serializer(mode="wrap")
     def _run_settings_first(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:

@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from tau2.config import ExperimentConfig
+from tau2.config import EXECUTION_SETTINGS, ExperimentConfig
 from tau2.errors import UserInputError
 from tau2.runs import (
     EXPERIMENT_FILE,
@@ -35,17 +35,20 @@ def claim_directory(out: Path) -> Iterator[None]:
 
 def experiment_manifest(config: ExperimentConfig, out: Path, *, resume: bool) -> ExperimentManifest:
     """A new experiment's manifest for the empty directory `out`, or with `resume` the stored one with
-    `config`, which must match it in everything but the budget; secrets redacted either way."""
+    `config`, which must match it in everything but the budget and the settings of how it runs (executor,
+    concurrency, rate limits, model cache); secrets redacted either way."""
     if not resume:
         clear_unfinished_writes(out, EXPERIMENT_FILE, "experiment")
         return ExperimentManifest(created_at=datetime.now(UTC), config=redacted(config))
     if not (out / EXPERIMENT_FILE).is_file():
         raise UserInputError(f"{out}: no experiment to resume ({EXPERIMENT_FILE} is missing)")
     stored = load_experiment(out)
+    may_change = ("budget.", *(f"base.{setting}" for setting in EXECUTION_SETTINGS))
     changed = [
         difference
         for difference in differences(stored.config, redacted(config))
-        if not difference.startswith("budget.")  # a resume may spend more, or less, than planned before
+        # a resume may spend more, or less, than planned before, and run elsewhere
+        if not difference.startswith(may_change)
     ]
     if changed:
         shown = "; ".join(changed[:_SHOWN]) + (

@@ -70,7 +70,8 @@ class ArmsState:
 
     def unit(self, arm: int, task_id: str, trial: int) -> ArmUnit:
         """The unit of (task, trial) in `arm`, with the seed every arm shares for it."""
-        return ArmUnit(arm, Unit(task_id=task_id, trial=trial, seed=derive_seed(self.seed, task_id, trial)))
+        seed = derive_seed(self.seed, task_id, trial)
+        return ArmUnit(arm, Unit(task_id=task_id, trial=trial, seed=seed))
 
     def missing(self, trials: Sequence[tuple[str, int]]) -> list[ArmUnit]:
         """The units of `trials` (task, trial) without a valid record, arm by arm within each."""
@@ -116,5 +117,6 @@ class ArmsState:
 
 
 def record_cost(record: SimulationRecord) -> float:
-    """What a simulation's priced model calls cost (unpriced ones count nothing)."""
-    return sum(usage.cost or 0.0 for usage in record.usage.values())
+    """What a simulation's priced model calls cost to run (unpriced ones count nothing, nor do answers from
+    the model cache)."""
+    return sum(usage.spent or 0.0 for usage in record.usage.values())

@@ -1,11 +1,11 @@
 """Running an experiment: every arm prepared as an ordinary run in its own directory, their units
-interleaved through one executor, the whole plan or adaptive rounds under a budget, a spend cap enforced
-while running, and `--resume` running only what the arms' stores lack."""
+interleaved through one executor (any of the runner's), the whole plan or adaptive rounds under a budget, a
+spend cap enforced while running, and `--resume` running only what the arms' stores lack."""
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -13,14 +13,15 @@ from pathlib import Path
 
 from tau2.actors import pairing_warning
 from tau2.api import RunResult, load_run
-from tau2.config import ExperimentConfig
+from tau2.config import EXECUTION_SETTINGS, ConfigLayer, ExperimentConfig
 from tau2.errors import UserInputError
 from tau2.experiments._cost import CostEstimate, estimate_cost
 from tau2.experiments._directory import claim_directory, experiment_manifest
 from tau2.experiments._plan import ArmsState, record_cost
+from tau2.experiments._rounds import Rounds
 from tau2.experiments._tally import ArmsTally
-from tau2.metrics import Budget, StopReason, allocate
-from tau2.runner import ArmsDriver, ArmUnit, PreparedRun, RunProgress, Tally, drive_arms, prepare_run
+from tau2.metrics import Allocation, Budget, StopReason, allocate
+from tau2.runner import ArmUnit, PreparedRun, RunProgress, Tally, drive_runs, prepare_run
 from tau2.runs import (
     MANIFEST_FILE,
     ExperimentManifest,
@@ -139,51 +140,57 @@ class OpenExperiment:
         tally = self.tally
         tally.total = self.allocation_budget().max_simulations
         try:
-            async with drive_arms(self.arms, tally, self.progress) as driver:
-                cap = _SpendCap(self.max_cost_usd, tally, estimate, self.state)
-                stopped = await self._simulate(driver, cap, tally)
+            stopped = await self._simulate(_SpendCap(self.max_cost_usd, tally, estimate, self.state), tally)
         finally:
             final = self._status_manifest(stopped)
             final.save(self.out)
         return ExperimentResult(self.out, final, estimate)
 
-    async def _simulate(self, driver: ArmsDriver, cap: _SpendCap, tally: ArmsTally) -> ExperimentStop:
+    async def _simulate(self, cap: _SpendCap, tally: ArmsTally) -> ExperimentStop:
+        """Simulate round by round on the arms' executor; why it stopped."""
         state = self.state
         trials = self.arms[0].manifest.trials
+        stop: StopReason | None = None  # why the allocation ended the rounds, if it did
 
         def finished(item: ArmUnit, record: SimulationRecord) -> None:
             state.add(item.arm, record)
             cap.finished(item, record)
             tally.arm_finished(item.arm, record)
 
-        async def capped(units: list[ArmUnit]) -> bool:
-            """Run `units`; whether the spend cap left some of them unstarted."""
-            return bool(await driver.run(units, admit=cap.admit, finished=finished))
+        def next_round() -> list[ArmUnit] | None:
+            nonlocal stop
+            if not self.budgeted:
+                return None
+            allocation = self._allocate(trials)
+            stop = allocation.stop
+            return None if stop is not None else state.next_trials(allocation.tasks)
 
-        if await capped(state.unfinished() if self.budgeted else state.all_units(trials)):
+        first = state.unfinished() if self.budgeted else state.all_units(trials)
+        rounds = Rounds(first, self.planned(), next_round=next_round, admit=cap.admit, finished=finished)
+        await drive_runs(self.arms, rounds, tally, self.progress)
+        if rounds.refused:
             return ExperimentStop.MAX_COST
-        if not self.budgeted:
-            return ExperimentStop.COMPLETE
+        return ExperimentStop.COMPLETE if stop is None else _STOPS[stop]
+
+    def _allocate(self, trials: int) -> Allocation:
+        """The next adaptive round: one more trial of the tasks whose paired outcome is most uncertain (or
+        the initial round's trials), or why to stop."""
+        state = self.state
         baseline = next(i for i, arm in enumerate(self.config.arms) if arm.name == self.config.baseline)
         order = [baseline, *(i for i in range(len(self.arms)) if i != baseline)]
+        counts = state.counts(order)
         budget = self.allocation_budget()
+        initial = bool((counts[0].planned < budget.initial_trials).any())
         adaptive_round = max(
             1, len(state.task_ids) // ROUND_SHARE, self.arms[0].config.concurrency // len(order)
         )
-        while True:
-            counts = state.counts(order)
-            initial = bool((counts[0].planned < budget.initial_trials).any())
-            allocation = allocate(
-                counts,
-                budget,
-                round_size=len(state.task_ids) if initial else adaptive_round,
-                seed=state.seed,
-                max_trials=trials,
-            )
-            if allocation.stop is not None:
-                return _STOPS[allocation.stop]
-            if await capped(state.next_trials(allocation.tasks)):
-                return ExperimentStop.MAX_COST
+        return allocate(
+            counts,
+            budget,
+            round_size=len(state.task_ids) if initial else adaptive_round,
+            seed=state.seed,
+            max_trials=trials,
+        )
 
     def _status_manifest(self, stopped: ExperimentStop) -> ExperimentManifest:
         ended = self.state.ended()
@@ -237,10 +244,13 @@ def open_experiment(
     max_cost_usd: float | None = None,
     progress: ExperimentProgress | None = None,
     source: str = "experiment",
+    session: Sequence[ConfigLayer] = (),
 ) -> Iterator[OpenExperiment]:
     """Claim `out` and every arm's directory (no other run may use them meanwhile), check the experiment
     (against the stored one with `resume`), prepare every arm as a run and pass their warnings on.
-    `max_cost_usd` replaces the budget's spend cap for this session; `source` names the file in messages."""
+    `max_cost_usd` replaces the budget's spend cap for this session; `session` holds settings given for
+    this session alone over every arm's (the command line's executor options), never stored in the
+    experiment file; `source` names the file in messages."""
     progress = progress or ExperimentProgress()
     with ExitStack() as stack:
         _require_shared_executor(config, source)
@@ -252,7 +262,8 @@ def open_experiment(
             lock = stack.enter_context(RunDirectoryLock(arm_dir))
             lock.acquire()
             stored = resume and (arm_dir / MANIFEST_FILE).is_file()
-            arms.append(_prepared(config, arm.name, arm_dir, resume=stored, source=source))
+            layers = [*config.arm_layers(arm.name, source=source), *session]
+            arms.append(_prepared(layers, arm.name, arm_dir, resume=stored, source=source))
         for run in arms:
             pairing = pairing_warning(run.manifest.agent, run.manifest.user)
             for warning in [*run.warnings, *([pairing] if pairing else [])]:
@@ -266,10 +277,13 @@ def open_experiment(
         yield OpenExperiment(out, config, manifest, arms, state, cap, progress, tally)
 
 
-def _prepared(config: ExperimentConfig, arm: str, arm_dir: Path, *, resume: bool, source: str) -> PreparedRun:
-    """Arm `arm` prepared as a run; a refusal that does not name where its setting was given names the arm."""
+def _prepared(
+    layers: list[ConfigLayer], arm: str, arm_dir: Path, *, resume: bool, source: str
+) -> PreparedRun:
+    """Arm `arm` prepared as a run from its settings `layers`; a refusal that does not name where its
+    setting was given names the arm."""
     try:
-        return prepare_run(config.arm_layers(arm, source=source), arm_dir, resume=resume)
+        return prepare_run(layers, arm_dir, resume=resume)
     except UserInputError as error:
         if str(error).startswith(f"{source}: "):
             raise
@@ -277,19 +291,14 @@ def _prepared(config: ExperimentConfig, arm: str, arm_dir: Path, *, resume: bool
 
 
 def _require_shared_executor(config: ExperimentConfig, source: str) -> None:
-    """The arms run through one executor: its settings come from the base, and it is this process's
-    event loop."""
+    """The arms run through one executor (local, worker processes or Ray), with one model cache: those
+    settings come from the base."""
     for arm in config.arms:
-        for setting in ("concurrency", "rate_limits", "executor"):
+        for setting in EXECUTION_SETTINGS:
             if setting in arm.overrides:
                 raise UserInputError(
                     f"{source}: arms.{arm.name}.{setting}: the arms share one executor; set it in [base]"
                 )
-    if config.arm_config(config.baseline, source=source).executor.kind != "local":
-        raise UserInputError(
-            f"{source}: base.executor: an experiment runs its arms on the local executor (one event loop "
-            "in this process); worker processes and Ray are not supported for experiments yet"
-        )
 
 
 def run_experiment(

@@ -1,5 +1,5 @@
 """LLM access: completions through litellm or the native OpenAI-compatible transport, with our own
-retries, rate limits and a token/cost ledger.
+retries, rate limits, a token/cost ledger and a model cache keyed by each request's content.
 
 litellm itself is imported lazily, on the first model call, so importing this package stays cheap.
 """
@@ -10,6 +10,7 @@ import os
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
 from tau2._urls import api_base_problem
+from tau2.llm._cache import CACHE_FORMAT, ModelCache
 from tau2.llm._client import Completion, ModelClient, ModelToolCall, check_spec, complete
 from tau2.llm._errors import AuthenticationError, ContextOverflowError, InfrastructureError
 from tau2.llm._hooks import CallSettings, UsageCallback, call_settings, current_settings
@@ -33,6 +34,7 @@ from tau2.llm._transports import NATIVE_PROVIDERS, TransportName, resolve_transp
 from tau2.llm._usage import UNPRICED, Usage, spent_text
 
 __all__ = [
+    "CACHE_FORMAT",
     "NATIVE_PROVIDERS",
     "REDACTED",
     "UNPRICED",
@@ -42,6 +44,7 @@ __all__ = [
     "Completion",
     "ContextOverflowError",
     "InfrastructureError",
+    "ModelCache",
     "ModelClient",
     "ModelSpec",
     "ModelToolCall",

@@ -80,10 +80,32 @@ class ModelClient:
     ) -> Completion:
         """Ask the seat's model for the next assistant message.
 
+        With a model cache in scope (`call_settings(cache=…)`), an answer stored for the same request
+        comes back without sending anything (its usage marked as cached), and a new answer is stored.
         Transient failures are retried with backoff (see `RetryPolicy`), each attempt cut off after
         `spec.timeout_s`; raises `ContextOverflowError` at once when the conversation is too long, and
         `InfrastructureError` when the provider keeps failing or refuses the request.
         """
+        settings = current_settings()
+        cache = settings.cache
+        if cache is None:
+            completion = await self._send(messages, tools, seed)
+        else:
+            key = cache.key(self.spec, messages, tools, seed)
+            stored = cache.get(key)
+            if stored is None:
+                # creating the entry's file can wait on the file system for milliseconds: not on this loop
+                completion = await asyncio.to_thread(cache.put, key, await self._send(messages, tools, seed))
+            else:
+                completion = stored.model_copy(update={"usage": stored.usage.from_cache()})
+        if settings.on_usage is not None:
+            settings.on_usage(self._label, completion.usage)
+        return completion
+
+    async def _send(
+        self, messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None, seed: int | None
+    ) -> Completion:
+        """The request sent, retried and rate-limited as `complete` describes."""
         settings = current_settings()
         policy = self._retry or settings.retry
         table = self._limits or default_limits()
@@ -105,8 +127,6 @@ class ModelClient:
                 wait = self._wait_after(exc, policy, attempt, started)
                 await self._sleep(wait)
                 attempt += 1
-        if settings.on_usage is not None:
-            settings.on_usage(self._label, completion.usage)
         return completion
 
     def describe(self, exc: BaseException) -> str:

@@ -1,5 +1,6 @@
 """Settings a caller scopes around many model calls without threading them through every actor: the
-retry policy and a callback told about every call's usage (e.g. the runner's live token and cost count).
+retry policy, a callback told about every call's usage (e.g. the runner's live token and cost count), and
+the model cache answering repeated requests.
 
 They live in a context variable, so `asyncio` tasks started inside `call_settings(...)` inherit them.
 """
@@ -11,6 +12,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 
+from tau2.llm._cache import ModelCache
 from tau2.llm._retries import RetryPolicy
 from tau2.llm._usage import Usage
 
@@ -24,6 +26,8 @@ class CallSettings:
 
     retry: RetryPolicy = field(default_factory=RetryPolicy)
     on_usage: UsageCallback | None = None
+    cache: ModelCache | None = None
+    """Where answers are looked up before a request is sent, and stored after (None: no cache)."""
 
 
 _DEFAULT = CallSettings()
@@ -37,12 +41,20 @@ def current_settings() -> CallSettings:
 
 @contextmanager
 def call_settings(
-    *, retry: RetryPolicy | None = None, on_usage: UsageCallback | None = None
+    *,
+    retry: RetryPolicy | None = None,
+    on_usage: UsageCallback | None = None,
+    cache: ModelCache | None = None,
 ) -> Iterator[None]:
-    """Scope a retry policy and/or a usage callback over the model calls made inside the block."""
+    """Scope a retry policy, a usage callback and/or a model cache over the model calls made inside the
+    block (each one not given stays as it was)."""
     base = current_settings()
     token = _current.set(
-        CallSettings(retry=retry or base.retry, on_usage=on_usage if on_usage is not None else base.on_usage)
+        CallSettings(
+            retry=retry or base.retry,
+            on_usage=on_usage if on_usage is not None else base.on_usage,
+            cache=cache if cache is not None else base.cache,
+        )
     )
     try:
         yield

@@ -1,8 +1,14 @@
-"""Tokens and cost of model calls, and how many replies hit the token cap, summed per seat."""
+"""Tokens and cost of model calls, how many replies hit the token cap, and how many came from the model
+cache, summed per seat."""
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
+
+
+def _zero(value: float) -> bool:
+    return value == 0
+
 
 UNPRICED = "unpriced"
 """The one word every output uses for a cost that cannot be known because a model without a price was
@@ -29,6 +35,12 @@ class Usage(BaseModel):
     """USD; None as soon as any summed call was unpriced."""
     truncated: int = 0
     """Replies cut off at the token cap (finish reason `length`)."""
+    cached_calls: int = Field(default=0, exclude_if=_zero)
+    """Of `calls`, those answered from the model cache (`--cache`): nothing was sent, and the tokens and
+    cost are the original answer's (left out of stored usage while 0)."""
+    cached_cost: float = Field(default=0.0, exclude_if=_zero)
+    """Of `cost`, what the answers from the model cache cost when they were first asked: the USD the cache
+    saved (priced calls only; left out of stored usage while 0)."""
 
     def __add__(self, other: Usage) -> Usage:
         return Usage(
@@ -37,4 +49,15 @@ class Usage(BaseModel):
             completion_tokens=self.completion_tokens + other.completion_tokens,
             cost=None if self.cost is None or other.cost is None else self.cost + other.cost,
             truncated=self.truncated + other.truncated,
+            cached_calls=self.cached_calls + other.cached_calls,
+            cached_cost=self.cached_cost + other.cached_cost,
         )
+
+    @property
+    def spent(self) -> float | None:
+        """What the calls really cost: `cost` less what the model cache saved (None when unpriced)."""
+        return None if self.cost is None else max(0.0, self.cost - self.cached_cost)
+
+    def from_cache(self) -> Usage:
+        """This usage as answered from the model cache: the same tokens and cost, every call cached."""
+        return self.model_copy(update={"cached_calls": self.calls, "cached_cost": self.cost or 0.0})

@@ -33,6 +33,10 @@ class SeatUsage(BaseModel):
     """Replies cut off at the token cap."""
     format_failures: int = 0
     """Rejected replies whose text looked like tool calls (the judge has none)."""
+    cached_calls: int = 0
+    """Of `calls`, those the model cache answered (`--cache`): nothing was sent for them."""
+    cached_cost: float = 0.0
+    """Of `cost`, what the cached answers cost when first asked: the USD the cache saved."""
 
 
 def seat_usage(records: Iterable[RecordHead]) -> list[SeatUsage]:
@@ -92,6 +96,8 @@ class UsageTally:
                 **column.line(),
                 truncated=column.total.truncated,
                 format_failures=column.format_failures,
+                cached_calls=column.total.cached_calls,
+                cached_cost=column.total.cached_cost,
             )
             for seat, column in self._columns.items()
             if column.simulations

@@ -19,7 +19,14 @@ from pydantic import BaseModel, ConfigDict
 from tau2.config import ModelSpec
 from tau2.episode import JudgePanel, TerminationReason, gated_reward, rejudged_checks, simulation_key
 from tau2.errors import UserInputError
-from tau2.llm import AuthenticationError, InfrastructureError, default_limits, safe_text
+from tau2.llm import (
+    AuthenticationError,
+    InfrastructureError,
+    ModelCache,
+    call_settings,
+    default_limits,
+    safe_text,
+)
 from tau2.regrade._output import claimed_output, require_new_output
 from tau2.runner import Outcome, RunTotals, check_credentials, resolved_models
 from tau2.runs import (
@@ -70,10 +77,13 @@ def statements_of(record: SimulationRecord) -> list[str]:
     return list(dict.fromkeys([*checked, *paneled]))
 
 
-async def regrade_judges(run_dir: Path, judges: Sequence[ModelSpec], out: Path) -> RegradeResult:
+async def regrade_judges(
+    run_dir: Path, judges: Sequence[ModelSpec], out: Path, *, cache: Path | None = None
+) -> RegradeResult:
     """Judge the stored transcripts of the run in `run_dir` again with `judges` (the first decides the
-    reward) into the new run directory `out`. Bad input (no run, `out` not new and empty, no judge, a key
-    missing, records without transcripts) is one `UserInputError` line before any model is asked."""
+    reward) into the new run directory `out`, asking the model cache in `cache` first when given. Bad
+    input (no run, `out` not new and empty, no judge, a key missing, records without transcripts, a cache
+    this tau2 cannot read) is one `UserInputError` line before any model is asked."""
     if not judges:
         raise UserInputError("no judge given: give --judge-model MODEL (repeat it for more judges)")
     run = load_run(run_dir)
@@ -81,14 +91,16 @@ async def regrade_judges(run_dir: Path, judges: Sequence[ModelSpec], out: Path) 
     first, *others = resolved_models(judges)
     check_credentials(None, None, first, others)
     _require_transcripts(run)
-    manifest = _regraded_manifest(run, [first, *others])
+    answers = None if cache is None else ModelCache.open(cache)
+    manifest = _regraded_manifest(run, [first, *others], cache)
     for key, limit in manifest.config.rate_limits.items():
         default_limits().configure(key, limit)
     with claimed_output(out, run_dir):
         staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.regrade-", dir=out.parent))
         try:
             manifest.save(staging)
-            flips, failures = await _write_records(run, manifest, staging / RESULTS_FILE)
+            with call_settings(cache=answers):
+                flips, failures = await _write_records(run, manifest, staging / RESULTS_FILE)
             staging.rename(out)  # replaces the claimed, empty `out` as a whole: nobody sees half a run
         except BaseException:
             shutil.rmtree(staging, ignore_errors=True)
@@ -120,10 +132,13 @@ def _require_transcripts(run: Run) -> None:
         raise UserInputError(f"{run.path}: no simulation has natural-language assertions to judge")
 
 
-def _regraded_manifest(run: Run, judges: list[ModelSpec]) -> RunManifest:
-    """The original manifest under a new identity, with the new judges and where it was regraded from."""
+def _regraded_manifest(run: Run, judges: list[ModelSpec], cache: Path | None) -> RunManifest:
+    """The original manifest under a new identity, with the new judges (and the model cache they asked)
+    and where it was regraded from."""
     original = run.manifest
-    config = original.config.model_copy(update={"judge": judges[0], "extra_judges": judges[1:]})
+    config = original.config.model_copy(
+        update={"judge": judges[0], "extra_judges": judges[1:], "cache": cache}
+    )
     return original.model_copy(
         update={
             "run_id": uuid4().hex[:12],

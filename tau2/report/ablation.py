@@ -9,11 +9,11 @@ from typing import Any, Final
 
 from pydantic import BaseModel, ConfigDict
 
-from tau2.config import RunConfig
+from tau2.config import EXECUTION_SETTINGS, RunConfig
 from tau2.episode import Mode
 from tau2.world import Side
 
-EXECUTION: Final = frozenset({"concurrency", "rate_limits", "executor"})
+EXECUTION: Final = frozenset(EXECUTION_SETTINGS)
 """Settings that change how simulations are run, never what an episode does."""
 
 SEAT_SETTINGS: Final = {"persona": Side.USER, "policy_variant": Side.AGENT, "oracle_plan": Side.AGENT}

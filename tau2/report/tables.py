@@ -107,6 +107,10 @@ def totals_line(report: RunReport) -> str:
     if priced:
         known = None not in priced
         parts.append(f"cost {fmt.cost(sum(c or 0.0 for c in priced) if known else None)}")
+    cached = sum(u.cached_calls for u in report.usage)
+    if cached:
+        saved = fmt.usd(sum(u.cached_cost for u in report.usage))
+        parts.append(f"{fmt.count(cached)} model answers from the cache ({saved} saved)")
     return fmt.SEPARATOR.join(parts)
 
 
@@ -218,9 +222,11 @@ def checks(stats: list[CheckStat]) -> TableData:
 
 
 def usage(ledger: list[SeatUsage]) -> TableData:
-    """Tokens and cost per seat, and the replies cut at the token cap and format failures when there are
-    any; empty when no seat called a model (offline actors)."""
+    """Tokens and cost per seat (the cost of every answer, those from the model cache included), and the
+    answers from the model cache with what they saved, the replies cut at the token cap and format
+    failures when there are any; empty when no seat called a model (offline actors)."""
     shown = [u for u in ledger if u.calls]
+    cached = any(u.cached_calls for u in shown)
     truncated = any(u.truncated for u in shown)
     failures = any(u.format_failures for u in shown)
     rows = [
@@ -232,12 +238,14 @@ def usage(ledger: list[SeatUsage]) -> TableData:
             fmt.count(u.completion_tokens),
             fmt.cost(u.cost),
             fmt.per(u.cost, u.simulations),
+            *([f"{fmt.count(u.cached_calls)} ({fmt.usd(u.cached_cost)} saved)"] if cached else []),
             *([fmt.count(u.truncated)] if truncated else []),
             *([fmt.count(u.format_failures)] if failures else []),
         ]
         for u in shown
     ]
     columns = ["seat", "sims", "calls", "prompt tokens", "completion tokens", "cost", "per sim"]
+    columns += ["from cache"] if cached else []
     columns += (["cut at token cap"] if truncated else []) + (["format failures"] if failures else [])
     return TableData("Cost and tokens", columns, rows)
 

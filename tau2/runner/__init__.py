@@ -1,12 +1,14 @@
 """The runner: a run configuration made ready (tasks, seats, manifest, pending units) and driven on one of
 three executors — one event loop in this process, worker processes, or Ray actors — into an append-only,
-resumable results store (`manifest.json` + `results.jsonl`) written by the driver alone."""
+resumable results store (`manifest.json` + `results.jsonl`) written by the driver alone. Every executor
+takes one or more prepared runs and a stream of units tagged with their run: a plain run is the only run of
+its stream, an experiment's arms share one."""
 
-from tau2.runner._arms import ArmsDriver, ArmUnit, drive_arms
 from tau2.runner._convert import crash_record, episode_record, with_findings
-from tau2.runner._drive import EXECUTORS, drive
-from tau2.runner._driver import Driver, Executor
+from tau2.runner._drive import EXECUTORS, drive, drive_runs
+from tau2.runner._driver import Driver
 from tau2.runner._execute import episode_config, execute_locally, simulate
+from tau2.runner._lanes import Executor
 from tau2.runner._manifest import (
     data_hash,
     differences,
@@ -17,7 +19,7 @@ from tau2.runner._manifest import (
     sha256_tree,
 )
 from tau2.runner._new_run import NewRun, check_new_run_dir, write_run
-from tau2.runner._plan import Unit, UnitQueue, pending_units
+from tau2.runner._plan import ArmUnit, RunUnits, Unit, UnitQueue, UnitStream, pending_units
 from tau2.runner._prepare import (
     EpisodeSetup,
     PreparedRun,
@@ -39,7 +41,6 @@ from tau2.runs import RecordWriter, set_aside_damaged
 __all__ = [
     "EXECUTORS",
     "ArmUnit",
-    "ArmsDriver",
     "Driver",
     "EpisodeSetup",
     "Executor",
@@ -50,9 +51,11 @@ __all__ = [
     "RecordWriter",
     "RunProgress",
     "RunTotals",
+    "RunUnits",
     "Tally",
     "Unit",
     "UnitQueue",
+    "UnitStream",
     "check_credentials",
     "check_new_run_dir",
     "crash_record",
@@ -60,7 +63,7 @@ __all__ = [
     "derive_seed",
     "differences",
     "drive",
-    "drive_arms",
+    "drive_runs",
     "episode_config",
     "episode_record",
     "execute_locally",

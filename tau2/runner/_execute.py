@@ -1,48 +1,48 @@
-"""Executing a prepared run in this process: up to `concurrency` simulations in flight on one event loop,
-each record handed to the driver the moment its simulation ends; and the pieces every executor shares
-(one simulation, the manifest written first, refused credentials stopping the run)."""
+"""Executing runs in this process: up to `concurrency` simulations in flight on one event loop, each record
+handed to the driver the moment its simulation ends; and the pieces every executor shares (one simulation,
+the manifest written first, the model cache in scope)."""
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Sequence
 
 from tau2.actors import make_actor
 from tau2.episode import EpisodeConfig, JudgePanel, run_episode
 from tau2.errors import StorageError
-from tau2.llm import AuthenticationError, call_settings, default_limits
+from tau2.llm import AuthenticationError, ModelCache, call_settings, default_limits
 from tau2.runner._convert import crash_record, episode_record
 from tau2.runner._driver import Driver
-from tau2.runner._plan import Unit
+from tau2.runner._lanes import run_lanes
+from tau2.runner._plan import ArmUnit, Unit, UnitStream
 from tau2.runner._prepare import PreparedRun
 from tau2.runs import MANIFEST_FILE, RunManifest, SimulationRecord, record_provenance
 from tau2.world import Side
 
 
-async def execute_locally(prepared: PreparedRun, driver: Driver) -> None:
-    """Simulate every pending unit on this event loop, `prepared.config.concurrency` at a time, under the
-    run's rate limits.
+async def execute_locally(runs: Sequence[PreparedRun], units: UnitStream, driver: Driver) -> None:
+    """Simulate the stream's units on this event loop, the runs' concurrency at a time, under their rate
+    limits and with their model cache.
 
     Cancelling (Ctrl-C) stops the simulations in flight; the records already finished are written.
-    Refused credentials stop the run the same way and raise `AuthenticationError`: no other simulation
+    Refused credentials stop every run the same way and raise `AuthenticationError`: no other simulation
     could succeed.
     """
-    for key, limit in prepared.config.rate_limits.items():
+    settings = runs[0].config
+    for key, limit in settings.rate_limits.items():
         default_limits().configure(key, limit)
-    pending = prepared.pending()
 
-    async def worker() -> None:
-        while pending:
-            unit = pending.take()
-            driver.unit_started()
-            driver.unit_finished(await simulate(prepared, unit, judge_of(prepared.manifest)))
-            await driver.room()
+    async def simulate_here(worker: int, item: ArmUnit) -> SimulationRecord:
+        run = runs[item.arm]
+        return await simulate(run, item.unit, judge_of(run.manifest))
 
-    with call_settings(on_usage=driver.follow_calls()):
-        async with asyncio.TaskGroup() as group:
-            for _ in range(min(prepared.config.concurrency, len(pending))):
-                group.create_task(worker())
+    with call_settings(on_usage=driver.follow_calls(), cache=model_cache(runs)):
+        await run_lanes([min(settings.concurrency, len(units))], units, driver, simulate_here)
+
+
+def model_cache(runs: Sequence[PreparedRun]) -> ModelCache | None:
+    """The model cache the runs share (their first's setting), or None without one."""
+    directory = runs[0].config.cache
+    return None if directory is None else ModelCache.open(directory)
 
 
 def judge_of(manifest: RunManifest) -> JudgePanel | None:
@@ -50,25 +50,6 @@ def judge_of(manifest: RunManifest) -> JudgePanel | None:
     per simulation, so judges shared by a run would keep every verdict of the run); None when the run has
     none."""
     return JudgePanel.of(manifest.config.judges)
-
-
-@contextmanager
-def stop_on_refusal() -> Iterator[None]:
-    """Let a task group that failed because credentials were refused raise that `AuthenticationError`
-    alone (one line for the CLI), rather than a group of every task it stopped."""
-    try:
-        yield
-    except BaseExceptionGroup as failures:
-        refused = failures.subgroup(AuthenticationError)
-        if refused is None:
-            raise
-        raise _first(refused) from None
-
-
-def _first(group: BaseExceptionGroup[AuthenticationError]) -> AuthenticationError:
-    """The first exception of a (possibly nested) group."""
-    found = group.exceptions[0]
-    return found if isinstance(found, AuthenticationError) else _first(found)
 
 
 def ensure_manifest(prepared: PreparedRun) -> None:

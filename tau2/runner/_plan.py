@@ -1,10 +1,12 @@
-"""Which (task, trial) units a run still has to simulate, and the seed of each; made one at a time as the
-executor takes them, so a run never holds its whole plan."""
+"""Which (task, trial) units a run still has to simulate, and the seed of each, made one at a time as the
+executor takes them, so a run never holds its whole plan; and the stream of units, each tagged with its
+run, that every executor takes them from."""
 
 from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterable, Iterator, Sequence, Set
+from typing import NamedTuple, Protocol
 
 from pydantic import BaseModel, ConfigDict
 
@@ -72,3 +74,62 @@ class UnitQueue:
         """Units taken but not simulated, in order: they are taken again first."""
         self._back.extendleft(reversed(units))
         self._count += len(units)
+
+
+class ArmUnit(NamedTuple):
+    """One simulation of one of the runs an executor drives together (an experiment's arms; a plain run is
+    the only one): the run's index and the unit. A tuple, made once per simulation at little cost."""
+
+    arm: int
+    unit: Unit
+
+    def dump(self) -> bytes:
+        """The unit as a worker receives it: the run's index, a space, the unit as JSON."""
+        return b"%d " % self.arm + self.unit.model_dump_json().encode()
+
+    @classmethod
+    def load(cls, data: bytes) -> ArmUnit:
+        """The unit `dump` gave."""
+        arm, _, unit = data.partition(b" ")
+        return cls(int(arm), Unit.model_validate_json(unit))
+
+
+class UnitStream(Protocol):
+    """The units an executor simulates, each tagged with its run, handed out one at a time as the executor
+    has room for them. A stream may hold units back until others end (an adaptive round depends on the
+    outcomes of the one before), and hears of every unit it handed out: ended, or given back."""
+
+    def __len__(self) -> int:
+        """At most how many units it may still hand out (an executor starts no more lanes than that)."""
+        ...
+
+    async def take(self) -> ArmUnit | None:
+        """The next unit to simulate, once there is one; None when there will be no more."""
+        ...
+
+    def hand_back(self, item: ArmUnit) -> None:
+        """A unit taken but not simulated (its worker died): it is handed out again first."""
+        ...
+
+    def done(self, item: ArmUnit, record: SimulationRecord) -> None:
+        """A unit taken ended with `record`, which the driver has stored."""
+        ...
+
+
+class RunUnits:
+    """One run's pending units as a stream: its queue, in order, every unit of arm 0."""
+
+    def __init__(self, queue: UnitQueue) -> None:
+        self._queue = queue
+
+    def __len__(self) -> int:
+        return len(self._queue)
+
+    async def take(self) -> ArmUnit | None:
+        return ArmUnit(0, self._queue.take()) if self._queue else None
+
+    def hand_back(self, item: ArmUnit) -> None:
+        self._queue.hand_back([item.unit])
+
+    def done(self, item: ArmUnit, record: SimulationRecord) -> None:
+        """Nothing to do: a run's plan never depends on its outcomes."""

@@ -15,7 +15,7 @@ from tau2.config import ActorSpec, ConfigLayer, EpisodeConfig, Mode, ModelSpec, 
 from tau2.episode import check_structure, shipped_policy
 from tau2.errors import UserInputError
 from tau2.findings import RunFindings
-from tau2.llm import missing_credentials, withheld_credentials
+from tau2.llm import ModelCache, missing_credentials, withheld_credentials
 from tau2.personas import PersonaError, load_persona
 from tau2.runner._manifest import (
     data_hash,
@@ -141,6 +141,8 @@ def prepare_run(layers: Layers, run_dir: Path, *, resume: bool) -> PreparedRun:
         }
         added = stored.config.model_copy(update={"trials": manifest.trials, **seats})
         manifest = stored.model_copy(update={"config": added})
+    if config.cache is not None:
+        ModelCache.open(config.cache)  # a cache this tau2 cannot read is refused before anything is written
     if manifest.mode is Mode.SOLO:
         require_tickets(list(tasks.values()))
     check_structure(list(tasks.values()))

@@ -28,8 +28,9 @@ class Outcome(NamedTuple):
     excluded: bool
     """An infrastructure error (never judged; runs again on resume)."""
     success: bool
-    calls: tuple[tuple[int, float | None], ...]
-    """Per seat: the tokens and the priced cost (None: unpriced) of its model calls."""
+    calls: tuple[tuple[int, float | None, int, float], ...]
+    """Per seat: the tokens and the cost spent (None: unpriced) of its model calls, and how many of them
+    the model cache answered, saving what."""
     detail: str | None
     """Why the simulation ended as it did (read for infrastructure errors)."""
 
@@ -41,7 +42,10 @@ class Outcome(NamedTuple):
             record.trial,
             record.excluded,
             record.success,
-            tuple((seat.prompt_tokens + seat.completion_tokens, seat.cost) for seat in record.usage.values()),
+            tuple(
+                (seat.prompt_tokens + seat.completion_tokens, seat.spent, seat.cached_calls, seat.cached_cost)
+                for seat in record.usage.values()
+            ),
             record.termination_detail,
         )
 
@@ -63,9 +67,13 @@ class Tally:
         self.running = 0
         self.tokens = 0
         self.cost = 0.0
-        """Priced cost in USD."""
+        """Priced cost spent, in USD (answers from the model cache cost nothing)."""
         self.unpriced = 0
         """Records with a seat whose model was unpriced (unpriced calls, when counting live)."""
+        self.cached = 0
+        """Model calls the model cache answered."""
+        self.saved = 0.0
+        """What those answers cost when they were first asked, in USD: the spend the cache saved."""
         self.live = False
         """Whether tokens and cost come from each model call (`call`) rather than finished records."""
         self._tasks: dict[str, tuple[int, int]] = {}
@@ -87,21 +95,24 @@ class Tally:
         self.running -= 1
         self.add(record, usage=not self.live)
 
-    def call(self, tokens: int, cost: float | None) -> None:
-        """One model call's tokens and cost (None: unpriced), counted as it happens."""
+    def call(self, tokens: int, cost: float | None, cached: int = 0, saved: float = 0.0) -> None:
+        """One model call's tokens and cost spent (None: unpriced), counted as it happens; `cached` and
+        `saved` count the calls of it the model cache answered and what they would have cost."""
         self.tokens += tokens
         if cost is None:
             self.unpriced += 1
         else:
             self.cost += cost
+        self.cached += cached
+        self.saved += saved
 
     def add(self, record: SimulationRecord | Outcome, *, usage: bool = True) -> None:
         """Count one record: judged ones towards pass^1, and (with `usage`) its tokens and cost."""
         if isinstance(record, SimulationRecord):
             record = Outcome.of(record)
         if usage:
-            for tokens, cost in record.calls:
-                self.call(tokens, cost)
+            for tokens, cost, cached, saved in record.calls:
+                self.call(tokens, cost, cached, saved)
         if record.excluded:
             self.infra_errors += 1
             return
@@ -123,8 +134,13 @@ class Tally:
         return self._rate_sum / len(self._tasks) if self._tasks else None
 
     def cost_text(self) -> str:
-        """`$0.0123`; unpriced usage is said so (`unpriced`, `$0.0123 + unpriced`), never counted as free."""
-        return spent_text(self.cost, bool(self.unpriced))
+        """`$0.0123`; unpriced usage is said so (`unpriced`, `$0.0123 + unpriced`), never counted as free;
+        answers from the model cache follow (`$0.0000 (42 calls from the cache, $0.0123 saved)`)."""
+        text = spent_text(self.cost, bool(self.unpriced))
+        if self.cached:
+            calls = "call" if self.cached == 1 else "calls"
+            text += f" ({self.cached} {calls} from the cache, ${self.saved:.4f} saved)"
+        return text
 
     def stats_text(self) -> str:
         """One line of the live counts."""

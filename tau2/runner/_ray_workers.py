@@ -1,25 +1,26 @@
-"""Executing a prepared run on Ray: one async actor per worker, each with its own event loop and many
-simulations in flight, on a local or remote Ray cluster; the driver stays the run's single writer.
+"""Executing runs on Ray: one async actor per worker, each with its own event loop and many simulations in
+flight, on a local or remote Ray cluster; the driver stays every run's single writer.
 
 An actor that dies (killed, crashed) loses only its simulations in flight: the driver hands them to a
 replacement actor, as it does for worker processes (a record is written only when one comes back, so
 nothing is written twice). The driver does this itself rather than through Ray's actor restarts, which
 cannot promise that an actor restarted mid-run still finds the setup it was created with. A local
 cluster (`--ray local`) dies with its driver, however the driver ends (see `tau2.runner._ray_local`).
-Every node needs tau2, and the run's suite and data directory at the same paths, since actors read them
-as the driver does. Needs the `ray` extra.
+Every node needs tau2, and the runs' suites, data directories and model cache at the same paths, since
+actors read them as the driver does. Needs the `ray` extra.
 """
 
 from __future__ import annotations
 
-import asyncio
+from collections.abc import Sequence
 from typing import Any
 
 from tau2.errors import UserInputError
 from tau2.llm import AuthenticationError, call_settings, default_limits
 from tau2.runner._driver import Driver
-from tau2.runner._execute import judge_of, simulate
-from tau2.runner._plan import Unit
+from tau2.runner._execute import judge_of, model_cache, simulate
+from tau2.runner._lanes import WorkerLost, run_lanes
+from tau2.runner._plan import ArmUnit, UnitStream
 from tau2.runner._prepare import PreparedRun
 from tau2.runner._ray_local import init_local, quiet_notices
 from tau2.runner._workers import RESTARTS_PER_WORKER, WorkerSetup, split_concurrency
@@ -30,21 +31,23 @@ _REFUSED = "!"
 
 
 class SimulationActor:
-    """A Ray actor running simulations of one run on its own event loop (its methods are coroutines)."""
+    """A Ray actor running simulations of the runs on its own event loop (its methods are coroutines)."""
 
     def __init__(self, setup: WorkerSetup) -> None:
         self._setup = setup
+        self._cache = model_cache(setup.runs)
         for key, limit in setup.limits.items():
             default_limits().configure(key, limit)
 
-    async def simulate(self, unit: str) -> str:
-        """Simulate one unit (as JSON) and return its record as JSON, or `!` and the reason when the
-        provider refused the credentials (not an error: Ray would retry it)."""
+    async def simulate(self, item: bytes) -> str:
+        """Simulate one `ArmUnit` (as `ArmUnit.dump` writes it) and return its record as JSON, or `!` and
+        the reason when the provider refused the credentials (not an error: Ray would retry it)."""
         setup = self._setup
+        unit = ArmUnit.load(item)
+        prepared = setup.runs[unit.arm]
         try:
-            with call_settings(retry=setup.retry):
-                judge = judge_of(setup.prepared.manifest)
-                record = await simulate(setup.prepared, Unit.model_validate_json(unit), judge)
+            with call_settings(retry=setup.retry, cache=self._cache):
+                record = await simulate(prepared, unit.unit, judge_of(prepared.manifest))
         except AuthenticationError as error:
             return _REFUSED + str(error)
         return record.model_dump_json()
@@ -59,17 +62,17 @@ def _ray() -> Any:
     return ray
 
 
-async def execute_on_ray(prepared: PreparedRun, driver: Driver) -> None:
-    """Simulate every pending unit on `prepared.config.executor.workers` Ray actors, handing each record
-    to the driver as it comes back. The executor's address names the cluster: `auto`, host:port, or
-    `local` for a new local cluster."""
+async def execute_on_ray(runs: Sequence[PreparedRun], units: UnitStream, driver: Driver) -> None:
+    """Simulate the stream's units on the runs' `executor.workers` Ray actors, handing each record to the
+    driver as it comes back. The executor's address names the cluster: `auto`, host:port, or `local`
+    for a new local cluster."""
     ray = _ray()
-    pending = prepared.pending()
-    if not pending:
+    settings = runs[0].config
+    executor = settings.executor
+    slots = split_concurrency(min(settings.concurrency, len(units)), executor.workers)
+    if not slots:
         return
-    executor = prepared.config.executor
-    setup = WorkerSetup.of(prepared)
-    slots = split_concurrency(min(prepared.config.concurrency, len(pending)), executor.workers)
+    setup = WorkerSetup.of(runs)
     if not ray.is_initialized():
         if executor.address == "local":
             init_local(ray)
@@ -81,37 +84,25 @@ async def execute_on_ray(prepared: PreparedRun, driver: Driver) -> None:
     actors = [remote.options(max_concurrency=share).remote(shared_setup) for share in slots]
     restarts = RESTARTS_PER_WORKER * len(slots)
 
-    async def lane(worker: int) -> None:
+    async def simulate_on(worker: int, item: ArmUnit) -> SimulationRecord:
         nonlocal restarts
-        while pending:
-            unit = pending.take()
-            actor = actors[worker]
-            driver.unit_started()
-            try:
-                data = await actor.simulate.remote(unit.model_dump_json())
-            except ray.exceptions.RayActorError as error:
-                driver.unit_abandoned()
-                pending.hand_back([unit])
-                if actors[worker] is actor:  # the first of its lanes to hear of the loss
-                    if restarts == 0:
-                        raise RuntimeError(f"Ray workers keep dying; the run stopped: {error}") from None
-                    restarts -= 1
-                    ray.kill(actor)  # gone for good, even if it was only unreachable
-                    actors[worker] = remote.options(max_concurrency=slots[worker]).remote(shared_setup)
-                continue
-            except BaseException:
-                driver.unit_abandoned()
-                raise
-            if data.startswith(_REFUSED):
-                raise AuthenticationError(data[len(_REFUSED) :])
-            driver.unit_finished(SimulationRecord.model_validate_json(data))
-            await driver.room()
+        actor = actors[worker]
+        try:
+            data = await actor.simulate.remote(item.dump())
+        except ray.exceptions.RayActorError as error:
+            if actors[worker] is actor:  # the first of its lanes to hear of the loss
+                if restarts == 0:
+                    raise RuntimeError(f"Ray workers keep dying; the run stopped: {error}") from None
+                restarts -= 1
+                ray.kill(actor)  # gone for good, even if it was only unreachable
+                actors[worker] = remote.options(max_concurrency=slots[worker]).remote(shared_setup)
+            raise WorkerLost from None
+        if data.startswith(_REFUSED):
+            raise AuthenticationError(data[len(_REFUSED) :])
+        return SimulationRecord.model_validate_json(data)
 
     try:
-        async with asyncio.TaskGroup() as group:
-            for worker, share in enumerate(slots):
-                for _ in range(share):
-                    group.create_task(lane(worker))
+        await run_lanes(slots, units, driver, simulate_on)
     finally:
         for actor in actors:
             ray.kill(actor)

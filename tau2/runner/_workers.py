@@ -1,11 +1,11 @@
-"""Executing a prepared run on worker processes: each worker runs its own event loop with many simulations
-in flight, and the driver stays the run's single writer.
+"""Executing runs on worker processes: each worker runs its own event loop with many simulations in flight,
+and the driver stays every run's single writer.
 
-The driver hands units to workers over pipes, `concurrency` split evenly between them,
-and writes each record the moment a worker sends it back. A worker that dies (killed, crashed) loses only
-its simulations in flight: the driver hands them to a replacement worker, so nothing is lost and nothing is
-written twice. A driver that dies loses what was in flight, like a single-process run, and its workers stop
-as soon as their pipe closes; `--resume` picks up from the store.
+The driver's lanes hand units to workers over pipes, `concurrency` split evenly between them, and the
+driver writes each record the moment a worker sends it back. A worker that dies (killed, crashed) loses
+only its simulations in flight: the driver hands them to a replacement worker, so nothing is lost and
+nothing is written twice. A driver that dies loses what was in flight, like a single-process run, and its
+workers stop as soon as their pipe closes; `--resume` picks up from the store.
 
 Processes are started with `spawn`, so actor kinds registered at run time in the driver (rather than by an
 imported module) are unknown to workers.
@@ -14,10 +14,11 @@ imported module) are unknown to workers.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import multiprocessing
 import queue
 import threading
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
@@ -35,17 +36,22 @@ from tau2.llm import (
     default_limits,
 )
 from tau2.runner._driver import Driver
-from tau2.runner._execute import judge_of, simulate
-from tau2.runner._plan import Unit
+from tau2.runner._execute import judge_of, model_cache, simulate
+from tau2.runner._lanes import WorkerLost, run_lanes
+from tau2.runner._plan import ArmUnit, UnitStream
 from tau2.runner._prepare import PreparedRun
 from tau2.runs import SimulationRecord
 
 _DONE = b""
-"""Driver to worker: no more units; finish the ones in flight and exit."""
+"""Driver to worker: no more units; finish the ones in flight and exit. Every other message to a worker is
+a unit: its number, a newline, then the `ArmUnit` as `ArmUnit.dump` writes it."""
+_RECORD = b"R"
+"""Worker to driver, before the unit's number, a newline and the record as JSON."""
 _USAGE = b"U"
 """Worker to driver, before a JSON `UsageDelta`: the tokens and cost of the calls made since the last one."""
 _REFUSED = b"!"
-"""Worker to driver, before the error's text: the provider refused the credentials; stop the run."""
+"""Worker to driver, before the unit's number, a newline and the error's text: the provider refused the
+credentials; stop the run."""
 
 USAGE_REPORT_S = 0.25
 """Seconds between a worker's usage reports: live enough for the bar (which refreshes 4 times a second)
@@ -54,23 +60,27 @@ at a handful of messages per second, whatever the call rate."""
 RESTARTS_PER_WORKER = 3
 """Replacement workers started per requested worker before the run gives up."""
 
+JOIN_S = 10.0
+"""Seconds a worker told it is done may take to exit before it is terminated."""
+
 
 class WorkerSetup(BaseModel):
-    """What a worker process needs besides its units: the run, its share of the limits, the retry policy."""
+    """What a worker process needs besides its units: the runs, its share of the limits, the retry policy."""
 
     model_config = ConfigDict(frozen=True)
 
-    prepared: PreparedRun
+    runs: list[PreparedRun]
     limits: dict[str, ProviderLimit]
     retry: RetryPolicy
 
     @classmethod
-    def of(cls, prepared: PreparedRun) -> WorkerSetup:
-        """What each of the run's workers gets: the run without its records and units (those travel one
-        by one), its share of the rate limits, and the retry policy in force here."""
+    def of(cls, runs: Sequence[PreparedRun]) -> WorkerSetup:
+        """What each worker gets: the runs without their records and units (those travel one by one), its
+        share of the rate limits, and the retry policy in force here."""
+        settings = runs[0].config
         return cls(
-            prepared=prepared.model_copy(update={"previous": []}),
-            limits=split_limits(prepared.config.rate_limits, prepared.config.executor.workers),
+            runs=[run.model_copy(update={"previous": []}) for run in runs],
+            limits=split_limits(settings.rate_limits, settings.executor.workers),
             retry=current_settings().retry,
         )
 
@@ -80,32 +90,38 @@ class UsageDelta(BaseModel):
 
     tokens: int = 0
     cost: float = 0.0
-    """Priced cost in USD."""
+    """Priced cost spent in USD."""
     unpriced: int = 0
     """Unpriced calls."""
+    cached: int = 0
+    """Calls the model cache answered."""
+    saved: float = 0.0
+    """What those answers cost when first asked (USD)."""
 
 
 class UsageMeter:
     """Sums a worker's model calls between reports: a few additions per call, no lock (one loop)."""
 
     def __init__(self) -> None:
-        self._tokens = 0
-        self._cost = 0.0
-        self._unpriced = 0
+        self._delta = UsageDelta()
 
     def __call__(self, label: str, usage: Usage) -> None:
-        self._tokens += usage.prompt_tokens + usage.completion_tokens
-        if usage.cost is None:
-            self._unpriced += 1
+        delta = self._delta
+        delta.tokens += usage.prompt_tokens + usage.completion_tokens
+        spent = usage.spent
+        if spent is None:
+            delta.unpriced += 1
         else:
-            self._cost += usage.cost
+            delta.cost += spent
+        delta.cached += usage.cached_calls
+        delta.saved += usage.cached_cost
 
     def take(self) -> UsageDelta | None:
         """What was counted since the last take, or None if nothing."""
-        if not (self._tokens or self._unpriced or self._cost):
+        delta = self._delta
+        if delta == UsageDelta():
             return None
-        delta = UsageDelta(tokens=self._tokens, cost=self._cost, unpriced=self._unpriced)
-        self._tokens, self._cost, self._unpriced = 0, 0.0, 0
+        self._delta = UsageDelta()
         return delta
 
 
@@ -200,18 +216,19 @@ async def _work(connection: Connection, setup: WorkerSetup) -> None:
             await asyncio.sleep(USAGE_REPORT_S)
             report_usage()
 
-    async def run(unit: Unit) -> None:
+    async def run(number: bytes, item: ArmUnit) -> None:
+        prepared = setup.runs[item.arm]
         try:
-            record = await simulate(setup.prepared, unit, judge_of(setup.prepared.manifest))
+            record = await simulate(prepared, item.unit, judge_of(prepared.manifest))
         except AuthenticationError as error:
-            outbox.send(_REFUSED + str(error).encode())
+            outbox.send(_REFUSED + number + b"\n" + str(error).encode())
             return
         report_usage()  # the record's calls reach the bar no later than the record
-        outbox.send(record.model_dump_json().encode())
+        outbox.send(_RECORD + number + b"\n" + record.model_dump_json().encode())
 
     loop.add_reader(connection.fileno(), readable)
     reporter = asyncio.create_task(report_usage_often())
-    with call_settings(retry=setup.retry, on_usage=meter):
+    with call_settings(retry=setup.retry, on_usage=meter, cache=model_cache(setup.runs)):
         async with asyncio.TaskGroup() as group:
             while True:
                 message = await incoming.get()
@@ -219,7 +236,8 @@ async def _work(connection: Connection, setup: WorkerSetup) -> None:
                     raise SystemExit(1)  # the driver is gone: nobody can write these records
                 if message == _DONE:
                     break
-                group.create_task(run(Unit.model_validate_json(message)))
+                number, _, unit = message.partition(b"\n")
+                group.create_task(run(number, ArmUnit.load(unit)))
     reporter.cancel()
     report_usage()
     await asyncio.to_thread(outbox.close)
@@ -232,103 +250,133 @@ class _Worker:
     process: BaseProcess
     connection: Connection
     outbox: Outbox
-    slots: int
-    """Simulations this worker keeps in flight."""
-    assigned: dict[tuple[str, int], Unit] = field(default_factory=dict)
-    closing: bool = False
+    answers: dict[int, asyncio.Future[bytes]] = field(default_factory=dict)
+    """The units sent to it and not yet answered, by number: each lane awaits its own."""
 
 
-async def execute_on_workers(prepared: PreparedRun, driver: Driver) -> None:
-    """Simulate every pending unit on `prepared.config.executor.workers` processes, handing each record to
-    the driver as it comes back; the run's concurrency and per-provider limits are split evenly between
-    the workers."""
-    pending = prepared.pending()
-    if not pending:
-        return
-    workers = prepared.config.executor.workers
-    setup = WorkerSetup.of(prepared)
-    driver.follow_calls()  # the workers report their calls' usage as they go
-    loop = asyncio.get_running_loop()
-    finished = loop.create_future()
-    context = multiprocessing.get_context("spawn")
-    live: list[_Worker] = []
-    restarts = RESTARTS_PER_WORKER * workers
+class WorkerPool:
+    """The driver's worker processes, one per slot, each replaced when it dies (at most
+    `RESTARTS_PER_WORKER` times per worker over the run, after which the run stops)."""
 
-    def start(slots: int) -> None:
-        ours, theirs = context.Pipe(duplex=True)
-        process = context.Process(target=worker_main, args=(theirs, setup), daemon=True)
+    def __init__(self, setup: WorkerSetup, workers: int, driver: Driver) -> None:
+        self._setup = setup
+        self._driver = driver
+        self._loop = asyncio.get_running_loop()
+        self._context = multiprocessing.get_context("spawn")
+        self._numbers = itertools.count()
+        self._restarts = RESTARTS_PER_WORKER * workers
+        self._given_up: RuntimeError | None = None
+        self._closing = False
+        self._workers: list[_Worker | None] = [None] * workers
+        for index in range(workers):
+            self._start(index)
+
+    async def simulate(self, index: int, item: ArmUnit) -> SimulationRecord:
+        """Simulate `item` on worker `index`: its record, or `WorkerLost` when the worker died first."""
+        worker = self._workers[index]
+        if worker is None:
+            assert self._given_up is not None
+            raise self._given_up
+        number = next(self._numbers)
+        answer = worker.answers[number] = self._loop.create_future()
+        worker.outbox.send(b"%d\n" % number + item.dump())
+        return SimulationRecord.model_validate_json(await answer)
+
+    async def close(self, *, done: bool) -> None:
+        """Stop every worker: told it is done, each finishes and exits (`done`: every unit was answered),
+        else, or after `JOIN_S`, it is terminated; returns once all have exited."""
+        self._closing = True
+        live = [(index, worker) for index, worker in enumerate(self._workers) if worker is not None]
+        if done:
+            for _, worker in live:
+                worker.outbox.send(_DONE)
+            for _, worker in live:
+                await asyncio.to_thread(worker.process.join, JOIN_S)
+        for index, worker in live:
+            if self._workers[index] is worker:
+                self._release(index, worker)
+            if worker.process.is_alive():
+                worker.process.terminate()
+        for _, worker in live:
+            await asyncio.to_thread(worker.process.join, JOIN_S)
+
+    def _start(self, index: int) -> None:
+        ours, theirs = self._context.Pipe(duplex=True)
+        process = self._context.Process(target=worker_main, args=(theirs, self._setup), daemon=True)
         process.start()
         theirs.close()
-        worker = _Worker(process, ours, Outbox(ours), slots)
-        live.append(worker)
-        loop.add_reader(ours.fileno(), receive, worker)
-        feed(worker)
+        worker = self._workers[index] = _Worker(process, ours, Outbox(ours))
+        self._loop.add_reader(ours.fileno(), self._receive, index, worker)
 
-    def feed(worker: _Worker) -> None:
-        while len(worker.assigned) < worker.slots and pending:
-            unit = pending.take()
-            worker.assigned[(unit.task_id, unit.trial)] = unit
-            worker.outbox.send(unit.model_dump_json().encode())
-            driver.unit_started()
-        if not pending and not worker.assigned and not worker.closing:
-            worker.closing = True
-            worker.outbox.send(_DONE)
-
-    def receive(worker: _Worker) -> None:
+    def _receive(self, index: int, worker: _Worker) -> None:
         try:
             while worker.connection.poll():
                 message = worker.connection.recv_bytes()
-                if message.startswith(_USAGE):
-                    delta = UsageDelta.model_validate_json(message[len(_USAGE) :])
-                    driver.calls_elsewhere(delta.tokens, delta.cost, delta.unpriced)
+                kind, body = message[:1], message[1:]
+                if kind == _USAGE:
+                    delta = UsageDelta.model_validate_json(body)
+                    self._driver.calls_elsewhere(
+                        delta.tokens, delta.cost, delta.unpriced, delta.cached, delta.saved
+                    )
                     continue
-                if message.startswith(_REFUSED):
-                    raise AuthenticationError(message[len(_REFUSED) :].decode())
-                record = SimulationRecord.model_validate_json(message)
-                del worker.assigned[(record.task_id, record.trial)]
-                driver.unit_finished(record)
+                number, _, payload = body.partition(b"\n")
+                answer = worker.answers.pop(int(number))
+                if answer.done():  # its lane was cancelled
+                    continue
+                if kind == _REFUSED:
+                    answer.set_exception(AuthenticationError(payload.decode()))
+                else:
+                    answer.set_result(payload)
         except (EOFError, OSError):
-            retire(worker)
-            return
-        except Exception as error:  # a broken writer or a malformed record: stop the run
-            if not finished.done():
-                finished.set_exception(error)
-            return
-        feed(worker)
+            self._retire(index, worker)
+        except Exception as error:  # a message out of protocol: stop the run
+            self._fail(worker, error)
 
-    def retire(worker: _Worker) -> None:
-        """A worker's pipe closed: it exited, or died with units that go back to the queue."""
-        nonlocal restarts
-        loop.remove_reader(worker.connection.fileno())
+    def _retire(self, index: int, worker: _Worker) -> None:
+        """A worker's pipe closed: it exited, or died with units whose lanes hear they were lost; a
+        replacement takes its place while restarts are left."""
+        if self._workers[index] is not worker:
+            return
+        self._release(index, worker)
+        self._fail(worker, WorkerLost())
+        if self._closing:
+            return
+        if self._restarts == 0:
+            self._given_up = RuntimeError("worker processes keep dying; the run stopped")
+            return
+        self._restarts -= 1
+        self._start(index)
+
+    def _release(self, index: int, worker: _Worker) -> None:
+        """Read no more from a worker and close its pipe."""
+        self._workers[index] = None
+        self._loop.remove_reader(worker.connection.fileno())
         worker.connection.close()
         worker.outbox.close()
-        live.remove(worker)
-        lost = list(worker.assigned.values())
-        for _ in lost:
-            driver.unit_abandoned()
-        pending.hand_back(lost)
-        if pending:
-            if restarts == 0:
-                if not live and not finished.done():
-                    finished.set_exception(RuntimeError("worker processes keep dying; the run stopped"))
-                return
-            restarts -= 1
-            start(worker.slots)
-            for other in live:
-                feed(other)
-        elif not live and not finished.done():
-            finished.set_result(None)
 
+    @staticmethod
+    def _fail(worker: _Worker, error: Exception) -> None:
+        """End every lane waiting on `worker` with `error`."""
+        for answer in worker.answers.values():
+            if not answer.done():
+                answer.set_exception(error)
+        worker.answers.clear()
+
+
+async def execute_on_workers(runs: Sequence[PreparedRun], units: UnitStream, driver: Driver) -> None:
+    """Simulate the stream's units on the runs' `executor.workers` processes, handing each record to the
+    driver as it comes back; the concurrency and per-provider limits are split evenly between the
+    workers, and every worker shares the model cache."""
+    settings = runs[0].config
+    slots = split_concurrency(min(settings.concurrency, len(units)), settings.executor.workers)
+    if not slots:
+        return
+    setup = WorkerSetup.of(runs)
+    driver.follow_calls()  # the workers report their calls' usage as they go
+    pool = WorkerPool(setup, len(slots), driver)
+    done = False
     try:
-        for slots in split_concurrency(min(prepared.config.concurrency, len(pending)), workers):
-            start(slots)
-        await finished
+        await run_lanes(slots, units, driver, pool.simulate)
+        done = True
     finally:
-        for worker in list(live):
-            loop.remove_reader(worker.connection.fileno())
-            if worker.process.is_alive():
-                worker.process.terminate()
-            worker.connection.close()
-            worker.outbox.close()
-        for worker in live:
-            await asyncio.to_thread(worker.process.join, 10)
+        await pool.close(done=done)

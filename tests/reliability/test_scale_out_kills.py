@@ -1,7 +1,7 @@
-"""`kill -9` in a scaled-out run, with worker processes (`--workers 2`) and with a local Ray cluster
-(`--ray local --workers 2`): a worker killed mid-run, then the driver killed mid-run. No process the
+"""`kill -9` in a scaled-out run or experiment, with worker processes (`--workers 2`) and with a local Ray
+cluster (`--ray local --workers 2`): a worker killed mid-run, then the driver killed mid-run. No process the
 driver started (workers, Ray's own processes) may outlive it, and the resumed run must end with every
-simulation recorded exactly once."""
+simulation recorded exactly once (an experiment's, in every arm, equal to an uninterrupted run's)."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from test_runner_cli import untimed
 from test_runner_workers import _alive
 
 from tau2.runs import MANIFEST_FILE, RESULTS_FILE, read_records
@@ -145,3 +146,71 @@ def test_kill_nine_of_workers_and_driver_leaves_no_process_and_resumes_without_l
     assert warnings == []
     assert (lost, duplicated) == (0, 0)
     assert set(units) == expected
+
+
+@pytest.mark.parametrize("scale", list(SCALES))
+def test_kill_nine_of_workers_and_driver_of_an_experiment_resumes_losing_duplicating_changing_nothing(
+    scale: str, suite_file: Path, tmp_path: Path, reliability_scale: Any
+) -> None:
+    if scale == "ray":
+        pytest.importorskip("ray", reason="the ray extra is not installed (pip install -e '.[ray]')")
+    from tau2.domains.mock.tasks import MOCK_TASKS
+
+    driver_kills = reliability_scale.pick(1, 3)
+    trials = reliability_scale.pick(20, 60)
+    arms = ("oracle", "transfer")
+    exp = tmp_path / "exp.toml"
+    exp.write_text(
+        f'name = "kills"\nbaseline = "oracle"\n[base]\nsuite = "{suite_file}"\ntrials = {trials}\nseed = 9\n'
+        f'concurrency = 4\nuser = {{ kind = "{slowed_name("scripted")}" }}\n'
+        + "".join(f'[[arms]]\nname = "{arm}"\nagent = {{ kind = "{slowed_name(arm)}" }}\n' for arm in arms)
+    )
+    out, reference = tmp_path / "out", tmp_path / "reference"
+    experiment = [sys.executable, "-m", "tau2", "experiment", "run", str(exp), "--quiet"]
+    uninterrupted = subprocess.run([*experiment, "--out", str(reference)], capture_output=True, timeout=900)
+    assert uninterrupted.returncode == 0, uninterrupted.stderr.decode()[-2000:]
+    command = [*experiment, "--out", str(out), *SCALES[scale]]
+    slowed = {**os.environ, DELAY_VARIABLE: "0.05"}
+    survivors: dict[int, str] = {}
+    worker_kills = 0
+    try:
+        for _ in range(driver_kills):
+            resume = ["--resume"] if (out / "experiment.json").exists() else []
+            process = subprocess.Popen(
+                [*command, *resume], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=slowed
+            )
+            wait_for_more_records(process, out / arms[0], 4)
+            workers = [
+                pid
+                for pid, line in descendants(process.pid).items()
+                if WORKER_COMMANDS[scale] in line.encode()
+            ]
+            assert workers, descendants(process.pid)
+            os.kill(workers[0], signal.SIGKILL)
+            worker_kills += 1
+            wait_for_more_records(process, out / arms[0], 4)  # the experiment went on after losing a worker
+            tree = descendants(process.pid)
+            os.kill(process.pid, signal.SIGKILL)
+            assert process.wait(timeout=30) == -signal.SIGKILL
+            survivors |= wait_until_gone(tree)
+        finished = subprocess.run([*command, "--resume"], capture_output=True, timeout=900)
+        assert finished.returncode == 0, finished.stderr.decode()[-2000:]
+    finally:
+        kill_leftovers(survivors)
+    assert survivors == {}, f"processes outlived their driver: {survivors}"
+    expected = {(task.id, trial) for task in MOCK_TASKS for trial in range(trials)}
+    lost = duplicated = different = 0
+    for arm in arms:
+        records, warnings = read_records(out / arm / RESULTS_FILE)
+        assert warnings == []
+        units = Counter((record.task_id, record.trial) for record in records)
+        lost += len(expected - units.keys())
+        duplicated += sum(count - 1 for count in units.values())
+        got = {(record.task_id, record.trial): untimed(record) for record in records}
+        want = {(r.task_id, r.trial): untimed(r) for r in read_records(reference / arm / RESULTS_FILE)[0]}
+        different += sum(1 for unit in want.keys() & got.keys() if want[unit] != got[unit])
+    print(
+        f"RELIABILITY: experiment kills ({scale}): {worker_kills} worker kills, {driver_kills} driver kills, "
+        f"{2 * len(expected)} simulations, {lost} lost, {duplicated} duplicated, {different} different"
+    )
+    assert (lost, duplicated, different) == (0, 0, 0)
