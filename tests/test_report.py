@@ -195,7 +195,7 @@ def test_html_escapes_every_text(tmp_path: Path) -> None:
     page = page_path.read_text(encoding="utf-8")
     assert "<script>alert" not in page and "<img" not in page
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
-    assert "&lt;img onerror=&quot;x&quot;&gt;&amp;[i]a" in page
+    assert "&lt;img onerror=&quot;x&quot;&gt;&amp;[i]<wbr>a" in page, "a place to wrap after `]` added"
 
 
 def test_report_of_a_run_with_no_records_yet() -> None:
