@@ -25,6 +25,7 @@ LAYERS: dict[str, int] = {
     "_display": 0,
     "_urls": 0,
     "_registry": 0,
+    "_distribution": 0,
     "world": 1,
     "tasks": 2,
     "personas": 2,
