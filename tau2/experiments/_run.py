@@ -23,6 +23,8 @@ from tau2.metrics import Budget, StopReason, allocate
 from tau2.runner import ArmsDriver, ArmUnit, PreparedRun, RunProgress, Tally, drive_arms, prepare_run
 from tau2.runs import (
     MANIFEST_FILE,
+    PYTHON,
+    DirectoryWords,
     ExperimentManifest,
     ExperimentStatus,
     ExperimentStop,
@@ -237,22 +239,24 @@ def open_experiment(
     max_cost_usd: float | None = None,
     progress: ExperimentProgress | None = None,
     source: str = "experiment",
+    words: DirectoryWords = PYTHON,
 ) -> Iterator[OpenExperiment]:
     """Claim `out` and every arm's directory (no other run may use them meanwhile), check the experiment
     (against the stored one with `resume`), prepare every arm as a run and pass their warnings on.
-    `max_cost_usd` replaces the budget's spend cap for this session; `source` names the file in messages."""
+    `max_cost_usd` replaces the budget's spend cap for this session; `source` names the file in messages,
+    and a refused directory says the ways on in `words`."""
     progress = progress or ExperimentProgress()
     with ExitStack() as stack:
         _require_shared_executor(config, source)
-        stack.enter_context(claim_directory(out))
-        manifest = experiment_manifest(config, out, resume=resume)
+        stack.enter_context(claim_directory(out, words))
+        manifest = experiment_manifest(config, out, resume=resume, words=words)
         arms = []
         for arm in config.arms:
             arm_dir = arm_run_dir(out, arm.name)
-            lock = stack.enter_context(RunDirectoryLock(arm_dir))
+            lock = stack.enter_context(RunDirectoryLock(arm_dir, words))
             lock.acquire()
             stored = resume and (arm_dir / MANIFEST_FILE).is_file()
-            arms.append(_prepared(config, arm.name, arm_dir, resume=stored, source=source))
+            arms.append(_prepared(config, arm.name, arm_dir, resume=stored, source=source, words=words))
         for run in arms:
             pairing = pairing_warning(run.manifest.agent, run.manifest.user)
             for warning in [*run.warnings, *([pairing] if pairing else [])]:
@@ -266,10 +270,12 @@ def open_experiment(
         yield OpenExperiment(out, config, manifest, arms, state, cap, progress, tally)
 
 
-def _prepared(config: ExperimentConfig, arm: str, arm_dir: Path, *, resume: bool, source: str) -> PreparedRun:
+def _prepared(
+    config: ExperimentConfig, arm: str, arm_dir: Path, *, resume: bool, source: str, words: DirectoryWords
+) -> PreparedRun:
     """Arm `arm` prepared as a run; a refusal that does not name where its setting was given names the arm."""
     try:
-        return prepare_run(config.arm_layers(arm, source=source), arm_dir, resume=resume)
+        return prepare_run(config.arm_layers(arm, source=source), arm_dir, resume=resume, words=words)
     except UserInputError as error:
         if str(error).startswith(f"{source}: "):
             raise
