@@ -113,9 +113,9 @@ def test_a_task_holding_a_lone_surrogate_is_refused_where_it_is_built(
 
 
 @given(
-    text=st.text(min_size=1, max_size=40),
+    text=st.text(TEXT_CHARACTER, min_size=1, max_size=40),
     position=st.integers(0, 39),
-    other=st.characters(),
+    other=TEXT_CHARACTER,
 )
 def test_a_one_character_change_of_a_judge_setting_changes_the_judge_hash(
     text: str, position: int, other: str
@@ -128,6 +128,14 @@ def test_a_one_character_change_of_a_judge_setting_changes_the_judge_hash(
     assert (judge_hash([ModelSpec(name="judge", args={"system_note": edited})]) == judge_hash([judge])) == (
         edited == text
     )
+
+
+@given(surrogate=st.characters(categories=["Cs"]))
+def test_a_model_named_or_configured_with_a_lone_surrogate_is_refused(surrogate: str) -> None:
+    with pytest.raises(ValidationError, match=r"args\n.*note\[1\]: contains an unpaired UTF-16 surrogate"):
+        ModelSpec(name="judge", args={"note": ["fine", f"a{surrogate}"]})
+    with pytest.raises(ValidationError, match=r"\nname\n"):
+        ModelSpec(name=f"judge{surrogate}")
 
 
 def test_llm_prompts_match_their_version() -> None:
