@@ -2,18 +2,24 @@
 
 A name is looked up, in order, among the entries registered in code (directly, or as a builder a decorator
 registered, built on first use), the entries other packages install under the registry's entry-point group,
-and, when it has the form `module:attribute`, the attribute of an importable module. Installed and
-referenced entries are imported only when first asked for; an import that fails or names the wrong kind of
-object is one `UserInputError` line naming the entry.
+and, when it is a reference, the attribute it names: `module:attribute` of an importable module, or
+`path/to/file.py:attribute` of a Python file (relative to the current folder, or absolute), which needs
+nothing on the Python path. Installed and referenced entries are imported only when first asked for; an
+import that fails or names the wrong kind of object is one `UserInputError` line naming the entry.
 """
 
 from __future__ import annotations
 
+import hashlib
 import importlib
+import importlib.util
 import re
+import sys
 from collections.abc import Callable
 from functools import cached_property, reduce
 from importlib.metadata import EntryPoint, entry_points
+from pathlib import Path
+from types import ModuleType
 from typing import Generic, TypeVar
 
 from tau2.errors import UserInputError
@@ -22,20 +28,65 @@ T = TypeVar("T")
 
 _DOTTED = r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*"
 _REFERENCE = re.compile(rf"^(?P<module>{_DOTTED}):(?P<attribute>{_DOTTED})$")
+_FILE_REFERENCE = re.compile(rf"^(?P<file>.+\.py):(?P<attribute>{_DOTTED})$")
+"""A reference whose left side ends in `.py` names a file (so no module called `py` can be referenced)."""
 
 
 def is_reference(name: str) -> bool:
-    """Whether `name` has the form `module:attribute` (e.g. `my_pack.domain:DOMAIN`)."""
-    return _REFERENCE.match(name) is not None
+    """Whether `name` is a reference: `module:attribute` (e.g. `my_pack.domain:DOMAIN`) or
+    `path/to/file.py:attribute` (e.g. `my_actors.py:KIND`)."""
+    return _FILE_REFERENCE.match(name) is not None or _REFERENCE.match(name) is not None
 
 
 def resolve_reference(name: str) -> object:
-    """Import the module of a `module:attribute` reference and return the attribute (which may be dotted)."""
+    """The attribute (which may be dotted) a reference names: of the module it imports, or of the Python
+    file it runs (once per process)."""
+    in_file = _FILE_REFERENCE.match(name)
+    if in_file is not None:
+        path = Path(in_file["file"])
+        module = _file_module(path)
+        try:
+            return reduce(getattr, in_file["attribute"].split("."), module)
+        except AttributeError:
+            raise AttributeError(f"{path} has no attribute {in_file['attribute']!r}") from None
     match = _REFERENCE.match(name)
     if match is None:
-        raise ValueError(f"{name!r} is not a module:attribute reference")
-    module = importlib.import_module(match["module"])
+        raise ValueError(f"{name!r} is not a module:attribute or file.py:attribute reference")
+    try:
+        module = importlib.import_module(match["module"])
+    except ModuleNotFoundError as error:
+        here = Path(*match["module"].split(".")).with_suffix(".py")
+        if error.name != match["module"] or not here.is_file():
+            raise
+        raise ModuleNotFoundError(
+            f"No module named {error.name!r} on the Python path; the file {here} is named as "
+            f"{here}:{match['attribute']}",
+            name=error.name,
+        ) from None
     return reduce(getattr, match["attribute"].split("."), module)
+
+
+def _file_module(path: Path) -> ModuleType:
+    """The module a Python file defines, run on first use and kept under a name made from its resolved
+    path (so two spellings of one file give one module, and classes in it can find their module)."""
+    resolved = path.expanduser().resolve()
+    if not resolved.is_file():
+        raise FileNotFoundError(f"no file {path}")
+    name = f"_tau2_file_{resolved.stem}_{hashlib.sha256(str(resolved).encode()).hexdigest()[:12]}"
+    module = sys.modules.get(name)
+    if module is not None:
+        return module
+    spec = importlib.util.spec_from_file_location(name, resolved)
+    if spec is None or spec.loader is None:
+        raise ImportError(f"{path} cannot be loaded as Python")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    try:
+        spec.loader.exec_module(module)
+    except BaseException:
+        del sys.modules[name]
+        raise
+    return module
 
 
 Accept = Callable[[str, object], T]

@@ -1,5 +1,6 @@
-"""Actor kinds from outside the project: a package installed with its entry point, and a `module:factory`
-reference to a local module; both drive a real `tau2 run`."""
+"""Actor kinds from outside the project: a package installed with its entry point, a `module:factory`
+reference to a local module, and a `file.py:factory` reference to a file of the current folder; each drives a
+real `tau2 run`."""
 
 from __future__ import annotations
 
@@ -91,4 +92,36 @@ def test_a_reference_that_does_not_load_is_one_line(tmp_path: Path) -> None:
     assert result.stderr.strip().splitlines() == [
         "error: actor kind 'no_such_module:make' could not be loaded: "
         "ModuleNotFoundError: No module named 'no_such_module'"
+    ]
+
+
+def test_a_file_of_the_current_folder_is_named_by_its_path_with_nothing_on_the_python_path(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "handoff_actor.py").write_text(textwrap.dedent(PLUGIN))
+    env = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
+    command = [sys.executable, "-m", "tau2", "run", "--domain", "mock", "--user", "scripted", "--quiet"]
+
+    def run(agent: str, *options: str) -> subprocess.CompletedProcess[str]:
+        arguments = [*command, "--agent", agent, *options, "--out", f"out-{agent}"]
+        return subprocess.run(arguments, cwd=tmp_path, env=env, capture_output=True, text=True, check=False)
+
+    ran = run("handoff_actor.py:make", "--workers", "2")  # worker processes load the file themselves
+    assert ran.returncode == 0, ran.stderr
+    records = [
+        json.loads(line)
+        for line in (tmp_path / "out-handoff_actor.py:make" / "results.jsonl").read_text().splitlines()
+    ]
+    assert records and all(record["termination"] == "transfer" for record in records)
+    missing = run("no_such_file.py:make")
+    assert missing.returncode == 2
+    assert missing.stderr.strip().splitlines() == [
+        "error: actor kind 'no_such_file.py:make' could not be loaded: "
+        "FileNotFoundError: no file no_such_file.py"
+    ]
+    unnamed = run("handoff_actor.py:KIND_THAT_IS_NOT")
+    assert unnamed.returncode == 2
+    assert unnamed.stderr.strip().splitlines() == [
+        "error: actor kind 'handoff_actor.py:KIND_THAT_IS_NOT' could not be loaded: "
+        "AttributeError: handoff_actor.py has no attribute 'KIND_THAT_IS_NOT'"
     ]

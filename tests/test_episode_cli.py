@@ -32,6 +32,16 @@ def one_line(text: str) -> str:
     return lines[0]
 
 
+def test_the_readmes_episode_row_shows_both_seats_as_written(suite_file: Path) -> None:
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    (row,) = [line for line in readme.splitlines() if line.startswith("| Watch one episode, both seats")]
+    command = row.split("`")[1].replace("suite.json", str(suite_file)).replace(" ID ", " both ")
+    assert command.startswith("tau2 episode ")
+    result = runner.invoke(app, command.split()[1:])
+    assert result.exit_code == 0, result.output
+    assert "agent (oracle)" in result.stdout and "user (scripted)" in result.stdout
+
+
 def test_oracle_episode_shows_both_views_assertions_and_reward(suite_file: Path) -> None:
     result = runner.invoke(app, ["episode", "--suite", str(suite_file), "--task-id", "both", *OFFLINE])
     assert result.exit_code == 0, result.output

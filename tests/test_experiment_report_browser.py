@@ -1,5 +1,5 @@
 """The experiment report's HTML page in a real browser (the system's headless Chromium): it loads without
-errors, shows the verdict, and a flip's links open its transcript in either arm.
+errors, shows the verdict, a flip's links open its transcript in either arm, and it fits a 1,280 px window.
 
 Skipped with a reason where selenium, Chromium or chromedriver is missing (CI installs them)."""
 
@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 
 import pytest
-from fixtures.browser import chromium, script_errors
+from fixtures.browser import chromium, layout_problems, script_errors
 from fixtures.experiments import experiment, write_experiment
 from typer.testing import CliRunner
 
@@ -50,4 +50,24 @@ def test_page_shows_the_verdict_and_opens_a_flip_in_both_arms(tmp_path: Path) ->
             )
             assert outcome in panel.text.lower()
         assert "Transcript" in panel.text
+        assert layout_problems(browser) == []
+        assert script_errors(browser) == []
+
+
+def test_page_of_long_task_ids_and_a_long_arm_name_fits_the_window(tmp_path: Path) -> None:
+    from selenium.webdriver.common.by import By
+    from test_report_browser import LONG_IDS
+
+    long_arm = "transfer-every-customer-to-a-person-at-once-with-a-scripted-user"  # 64 characters: the most
+    base = {"domain": "telecom", "trials": 2, "seed": 3, "user": "scripted", "task_ids": list(LONG_IDS)}
+    arms = {"oracle": {"agent": "oracle"}, long_arm: {"agent": "transfer"}}
+    directory = write_experiment(tmp_path / "experiment", experiment("long", "oracle", base, **arms))
+    page = tmp_path / "page.html"
+    report = ["experiment", "report", str(directory), "--html", str(page)]
+    assert CliRunner().invoke(app, report).exit_code == 0
+
+    with chromium(tmp_path / "profile") as browser:
+        browser.get(page.as_uri())
+        assert len(browser.find_elements(By.CSS_SELECTOR, "a[href^='#sim-']")) == 8, "4 flips, 2 links each"
+        assert layout_problems(browser) == []
         assert script_errors(browser) == []

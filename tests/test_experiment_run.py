@@ -342,8 +342,8 @@ def test_bad_input_is_one_line_and_exit_2(suite_file: Path, tmp_path: Path) -> N
     assert changed.exit_code == 2
     assert changed.stderr.strip() == (
         f"error: {out}: cannot resume: the experiment differs in base.trials (1 → 2); "
-        "arms.transfer.agent.kind (transfer → null) (give the original experiment file, or start a new "
-        "experiment with another --out)"
+        "arms.transfer.agent.kind (transfer → null) (give the original experiment, or start a new one: "
+        "choose another --out)"
     )
     nothing = run_cli(str(exp), "--out", str(tmp_path / "empty"), "--resume")
     assert nothing.exit_code == 2 and "no experiment to resume (experiment.json is missing)" in nothing.stderr

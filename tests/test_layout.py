@@ -26,6 +26,7 @@ LAYERS: dict[str, int] = {
     "_urls": 0,
     "_credentials": 0,
     "_registry": 0,
+    "_distribution": 0,
     "world": 1,
     "tasks": 2,
     "personas": 2,

@@ -136,6 +136,9 @@ def test_the_sdist_carries_every_folder_installs_and_runs_the_quickstart(tmp_pat
         check=True,
     )
     assert Path(where.stdout.strip()).is_relative_to(site)
+    hint = "from tau2._distribution import install_hint; print(install_hint('plots'))"
+    installed = subprocess.run([str(python), "-c", hint], cwd=work, env=env, capture_output=True, text=True)
+    assert installed.stdout == "pip install 'tau2-dualcontrol[plots]'\n", "an installed package names itself"
     quickstart = [*tau2, "run", "--domain", "telecom", "--agent", "oracle", "--user", "scripted"]
     quickstart += ["--trials", "1", "--quiet", "--out", "runs/demo"]
     ran = subprocess.run(quickstart, cwd=work, env=env, capture_output=True, text=True, check=False)

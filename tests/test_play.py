@@ -110,10 +110,26 @@ def test_a_full_telecom_task_played_as_the_customer(tmp_path: Path) -> None:
     assert run.records[0].user_findings == [], "the person's seat is audited when the session is recorded"
 
 
-def test_leaving_records_nothing(tmp_path: Path) -> None:
-    code, output = play(["/quit"], "--domain", "mock", "--task-id", "unplugged", "--seat", "agent",
-                        "--other", "scripted", "--out", str(tmp_path / "r"))  # fmt: skip
-    assert code == 1 and "nothing was recorded" in output
+def test_leaving_records_nothing_and_is_no_failure(tmp_path: Path) -> None:
+    options = ["--domain", "mock", "--task-id", "unplugged", "--seat", "agent", "--other", "scripted"]
+    for stdin in (["/quit"], ["Hello."]):  # /quit, and the end of the input (Ctrl-D) mid-conversation
+        code, output = play(stdin, *options, "--out", str(tmp_path / "r"))
+        assert code == 0, output
+        assert "Left the session; nothing was recorded." in output
+        assert not (tmp_path / "r").exists()
+
+
+def test_ctrl_c_stops_play_with_130_and_records_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def interrupted(prompt: str) -> str:
+        raise KeyboardInterrupt  # Ctrl-C while the person types
+
+    monkeypatch.setattr(Terminal.__init__, "__defaults__", (interrupted, None))
+    options = ["--domain", "mock", "--task-id", "unplugged", "--seat", "agent", "--other", "scripted"]
+    result = runner.invoke(app, ["play", *options, "--out", str(tmp_path / "r")])
+    assert result.exit_code == 130
+    assert result.stderr.strip().splitlines() == ["interrupted by SIGINT: nothing was recorded"]
     assert not (tmp_path / "r").exists()
 
 
@@ -174,6 +190,6 @@ def test_the_telecom_task_menu_shows_one_page(tmp_path: Path) -> None:
     options = ["--domain", "telecom", "--suite", "base", "--out", str(tmp_path / "r")]
     result = runner.invoke(app, ["play", *options], input="")  # the input ends at the task menu
     code, output = result.exit_code, result.output
-    assert code == 1 and "left before the episode started" in output
+    assert code == 0 and "left before the episode started" in output
     assert len(tasks) > PAGE and f"and {len(tasks) - PAGE} more" in output
     assert sum(1 for line in output.splitlines() if line.strip()[:1].isdigit()) == PAGE

@@ -10,9 +10,11 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from fixtures.make_runs import RUNS_DIR
 from hypothesis import given
 from hypothesis import strategies as st
+from pydantic import ValidationError
 from tau.conformance import conformance_dir
 from typer.testing import CliRunner, Result
 
@@ -76,20 +78,45 @@ def test_task_hash_ignores_key_order_and_how_a_file_spelled_the_basis() -> None:
     assert task_hash(noted) != task_hash(task)
 
 
-@given(text=st.text(min_size=1, max_size=40), data=st.data())
+TEXT_CHARACTER = st.characters(exclude_categories=["Cs"])
+"""Any character a task accepts: everything but the UTF-16 surrogates, which are not text."""
+
+
+def with_ticket(text: str) -> Task:
+    """The first mock task with `text` as its ticket, validated as any task built in code is."""
+    return Task.model_validate({**MOCK_TASKS[0].model_dump(), "ticket": text})
+
+
+@given(text=st.text(TEXT_CHARACTER, min_size=1, max_size=40), data=st.data())
 def test_a_one_character_change_of_a_task_changes_its_hash(text: str, data: st.DataObject) -> None:
-    task = MOCK_TASKS[0].model_copy(update={"ticket": text})
+    task = with_ticket(text)
     position = data.draw(st.integers(0, len(text) - 1))
-    other = data.draw(st.characters().filter(lambda character: character != text[position]))
-    edited = task.model_copy(update={"ticket": text[:position] + other + text[position + 1 :]})
+    other = data.draw(TEXT_CHARACTER.filter(lambda character: character != text[position]))
+    edited = with_ticket(text[:position] + other + text[position + 1 :])
     assert task_hash(edited) != task_hash(task)
     assert task_hash(task.model_copy()) == task_hash(task)
 
 
 @given(
-    text=st.text(min_size=1, max_size=40),
+    text=st.text(TEXT_CHARACTER, max_size=20),
+    position=st.integers(0, 20),
+    surrogate=st.characters(categories=["Cs"]),
+)
+def test_a_task_holding_a_lone_surrogate_is_refused_where_it_is_built(
+    text: str, position: int, surrogate: str
+) -> None:
+    position %= len(text) + 1
+    with pytest.raises(ValidationError, match=r"ticket\n.*contains an unpaired UTF-16 surrogate"):
+        with_ticket(text[:position] + surrogate + text[position:])
+    data = {**MOCK_TASKS[0].model_dump(), "metadata": {"notes": ["fine", surrogate]}}
+    with pytest.raises(ValidationError, match=r"metadata\n.*notes\[1\]: contains an unpaired UTF-16"):
+        Task.model_validate(data)
+
+
+@given(
+    text=st.text(TEXT_CHARACTER, min_size=1, max_size=40),
     position=st.integers(0, 39),
-    other=st.characters(),
+    other=TEXT_CHARACTER,
 )
 def test_a_one_character_change_of_a_judge_setting_changes_the_judge_hash(
     text: str, position: int, other: str
@@ -102,6 +129,14 @@ def test_a_one_character_change_of_a_judge_setting_changes_the_judge_hash(
     assert (judge_hash([ModelSpec(name="judge", args={"system_note": edited})]) == judge_hash([judge])) == (
         edited == text
     )
+
+
+@given(surrogate=st.characters(categories=["Cs"]))
+def test_a_model_named_or_configured_with_a_lone_surrogate_is_refused(surrogate: str) -> None:
+    with pytest.raises(ValidationError, match=r"args\n.*note\[1\]: contains an unpaired UTF-16 surrogate"):
+        ModelSpec(name="judge", args={"note": ["fine", f"a{surrogate}"]})
+    with pytest.raises(ValidationError, match=r"\nname\n"):
+        ModelSpec(name=f"judge{surrogate}")
 
 
 def test_llm_prompts_match_their_version() -> None:

@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 
 import tau2
 from tau2.cli import app
-from tau2.config import ActorSpec, ExecutorConfig, RunConfig
+from tau2.config import ActorSpec, ExecutorConfig, ExperimentConfig, RunConfig
 from tau2.errors import UserInputError
 from tau2.runner import RunProgress, Tally
 from tau2.runs import MANIFEST_FILE, RESULTS_FILE, SimulationRecord
@@ -64,6 +64,35 @@ def test_a_run_resumes_from_python_taking_what_was_not_given(suite_file: Path, t
         UserInputError, match=r"cannot resume: the configuration differs in episode.max_steps"
     ):
         tau2.run(RunConfig(max_steps=7), out, resume=True)
+
+
+def test_a_refused_directory_says_what_to_do_in_python_words(suite_file: Path, tmp_path: Path) -> None:
+    out, config = tmp_path / "run", RunConfig(suite=suite_file, trials=1, **OFFLINE)
+    tau2.run(config, out)
+    refusals = {
+        "not empty; pass resume=True to continue its run, or give another out": lambda: tau2.run(config, out),
+        "cannot resume: the configuration differs in episode.max_steps (100 → 7) (give the original "
+        "settings, or start a new run: give another out)": lambda: tau2.run(
+            RunConfig(max_steps=7), out, resume=True
+        ),
+        "no run to resume (manifest.json is missing; nothing is recorded there: start it without "
+        "resume=True)": lambda: tau2.run(config, tmp_path / "empty", resume=True),
+        "not a directory; give another out": lambda: tau2.run(config, suite_file),
+    }
+    for message, call in refusals.items():
+        with pytest.raises(UserInputError) as refused:
+            call()
+        assert str(refused.value).endswith(message) and "--" not in str(refused.value)
+    experiment = ExperimentConfig.model_validate(
+        {
+            "name": "e",
+            "baseline": "a",
+            "base": {"suite": str(suite_file), **OFFLINE},
+            "arms": [{"name": "a"}, {"name": "b"}],
+        }
+    )
+    with pytest.raises(UserInputError, match=r"not empty; pass resume=True to continue its experiment, or "):
+        tau2.run_experiment(experiment, out)
 
 
 class Peak(RunProgress):

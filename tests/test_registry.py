@@ -1,5 +1,6 @@
 """The one registry mechanism (`tau2._registry`) and the three registries built on it: domains, actor kinds
-and catalog extensions, each found by registration, decorator, entry point or `module:attribute` reference."""
+and catalog extensions, each found by registration, decorator, entry point, or reference (`module:attribute`,
+or `path/to/file.py:attribute`)."""
 
 from __future__ import annotations
 
@@ -77,10 +78,65 @@ def module_on_path(tmp_path: Path) -> Iterator[Path]:
         ("a:", False),
         (":b", False),
         ("C:\\x", False),
+        ("my_actors.py:KIND", True),
+        ("sub/dir/my actors.py:a.b", True),
+        ("/abs/path/x.py:K", True),
+        ("x.py:", False),
+        ("dir/x.txt:K", False),
     ],
 )
-def test_a_reference_is_module_colon_attribute(name: str, expected: bool) -> None:
+def test_a_reference_is_module_colon_attribute_or_file_colon_attribute(name: str, expected: bool) -> None:
     assert is_reference(name) is expected
+
+
+NUMBERS_FILE = """
+from pathlib import Path
+
+Path(__file__).with_suffix(".runs").open("a").write("ran\\n")
+VALUE = 7
+
+
+class Box:
+    INNER = 8
+"""
+
+
+def test_a_python_file_is_referenced_by_its_path_without_the_import_path(
+    numbers: Registry[int], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = tmp_path / "my plugins"
+    folder.mkdir()
+    (folder / "numbers_here.py").write_text(NUMBERS_FILE)
+    monkeypatch.chdir(tmp_path)
+    assert numbers.get("my plugins/numbers_here.py:VALUE") == 7, "relative to the current folder"
+    assert numbers.get("my plugins/numbers_here.py:Box.INNER") == 8, "a dotted attribute"
+    assert numbers.get(f"{folder / 'numbers_here.py'}:VALUE") == 7, "an absolute path"
+    assert numbers.get("./my plugins/../my plugins/numbers_here.py:VALUE") == 7
+    assert (folder / "numbers_here.runs").read_text() == "ran\n", "one file runs once, however spelled"
+    assert "numbers_here" not in sys.modules, "nothing is put on the import path"
+
+
+def test_a_file_reference_that_fails_is_one_line(
+    numbers: Registry[int], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "numbers_here.py").write_text(NUMBERS_FILE)
+    (tmp_path / "broken_here.py").write_text("raise RuntimeError('the plugin is broken')\n")
+    failures = {
+        "absent.py:VALUE": "FileNotFoundError: no file absent.py",
+        "numbers_here.py:MISSING": "AttributeError: numbers_here.py has no attribute 'MISSING'",
+        "broken_here.py:VALUE": "RuntimeError: the plugin is broken",
+        "numbers_here:VALUE": (
+            "ModuleNotFoundError: No module named 'numbers_here' on the Python path; "
+            "the file numbers_here.py is named as numbers_here.py:VALUE"
+        ),
+    }
+    for name, reason in failures.items():
+        with pytest.raises(UserInputError) as failed:
+            numbers.get(name)
+        assert str(failed.value) == f"number {name!r} could not be loaded: {reason}"
+    (tmp_path / "broken_here.py").write_text("VALUE = 9\n")
+    assert numbers.get("broken_here.py:VALUE") == 9, "a file that failed is run again once mended"
 
 
 def test_entries_come_from_code_builders_entry_points_and_references(numbers: Registry[int]) -> None:
@@ -130,6 +186,17 @@ def test_a_domain_is_found_by_reference_and_then_by_its_own_name(module_on_path:
     shelf = get_domain("shelf_domain:DOMAIN")
     assert shelf.name == "shelf" and get_domain("shelf") is shelf
     assert domain_name("shelf_domain:DOMAIN") == "shelf" and domain_name("telecom") == "telecom"
+
+
+def test_a_domain_is_found_by_a_file_reference(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "drawer_domain.py").write_text(
+        "import dataclasses\nfrom tau2.world import get_domain\n"
+        "DOMAIN = dataclasses.replace(get_domain('mock'), name='drawer')\n"
+    )
+    monkeypatch.chdir(tmp_path)
+    drawer = get_domain("drawer_domain.py:DOMAIN")
+    assert drawer.name == "drawer" and get_domain("drawer") is drawer
+    assert domain_name("drawer_domain.py:DOMAIN") == "drawer"
 
 
 def test_the_decorator_registers_a_domain_built_on_first_use() -> None:

@@ -1,4 +1,6 @@
-"""The HTML report in a real browser: the system's headless Chromium, driven through chromedriver.
+"""The HTML report in a real browser: the system's headless Chromium, driven through chromedriver, in a
+1,280 px window that every page must fit (tables too wide scroll in their own box; links to transcripts stay
+in view).
 
 Skipped with a reason where selenium, Chromium or chromedriver is missing (CI installs them)."""
 
@@ -9,8 +11,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fixtures.browser import chromium, script_errors
-from fixtures.make_runs import RUNS_DIR
+from fixtures.browser import chromium, layout_problems, script_errors
+from fixtures.make_runs import RUNS_DIR, many_trials_run
 from typer.testing import CliRunner
 
 from tau2.cli import app
@@ -64,6 +66,7 @@ def test_report_lists_every_simulation_and_opens_a_failed_transcript(browser: An
     header.click()
     first = browser.find_elements(By.CSS_SELECTOR, "#sim-body tr")[0]
     assert first.find_elements(By.TAG_NAME, "td")[7].text == "1", "sorted by tool errors, most first"
+    assert layout_problems(browser) == []
     assert script_errors(browser) == []
 
 
@@ -82,6 +85,77 @@ def test_comparison_page_opens_the_transcripts_of_a_task_that_flips(browser: Any
         WebDriverWait(browser, 10).until(lambda _, seen=heading: panel.is_displayed() and seen in panel.text)
         assert "trial / seed\n1 / 1001" in panel.text, "the flipping task's trial 1 in that run"
     assert "FAIL" in panel.text and "get_customer_by_phone" in panel.text
+    assert layout_problems(browser) == []
+    assert script_errors(browser) == []
+
+
+def test_a_comparison_where_no_task_flips_loads_without_a_script_error(browser: Any, tmp_path: Path) -> None:
+    from selenium.webdriver.common.by import By
+
+    page = write_page(tmp_path, "compare", str(RUNS_DIR / "interactive"), str(RUNS_DIR / "interactive"))
+    browser.get(page.as_uri())
+    assert "Tasks that flip" not in browser.find_element(By.TAG_NAME, "body").text
+    assert browser.find_elements(By.CSS_SELECTOR, "a[href^='#sim-']") == []
+    assert layout_problems(browser) == []
+    assert script_errors(browser) == []
+
+
+LONG_IDS = (
+    "[mms_issue]bad_network_preference|bad_wifi_calling|break_apn_mms_setting|break_app_both_permissions|"
+    "data_mode_off|data_usage_exceeded|unseat_sim_card|user_abroad_roaming_enabled_off[PERSONA:Hard]",
+    "[mms_issue]airplane_mode_on|bad_network_preference|bad_wifi_calling|break_apn_mms_setting|"
+    "break_app_storage_permission|data_mode_off|data_usage_exceeded|unseat_sim_card|"
+    "user_abroad_roaming_disabled_on[PERSONA:None]",
+)
+"""Telecom tasks of the default suite with the longest ids: 195 characters, and 214 (shown shortened)."""
+
+
+def telecom_run(out: Path, agent: str) -> Path:
+    """Two trials of the `LONG_IDS` tasks with the scripted user and the `agent` kind."""
+    arguments = ["run", "--domain", "telecom", "--agent", agent, "--user", "scripted", "--trials", "2", "-q"]
+    arguments += ["--task-ids", ",".join(LONG_IDS), "--out", str(out)]
+    result = CliRunner().invoke(app, arguments)
+    assert result.exit_code == 0, result.output
+    return out
+
+
+def test_pages_of_tasks_with_long_ids_fit_the_window(browser: Any, tmp_path: Path) -> None:
+    from selenium.webdriver.common.by import By
+
+    oracle = telecom_run(tmp_path / "oracle", "oracle")
+    transfer = telecom_run(tmp_path / "transfer", "transfer")
+    browser.get(write_page(tmp_path, "compare", str(oracle), str(transfer)).as_uri())
+    links = browser.find_elements(By.CSS_SELECTOR, "a[href^='#sim-']")
+    assert len(links) == 16, "both tasks flip by both rules: a row each, linking both trials in both runs"
+    assert layout_problems(browser) == []
+    assert script_errors(browser) == []
+    browser.get(write_page(tmp_path, "report", str(transfer)).as_uri())
+    assert layout_problems(browser) == []
+    assert script_errors(browser) == []
+
+
+def test_a_table_wider_than_the_page_scrolls_in_its_box_with_its_first_column_in_view(
+    browser: Any, tmp_path: Path
+) -> None:
+    from selenium.webdriver.common.by import By
+
+    run = many_trials_run(tmp_path / "run", 20)
+    browser.get(write_page(tmp_path, "report", run, "--max-k", "20").as_uri())
+    assert layout_problems(browser) == [], "the page fits although a table of pass^1..20 does not"
+    box = next(
+        box
+        for box in browser.find_elements(By.CSS_SELECTOR, ".table-box")
+        if [caption.text for caption in box.find_elements(By.TAG_NAME, "caption")] == ["By intent"]
+    )
+    wide, shown = browser.execute_script("return [arguments[0].scrollWidth, arguments[0].clientWidth]", box)
+    assert wide > shown, "the table is wider than its box"
+    browser.execute_script("arguments[0].scrollIntoView(); arguments[0].scrollLeft = 1e6", box)
+    first = box.find_element(By.CSS_SELECTOR, "tr:nth-child(2) td:first-child")
+    last = box.find_elements(By.CSS_SELECTOR, "tr:nth-child(2) td")[-1]
+    assert first.text == "mobile_data"
+    assert abs(first.rect["x"] - box.rect["x"]) < 2, "the first column stays at the box's left edge"
+    right = box.rect["x"] + box.rect["width"]
+    assert last.rect["x"] + last.rect["width"] <= right + 1, "scrolled to the last column"
     assert script_errors(browser) == []
 
 

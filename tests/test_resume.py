@@ -118,7 +118,7 @@ def test_changed_configuration_is_refused_naming_the_fields(suite_file: Path, tm
     assert refused.stderr.strip() == (
         f"error: {out}: cannot resume: the configuration differs in episode.max_steps (100 → 7); "
         "agent.kind (oracle → null); task_ids (1 items → 2 items) "
-        "(give the original options, or start a new run with another --out)"
+        "(give the original settings, or start a new run: choose another --out)"
     )
     suite_file.write_text(suite_file.read_text().replace('"name": "mock"', '"name": "edited"'))
     edited = run("--resume", "--out", str(out))

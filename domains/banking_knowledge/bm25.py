@@ -2,7 +2,7 @@
 library τ²-bench uses: document contents (titles are not indexed) and queries split on whitespace after
 lower-casing. Scores equal the library's to the last bit; equal scores rank by document id.
 
-rank-bm25 is an optional dependency (`pip install 'tau2[knowledge]'`), imported when an index is built.
+rank-bm25 is an optional dependency (the `knowledge` extra), imported when an index is built.
 """
 
 from __future__ import annotations
@@ -10,13 +10,14 @@ from __future__ import annotations
 from typing import Any
 
 from tau2 import UserInputError
+from tau2._distribution import install_hint
 
 from .documents import Document, KnowledgeBase
 
 COMMON = 32
 """Terms in at least this many documents are scored when the index is built, so a query's new terms are
 rare ones, each scored over a few documents."""
-INSTALL_HINT = "the BM25 search needs rank-bm25 and numpy: pip install 'tau2[knowledge]'"
+INSTALL_HINT = f"the BM25 search needs rank-bm25 and numpy: {install_hint('knowledge')}"
 
 
 def tokens(text: str) -> list[str]:

@@ -13,7 +13,7 @@ from tau2.actors import pairing_warning
 from tau2.api._result import RunResult
 from tau2.config import ConfigLayer, RunConfig
 from tau2.runner import PreparedRun, RunProgress, drive, prepare_run
-from tau2.runs import RunDirectoryLock
+from tau2.runs import PYTHON, DirectoryWords, RunDirectoryLock
 
 
 @dataclass(frozen=True)
@@ -32,14 +32,20 @@ class OpenRun:
 
 @contextmanager
 def open_run(
-    layers: Sequence[ConfigLayer], out: Path, *, resume: bool, progress: RunProgress | None = None
+    layers: Sequence[ConfigLayer],
+    out: Path,
+    *,
+    resume: bool,
+    progress: RunProgress | None = None,
+    words: DirectoryWords = PYTHON,
 ) -> Iterator[OpenRun]:
     """Claim `out` (no other run may use it meanwhile), prepare the run the settings in `layers` describe
-    (over the stored run's configuration with `resume`) and pass its warnings to `progress`."""
+    (over the stored run's configuration with `resume`) and pass its warnings to `progress`; a refused
+    directory says the ways on in `words` (the Python API's arguments, or the command line's options)."""
     progress = progress or RunProgress()
-    with RunDirectoryLock(out) as lock:
+    with RunDirectoryLock(out, words) as lock:
         lock.acquire()  # before anything in the directory is read or written
-        prepared = prepare_run(layers, out, resume=resume)
+        prepared = prepare_run(layers, out, resume=resume, words=words)
         manifest = prepared.manifest
         pairing = pairing_warning(manifest.agent, manifest.user)
         warnings = [*prepared.warnings, *([pairing] if pairing else [])]

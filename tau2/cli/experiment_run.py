@@ -61,6 +61,7 @@ def command(
     from tau2.errors import UserInputError
     from tau2.experiments import CostEstimate, ExperimentProgress, experiment_summary, open_experiment
     from tau2.llm import AuthenticationError
+    from tau2.runs import COMMAND_LINE
 
     class Progress(CommandProgress, ExperimentProgress):
         """The run's progress bar and warnings, and the cost estimate on a line of its own."""
@@ -87,6 +88,7 @@ def command(
         progress=Progress(enabled=not quiet),
         source=source,
         session=session,
+        words=COMMAND_LINE,
     ) as started:
         try:
             result = asyncio.run(started.execute())

@@ -38,7 +38,11 @@ def command(
     data_dir: DataDir = None,
     seed: Annotated[int, typer.Option("--seed", help="Seed passed to the other seat's actor.")] = 0,
 ) -> None:
-    """Play a seat: pick domain, suite, task, seat and the other seat's actor, then converse."""
+    """Play a seat: pick domain, suite, task, seat and the other seat's actor, then converse.
+
+    Leaving (/quit, or the end of the input) records nothing and exits 0; Ctrl-C exits 130.
+    """
+    from tau2.cli._signals import Stopped
     from tau2.errors import UserInputError
     from tau2.play import SessionEnded, Terminal
     from tau2.play import choose_play_setup as choose_setup
@@ -65,11 +69,13 @@ def command(
             other=other,
             other_model=other_model,
         )
-    except SessionEnded:
+        result = play(term, setup, data_dir, seed)
+    except SessionEnded:  # left during the menu: the person's choice, not a failure
         typer.echo("left before the episode started; nothing was recorded", err=True)
-        raise typer.Exit(1) from None
-    result = play(term, setup, data_dir, seed)
-    if result is None:
-        raise typer.Exit(1)
+        return
+    except KeyboardInterrupt as interruption:
+        raise Stopped(interruption, "nothing was recorded") from None
+    if result is None:  # left during the conversation (play said so)
+        return
     record(run_dir, setup, result)
     typer.echo(f"recorded in {run_dir}: `tau2 report {run_dir}` or `tau2 view {run_dir}`")

@@ -43,15 +43,17 @@ def command(
     from tau2.errors import UserInputError
     from tau2.llm import AuthenticationError
     from tau2.runner import nothing_judged, run_summary, stored_manifest
+    from tau2.runs import COMMAND_LINE
 
     layers = configured_layers(config, RUN_OPTIONS, given)
     if print_config:
-        stored = stored_manifest(out).config if resume and out is not None else None
+        stored = stored_manifest(out, COMMAND_LINE).config if resume and out is not None else None
         typer.echo(layered(layers, stored).to_toml(), nl=False)
         return
     if out is None:
         raise UserInputError("missing option --out: the run directory")
-    with open_run(layers, out, resume=resume, progress=CommandProgress(enabled=not quiet)) as started:
+    progress = CommandProgress(enabled=not quiet)
+    with open_run(layers, out, resume=resume, progress=progress, words=COMMAND_LINE) as started:
         try:
             result = asyncio.run(started.execute())
         except AuthenticationError as error:

@@ -13,6 +13,7 @@ from tau2.config import EXECUTION_SETTINGS, ExperimentConfig
 from tau2.errors import UserInputError
 from tau2.runs import (
     EXPERIMENT_FILE,
+    DirectoryWords,
     ExperimentManifest,
     RunDirectoryLock,
     clear_unfinished_writes,
@@ -25,20 +26,23 @@ _SHOWN = 3
 
 
 @contextmanager
-def claim_directory(out: Path) -> Iterator[None]:
+def claim_directory(out: Path, words: DirectoryWords) -> Iterator[None]:
     """Create and lock `out` while the experiment uses it (removed again on failure if it was created
     here and is still empty)."""
-    with RunDirectoryLock(out) as lock:
+    with RunDirectoryLock(out, words) as lock:
         lock.acquire()
         yield
 
 
-def experiment_manifest(config: ExperimentConfig, out: Path, *, resume: bool) -> ExperimentManifest:
+def experiment_manifest(
+    config: ExperimentConfig, out: Path, *, resume: bool, words: DirectoryWords
+) -> ExperimentManifest:
     """A new experiment's manifest for the empty directory `out`, or with `resume` the stored one with
     `config`, which must match it in everything but the budget and the settings of how it runs (executor,
-    concurrency, rate limits, model cache); secrets redacted either way."""
+    concurrency, rate limits, model cache); secrets redacted either way. A refusal says the ways on in the
+    caller's `words`."""
     if not resume:
-        clear_unfinished_writes(out, EXPERIMENT_FILE, "experiment")
+        clear_unfinished_writes(out, EXPERIMENT_FILE, "experiment", words)
         return ExperimentManifest(created_at=datetime.now(UTC), config=redacted(config))
     if not (out / EXPERIMENT_FILE).is_file():
         raise UserInputError(f"{out}: no experiment to resume ({EXPERIMENT_FILE} is missing)")
@@ -55,8 +59,8 @@ def experiment_manifest(config: ExperimentConfig, out: Path, *, resume: bool) ->
             f"; … ({len(changed)} in all)" if len(changed) > _SHOWN else ""
         )
         raise UserInputError(
-            f"{out}: cannot resume: the experiment differs in {shown} (give the original experiment "
-            "file, or start a new experiment with another --out)"
+            f"{out}: cannot resume: the experiment differs in {shown} (give the original experiment, "
+            f"or start a new one: {words.elsewhere})"
         )
     return stored.model_copy(update={"config": redacted(config)})
 

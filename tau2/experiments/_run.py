@@ -24,6 +24,8 @@ from tau2.metrics import Allocation, Budget, StopReason, allocate
 from tau2.runner import ArmUnit, PreparedRun, RunProgress, Tally, drive_runs, prepare_run
 from tau2.runs import (
     MANIFEST_FILE,
+    PYTHON,
+    DirectoryWords,
     ExperimentManifest,
     ExperimentStatus,
     ExperimentStop,
@@ -245,25 +247,27 @@ def open_experiment(
     progress: ExperimentProgress | None = None,
     source: str = "experiment",
     session: Sequence[ConfigLayer] = (),
+    words: DirectoryWords = PYTHON,
 ) -> Iterator[OpenExperiment]:
     """Claim `out` and every arm's directory (no other run may use them meanwhile), check the experiment
     (against the stored one with `resume`), prepare every arm as a run and pass their warnings on.
     `max_cost_usd` replaces the budget's spend cap for this session; `session` holds settings given for
     this session alone over every arm's (the command line's executor options), never stored in the
-    experiment file; `source` names the file in messages."""
+    experiment file; `source` names the file in messages, and a refused directory says the ways on in
+    `words`."""
     progress = progress or ExperimentProgress()
     with ExitStack() as stack:
         _require_shared_executor(config, source)
-        stack.enter_context(claim_directory(out))
-        manifest = experiment_manifest(config, out, resume=resume)
+        stack.enter_context(claim_directory(out, words))
+        manifest = experiment_manifest(config, out, resume=resume, words=words)
         arms = []
         for arm in config.arms:
             arm_dir = arm_run_dir(out, arm.name)
-            lock = stack.enter_context(RunDirectoryLock(arm_dir))
+            lock = stack.enter_context(RunDirectoryLock(arm_dir, words))
             lock.acquire()
             stored = resume and (arm_dir / MANIFEST_FILE).is_file()
             layers = [*config.arm_layers(arm.name, source=source), *session]
-            arms.append(_prepared(layers, arm.name, arm_dir, resume=stored, source=source))
+            arms.append(_prepared(layers, arm.name, arm_dir, resume=stored, source=source, words=words))
         for run in arms:
             pairing = pairing_warning(run.manifest.agent, run.manifest.user)
             for warning in [*run.warnings, *([pairing] if pairing else [])]:
@@ -278,12 +282,12 @@ def open_experiment(
 
 
 def _prepared(
-    layers: list[ConfigLayer], arm: str, arm_dir: Path, *, resume: bool, source: str
+    layers: list[ConfigLayer], arm: str, arm_dir: Path, *, resume: bool, source: str, words: DirectoryWords
 ) -> PreparedRun:
     """Arm `arm` prepared as a run from its settings `layers`; a refusal that does not name where its
     setting was given names the arm."""
     try:
-        return prepare_run(layers, arm_dir, resume=resume)
+        return prepare_run(layers, arm_dir, resume=resume, words=words)
     except UserInputError as error:
         if str(error).startswith(f"{source}: "):
             raise

@@ -7,6 +7,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from tau2._jsonfile import field_path, first_unpaired_surrogate
 from tau2._urls import api_base_problem
 from tau2.llm._secrets import SecretArgs, SecretURL
 
@@ -50,6 +51,20 @@ class ModelSpec(BaseModel):
     def _a_name_alone(cls, data: object) -> object:
         """A model given as a string is its name, with every other setting at its default."""
         return {"name": data} if isinstance(data, str) else data
+
+    @field_validator("args")
+    @classmethod
+    def _text_only(cls, value: SecretArgs) -> SecretArgs:
+        """A lone UTF-16 surrogate is not text: no manifest could hold it, nor could a judge's settings be
+        hashed (the command line and configuration files refuse one before it gets here, and the model's
+        name is refused by its own validation)."""
+        where = first_unpaired_surrogate(value)
+        if where is not None:
+            inside = field_path(where)
+            raise ValueError(
+                f"{f'{inside}: ' if inside else ''}contains an unpaired UTF-16 surrogate (not text)"
+            )
+        return value
 
     @field_validator("retry_budget_s", mode="before")
     @classmethod

@@ -125,7 +125,8 @@ def choose_setup(
 def play(
     term: Terminal, setup: PlaySetup, data_dir: Path | None = None, seed: int = 0
 ) -> EpisodeResult | None:
-    """Play the episode; returns its result, or None when the person quit before the end."""
+    """Play the episode; returns its result, or None when the person left before the end (Ctrl-C is
+    passed on as `KeyboardInterrupt`)."""
     seat = setup.seat
     config = EpisodeConfig(mode=setup.mode, seed=seed)
     actors: dict[Side, Actor | None] = {seat: None}
@@ -145,7 +146,7 @@ def play(
             _show(term, event.observation, seat)
             seen = max([seen, *(entry.index for entry in event.observation)])
             event = driver.send(_read_turn(term, context))
-    except (SessionEnded, KeyboardInterrupt):
+    except SessionEnded:
         term.say("[yellow]Left the session; nothing was recorded.[/]")
         return None
     finally:

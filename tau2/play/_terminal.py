@@ -19,7 +19,7 @@ LineReader = Callable[[str], str]
 
 
 class SessionEnded(Exception):
-    """The person left the session (end of input, or `/quit`)."""
+    """The person left the session (`/quit`, or the end of the input): a choice, not a failure."""
 
 
 class Terminal:
@@ -35,10 +35,11 @@ class Terminal:
             self.console.print(renderable)
 
     def ask(self, prompt: str) -> str:
-        """The next line typed, stripped; the end of the input (or Ctrl-C) ends the session."""
+        """The next line typed, stripped; the end of the input (Ctrl-D) ends the session (Ctrl-C, a
+        `KeyboardInterrupt`, stops the command)."""
         try:
             return self._read(prompt).strip()
-        except (EOFError, KeyboardInterrupt):
+        except EOFError:
             raise SessionEnded("end of input") from None
 
     def choose(self, title: str, options: Sequence[tuple[str, T]], default: int = 0) -> T:

@@ -8,7 +8,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from tau2.errors import UserInputError
-from tau2.runs import RunDirectoryLock
+from tau2.runs import COMMAND_LINE, RunDirectoryLock
 
 
 @contextmanager
@@ -18,7 +18,7 @@ def claimed_output(out: Path, run_dir: Path) -> Iterator[None]:
     there is refused with one line, and nothing of its is touched). Leaving with an error removes the
     directory again if this claim created it and it is empty."""
     require_new_output(out, run_dir)
-    with RunDirectoryLock(out) as lock:
+    with RunDirectoryLock(out, COMMAND_LINE) as lock:
         lock.acquire()
         require_new_output(out, run_dir)  # again: it may have been filled before the lock was taken
         yield

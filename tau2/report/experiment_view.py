@@ -16,8 +16,9 @@ from tau2.report import fmt, tables
 from tau2.report.experiment import SOURCES, ArmSummary, ExperimentComparison, ExperimentReport, Flip
 from tau2.report.factors import differ_line
 from tau2.report.html import (
-    _cell,
     _folded,
+    _link_columns,
+    _name_cell,
     _page_end,
     _page_start,
     _section,
@@ -342,7 +343,7 @@ def _flip_table(comparison: ExperimentComparison, index: Index) -> str:
     arms = (comparison.baseline, comparison.arm)
     head = "".join(f"<th>{escape(name)}</th>" for name in ("to", "task", "trial", "seed", *arms))
     rows = "".join(
-        f"<tr><td>{flip.to}</td><td>{_cell(fmt.short_id(flip.task_id))}</td><td>{flip.trial}</td>"
+        f"<tr><td>{flip.to}</td><td>{_name_cell(fmt.short_id(flip.task_id))}</td><td>{flip.trial}</td>"
         f"<td>{flip.seed}</td>{_link(index, comparison.baseline, flip, _other(flip.to))}"
         f"{_link(index, comparison.arm, flip, flip.to)}</tr>"
         for flip in sorted(comparison.flips, key=lambda f: (f.to, f.task_id, f.trial))
@@ -351,7 +352,8 @@ def _flip_table(comparison: ExperimentComparison, index: Index) -> str:
         f"Trials that flip: {comparison.flips_to_pass:,} to pass, {comparison.flips_to_fail:,} to fail "
         "(each link opens that simulation's transcript below)"
     )
-    return f"<table><caption>{escape(caption)}</caption><tr>{head}</tr>{rows}</table>"
+    widths = _link_columns("short", "", "short", "seed", "run", "run")
+    return f'<table class="links"><caption>{escape(caption)}</caption>{widths}<tr>{head}</tr>{rows}</table>'
 
 
 def _other(outcome: str) -> str:

@@ -144,20 +144,24 @@ def comparison_page_parts(
         ),
         _section("Reference actions", _table(tables.action_diffs(report.actions, level))),
     ]
-    yield from _flipping(report, records_a, records_b)
+    listed = tables.flips(report.flips, listed=True)
+    viewer = not listed.empty and bool(records_a or records_b)  # only then is there a viewer to script
+    if viewer:
+        yield from _flipping(report, listed, records_a, records_b)
+    else:
+        yield _section("Tasks that flip", _table(listed))
     yield _folded("Runs and pairing", _table(tables.run_refs(report)), _table(tables.pairing(report)))
-    yield _page_end(viewer=bool(records_a or records_b))
+    yield _page_end(viewer=viewer)
 
 
 def _flipping(
-    report: ComparisonReport, records_a: Sequence[SimulationRecord], records_b: Sequence[SimulationRecord]
+    report: ComparisonReport,
+    listed: TableData,
+    records_a: Sequence[SimulationRecord],
+    records_b: Sequence[SimulationRecord],
 ) -> Iterator[str]:
-    """The tasks that flip, each with links to its simulations in A and in B, and the viewer holding those
-    simulations (nothing without records, the table alone)."""
-    listed = tables.flips(report.flips, listed=True)
-    if listed.empty or not (records_a or records_b):
-        yield _section("Tasks that flip", _table(listed))
-        return
+    """The tasks that flip (`listed`, one row each), each with links to its simulations in A and in B, and
+    the viewer holding those simulations."""
     flipping = {key for sets in report.flips.values() for key in (*sets.gained, *sets.lost)}
     sides = [
         (side, flipping_records(records, lambda task_id: pair_key(task_id, report.pair_by) in flipping))
@@ -172,16 +176,19 @@ def _flipping(
                 f'<a href="#sim-{len(rows) + 1}" class="badge {outcome}">trial {record.trial}: {outcome}</a>'
             )
             rows += table_rows([record], [side])
-    head = "".join(f"<th>{escape(column)}</th>" for column in (*listed.columns, "run A", "run B"))
+    columns = (*listed.columns, "run A", "run B")
+    head = "".join(f"<th>{escape(column)}</th>" for column in columns)
     flips = "".join(
-        f"<tr><td>{_cell(name)}</td><td>{direction}</td><td>{_cell(fmt.short_id(key))}</td>"
+        f"<tr><td>{_cell(name)}</td><td>{direction}</td><td>{_name_cell(fmt.short_id(key))}</td>"
         + "".join(f"<td>{' '.join(links.get((side, key), [])) or 'none'}</td>" for side in ("A", "B"))
         + "</tr>"
         for name, sets in report.flips.items()
         for direction, keys in (("gained", sets.gained), ("lost", sets.lost))
         for key in keys
     )
-    table = f"<table><caption>{escape(listed.title)}</caption><tr>{head}</tr>{flips}</table>"
+    widths = _link_columns("short", "short", "", "run", "run")
+    caption = f"<caption>{escape(listed.title)}</caption>"
+    table = f'<table class="links">{caption}{widths}<tr>{head}</tr>{flips}</table>'
     note = '<p class="note">Each link opens that simulation\'s transcript below.</p>'
     yield _section("Tasks that flip", note, table)
     yield from _viewer(
@@ -458,7 +465,8 @@ def _viewer(
         '<select id="sim-termination" aria-label="termination"><option value="all">all terminations</option>'
         '</select><span id="sim-count" class="note"></span></div>'
         '<div id="transcript" hidden></div>'
-        f'<table id="sim-table"><thead><tr>{head}</tr></thead><tbody id="sim-body"></tbody></table>'
+        f'<div class="table-box"><table id="sim-table"><thead><tr>{head}</tr></thead>'
+        '<tbody id="sim-body"></tbody></table></div>'
         '<button id="sim-more" type="button" hidden>show more</button></section>'
         f'<script type="application/json" id="tau2-rows">{script_json(data)}</script>'
     )
@@ -510,13 +518,28 @@ def _table(data: TableData) -> str:
     rows = "".join(
         "<tr>"
         + "".join(
-            f"<td>{_cell(cell)}</td>" if index < data.text_columns else f'<td class="num">{_cell(cell)}</td>'
+            f"<td>{_name_cell(cell)}</td>"
+            if index == 0
+            else f"<td>{_cell(cell)}</td>"
+            if index < data.text_columns
+            else f'<td class="num">{_cell(cell)}</td>'
             for index, cell in enumerate(row)
         )
         + "</tr>"
         for row in data.rows
     )
-    return f"<table><caption>{escape(data.title)}</caption><tr>{head}</tr>{rows}</table>"
+    return _boxed(f"<table><caption>{escape(data.title)}</caption><tr>{head}</tr>{rows}</table>")
+
+
+def _boxed(table: str) -> str:
+    """A table in its own box, which scrolls sideways when the table is wider than the page."""
+    return f'<div class="table-box">{table}</div>'
+
+
+def _link_columns(*classes: str) -> str:
+    """The column widths of a table of transcript links (`table.links`), one CSS class per column; an empty
+    class leaves that column the room the others leave."""
+    return "<colgroup>" + "".join(f'<col class="{c}">' if c else "<col>" for c in classes) + "</colgroup>"
 
 
 def _cell(text: str) -> str:
@@ -532,6 +555,12 @@ def _cell(text: str) -> str:
 
 def _lines(text: str) -> str:
     return escape(text).replace("\n", "<br>")
+
+
+def _name_cell(name: str) -> str:
+    """A row's name (a task id, a group) as `_cell` shows it, with a place to wrap after each `|` and `]` (the
+    joints of a composed task's id, which browsers would otherwise keep on one line however long)."""
+    return _cell(name).replace("|", "|<wbr>").replace("]", "]<wbr>")
 
 
 def write_page(path: Path, page: str | Iterable[str]) -> None:

@@ -13,6 +13,7 @@ from functools import wraps
 from html import escape
 from typing import TYPE_CHECKING, Any, Final, ParamSpec
 
+from tau2._distribution import install_hint
 from tau2.report.fmt import shortened
 from tau2.world import Side
 
@@ -25,7 +26,6 @@ SIDE_COLORS: Final = ("#4e79a7", "#e15759")
 PASS_FAIL: Final = ("#59a14f", "#e15759")
 WIDTH_IN: Final = 5.2
 ROW_IN: Final = 0.28
-MISSING_EXTRA: Final = "Plots need matplotlib: pip install 'tau2[plots]'."
 LABEL_CHARS: Final = 64
 """Longer labels (a bar's, a curve's, a legend entry's) are drawn shortened; the page's tables hold them
 whole. Laying out a name of tens of thousands of characters takes matplotlib seconds."""
@@ -274,6 +274,11 @@ def _svg(fig: Any, title: str) -> str:
     return f'<figure class="plot" aria-label="{escape(shortened(title, TITLE_CHARS))}">{svg}</figure>'
 
 
+def missing_extra() -> str:
+    """The line that says how to get the plots."""
+    return f"Plots need matplotlib: {install_hint('plots')}."
+
+
 def fallback() -> str:
     """What stands where the plots would be when matplotlib is missing."""
-    return f'<p class="note">{escape(MISSING_EXTRA)}</p>'
+    return f'<p class="note">{escape(missing_extra())}</p>'

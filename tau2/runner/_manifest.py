@@ -15,14 +15,15 @@ from typing import Any, Final
 
 from pydantic import BaseModel
 
+from tau2._distribution import installed_version
 from tau2.actors import actor_kind
 from tau2.episode import ActorSpec, Mode
 from tau2.llm import REDACTED, ModelSpec
 from tau2.runs import RunManifest
 from tau2.world import Domain, Side, World
 
-PACKAGES: Final = ("tau2", "litellm", "pydantic", "rich", "typer")
-"""Packages whose versions every manifest records (with Python's)."""
+PACKAGES: Final = ("litellm", "pydantic", "rich", "typer")
+"""Packages whose versions every manifest records (with Python's and tau2's own)."""
 LATER_HASHES: Final = frozenset({"data", "judge"})
 """Hashes manifests hold since runs recorded what their scores rest on: a manifest made before lacks them,
 and resuming its run compares the rest."""
@@ -70,8 +71,12 @@ def sha256_tree(root: Path) -> str:
 
 
 def package_versions(packages: Iterable[str] = PACKAGES) -> dict[str, str]:
-    """Installed versions of `packages` (missing ones left out), plus Python's."""
+    """Installed versions of `packages` (missing ones left out), plus Python's and, under `tau2`, that of
+    this distribution (left out when it runs uninstalled)."""
     versions = {"python": platform.python_version()}
+    own = installed_version()
+    if own is not None:
+        versions["tau2"] = own
     for name in packages:
         try:
             versions[name] = version(name)

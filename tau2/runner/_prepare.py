@@ -36,7 +36,9 @@ from tau2.runner._summary import latest_outcomes
 from tau2.runs import (
     DAMAGED_FILE,
     MANIFEST_FILE,
+    PYTHON,
     RESULTS_FILE,
+    DirectoryWords,
     RecordFile,
     RunManifest,
     clear_unfinished_writes,
@@ -107,16 +109,19 @@ class PreparedRun(BaseModel):
         return self.manifest.config.data_dir
 
 
-def prepare_run(layers: Layers, run_dir: Path, *, resume: bool) -> PreparedRun:
+def prepare_run(
+    layers: Layers, run_dir: Path, *, resume: bool, words: DirectoryWords = PYTHON
+) -> PreparedRun:
     """Resolve the settings `layers` give for a new run in an empty `run_dir` (over the defaults), or for
-    resuming the run stored there (over its configuration).
+    resuming the run stored there (over its configuration); a refused directory says the ways on in the
+    caller's `words`.
 
     Checks run cheapest first: the run directory, the settings, the configuration against a stored one,
     and only then every task's initialisation and each seat's actor.
     """
-    stored = stored_manifest(run_dir) if resume else None
+    stored = stored_manifest(run_dir, words) if resume else None
     if stored is None:
-        _require_empty(run_dir)
+        _require_empty(run_dir, words)
     manifest, tasks = _resolve(layered(layers, None if stored is None else stored.config), layers, stored)
     config = manifest.config
     if stored is not None:
@@ -124,7 +129,7 @@ def prepare_run(layers: Layers, run_dir: Path, *, resume: bool) -> PreparedRun:
         if changed:
             raise UserInputError(
                 f"{run_dir}: cannot resume: the configuration differs in {'; '.join(changed)} "
-                "(give the original options, or start a new run with another --out)"
+                f"(give the original settings, or start a new run: {words.elsewhere})"
             )
         if manifest.trials < stored.trials:
             raise UserInputError(
@@ -262,23 +267,24 @@ def _solo_warnings(mode: Mode, layers: Layers) -> list[str]:
     ]
 
 
-def stored_manifest(run_dir: Path) -> RunManifest:
-    """The manifest of the run stored in `run_dir`; a directory holding none is one line saying so."""
+def stored_manifest(run_dir: Path, words: DirectoryWords = PYTHON) -> RunManifest:
+    """The manifest of the run stored in `run_dir`; a directory holding none is one line saying so (and,
+    when nothing is recorded there, how to start the run, in the caller's `words`)."""
     if not (run_dir / MANIFEST_FILE).is_file():
         unstarted = run_dir.is_dir() and all(is_temporary(path, MANIFEST_FILE) for path in run_dir.iterdir())
-        hint = "; nothing is recorded there: run without --resume" if unstarted else ""
+        hint = f"; nothing is recorded there: {words.fresh}" if unstarted else ""
         raise UserInputError(f"{run_dir}: no run to resume ({MANIFEST_FILE} is missing{hint})")
     return load_manifest(run_dir)
 
 
-def _require_empty(run_dir: Path) -> None:
+def _require_empty(run_dir: Path, words: DirectoryWords) -> None:
     """Refuse a directory holding anything but temporaries of a manifest write that never finished (a
     kill or a full disk before the run began), which are removed."""
     if not run_dir.exists():
         return
     if not run_dir.is_dir():
-        raise UserInputError(f"{run_dir}: not a directory; choose another --out")
-    clear_unfinished_writes(run_dir, MANIFEST_FILE, "run")
+        raise UserInputError(f"{run_dir}: not a directory; {words.elsewhere}")
+    clear_unfinished_writes(run_dir, MANIFEST_FILE, "run", words)
 
 
 def _resolve(

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from tau2._distribution import install_hint
 from tau2.errors import UserInputError
 from tau2.llm import AuthenticationError, call_settings, default_limits
 from tau2.runner._driver import Driver
@@ -58,7 +59,7 @@ def _ray() -> Any:
     try:
         import ray
     except ImportError:
-        raise UserInputError("the ray executor (--ray) needs Ray: pip install 'tau2[ray]'") from None
+        raise UserInputError(f"the ray executor (--ray) needs Ray: {install_hint('ray')}") from None
     return ray
 
 

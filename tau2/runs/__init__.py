@@ -43,12 +43,16 @@ from tau2.runs._rundir import (
 from tau2.runs._signals_held import signals_held
 from tau2.runs._store import DAMAGED_FILE, RecordWriter, set_aside_damaged
 from tau2.runs._stream import RecordFile, RecordLine, ResultsIndex, record_heads
+from tau2.runs._words import COMMAND_LINE, PYTHON, DirectoryWords
 
 __all__ = [
+    "COMMAND_LINE",
     "DAMAGED_FILE",
     "EXPERIMENT_FILE",
     "MANIFEST_FILE",
+    "PYTHON",
     "RESULTS_FILE",
+    "DirectoryWords",
     "EffortHead",
     "EntryShape",
     "ExperimentManifest",

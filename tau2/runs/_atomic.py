@@ -9,6 +9,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from tau2.errors import UserInputError
+from tau2.runs._words import PYTHON, DirectoryWords
 
 _SUFFIX = ".tmp"
 
@@ -36,14 +37,14 @@ def is_temporary(path: Path, target: str) -> bool:
     return path.name.startswith(f".{target}.") and path.name.endswith(_SUFFIX) and path.is_file()
 
 
-def clear_unfinished_writes(directory: Path, target: str, what: str) -> None:
+def clear_unfinished_writes(directory: Path, target: str, what: str, words: DirectoryWords = PYTHON) -> None:
     """Refuse `directory` in one `UserInputError` line when it holds anything but temporaries of a `target`
     write that never finished (a kill or a full disk before anything began), which are removed; `what`
-    names what `--resume` would continue there (`run`, `experiment`)."""
+    names what resuming would continue there (`run`, `experiment`), in the caller's `words`."""
     contents = list(directory.iterdir())
     if not all(is_temporary(path, target) for path in contents):
         raise UserInputError(
-            f"{directory}: not empty; add --resume to continue its {what}, or choose another --out"
+            f"{directory}: not empty; {words.resume} to continue its {what}, or {words.elsewhere}"
         )
     for path in contents:
         path.unlink()

@@ -11,14 +11,16 @@ from pathlib import Path
 from types import TracebackType
 
 from tau2.errors import UserInputError
+from tau2.runs._words import PYTHON, DirectoryWords
 
 
 class RunDirectoryLock:
     """Held from before a run reads its directory until it ends (the kernel drops it when the process
     dies). Leaving with an error removes the directory again if this claim created it and it is empty."""
 
-    def __init__(self, run_dir: Path) -> None:
+    def __init__(self, run_dir: Path, words: DirectoryWords = PYTHON) -> None:
         self._run_dir = run_dir
+        self._words = words
         self._descriptor: int | None = None
         self._created = False
 
@@ -40,7 +42,7 @@ class RunDirectoryLock:
         except FileNotFoundError:
             return None
         except NotADirectoryError:
-            raise UserInputError(f"{self._run_dir}: not a directory; choose another --out") from None
+            raise UserInputError(f"{self._run_dir}: not a directory; {self._words.elsewhere}") from None
         try:
             fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:

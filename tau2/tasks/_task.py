@@ -15,12 +15,26 @@ from pydantic import (
     model_serializer,
 )
 
+from tau2._jsonfile import field_path, first_unpaired_surrogate
 from tau2.tasks._reward_basis import RewardType
 from tau2.world import Side
 
 
 class _Frozen(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
+
+    @field_validator("*", mode="after")
+    @classmethod
+    def _text_only(cls, value: Any) -> Any:
+        """A lone UTF-16 surrogate is not text: no task file, suite, record or content hash can hold one
+        (task files refuse it when read; this refuses it in a task built in code)."""
+        where = first_unpaired_surrogate(value)
+        if where is not None:
+            inside = field_path(where)
+            raise ValueError(
+                f"{inside + ': ' if inside else ''}contains an unpaired UTF-16 surrogate (not text)"
+            )
+        return value
 
 
 class EnvCall(_Frozen):

@@ -99,7 +99,7 @@ def _unknown(name: str, names: list[str]) -> UserInputError:
     available = ", ".join(names) or "none installed"
     return UnknownDomainError(
         f"unknown domain {name!r} (available: {available}; a pack that is not installed is named as "
-        "module:attribute)"
+        "module:attribute or path/to/file.py:attribute)"
     )
 
 

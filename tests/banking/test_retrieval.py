@@ -176,7 +176,7 @@ def test_an_unreachable_endpoint_is_one_line_when_the_run_starts() -> None:
 
 def test_a_missing_bm25_library_is_one_clear_line(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "rank_bm25", None)
-    with pytest.raises(UserInputError, match=r"pip install 'tau2\[knowledge\]'"):
+    with pytest.raises(UserInputError, match=r"pip install -e '\.\[knowledge\]' \(in the tau2 checkout\)"):
         BM25Search(knowledge_base(DATA_DIR))
 
 

@@ -6,10 +6,17 @@ Every response the server sends is booked with what it must become: one actor tu
 error turn, or a failed tool call) for a model answer, nothing but a retry for a provider fault, the end
 of the simulation as an infrastructure error for a fatal one. The records must agree with the book, and a
 `--resume` must re-run exactly the infrastructure errors.
+
+Whether an answer reaches the client before the seat's per-attempt timeout is not the server's to decide:
+on a loaded machine any answer can be late, and the client rightly gives up on it and asks again. The book
+therefore follows what the client did, which the next request of the seat shows: a retry sends the very
+conversation of the attempt it repeats, while any accepted turn (an answer, a tool result, a notice about a
+rejected reply) changes it. An answer followed by its own retry is booked as lost, never as a turn.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 import threading
@@ -58,6 +65,8 @@ class Outcome(StrEnum):
     """A provider fault the client retries: never a turn."""
     FATAL = "fatal"
     """A provider fault that ends the simulation as an infrastructure error."""
+    LOST = "lost"
+    """An answer the client gave up on (it came after the timeout) and asked for again: never a turn."""
 
     @property
     def is_turn(self) -> bool:
@@ -67,6 +76,11 @@ class Outcome(StrEnum):
     @property
     def is_model_fault(self) -> bool:
         return self in {Outcome.ERROR_TURN, Outcome.TOOL_ERROR, Outcome.ACCEPTED}
+
+    @property
+    def is_usable(self) -> bool:
+        """Whether the response, taken, moves the seat's script on (a fault does not)."""
+        return self in {Outcome.GOOD, Outcome.ACCEPTED}
 
 
 ROLE_TOOL = {"agent": "get_account", "user": "look_at_lamp", "solo": "enable_power"}
@@ -139,6 +153,10 @@ def _decorated(suffix: str) -> Callable[[str, Reply], Reply]:
 
 
 HANG = "hang"
+LATE = "late_answer"
+"""The good answer, a little after the seat's timeout: what any answer can be on a loaded machine."""
+SLOW = frozenset({HANG, LATE})
+"""Kinds that cost a whole timeout: each seat of a simulation gets at most one, on the native transport."""
 GOOD_USAGE = {"prompt_tokens": 7, "completion_tokens": 3, "total_tokens": 10}
 BROKEN = completion_body(Reply.text("cut short"), GOOD_USAGE)
 INTERACTIVE = frozenset({"agent", "user"})
@@ -241,6 +259,8 @@ KINDS = [
     ),
     Kind("connection_reset", Outcome.TRANSIENT, lambda r, g: Reply.dropped()),
     Kind(HANG, Outcome.TRANSIENT, lambda r, g: Reply.text("too late", delay=TIMEOUT_S * 5)),
+    # A good answer sent late: booked as a turn when sent, and as lost once the client asks again.
+    Kind(LATE, Outcome.GOOD, lambda r, g: g.model_copy(update={"delay": TIMEOUT_S * 1.25})),
 ]
 FATAL_KINDS = [
     Kind("http_400", Outcome.FATAL, lambda r, g: Reply.error(400)),
@@ -248,6 +268,8 @@ FATAL_KINDS = [
     Kind("outage", Outcome.FATAL, lambda r, g: Reply.error(503)),
 ]
 """Fatal faults; 401 is left out on purpose (an authentication failure stops the whole run)."""
+LOST = Kind("lost", Outcome.LOST, lambda r, g: g)
+"""What an answer is booked as once the seat's next request shows the client asked for it again."""
 
 
 @dataclass
@@ -257,8 +279,12 @@ class SeatState:
     requests: int = 0
     good: int = 0
     transient_streak: int = 0
+    streak_before: int = 0
+    """`transient_streak` before the last response, to restore when that response turns out lost."""
+    conversation: str | None = None
+    """A digest of the last request's messages: the same again means the client retried it."""
     hung: bool = False
-    """A hang costs a whole timeout, so each seat of a simulation gets at most one."""
+    """A hang or a late answer costs a whole timeout, so each seat of a simulation gets at most one."""
     doomed_at: int | None = None
     fatal: Kind | None = None
 
@@ -300,16 +326,32 @@ class FuzzProvider:
             if "done" in request.tool_names
             else "agent"
         )
+        conversation = hashlib.sha256(json.dumps(request.messages, sort_keys=True).encode()).hexdigest()
         with self._lock:
             state = self._seats.get((request.seed, role))
             if state is None:
                 state = self._seats[(request.seed, role)] = self._new_state(request.seed, role)
+            if conversation == state.conversation:
+                self._retried(request.seed, role, state)
+            state.conversation = conversation
             kind = self._choose(request.seed, role, state)
             self.book.add(request.seed, role, kind)
             good = SCRIPTS[role][min(state.good, len(SCRIPTS[role]) - 1)]
-            if kind is None or kind.outcome is Outcome.ACCEPTED:
-                state.good += 1  # a usable answer moves the seat's script on; a fault does not
+            if kind is None or kind.outcome.is_usable:
+                state.good += 1
         return good if kind is None else kind.make(role, good)
+
+    def _retried(self, seed: int, role: str, state: SeatState) -> None:
+        """The client asks again for what it last asked: an answer it was sent never became a turn."""
+        sent = self.book.sent[seed]
+        index = max(number for number, (sent_to, _) in enumerate(sent) if sent_to == role)
+        last = sent[index][1]
+        if last is not None and not last.outcome.is_turn:
+            return  # a provider fault, retried as booked
+        sent[index] = (role, LOST)
+        state.transient_streak = state.streak_before + 1
+        if last is None or last.outcome.is_usable:
+            state.good -= 1
 
     def _new_state(self, seed: int, role: str) -> SeatState:
         state = SeatState()
@@ -323,6 +365,7 @@ class FuzzProvider:
         """The kind of the next response (None: the good reply)."""
         number = state.requests
         state.requests += 1
+        state.streak_before = state.transient_streak
         if state.fatal is not None and state.doomed_at is not None and number >= state.doomed_at:
             return state.fatal
         draw = random.Random(f"{self.epoch}:{seed}:{role}:{number}")
@@ -337,10 +380,10 @@ class FuzzProvider:
             if role in kind.roles
             and (is_text or not kind.needs_text)
             and (kind.outcome is not Outcome.TRANSIENT or state.transient_streak < MAX_TRANSIENT_STREAK)
-            and (kind.name != HANG or (self.hangs and not state.hung))
+            and (kind.name not in SLOW or (self.hangs and not state.hung))
         ]
         kind = draw.choice(usable)
-        state.hung = state.hung or kind.name == HANG
+        state.hung = state.hung or kind.name in SLOW
         state.transient_streak = state.transient_streak + 1 if kind.outcome is Outcome.TRANSIENT else 0
         return kind
 
@@ -414,6 +457,8 @@ class Tally:
 
     kinds: Counter[str] = field(default_factory=Counter)
     outcomes: Counter[Outcome] = field(default_factory=Counter)
+    lost: int = 0
+    """Answers the client gave up on and asked for again (late on a loaded machine)."""
     simulations: int = 0
     infrastructure: int = 0
     problems: list[str] = field(default_factory=list)
@@ -422,7 +467,9 @@ class Tally:
     def book(self, provider: FuzzProvider) -> None:
         for sent in provider.book.sent.values():
             for _, kind in sent:
-                if kind is not None:
+                if kind is LOST:
+                    self.lost += 1
+                elif kind is not None:
                     self.kinds[kind.name] += 1
                     self.outcomes[kind.outcome] += 1
 
@@ -502,10 +549,12 @@ def test_model_fuzz(tmp_path: Path, reliability_scale: ReliabilityScale) -> None
     print(
         f"\nRELIABILITY: model fuzz: {tally.faulty} faulty responses of {len(tally.kinds)} kinds over "
         f"{tally.simulations} simulations; model faults {model}, provider faults {provider}, "
-        f"misclassified {len(tally.problems)}, crashes {len(tally.crashes)}"
+        f"answers lost to the timeout {tally.lost}, misclassified {len(tally.problems)}, "
+        f"crashes {len(tally.crashes)}"
     )
     assert tally.crashes == []
     assert tally.problems == []
     assert len(tally.kinds) >= 30, sorted(tally.kinds)
     assert tally.faulty >= pick(200, 1000)
     assert tally.infrastructure > 0 and tally.outcomes[Outcome.FATAL] > 0
+    assert tally.lost > 0, "late answers were sent, and booked as lost once retried"

@@ -193,7 +193,7 @@
       t.append(el("tr", {}, ...cells.map((cell) =>
         typeof cell === "object" && cell !== null ? el("td", { class: cell.cls }, cell.text) : el("td", {}, cell))));
     }
-    return t;
+    return el("div", { class: "table-box" }, t);
   }
 
   function conversation(t) {

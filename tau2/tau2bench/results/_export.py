@@ -7,7 +7,6 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import UTC, datetime, timedelta
-from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any, Final
 
@@ -24,6 +23,7 @@ from tau2 import (
     get_domain,
     load_task_file,
 )
+from tau2._distribution import installed_version
 from tau2._jsonfile import write_json_parts
 from tau2.episode import CheckRecord, agent_policy
 from tau2.llm import ModelSpec
@@ -491,7 +491,4 @@ def _requestor(seat: Side) -> str:
 
 
 def _version() -> str:
-    try:
-        return version("tau2")
-    except PackageNotFoundError:
-        return "unknown"
+    return installed_version() or "unknown"
