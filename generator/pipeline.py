@@ -1,13 +1,16 @@
-"""The generation pipeline: compose, assign personas, select, sample and spread targets; then plan each
-composition once per target, verify and lint the plans, and build a task per draft whose plan verified."""
+"""The generation pipeline: compose, assign personas, select, sample and spread targets; then, a run of
+drafts of one intent and size at a time, plan each composition once per target, verify and lint the plans,
+and build a task per draft whose plan verified, handing each task on as it is built."""
 
 from __future__ import annotations
 
 import gc
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
+from itertools import groupby
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +31,7 @@ from tau2.tasks import (
     CatalogExtension,
     CatalogSource,
     ExtensionRecord,
+    Intent,
     LayeredCatalogSource,
     Task,
     extend_catalog,
@@ -56,6 +60,14 @@ class Generation:
     findings: list[LintFinding]
     extensions: tuple[ExtensionRecord, ...] = ()
     """The catalog extensions layered onto the domain's catalog, in order."""
+
+    @property
+    def tally(self) -> Tally:
+        """The tasks counted per intent, and the transfers among them."""
+        tally = Tally()
+        for task in self.tasks:
+            tally.add(task)
+        return tally
 
 
 def catalog_source(domain: Domain[Any]) -> CatalogSource:
@@ -125,7 +137,25 @@ def generate(
     extensions: Sequence[CatalogExtension] = (),
 ) -> Generation:
     """Generate, verify and (optionally) lint the tasks the options describe on the domain's data, from the
-    catalog `options.catalog` names with `extensions` layered on top."""
+    catalog `options.catalog` names with `extensions` layered on top, holding every task in memory (see
+    `generate_stream` for a generation written as it is verified)."""
+    stream = generate_stream(domain, options, data_dir, lint, extensions)
+    with _collector_paused():  # collections would rescan every task held so far
+        tasks = list(stream)
+    return Generation(
+        stream.catalog_version, stream.options, tasks, stream.rejected, stream.findings, stream.extensions
+    )
+
+
+def generate_stream(
+    domain: Domain[Any],
+    options: GeneratorOptions,
+    data_dir: Path | None = None,
+    lint: bool = True,
+    extensions: Sequence[CatalogExtension] = (),
+) -> TaskStream:
+    """Plan the generation `generate` makes: the catalogs are layered and the drafts selected now (bad
+    options fail here, before anything is written); tasks are verified and built as the stream is read."""
     source = catalog_source(domain)
     layers = [*catalog_layers(domain, source, options.catalog), *extensions]
     options = with_recommended_cap(options, layers)
@@ -140,29 +170,96 @@ def generate(
     personas = _personas(options.personas)
     drafts = plan_drafts(reference, options, personas)
     targets = assign_targets(drafts, catalogs, options.target, options.seed)
-    plans = _plans(drafts, targets, _workflow(reference, layers), options.order)
-    with _collector_paused():
-        checked = _check_plans(domain, data_dir, source, list(plans.values()), lint)
-        tasks: list[Task] = []
-        rejected: list[Rejection] = []
-        findings = persona_conflicts(personas) if lint else []
-        for draft, catalog in zip(drafts, targets, strict=True):
+    return TaskStream(
+        _Verifier(domain, data_dir, source, _workflow(reference, layers), options.order, lint),
+        list(zip(drafts, targets, strict=True)),
+        persona_conflicts(personas) if lint else [],
+        reference.version,
+        options,
+        tuple(layer.record for layer in layers),
+    )
+
+
+class TaskStream:
+    """A generation under way: iterating it verifies the drafts a run of equal (intent, number of
+    subtasks) at a time and yields each verified task once, in output order, so that only the tasks of
+    the run in hand are ever held. Rejections, lint findings and the tally of written tasks grow as it is
+    read, and are complete once it is exhausted; it can be read once."""
+
+    def __init__(
+        self,
+        verifier: _Verifier,
+        drafts: list[tuple[Draft, Catalog]],
+        findings: list[LintFinding],
+        catalog_version: str,
+        options: GeneratorOptions,
+        extensions: tuple[ExtensionRecord, ...],
+    ) -> None:
+        self._verifier = verifier
+        self._drafts: list[tuple[Draft, Catalog]] | None = drafts
+        self.catalog_version = catalog_version
+        self.options = options
+        """The options in effect: those given, with the transfer cap the extensions recommend filled in."""
+        self.extensions = extensions
+        """The catalog extensions layered onto the domain's catalog, in order."""
+        self.rejected: list[Rejection] = []
+        self.findings = findings
+        self.tally = Tally()
+
+    def __iter__(self) -> Iterator[Task]:
+        drafts, self._drafts = self._drafts, None
+        if drafts is None:
+            raise RuntimeError("the tasks of a generation can be read only once")
+        for run in _runs(drafts):
+            yield from self._build(run)
+
+    def _build(self, run: list[tuple[Draft, Catalog]]) -> Iterator[Task]:
+        """The verified tasks of one run of drafts, built one at a time, recording rejections and findings
+        on the way."""
+        plans = self._verifier.plans(run)
+        with _collector_paused():
+            checked = self._verifier.check(list(plans.values()))
+        for draft, catalog in run:
             key = (catalog.target.key, draft.composition)
             outcome = checked[key]
             if outcome.problem is not None:
-                rejected.append(Rejection(draft.task_id, outcome.problem))
+                self.rejected.append(Rejection(draft.task_id, outcome.problem))
                 continue
             facts = {**catalog.target.facts, **catalog.facts, **outcome.situation}
-            task = build_task(plans[key], draft.persona, facts, domain)
-            tasks.append(task)
-            if lint:
-                findings.extend(missing_facts(task, plans[key]))
-                findings.extend(
+            task = build_task(plans[key], draft.persona, facts, self._verifier.domain)
+            self.tally.add(task)
+            if self._verifier.lint:
+                self.findings.extend(missing_facts(task, plans[key]))
+                self.findings.extend(
                     LintFinding(subject=task.id, kind=LintKind.REDUNDANT_STEP, message=message)
                     for message in outcome.redundant
                 )
-    records = tuple(layer.record for layer in layers)
-    return Generation(reference.version, options, tasks, rejected, findings, records)
+            yield task
+
+
+@dataclass(slots=True)
+class Tally:
+    """The tasks a generation wrote: how many per intent (in first-appearance order) and transfers."""
+
+    intents: Counter[str] = field(default_factory=Counter)
+    transfers: int = 0
+
+    def add(self, task: Task) -> None:
+        """Count one written task."""
+        self.intents[task.intent or ""] += 1
+        self.transfers += task.evaluation.expects_transfer
+
+    @property
+    def tasks(self) -> int:
+        """How many tasks were written."""
+        return sum(self.intents.values())
+
+
+def _runs(drafts: list[tuple[Draft, Catalog]]) -> Iterator[list[tuple[Draft, Catalog]]]:
+    """Maximal runs of consecutive drafts of the same intent and number of subtasks (how every selection
+    orders them), each small enough to hold and large enough that its plans share most init calls."""
+    for _, run in groupby(drafts, key=lambda pair: (pair[0].composition.intent, pair[0].size)):
+        yield list(run)
 
 
 def with_recommended_cap(options: GeneratorOptions, layers: Sequence[CatalogExtension]) -> GeneratorOptions:
@@ -185,43 +282,64 @@ def _workflow(catalog: Catalog, layers: Sequence[CatalogExtension]) -> Workflow:
         raise UserInputError(f"{', '.join(layer.origin for layer in layers)}: {error}") from None
 
 
-def _plans(
-    drafts: Sequence[Draft], targets: Sequence[Catalog], workflow: Workflow, order: Order
-) -> dict[tuple[str, Composition], Plan]:
-    """One plan per distinct (target, composition) of the drafts, in first-appearance order."""
-    plans: dict[tuple[str, Composition], Plan] = {}
-    for draft, catalog in zip(drafts, targets, strict=True):
-        composition = draft.composition
-        key = (catalog.target.key, composition)
-        if key not in plans:
-            arrangement = workflow.arrange([catalog.subtask(name) for name in composition.subtasks], order)
-            intent = catalog.intent(composition.intent)
-            plans[key] = Plan(catalog, intent, composition, arrangement)
-    return plans
+class _Verifier:
+    """Verifies (and lints) plans on the domain's data, one world per target, each V1 baseline once per
+    target and intent however many runs of drafts ask for it."""
 
+    def __init__(
+        self,
+        domain: Domain[Any],
+        data_dir: Path | None,
+        source: CatalogSource,
+        workflow: Workflow,
+        order: Order,
+        lint: bool,
+    ) -> None:
+        self.domain = domain
+        self.lint = lint
+        self._data_dir = data_dir
+        self._source = source
+        self._workflow = workflow
+        self._order = order
+        self._baselines: dict[tuple[str, str], str | None] = {}
 
-def _check_plans(
-    domain: Domain[Any], data_dir: Path | None, source: CatalogSource, plans: list[Plan], lint: bool
-) -> dict[tuple[str, Composition], Outcome]:
-    """Verify (and lint) every plan, one world per target; results by (target key, composition)."""
-    by_target: dict[str, list[Plan]] = {}
-    for plan in plans:
-        by_target.setdefault(plan.catalog.target.key, []).append(plan)
-    checked: dict[tuple[str, Composition], Outcome] = {}
-    for target, target_plans in by_target.items():
-        world = World.create(domain, data_dir)
-        intents = {plan.intent.name: plan.intent for plan in target_plans}
-        baselines = {name: baseline_problem(world, intent) for name, intent in intents.items()}
-        runnable = []
-        for plan in target_plans:
-            baseline = baselines[plan.intent.name]
-            if baseline is None:
-                runnable.append(plan)
-            else:
-                checked[(target, plan.composition)] = Outcome(baseline)
-        for plan, outcome in verify_plans(world, runnable, source.situation, lint):
-            checked[(target, plan.composition)] = outcome
-    return checked
+    def plans(self, drafts: Sequence[tuple[Draft, Catalog]]) -> dict[tuple[str, Composition], Plan]:
+        """One plan per distinct (target, composition) of the drafts, in first-appearance order."""
+        plans: dict[tuple[str, Composition], Plan] = {}
+        for draft, catalog in drafts:
+            composition = draft.composition
+            key = (catalog.target.key, composition)
+            if key not in plans:
+                subtasks = [catalog.subtask(name) for name in composition.subtasks]
+                arrangement = self._workflow.arrange(subtasks, self._order)
+                plans[key] = Plan(catalog, catalog.intent(composition.intent), composition, arrangement)
+        return plans
+
+    def check(self, plans: list[Plan]) -> dict[tuple[str, Composition], Outcome]:
+        """Verify (and lint) every plan, one fresh world per target; results by (target, composition)."""
+        by_target: dict[str, list[Plan]] = {}
+        for plan in plans:
+            by_target.setdefault(plan.catalog.target.key, []).append(plan)
+        checked: dict[tuple[str, Composition], Outcome] = {}
+        for target, target_plans in by_target.items():
+            world = World.create(self.domain, self._data_dir)
+            runnable = []
+            for plan in target_plans:
+                baseline = self._baseline(world, target, plan.intent)
+                if baseline is None:
+                    runnable.append(plan)
+                else:
+                    checked[(target, plan.composition)] = Outcome(baseline)
+            for plan, outcome in verify_plans(world, runnable, self._source.situation, self.lint):
+                checked[(target, plan.composition)] = outcome
+        return checked
+
+    def _baseline(self, world: World, target: str, intent: Intent) -> str | None:
+        """V1 for one target and intent, checked on its first, untouched world."""
+        key = (target, intent.name)
+        if key not in self._baselines:
+            self._baselines[key] = baseline_problem(world, intent)
+        return self._baselines[key]
 
 
 @contextmanager
