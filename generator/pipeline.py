@@ -31,13 +31,12 @@ from tau2.tasks import (
     CatalogExtension,
     CatalogSource,
     ExtensionRecord,
-    Intent,
     LayeredCatalogSource,
     Task,
     extend_catalog,
     load_catalog_extension,
 )
-from tau2.world import Domain, World
+from tau2.world import Domain, World, get_domain
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +57,8 @@ class Generation:
     tasks: list[Task]
     rejected: list[Rejection]
     findings: list[LintFinding]
+    domain: str
+    """The domain the tasks name and run in."""
     extensions: tuple[ExtensionRecord, ...] = ()
     """The catalog extensions layered onto the domain's catalog, in order."""
 
@@ -143,7 +144,13 @@ def generate(
     with _collector_paused():  # collections would rescan every task held so far
         tasks = list(stream)
     return Generation(
-        stream.catalog_version, stream.options, tasks, stream.rejected, stream.findings, stream.extensions
+        stream.catalog_version,
+        stream.options,
+        tasks,
+        stream.rejected,
+        stream.findings,
+        stream.domain,
+        stream.extensions,
     )
 
 
@@ -159,6 +166,7 @@ def generate_stream(
     source = catalog_source(domain)
     layers = [*catalog_layers(domain, source, options.catalog), *extensions]
     options = with_recommended_cap(options, layers)
+    domain = task_domain(domain, layers)
     catalogs = [
         extend_catalog(catalog, layers) for catalog in source.catalogs(World.create(domain, data_dir))
     ]
@@ -197,6 +205,8 @@ class TaskStream:
     ) -> None:
         self._verifier = verifier
         self._drafts: list[tuple[Draft, Catalog]] | None = drafts
+        self.domain = verifier.domain.name
+        """The domain the tasks name and run in."""
         self.catalog_version = catalog_version
         self.options = options
         """The options in effect: those given, with the transfer cap the extensions recommend filled in."""
@@ -262,6 +272,16 @@ def _runs(drafts: list[tuple[Draft, Catalog]]) -> Iterator[list[tuple[Draft, Cat
         yield list(run)
 
 
+def task_domain(domain: Domain[Any], layers: Sequence[CatalogExtension]) -> Domain[Any]:
+    """The domain the generated tasks run in: the one the layered extensions name (`runs_in`), else
+    `domain`. Extensions naming different ones cannot be layered together."""
+    named = {layer.content.runs_in: layer.origin for layer in layers if layer.content.runs_in is not None}
+    if len(named) > 1:
+        listed = ", ".join(f"{origin} runs in {name!r}" for name, origin in named.items())
+        raise UserInputError(f"the catalog extensions run in different domains: {listed}")
+    return get_domain(next(iter(named))) if named else domain
+
+
 def with_recommended_cap(options: GeneratorOptions, layers: Sequence[CatalogExtension]) -> GeneratorOptions:
     """`options` with the strictest transfer cap the layered extensions recommend, unless one was given."""
     recommended = [
@@ -325,7 +345,7 @@ class _Verifier:
             world = World.create(self.domain, self._data_dir)
             runnable = []
             for plan in target_plans:
-                baseline = self._baseline(world, target, plan.intent)
+                baseline = self._baseline(world, plan)
                 if baseline is None:
                     runnable.append(plan)
                 else:
@@ -334,11 +354,13 @@ class _Verifier:
                 checked[(target, plan.composition)] = outcome
         return checked
 
-    def _baseline(self, world: World, target: str, intent: Intent) -> str | None:
-        """V1 for one target and intent, checked on its first, untouched world."""
-        key = (target, intent.name)
+    def _baseline(self, world: World, plan: Plan) -> str | None:
+        """V1 for the plan's target and intent, checked once on an untouched world (restored after)."""
+        key = (plan.catalog.target.key, plan.intent.name)
         if key not in self._baselines:
-            self._baselines[key] = baseline_problem(world, intent)
+            untouched = world.snapshot()
+            self._baselines[key] = baseline_problem(world, plan.setup, plan.intent)
+            world.restore(untouched)
         return self._baselines[key]
 
 
@@ -370,7 +392,10 @@ def _structure(catalog: Catalog) -> tuple[object, ...]:
             (s.name, s.group, s.unfixable, s.optional, s.intents, [s.stage_of(step) for step in s.solution])
             for s in catalog.subtasks
         ],
-        [(i.name, i.groups, i.prerequisites, i.min_own_subtasks) for i in catalog.intents],
+        [
+            (i.name, i.groups, i.prerequisites, i.min_own_subtasks, [call.name for call in i.setup])
+            for i in catalog.intents
+        ],
         catalog.groups,
         catalog.stages,
         catalog.fix_order,

@@ -69,7 +69,7 @@ def command(
     ]
     generation = generate_stream(chosen, options, data_dir, lint=lint, extensions=extensions)
     with output_file(output, f"{chosen.name}-generated.json") as path:
-        write_generation(path, output_format, chosen.name, generation, data_dir)
+        write_generation(path, output_format, generation.domain, generation, data_dir)
     report = partial(typer.echo, err=is_stdout(output))  # the summary must not mix into the tasks on stdout
     report(f"wrote {output} ({output_format.value})")
     for line in summary_lines(generation):
