@@ -235,7 +235,8 @@ class TaskStream:
             if outcome.problem is not None:
                 self.rejected.append(Rejection(draft.task_id, outcome.problem))
                 continue
-            facts = {**catalog.target.facts, **catalog.facts, **outcome.situation}
+            parameters = {name: str(value) for name, value in catalog.parameters.items()}
+            facts = {**parameters, **catalog.target.facts, **catalog.facts, **outcome.situation}
             task = build_task(plans[key], draft.persona, facts, self._verifier.domain)
             self.tally.add(task)
             if self._verifier.lint:

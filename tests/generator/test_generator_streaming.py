@@ -56,10 +56,10 @@ def test_a_streamed_generation_writes_the_bytes_of_one_held_in_memory(
     if output_format is OutputFormat.TAU2_BENCH:
         write_tau2_file(whole, held.tasks)
     else:
-        make_suite("streamed", "telecom", held, None).save(whole)
+        make_suite("streamed", held.domain, held, None).save(whole)
     stream = generate_stream(telecom, SAMPLE)
     streamed = tmp_path / "streamed.json"
-    write_generation(streamed, output_format, "telecom", stream, None)
+    write_generation(streamed, output_format, stream.domain, stream, None)
     assert streamed.read_bytes() == whole.read_bytes()
     assert summary_lines(stream) == summary_lines(held)
     assert stream.tally.tasks == len(held.tasks) > 0
