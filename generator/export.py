@@ -10,7 +10,8 @@ from pydantic import JsonValue
 
 from tau2._jsonfile import write_json_parts
 from tau2.generator.options import OutputFormat
-from tau2.generator.pipeline import Generation, TaskStream
+from tau2.generator.pipeline import Generation
+from tau2.generator.stream import TaskStream
 from tau2.tasks import Suite, Task
 from tau2.tau2bench import write_tau2_file
 

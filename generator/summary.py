@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections import Counter
 
 from tau2.generator.lint import LintKind
-from tau2.generator.pipeline import Generation, TaskStream
+from tau2.generator.pipeline import Generation
+from tau2.generator.stream import TaskStream
 
 
 def summary_lines(generation: Generation | TaskStream, examples: int = 5) -> list[str]:

@@ -13,8 +13,9 @@ from tau2.domains.telecom.agent_env import AGENT_ENV
 from tau2.domains.telecom.agent_tools import AGENT_TOOLS
 from tau2.domains.telecom.catalog import CATALOG, EXTENDED_SUITE
 from tau2.domains.telecom.customer import customer_record
-from tau2.domains.telecom.extended_agent import EXTENDED_AGENT_ENV, EXTENDED_AGENT_TOOLS
-from tau2.domains.telecom.extended_state import ExtendedTelecomState, extended
+from tau2.domains.telecom.extended_agent_env import EXTENDED_AGENT_ENV
+from tau2.domains.telecom.extended_agent_tools import EXTENDED_AGENT_TOOLS
+from tau2.domains.telecom.extended_state import SIM_PIN_ATTEMPTS, ExtendedTelecomState, extended
 from tau2.domains.telecom.extended_user import EXTENDED_USER_ENV, EXTENDED_USER_TOOLS
 from tau2.domains.telecom.invariants import invariant_violations
 from tau2.domains.telecom.loader import load_state
@@ -59,8 +60,8 @@ def extended_violations(state: ExtendedTelecomState) -> list[str]:
         if customer is None or all(m.account_number_last_4 != last_4 for m in customer.payment_methods):
             problems.append(f"account_services.autopay.{customer_id}: no stored payment method {last_4!r}")
     attempts = state.phone_services.sim_pin_attempts_left
-    if not 0 <= attempts <= 3:
-        problems.append(f"phone_services.sim_pin_attempts_left: {attempts} is outside 0-3")
+    if not 0 <= attempts <= SIM_PIN_ATTEMPTS:
+        problems.append(f"phone_services.sim_pin_attempts_left: {attempts} is outside 0-{SIM_PIN_ATTEMPTS}")
     return problems
 
 

@@ -1,7 +1,6 @@
-"""The extended domain's agent side: back-office tools for plan changes, autopay and device activation,
-the env functions that plant its faults and scenarios (another line, another customer, a further bill, a
-stored card), and the assertions that read them. Each check runs before any change, so a failing call
-changes nothing."""
+"""The extended domain's agent-side env functions, which plant its faults and scenarios (another line,
+another customer, a further bill, a stored card, a plan or device changed by mistake), and the assertions
+that read them. Each check runs before any change, so a failing call changes nothing."""
 
 from __future__ import annotations
 
@@ -11,195 +10,40 @@ import re
 from typing import Literal
 
 from tau2.domains.telecom.billing import append_bill
-from tau2.domains.telecom.clock import (
-    NOW,
-    PAYMENT_TERM,
-    TODAY,
-    month_end,
-    month_start,
-)
+from tau2.domains.telecom.clock import NOW, PAYMENT_TERM, TODAY, month_end, month_start
 from tau2.domains.telecom.crm import (
     AccountStatus,
     Address,
     Bill,
     BillStatus,
     Customer,
-    Device,
     Line,
     LineItem,
     LineStatus,
     PaymentMethod,
     PaymentMethodType,
-    Plan,
 )
 from tau2.domains.telecom.extended_state import ExtendedTelecomState
 from tau2.domains.telecom.lookup import (
     customer_for_number,
     find_bill,
     find_customer,
-    find_device,
     find_line,
-    find_plan,
     require_customer,
     require_owned_line,
     require_plan,
 )
+from tau2.domains.telecom.services import EXPIRY, has_expired, owned_device, require_plan_id, stored_method
 from tau2.errors import ErrorCode, ToolError
-from tau2.world import Observation, Side, ToolKind, ToolSet
+from tau2.world import Observation, Side, ToolSet
 
-EXTENDED_AGENT_TOOLS = ToolSet(Side.AGENT)
 EXTENDED_AGENT_ENV = ToolSet(Side.AGENT)
 
 AddedLineStatus = Literal["Active", "Suspended", "Pending Activation"]
 AddedBillStatus = Literal["Issued", "Overdue", "Disputed", "Paid"]
 PaymentMethodValue = Literal["Credit Card", "Debit Card", "PayPal"]
 _LAST_4 = re.compile(r"^\d{4}$")
-_EXPIRY = re.compile(r"^(0[1-9]|1[0-2])/(\d{4})$")
 _PHONE = re.compile(r"^\d{3}-\d{3}-\d{4}$")
-
-
-def has_expired(method: PaymentMethod) -> bool:
-    """Whether a stored payment method's expiry month (MM/YYYY) lies before the current month."""
-    match = _EXPIRY.match(method.expiration_date)
-    if match is None:
-        return True
-    return (int(match[2]), int(match[1])) < (TODAY.year, TODAY.month)
-
-
-def _stored_method(customer: Customer, last_4: str) -> PaymentMethod:
-    """The customer's stored payment method ending in `last_4`, else `not_found`."""
-    method = next((m for m in customer.payment_methods if m.account_number_last_4 == last_4), None)
-    if method is None:
-        raise ToolError(
-            ErrorCode.NOT_FOUND,
-            f"Customer {customer.customer_id} has no stored payment method ending in {last_4!r}.",
-        )
-    return method
-
-
-def _owned_device(state: ExtendedTelecomState, customer_id: str, device_id: str) -> Device:
-    """A device attached to one of the customer's lines: customer missing or device unknown → `not_found`,
-    attached to none of the customer's lines → `not_owned`."""
-    customer = require_customer(state.crm, customer_id)
-    device = find_device(state.crm, device_id)
-    if device is None:
-        raise ToolError(ErrorCode.NOT_FOUND, f"Device {device_id!r} not found.")
-    lines = [find_line(state.crm, line_id) for line_id in customer.line_ids]
-    if not any(line is not None and line.device_id == device_id for line in lines):
-        raise ToolError(
-            ErrorCode.NOT_OWNED, f"Device {device_id!r} is on none of customer {customer_id!r}'s lines."
-        )
-    return device
-
-
-def _require_plan_id(state: ExtendedTelecomState, plan_id: str) -> Plan:
-    plan = find_plan(state.crm, plan_id)
-    if plan is None:
-        raise ToolError(ErrorCode.NOT_FOUND, f"Plan {plan_id!r} not found.")
-    return plan
-
-
-# ---------------------------------------------------------------- tools
-
-
-@EXTENDED_AGENT_TOOLS.tool(ToolKind.READ)
-def get_available_plans(state: ExtendedTelecomState) -> list[Plan]:
-    """List every plan the carrier offers, with its data allowance and prices."""
-    return list(state.crm.plans)
-
-
-@EXTENDED_AGENT_TOOLS.tool(ToolKind.WRITE)
-def change_plan(
-    state: ExtendedTelecomState, customer_id: str, line_id: str, plan_id: str
-) -> dict[str, object]:
-    """Move a line to another plan, effective at once: the new plan's data allowance applies to this cycle
-    and its price to the next bill. A line's plan can change once per billing cycle.
-
-    Args:
-        customer_id: The customer ID.
-        line_id: The ID of the customer's line.
-        plan_id: The ID of the plan to move the line to.
-    """
-    _, line = require_owned_line(state.crm, customer_id, line_id)
-    plan = _require_plan_id(state, plan_id)
-    if line.status is LineStatus.CLOSED:
-        raise ToolError(ErrorCode.INVALID_STATE, f"Line {line_id} is Closed; its plan cannot change.")
-    if line.plan_id == plan_id:
-        raise ToolError(ErrorCode.INVALID_STATE, f"Line {line_id} is already on plan {plan_id}.")
-    changed = line.last_plan_change_date
-    if changed is not None and changed >= month_start(TODAY):
-        raise ToolError(
-            ErrorCode.INVALID_STATE,
-            f"Line {line_id} already changed plan this billing cycle (on {changed.isoformat()}).",
-        )
-    line.plan_id = plan_id
-    line.last_plan_change_date = TODAY
-    return {
-        "message": f"Line {line_id} is now on plan {plan.name} ({plan.data_limit_gb:g} GB, "
-        f"${plan.price_per_month:.2f} per month).",
-        "line": line,
-    }
-
-
-@EXTENDED_AGENT_TOOLS.tool(ToolKind.READ)
-def get_autopay(state: ExtendedTelecomState, customer_id: str) -> dict[str, object]:
-    """Show whether autopay is on for a customer and which stored payment method it charges.
-
-    Args:
-        customer_id: The customer ID.
-    """
-    customer = require_customer(state.crm, customer_id)
-    last_4 = state.account_services.autopay.get(customer_id)
-    method = None if last_4 is None else _stored_method(customer, last_4)
-    return {"customer_id": customer_id, "autopay_enabled": method is not None, "payment_method": method}
-
-
-@EXTENDED_AGENT_TOOLS.tool(ToolKind.WRITE)
-def set_autopay(
-    state: ExtendedTelecomState, customer_id: str, account_number_last_4: str
-) -> dict[str, object]:
-    """Turn autopay on for a customer, charging one of their stored payment methods that has not expired.
-    Bills are then paid automatically on their due date.
-
-    Args:
-        customer_id: The customer ID.
-        account_number_last_4: The last four digits of the stored payment method to charge.
-    """
-    customer = require_customer(state.crm, customer_id)
-    method = _stored_method(customer, account_number_last_4)
-    if has_expired(method):
-        raise ToolError(
-            ErrorCode.INVALID_STATE,
-            f"The payment method ending in {account_number_last_4} expired ({method.expiration_date}).",
-        )
-    state.account_services.autopay[customer_id] = account_number_last_4
-    return {
-        "message": f"Autopay for customer {customer_id} now charges the {method.method_type.value} ending in "
-        f"{account_number_last_4}."
-    }
-
-
-@EXTENDED_AGENT_TOOLS.tool(ToolKind.WRITE)
-def activate_device(state: ExtendedTelecomState, customer_id: str, device_id: str) -> dict[str, object]:
-    """Activate the device record of one of the customer's lines. The phone regains service only after it
-    re-registers on the network, for example after a restart.
-
-    Args:
-        customer_id: The customer ID.
-        device_id: The ID of the device attached to one of the customer's lines.
-    """
-    device = _owned_device(state, customer_id, device_id)
-    if device.activated:
-        raise ToolError(ErrorCode.INVALID_STATE, f"Device {device_id} is already activated.")
-    device.activated = True
-    device.activation_date = NOW
-    return {
-        "message": f"Device {device_id} is activated. The phone must restart to reconnect.",
-        "device": device,
-    }
-
-
-# ---------------------------------------------------------------- env functions (task set-up)
 
 
 @EXTENDED_AGENT_ENV.env_function()
@@ -212,7 +56,7 @@ def set_line_plan(state: ExtendedTelecomState, customer_id: str, line_id: str, p
         plan_id: The ID of an existing plan.
     """
     _, line = require_owned_line(state.crm, customer_id, line_id)
-    _require_plan_id(state, plan_id)
+    require_plan_id(state, plan_id)
     line.plan_id = plan_id
 
 
@@ -227,7 +71,7 @@ def set_device_activation(
         device_id: The ID of the device attached to one of the customer's lines.
         activated: Whether the device is activated.
     """
-    device = _owned_device(state, customer_id, device_id)
+    device = owned_device(state, customer_id, device_id)
     device.activated = activated
 
 
@@ -250,7 +94,7 @@ def add_payment_method(
     customer = require_customer(state.crm, customer_id)
     if not _LAST_4.match(account_number_last_4):
         raise ToolError(ErrorCode.INVALID_ARGUMENT, f"Expected four digits (got {account_number_last_4!r}).")
-    if not _EXPIRY.match(expiration_date):
+    if not EXPIRY.match(expiration_date):
         raise ToolError(
             ErrorCode.INVALID_ARGUMENT, f"Expected an expiry as MM/YYYY (got {expiration_date!r})."
         )
@@ -278,7 +122,7 @@ def configure_autopay(state: ExtendedTelecomState, customer_id: str, account_num
         account_number_last_4: The last four digits of one of the customer's stored payment methods.
     """
     customer = require_customer(state.crm, customer_id)
-    _stored_method(customer, account_number_last_4)
+    stored_method(customer, account_number_last_4)
     state.account_services.autopay[customer_id] = account_number_last_4
 
 
@@ -397,7 +241,7 @@ def add_line(
         contract_end_date: The contract's end as YYYY-MM-DD.
     """
     customer = require_customer(state.crm, customer_id)
-    _require_plan_id(state, plan_id)
+    require_plan_id(state, plan_id)
     if not line_id.startswith("L") or find_line(state.crm, line_id) is not None:
         raise ToolError(ErrorCode.CONFLICT, f"Line ID {line_id!r} is taken or not an L-prefixed ID.")
     owner = customer_for_number(state.crm, phone_number)
@@ -423,9 +267,6 @@ def add_line(
         )
     )
     customer.line_ids.append(line_id)
-
-
-# ---------------------------------------------------------------- assertions
 
 
 @EXTENDED_AGENT_ENV.assertion()
@@ -526,5 +367,5 @@ def assert_device_activated(
         device_id: The device ID.
         expected_status: Whether the device should be activated.
     """
-    device = _owned_device(state, customer_id, device_id)
+    device = owned_device(state, customer_id, device_id)
     return Observation(holds=device.activated == expected_status, observed=device.activated)
