@@ -13,6 +13,7 @@ from tau2.personas import Persona
 from tau2.tasks import (
     AssertionCall,
     Catalog,
+    EnvCall,
     Evaluation,
     Intent,
     SolutionStep,
@@ -33,6 +34,11 @@ class Plan:
     intent: Intent
     composition: Composition
     arrangement: Arrangement
+
+    @property
+    def setup(self) -> tuple[EnvCall, ...]:
+        """The calls before any fault: the catalog's preamble, then the intent's set-up."""
+        return (*self.catalog.preamble, *self.intent.setup)
 
     @property
     def transfer(self) -> bool:
@@ -120,7 +126,7 @@ def build_task(plan: Plan, persona: Persona, facts: Mapping[str, str], domain: D
             persona_text=persona.prompt_text,
         ),
         ticket=render(texts.ticket, facts),
-        initialization=[*catalog.preamble, *(call for s in plan.arrangement.init for call in s.init)],
+        initialization=[*plan.setup, *(call for s in plan.arrangement.init for call in s.init)],
         evaluation=Evaluation(
             assertions=list(plan.assertions), solution=solution, expects_transfer=plan.transfer
         ),

@@ -1,11 +1,10 @@
-"""The generation pipeline: compose, assign personas, select, sample and spread targets; then plan each
-composition once per target, verify and lint the plans, and build a task per draft whose plan verified."""
+"""The generation pipeline: compose, assign personas, select, sample and spread targets; then, a run of
+drafts of one intent and size at a time, plan each composition once per target, verify and lint the plans,
+and build a task per draft whose plan verified, handing each task on as it is built."""
 
 from __future__ import annotations
 
-import gc
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -13,14 +12,12 @@ from typing import Any
 
 from tau2.errors import UserInputError
 from tau2.generator.assign import Draft, assign_personas
-from tau2.generator.build import Plan, build_task
-from tau2.generator.compose import Composition, compose, is_transfer, offered_subtasks
-from tau2.generator.lint import LintFinding, LintKind, missing_facts, persona_conflicts
-from tau2.generator.options import BASE_CATALOG, GeneratorOptions, Order
-from tau2.generator.replay import Outcome, verify_plans
+from tau2.generator.compose import compose, is_transfer, offered_subtasks
+from tau2.generator.lint import LintFinding, persona_conflicts
+from tau2.generator.options import BASE_CATALOG, GeneratorOptions
 from tau2.generator.sampling import capped_sample, select, stratified_sample
+from tau2.generator.stream import Rejection, Tally, TaskStream, Verifier, collector_paused
 from tau2.generator.targets import assign_targets
-from tau2.generator.verify import baseline_problem
 from tau2.generator.workflow import Workflow
 from tau2.personas import Persona, PersonaError, load_personas
 from tau2.tasks import (
@@ -33,15 +30,7 @@ from tau2.tasks import (
     extend_catalog,
     load_catalog_extension,
 )
-from tau2.world import Domain, World
-
-
-@dataclass(frozen=True, slots=True)
-class Rejection:
-    """A task that failed verification and was not written."""
-
-    task_id: str
-    reason: str
+from tau2.world import Domain, World, get_domain
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,8 +43,18 @@ class Generation:
     tasks: list[Task]
     rejected: list[Rejection]
     findings: list[LintFinding]
+    domain: str
+    """The domain the tasks name and run in."""
     extensions: tuple[ExtensionRecord, ...] = ()
     """The catalog extensions layered onto the domain's catalog, in order."""
+
+    @property
+    def tally(self) -> Tally:
+        """The tasks counted per intent, and the transfers among them."""
+        tally = Tally()
+        for task in self.tasks:
+            tally.add(task)
+        return tally
 
 
 def catalog_source(domain: Domain[Any]) -> CatalogSource:
@@ -125,10 +124,35 @@ def generate(
     extensions: Sequence[CatalogExtension] = (),
 ) -> Generation:
     """Generate, verify and (optionally) lint the tasks the options describe on the domain's data, from the
-    catalog `options.catalog` names with `extensions` layered on top."""
+    catalog `options.catalog` names with `extensions` layered on top, holding every task in memory (see
+    `generate_stream` for a generation written as it is verified)."""
+    stream = generate_stream(domain, options, data_dir, lint, extensions)
+    with collector_paused():  # collections would rescan every task held so far
+        tasks = list(stream)
+    return Generation(
+        stream.catalog_version,
+        stream.options,
+        tasks,
+        stream.rejected,
+        stream.findings,
+        stream.domain,
+        stream.extensions,
+    )
+
+
+def generate_stream(
+    domain: Domain[Any],
+    options: GeneratorOptions,
+    data_dir: Path | None = None,
+    lint: bool = True,
+    extensions: Sequence[CatalogExtension] = (),
+) -> TaskStream:
+    """Plan the generation `generate` makes: the catalogs are layered and the drafts selected now (bad
+    options fail here, before anything is written); tasks are verified and built as the stream is read."""
     source = catalog_source(domain)
     layers = [*catalog_layers(domain, source, options.catalog), *extensions]
     options = with_recommended_cap(options, layers)
+    domain = task_domain(domain, layers)
     catalogs = [
         extend_catalog(catalog, layers) for catalog in source.catalogs(World.create(domain, data_dir))
     ]
@@ -140,29 +164,24 @@ def generate(
     personas = _personas(options.personas)
     drafts = plan_drafts(reference, options, personas)
     targets = assign_targets(drafts, catalogs, options.target, options.seed)
-    plans = _plans(drafts, targets, _workflow(reference, layers), options.order)
-    with _collector_paused():
-        checked = _check_plans(domain, data_dir, source, list(plans.values()), lint)
-        tasks: list[Task] = []
-        rejected: list[Rejection] = []
-        findings = persona_conflicts(personas) if lint else []
-        for draft, catalog in zip(drafts, targets, strict=True):
-            key = (catalog.target.key, draft.composition)
-            outcome = checked[key]
-            if outcome.problem is not None:
-                rejected.append(Rejection(draft.task_id, outcome.problem))
-                continue
-            facts = {**catalog.target.facts, **catalog.facts, **outcome.situation}
-            task = build_task(plans[key], draft.persona, facts, domain)
-            tasks.append(task)
-            if lint:
-                findings.extend(missing_facts(task, plans[key]))
-                findings.extend(
-                    LintFinding(subject=task.id, kind=LintKind.REDUNDANT_STEP, message=message)
-                    for message in outcome.redundant
-                )
-    records = tuple(layer.record for layer in layers)
-    return Generation(reference.version, options, tasks, rejected, findings, records)
+    return TaskStream(
+        Verifier(domain, data_dir, source, _workflow(reference, layers), options.order, lint),
+        list(zip(drafts, targets, strict=True)),
+        persona_conflicts(personas) if lint else [],
+        reference.version,
+        options,
+        tuple(layer.record for layer in layers),
+    )
+
+
+def task_domain(domain: Domain[Any], layers: Sequence[CatalogExtension]) -> Domain[Any]:
+    """The domain the generated tasks run in: the one the layered extensions name (`runs_in`), else
+    `domain`. Extensions naming different ones cannot be layered together."""
+    named = {layer.content.runs_in: layer.origin for layer in layers if layer.content.runs_in is not None}
+    if len(named) > 1:
+        listed = ", ".join(f"{origin} runs in {name!r}" for name, origin in named.items())
+        raise UserInputError(f"the catalog extensions run in different domains: {listed}")
+    return get_domain(next(iter(named))) if named else domain
 
 
 def with_recommended_cap(options: GeneratorOptions, layers: Sequence[CatalogExtension]) -> GeneratorOptions:
@@ -185,58 +204,6 @@ def _workflow(catalog: Catalog, layers: Sequence[CatalogExtension]) -> Workflow:
         raise UserInputError(f"{', '.join(layer.origin for layer in layers)}: {error}") from None
 
 
-def _plans(
-    drafts: Sequence[Draft], targets: Sequence[Catalog], workflow: Workflow, order: Order
-) -> dict[tuple[str, Composition], Plan]:
-    """One plan per distinct (target, composition) of the drafts, in first-appearance order."""
-    plans: dict[tuple[str, Composition], Plan] = {}
-    for draft, catalog in zip(drafts, targets, strict=True):
-        composition = draft.composition
-        key = (catalog.target.key, composition)
-        if key not in plans:
-            arrangement = workflow.arrange([catalog.subtask(name) for name in composition.subtasks], order)
-            intent = catalog.intent(composition.intent)
-            plans[key] = Plan(catalog, intent, composition, arrangement)
-    return plans
-
-
-def _check_plans(
-    domain: Domain[Any], data_dir: Path | None, source: CatalogSource, plans: list[Plan], lint: bool
-) -> dict[tuple[str, Composition], Outcome]:
-    """Verify (and lint) every plan, one world per target; results by (target key, composition)."""
-    by_target: dict[str, list[Plan]] = {}
-    for plan in plans:
-        by_target.setdefault(plan.catalog.target.key, []).append(plan)
-    checked: dict[tuple[str, Composition], Outcome] = {}
-    for target, target_plans in by_target.items():
-        world = World.create(domain, data_dir)
-        intents = {plan.intent.name: plan.intent for plan in target_plans}
-        baselines = {name: baseline_problem(world, intent) for name, intent in intents.items()}
-        runnable = []
-        for plan in target_plans:
-            baseline = baselines[plan.intent.name]
-            if baseline is None:
-                runnable.append(plan)
-            else:
-                checked[(target, plan.composition)] = Outcome(baseline)
-        for plan, outcome in verify_plans(world, runnable, source.situation, lint):
-            checked[(target, plan.composition)] = outcome
-    return checked
-
-
-@contextmanager
-def _collector_paused() -> Iterator[None]:
-    """Pause the cyclic garbage collector: the loop allocates many short-lived, acyclic objects, and
-    collections triggered by them would rescan every task built so far."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
-
-
 def _personas(names: Sequence[str]) -> list[Persona]:
     """Load personas by name or path; a bad one is a user input error."""
     try:
@@ -252,7 +219,10 @@ def _structure(catalog: Catalog) -> tuple[object, ...]:
             (s.name, s.group, s.unfixable, s.optional, s.intents, [s.stage_of(step) for step in s.solution])
             for s in catalog.subtasks
         ],
-        [(i.name, i.groups, i.prerequisites, i.min_own_subtasks) for i in catalog.intents],
+        [
+            (i.name, i.groups, i.prerequisites, i.min_own_subtasks, [call.name for call in i.setup])
+            for i in catalog.intents
+        ],
         catalog.groups,
         catalog.stages,
         catalog.fix_order,

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from tau2.generator.build import Plan
 from tau2.generator.lint import redundant_steps
 from tau2.generator.verify import Situation, apply_calls, apply_subtask, settle
-from tau2.tasks import Subtask
+from tau2.tasks import EnvCall, Subtask
 from tau2.world import World
 
 
@@ -46,20 +46,36 @@ class _Node:
 def verify_plans(
     world: World, plans: Sequence[Plan], situation: Situation, lint: bool = False
 ) -> Iterator[tuple[Plan, Outcome]]:
-    """Verify plans of one catalog on `world` (fresh from the data), each with its outcome."""
+    """Verify plans of one catalog on `world` (fresh from the data), each with its outcome: the preamble
+    once, then the plans of each intent set-up (most share the empty one) from the world it leaves."""
     if not plans:
         return
-    root = _Node()
-    for plan in plans:
-        node = root
-        for subtask in plan.arrangement.init:
-            node = node.children.setdefault(subtask.name, (subtask, _Node()))[1]
-        node.plans.append(plan)
     problem = apply_calls(world, plans[0].catalog.preamble, "preamble")
     if problem is not None:
-        yield from ((plan, Outcome(problem)) for plan in root.subtree_plans())
+        yield from ((plan, Outcome(problem)) for plan in plans)
         return
-    yield from _visit(world, root, situation, lint)
+    groups: list[tuple[tuple[EnvCall, ...], list[Plan]]] = []
+    for plan in plans:
+        group = next((group for setup, group in groups if setup == plan.intent.setup), None)
+        if group is None:
+            groups.append((plan.intent.setup, [plan]))
+        else:
+            group.append(plan)
+    start = world.snapshot() if len(groups) > 1 else None
+    for index, (setup, group) in enumerate(groups):
+        if start is not None and index > 0:
+            world.restore(start)
+        problem = apply_calls(world, setup, "set-up")
+        if problem is not None:
+            yield from ((plan, Outcome(problem)) for plan in group)
+            continue
+        root = _Node()
+        for plan in group:
+            node = root
+            for subtask in plan.arrangement.init:
+                node = node.children.setdefault(subtask.name, (subtask, _Node()))[1]
+            node.plans.append(plan)
+        yield from _visit(world, root, situation, lint)
 
 
 def _visit(world: World, node: _Node, situation: Situation, lint: bool) -> Iterator[tuple[Plan, Outcome]]:

@@ -6,16 +6,15 @@ from collections import Counter
 
 from tau2.generator.lint import LintKind
 from tau2.generator.pipeline import Generation
+from tau2.generator.stream import TaskStream
 
 
-def summary_lines(generation: Generation, examples: int = 5) -> list[str]:
+def summary_lines(generation: Generation | TaskStream, examples: int = 5) -> list[str]:
     """Counts by intent and transfer, every rejection reason with how often it occurred, and lint findings
-    by kind with up to `examples` of each."""
-    tasks = generation.tasks
-    intents = Counter(task.intent for task in tasks)
-    transfers = sum(task.evaluation.expects_transfer for task in tasks)
-    by_intent = ", ".join(f"{intent} {count}" for intent, count in intents.items())
-    lines = [f"{len(tasks)} tasks verified ({by_intent}; {transfers} transfers)"]
+    by kind with up to `examples` of each (of a stream: once it has been read)."""
+    tally = generation.tally
+    by_intent = ", ".join(f"{intent} {count}" for intent, count in tally.intents.items())
+    lines = [f"{tally.tasks} tasks verified ({by_intent}; {tally.transfers} transfers)"]
     if generation.rejected:
         lines.append(f"{len(generation.rejected)} tasks rejected:")
         reasons = Counter(rejection.reason for rejection in generation.rejected)

@@ -1,6 +1,7 @@
 """Verification rules for a planned task (V1–V6 of the telecom spec, §9.5).
 
-V1 the intent's success predicate holds before initialisation; V2 every init call applies and each
+V1 the intent's success predicate holds once the task's set-up calls (the catalog's preamble, the intent's
+set-up) have run, before any fault is planted; V2 every init call applies and each
 subtask's checks hold right after its calls; V3 the predicate is false after initialisation and after every
 strict prefix of the solution; V4 every solution step succeeds; V5 the predicate holds after the solution,
 or, for a transfer task, the world stays broken even once its fixable subtasks are fixed; V6 the stored
@@ -32,10 +33,14 @@ class Verdict:
     """The world before each solution step but the last, when asked for (for the redundant-step lint)."""
 
 
-def baseline_problem(world: World, intent: Intent) -> str | None:
-    """V1 on an untouched world, or None when it holds."""
+def baseline_problem(world: World, setup: Sequence[EnvCall], intent: Intent) -> str | None:
+    """V1 on an untouched world, which the set-up calls change (the caller restores it), or None when it
+    holds."""
+    problem = apply_calls(world, setup, "set-up")
+    if problem is not None:
+        return problem
     failure = first_failure(world, intent.success)
-    return None if failure is None else f"V1: before initialisation {failure.describe()}"
+    return None if failure is None else f"V1: before the faults are planted {failure.describe()}"
 
 
 def apply_calls(world: World, calls: Sequence[EnvCall], owner: str) -> str | None:

@@ -231,6 +231,17 @@ def write_json_parts(path: Path, fields: Iterable[tuple[str, Any]]) -> None:
         file.write("\n}\n")
 
 
+def write_json_items(path: Path, items: Iterable[Any]) -> None:
+    """Write a list as `write_json` writes it, item by item as `items` yields them (the same bytes as the
+    whole list through `write_json`, without holding it)."""
+    with path.open("w", encoding="utf-8", newline="\n") as file:
+        empty = True
+        for item in items:
+            file.write(("[\n  " if empty else ",\n  ") + _nested(item, "  "))
+            empty = False
+        file.write("[]\n" if empty else "\n]\n")
+
+
 def _write_items(file: TextIO, items: Iterator[Any]) -> None:
     """A list at the second level of a document, one item at a time (`[]` when empty)."""
     empty = True

@@ -1,4 +1,5 @@
-"""The telecom policy documents name only real tools, each with the seat that owns it."""
+"""The telecom policy documents name only real tools, each with the seat that owns it (the extended part:
+the tools of the telecom_extended domain)."""
 
 from __future__ import annotations
 
@@ -7,13 +8,18 @@ from pathlib import Path
 
 import pytest
 
-from tau2 import Side, get_domain
+from tau2 import Side, ToolTable, get_domain
 
 POLICY_DIR = Path(__file__).resolve().parents[1] / "domains" / "telecom" / "policies"
 TOOL_SPAN = re.compile(r"`(crm|phone)\.([a-z_]+)`")
 CODE_SPAN = re.compile(r"`([^`]+)`")
 SEAT_OF_PREFIX = {"crm": Side.AGENT, "phone": Side.USER}
 DOCUMENTS = sorted(POLICY_DIR.glob("*.md"))
+
+
+def tools_of(path: Path) -> ToolTable:
+    """The tool table of the domain whose policy the document is part of."""
+    return get_domain("telecom_extended" if path.stem.startswith("extended") else "telecom").tools
 
 
 def test_all_six_documents_exist() -> None:
@@ -24,7 +30,7 @@ def test_all_six_documents_exist() -> None:
 
 @pytest.mark.parametrize("path", DOCUMENTS, ids=lambda path: path.name)
 def test_every_named_tool_exists_on_the_named_seat(path: Path) -> None:
-    tools = get_domain("telecom").tools
+    tools = tools_of(path)
     text = path.read_text(encoding="utf-8")
     mentions = TOOL_SPAN.findall(text)
     assert mentions, f"{path.name} names no tools"
@@ -36,7 +42,7 @@ def test_every_named_tool_exists_on_the_named_seat(path: Path) -> None:
 
 @pytest.mark.parametrize("path", DOCUMENTS, ids=lambda path: path.name)
 def test_no_tool_is_named_without_its_seat(path: Path) -> None:
-    tools = get_domain("telecom").tools
+    tools = tools_of(path)
     env_names = {f.name for side in Side for f in tools.env_functions(side)}
     allowed_bare = {"done"} if path.stem.endswith("_solo") else set()
     for span in CODE_SPAN.findall(path.read_text(encoding="utf-8")):
@@ -49,13 +55,13 @@ SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 AGENT_PERFORMS = re.compile(r"\byou (?:can |should |must |may |then )?(?:call|run|use|perform|make)\b")
 
 
-@pytest.mark.parametrize("stem", ["main", "tech_support_manual", "tech_support_workflow"])
+@pytest.mark.parametrize("stem", ["main", "tech_support_manual", "tech_support_workflow", "extended"])
 def test_interactive_policies_never_have_the_agent_act_on_the_phone(stem: str) -> None:
     text = " ".join((POLICY_DIR / f"{stem}.md").read_text(encoding="utf-8").split())
     for sentence in SENTENCE_END.split(text):
         if "`phone." in sentence and "ask" not in sentence.lower():
             assert not AGENT_PERFORMS.search(sentence.lower()), sentence
-    assert "`phone.make_payment`" in text
+    assert "`phone.make_payment`" in text or stem == "extended"
 
 
 def test_main_policy_lists_every_bill_status() -> None:

@@ -1,5 +1,6 @@
 """The telecom domain: a carrier's CRM (agent side) and the customer's phone (user side), coupled through
-the line the phone is bound to (spec/telecom.md)."""
+the line the phone is bound to (spec/telecom.md); and the extended domain, which adds the carrier's further
+services for the extended catalog's tasks."""
 
 from tau2.domains.telecom.agent_env import AGENT_ENV
 from tau2.domains.telecom.agent_tools import AGENT_TOOLS
@@ -22,6 +23,8 @@ from tau2.domains.telecom.crm import (
 )
 from tau2.domains.telecom.customer import customer_record
 from tau2.domains.telecom.export import dump_tau2_user_db
+from tau2.domains.telecom.extended_domain import EXTENDED_DOMAIN
+from tau2.domains.telecom.extended_state import ExtendedTelecomState
 from tau2.domains.telecom.invariants import invariant_violations
 from tau2.domains.telecom.loader import DATA_DIR, load_files, load_state
 from tau2.domains.telecom.patches import apply_patches
@@ -42,10 +45,11 @@ from tau2.domains.telecom.phone import (
     VpnPerformance,
 )
 from tau2.domains.telecom.policies import policy
+from tau2.domains.telecom.scenarios import PHRASING
 from tau2.domains.telecom.state import TelecomState
 from tau2.domains.telecom.user_env import USER_ENV
 from tau2.domains.telecom.user_tools import USER_TOOLS
-from tau2.world import Domain, RequestPhrasing, ToolTable
+from tau2.world import Domain, ToolTable
 
 DOMAIN: Domain[TelecomState] = Domain(
     name="telecom",
@@ -61,16 +65,14 @@ DOMAIN: Domain[TelecomState] = Domain(
     patch_state=apply_patches,
     catalog=CATALOG,
     default_suite=DEFAULT_SUITE,
-    phrasing=RequestPhrasing(
-        request_prefix="Please do this on your phone:",
-        idle_line="I'm not sure what to do. What should I do on my phone?",
-    ),
+    phrasing=PHRASING,
     customer_record=customer_record,
 )
 
 __all__ = [
     "DATA_DIR",
     "DOMAIN",
+    "EXTENDED_DOMAIN",
     "APNSettings",
     "AccountStatus",
     "Address",
@@ -84,6 +86,7 @@ __all__ = [
     "Device",
     "DeviceState",
     "DeviceType",
+    "ExtendedTelecomState",
     "Line",
     "LineItem",
     "LineStatus",

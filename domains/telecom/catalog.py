@@ -42,6 +42,7 @@ from tau2.domains.telecom.scenarios import (
     TAU2_PAYMENT_WORDINGS,
     refuel_phrase,
 )
+from tau2.domains.telecom.spare import spare_ids, spare_numbers
 from tau2.domains.telecom.state import TelecomState
 from tau2.tasks import AssertionCall, Catalog, EnvCall, Fact, Group, Intent, Precedence, Step, Subtask, Target
 from tau2.world import Side, World
@@ -56,6 +57,8 @@ OVER_ALLOWANCE_GB = 0.1
 
 DEFAULT_SUITE = Path(__file__).parent / "suites" / "base.json"
 """The suite `tau2 run --domain telecom` uses unless told otherwise (see suites/README.md)."""
+EXTENDED_SUITE = Path(__file__).parent / "suites" / "extended.json"
+"""The suite `tau2 run --domain telecom_extended` uses unless told otherwise (see suites/README.md)."""
 EXTENDED_FAULTS = Path(__file__).parent / "catalogs" / "extended.toml"
 """The catalog extension with the faults beyond τ²-bench's (`tau2 generate --catalog extended`)."""
 
@@ -491,16 +494,59 @@ def eligible_targets(crm: TelecomDB) -> list[EligibleLine]:
     return sorted(targets, key=lambda target: target.line.phone_number != target.customer.phone_number)
 
 
-def unused_bill_id(crm: TelecomDB) -> str:
-    """`OVERDUE_BILL_ID`, or the next number up that no bill uses."""
-    number = int(OVERDUE_BILL_ID[1:])
+def unused_bill_id(crm: TelecomDB, above: str = "") -> str:
+    """`OVERDUE_BILL_ID` (or, given `above`, the number after it), or the next number up that no bill uses."""
+    number = int((above or OVERDUE_BILL_ID)[1:]) + (1 if above else 0)
     while find_bill(crm, f"B{number}") is not None:
         number += 1
     return f"B{number}"
 
 
-def build_catalog(target: EligibleLine, bill_id: str) -> Catalog:
-    """The catalog instantiated for one target line."""
+def scenario_parameters(crm: TelecomDB, target: EligibleLine, bill_id: str) -> dict[str, str | float]:
+    """Values the extended catalog uses beyond the target's own: the line's plan and device, the customer's
+    surname and address, the plan a mistaken switch moves the line to, and unused IDs and numbers for the
+    records a task adds (a second overdue bill, a family member's line, an old tablet's line, a partner and
+    a namesake with a line each)."""
+    customer, line, plan = target.customer, target.line, target.plan
+    lines = spare_ids("L", (row.line_id for row in crm.lines), 4)
+    customers = spare_ids("C", (row.customer_id for row in crm.customers), 2)
+    numbers = spare_numbers(crm, line.phone_number, 4)
+    parameters: dict[str, str | float] = {
+        "device_id": line.device_id or "",
+        "plan_id": plan.plan_id,
+        "plan_name": plan.name,
+        "plan_limit_gb": plan.data_limit_gb,
+        "plan_price": plan.price_per_month,
+        "contract_end": line.contract_end_date.isoformat() if line.contract_end_date else "",
+        "second_bill_id": unused_bill_id(crm, above=bill_id),
+        "surname": customer.full_name.split()[-1],
+        **{f"address_{key}": value for key, value in customer.address.model_dump().items()},
+    }
+    for role, line_id, number in zip(("family", "old", "partner", "namesake"), lines, numbers, strict=True):
+        parameters[f"{role}_line_id"] = line_id
+        parameters[f"{role}_phone_number"] = number
+    parameters["partner_customer_id"], parameters["namesake_customer_id"] = customers
+    other = _switched_plan(crm, plan)
+    if other is not None:
+        parameters["other_plan_id"] = other.plan_id
+        parameters["other_plan_name"] = other.name
+    return parameters
+
+
+def _switched_plan(crm: TelecomDB, plan: Plan) -> Plan | None:
+    """The plan a mistaken switch puts the line on: the dearest priced plan cheaper than its own, else the
+    cheapest dearer one; None when the data has no other plan."""
+    others = [other for other in crm.plans if other.plan_id != plan.plan_id]
+    cheaper = [other for other in others if 0 < other.price_per_month < plan.price_per_month]
+    if cheaper:
+        return max(cheaper, key=lambda other: other.price_per_month)
+    return min(others, key=lambda other: other.price_per_month, default=None)
+
+
+def build_catalog(
+    target: EligibleLine, bill_id: str, scenario: dict[str, str | float] | None = None
+) -> Catalog:
+    """The catalog instantiated for one target line (`scenario`: further parameters for extensions)."""
     customer, line = target.customer, target.line
     return Catalog(
         version=VERSION,
@@ -531,6 +577,7 @@ def build_catalog(target: EligibleLine, bill_id: str) -> Catalog:
             "refueled_gb": line.data_refueling_gb,
             "refuel_gb": REFUEL_GB,
             "over_allowance_gb": OVER_ALLOWANCE_GB,
+            **(scenario or {}),
         },
     )
 
@@ -542,7 +589,10 @@ class TelecomCatalog:
         """One catalog per eligible target line of the world's CRM, in customer then line order."""
         crm = _state(world).crm
         bill_id = unused_bill_id(crm)
-        return [build_catalog(target, bill_id) for target in eligible_targets(crm)]
+        return [
+            build_catalog(target, bill_id, scenario_parameters(crm, target, bill_id))
+            for target in eligible_targets(crm)
+        ]
 
     def situation(self, world: World) -> dict[str, str]:
         """Where the customer is after initialisation."""

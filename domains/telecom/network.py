@@ -62,7 +62,11 @@ def network_search(state: TelecomState) -> None:
     """
     device = state.device
     technology, signal = _registration(state)
-    blocked = device.airplane_mode or device.active_apn_settings.apn_name == ApnName.BROKEN
+    blocked = (
+        device.airplane_mode
+        or device.active_apn_settings.apn_name == ApnName.BROKEN
+        or state.service_blocked()
+    )
     if signal == SignalStrength.NONE or blocked or not line_active(state):
         device.network_connection_status = ConnectionStatus.NO_SERVICE
         device.network_technology_connected = NetworkTechnology.NONE
@@ -139,6 +143,7 @@ def can_send_mms(state: TelecomState) -> bool:
         and messaging is not None
         and messaging.permissions.sms
         and messaging.permissions.storage
+        and not state.mms_blocked()
     )
 
 

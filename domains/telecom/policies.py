@@ -1,4 +1,5 @@
-"""The agent policy texts in `domains/telecom/policies/`: the main policy plus a tech-support part."""
+"""The agent policy texts in `domains/telecom/policies/`: the main policy plus a tech-support part, and for
+the extended domain a further part on its services."""
 
 from __future__ import annotations
 
@@ -18,6 +19,13 @@ def policy(solo: bool, variant: str) -> str:
         raise UserInputError(f"unknown telecom policy variant {variant!r} (available: {', '.join(VARIANTS)})")
     suffix = "_solo" if solo else ""
     return f"{_read(f'main{suffix}.md').rstrip()}\n\n{_read(f'tech_support_{variant}{suffix}.md').rstrip()}\n"
+
+
+def extended_policy(solo: bool, variant: str) -> str:
+    """The extended domain's policy: the telecom policy for the mode and variant, then the part on the
+    further services, which decides where the two differ."""
+    suffix = "_solo" if solo else ""
+    return f"{policy(solo, variant).rstrip()}\n\n{_read(f'extended{suffix}.md').rstrip()}\n"
 
 
 @cache

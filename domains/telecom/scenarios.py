@@ -8,6 +8,13 @@ in the ticket with the exact phrase its subtask declares, which the generator's 
 from __future__ import annotations
 
 from tau2.tasks import Texts
+from tau2.world import RequestPhrasing
+
+PHRASING = RequestPhrasing(
+    request_prefix="Please do this on your phone:",
+    idle_line="I'm not sure what to do. What should I do on my phone?",
+)
+"""How the offline oracle agent and scripted user word their requests in the telecom domains."""
 
 ABROAD = "abroad in France"
 AT_HOME = "at home in the United States"

@@ -16,3 +16,13 @@ class TelecomState(BaseModel):
     crm: TelecomDB = Field(default_factory=TelecomDB)
     device: DeviceState = Field(default_factory=DeviceState)
     surroundings: Surroundings = Field(default_factory=Surroundings)
+
+    def service_blocked(self) -> bool:
+        """Whether something beyond this world's own rules keeps the phone off the network: never here; a
+        richer world (the extended services) overrides it."""
+        return False
+
+    def mms_blocked(self) -> bool:
+        """Whether something beyond this world's own rules stops MMS: never here; a richer world overrides
+        it."""
+        return False

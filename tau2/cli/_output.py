@@ -4,6 +4,7 @@ checked before the work that fills them starts."""
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 import tempfile
 from collections.abc import Iterator
@@ -42,7 +43,8 @@ def output_file(path: Path, name: str = "output.json") -> Iterator[Path]:
     with tempfile.TemporaryDirectory(prefix="tau2-") as folder:
         written = Path(folder) / name
         yield written
-        sys.stdout.write(written.read_text(encoding="utf-8"))
+        with written.open(encoding="utf-8") as text:
+            shutil.copyfileobj(text, sys.stdout)
         sys.stdout.flush()
 
 

@@ -43,7 +43,7 @@ def command(
     from tau2.cli._output import is_stdout, output_file, require_writable_path
     from tau2.errors import UserInputError
     from tau2.generator.export import write_generation
-    from tau2.generator.pipeline import generate
+    from tau2.generator.pipeline import generate_stream
     from tau2.generator.summary import summary_lines
     from tau2.tasks import load_catalog_extension, resolve_catalog_extension
     from tau2.world import get_domain
@@ -67,9 +67,9 @@ def command(
         load_catalog_extension(path, chosen, origin)
         for path, origin in map(resolve_catalog_extension, catalog_extensions or ())
     ]
-    generation = generate(chosen, options, data_dir, lint=lint, extensions=extensions)
+    generation = generate_stream(chosen, options, data_dir, lint=lint, extensions=extensions)
     with output_file(output, f"{chosen.name}-generated.json") as path:
-        write_generation(path, output_format, chosen.name, generation, data_dir)
+        write_generation(path, output_format, generation.domain, generation, data_dir)
     report = partial(typer.echo, err=is_stdout(output))  # the summary must not mix into the tasks on stdout
     report(f"wrote {output} ({output_format.value})")
     for line in summary_lines(generation):

@@ -132,6 +132,10 @@ class Intent(_Frozen):
     """Groups that may join a composition but do not make it valid on their own."""
     min_own_subtasks: int = Field(default=1, ge=1)
     """Validity rule: at least this many subtasks from groups that are not prerequisites."""
+    setup: tuple[EnvCall, ...] = ()
+    """Init calls every task of this intent makes after the catalog's preamble and before any fault: the
+    further records its scenario involves (another line, another customer, records the agent must leave
+    alone). The success assertions must hold once they have run (V1)."""
     success: tuple[AssertionCall, ...]
     failure: tuple[AssertionCall, ...]
     texts: Texts

@@ -23,11 +23,11 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from tau2._jsonfile import field_path
 from tau2._registry import Registry
-from tau2.errors import UserInputError
+from tau2.errors import UnknownDomainError, UserInputError
 from tau2.tasks._catalog import Group, Intent, Precedence, Subtask
 from tau2.tasks._parameters import ParameterError, referenced
 from tau2.tasks._task import EnvCall
-from tau2.world import Domain, Tool, ToolKind, ToolTable
+from tau2.world import Domain, Tool, ToolKind, ToolTable, get_domain
 
 ENTRY_POINT_GROUP = "tau2.catalog_extensions"
 """Packages ship catalog extensions under this entry-point group; each names the path of a TOML file."""
@@ -57,6 +57,10 @@ class ExtensionFile(_Frozen):
     version: str
     extends: str
     """The domain whose catalog this extends."""
+    runs_in: str | None = None
+    """The domain the generated tasks name and run in when it is not the extended one: a domain offering
+    the extended one's tools and more (e.g. services the extended domain lacks). The file's calls are
+    checked against its tool table; None: the extended domain."""
     description: str = ""
     max_transfer_share: float | None = Field(default=None, ge=0, le=1)
     """The share of each sampling bin's tasks that may be transfers, applied when a generation layers this
@@ -139,12 +143,22 @@ def load_catalog_extension(path: Path, domain: Domain[Any], origin: str | None =
         content = ExtensionFile.model_validate(data)
     except ValidationError as error:
         raise UserInputError(f"{where}: {_describe(error, data)}") from None
-    if content.extends != domain.name:
+    if domain.name not in (content.extends, content.runs_in):
         raise UserInputError(f"{where}: extends {content.extends!r}, not the {domain.name!r} domain")
-    problem = _call_problem(content, domain.tools)
+    runs_in = content.runs_in
+    tools = domain.tools if runs_in in (None, domain.name) else _domain_of(where, runs_in).tools
+    problem = _call_problem(content, tools)
     if problem is not None:
         raise UserInputError(f"{where}: {problem}")
-    return CatalogExtension(content, where, hashlib.sha256(raw).hexdigest(), domain.tools)
+    return CatalogExtension(content, where, hashlib.sha256(raw).hexdigest(), tools)
+
+
+def _domain_of(where: str, name: str) -> Domain[Any]:
+    """The domain an extension's tasks run in; an unknown one is the file's error."""
+    try:
+        return get_domain(name)
+    except UnknownDomainError as error:
+        raise UserInputError(f"{where}: runs_in: {error}") from None
 
 
 def _accept(name: str, target: object) -> Path:
@@ -196,6 +210,10 @@ def _call_problem(content: ExtensionFile, tools: ToolTable) -> str | None:
             if problem is not None:
                 return f"subtask {subtask.name!r}: {place}: {problem}"
     for intent in content.intents:
+        for index, call in enumerate(intent.setup):
+            problem = _check_call(tools, call, _Role.INIT)
+            if problem is not None:
+                return f"intent {intent.name!r}: setup[{index}]: {problem}"
         for kind, checks in (("success", intent.success), ("failure", intent.failure)):
             for index, call in enumerate(checks):
                 problem = _check_call(tools, call, _Role.ASSERTION)

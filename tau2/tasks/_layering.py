@@ -85,6 +85,7 @@ class _Filler:
         entry = f"intent {intent.name!r}"
         return intent.model_copy(
             update={
+                "setup": self.calls(entry, "setup", intent.setup),
                 "success": self.calls(entry, "success", intent.success),
                 "failure": self.calls(entry, "failure", intent.failure),
             }

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from enum import StrEnum
 from pathlib import Path
 from typing import Any, Literal
@@ -25,7 +25,7 @@ from pydantic import (
 )
 
 import tau2.tasks as ours
-from tau2._jsonfile import collector_paused, field_path, read_json, validation_error, write_json
+from tau2._jsonfile import collector_paused, field_path, read_json, validation_error, write_json_items
 from tau2.errors import UnknownDomainError, UserInputError
 from tau2.tasks import SUITE_FORMAT, RewardType, find_duplicate, is_suite_document, parse_suite
 from tau2.world import Side, available_domains, domain_name, get_domain
@@ -313,9 +313,10 @@ def task_to_tau2(task: ours.Task) -> dict[str, Any]:
     return record.model_dump(mode="json", exclude=absent)
 
 
-def write_tau2_file(path: Path, tasks: list[ours.Task]) -> None:
-    """Write tasks as a τ²-bench task file (a JSON array), canonically formatted."""
-    write_json(path, [task_to_tau2(task) for task in tasks])
+def write_tau2_file(path: Path, tasks: Iterable[ours.Task]) -> None:
+    """Write tasks as a τ²-bench task file (a JSON array), canonically formatted, one task at a time as
+    `tasks` yields them."""
+    write_json_items(path, map(task_to_tau2, tasks))
 
 
 TASK_FILES = "task_*.json"

@@ -1,6 +1,7 @@
 """The extended telecom catalog (`--catalog extended`): its pool, its new faults' semantics, verification of
-every new subtask alone and of a stratified sample of the pool in both orders, and the offline actors'
-self-test on a sample. The whole pool is verified by benchmarks/extended_catalog_bench.py."""
+every new subtask alone and of a stratified sample of the pool in both orders, the offline actors'
+self-test on a sample, and its household tasks, which span several lines and two customers. The whole pool
+is verified by benchmarks/extended_catalog_bench.py."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from typer.testing import CliRunner
 
 from tau2.actors import make_actor
 from tau2.cli import app
+from tau2.domains.telecom import EXTENDED_DOMAIN
 from tau2.domains.telecom.catalog import CATALOG, EXTENDED_FAULTS
 from tau2.episode import ActorSpec, EpisodeConfig, Mode, run_episode
 from tau2.generator.build import Plan
@@ -49,14 +51,30 @@ NEW_SUBTASKS = {
     "mms_apn_reset_pending_reboot",
     "overdue_bill_unpaid",
     "overdue_bill_request_pending",
+    "two_overdue_bills",
+    "user_knows_sim_pin",
+    "device_not_activated",
+    "two_overdue_bills_suspension",
+    "autopay_expired_card_suspension",
+    "autopay_expired_card",
+    "wrong_plan",
+    "storage_full",
+    "family_line_suspended",
+    "family_line_pending_activation",
+    "family_line_wrong_plan",
+    "family_line_out_of_data",
+    "family_line_roaming_off",
+    "partner_line_suspended",
+    "partner_line_out_of_data",
 }
+VERSION = "telecom-1+telecom-extended-2"
 
 
 @pytest.fixture(scope="module")
 def extended_catalogs(telecom: Domain) -> list[Catalog]:
     """The extended catalog of every eligible target of our data."""
     layers = catalog_layers(telecom, CATALOG, "extended")
-    return [extend_catalog(catalog, layers) for catalog in CATALOG.catalogs(World.create(telecom))]
+    return [extend_catalog(catalog, layers) for catalog in CATALOG.catalogs(World.create(EXTENDED_DOMAIN))]
 
 
 @pytest.fixture(scope="module")
@@ -73,20 +91,26 @@ def sample(telecom: Domain) -> Generation:
     return generate(telecom, options)
 
 
-def test_the_extended_pool_holds_over_15000_compositions(extended_catalogs: list[Catalog]) -> None:
+def test_the_extended_pool_holds_over_10000_compositions_without_a_transfer(
+    extended_catalogs: list[Catalog],
+) -> None:
     catalog = extended_catalogs[0]
     drafts = plan_drafts(catalog, ROTATED, _personas(ROTATED.personas))
     intents = Counter(draft.composition.intent for draft in drafts)
     assert intents == {
         "mobile_data_issue": 3838,
-        "service_issue": 383,
-        "mms_issue": 15040,
-        "billing_issue": 2,
+        "service_issue": 1439,
+        "mms_issue": 30400,
+        "billing_issue": 15,
+        "household_issue": 1520,
     }
-    assert len(drafts) == 19263 >= 15000
-    assert sum(is_transfer(catalog, draft.composition) for draft in drafts) == 13924
+    transfers = Counter(
+        draft.composition.intent for draft in drafts if is_transfer(catalog, draft.composition)
+    )
+    assert transfers == {"mobile_data_issue": 3072, "service_issue": 1104, "mms_issue": 21280}
+    assert len(drafts) == 37212 and len(drafts) - transfers.total() == 11756 >= 10000
     assert {name for draft in drafts for name in draft.composition.subtasks} >= NEW_SUBTASKS
-    assert catalog.version == "telecom-1+telecom-extended-1"
+    assert catalog.version == VERSION
 
 
 def test_variants_join_only_the_intents_whose_predicate_they_break(extended_catalogs: list[Catalog]) -> None:
@@ -100,8 +124,16 @@ def test_variants_join_only_the_intents_whose_predicate_they_break(extended_cata
     assert intents_of["no_network_coverage"] == {"service_issue", "mobile_data_issue", "mms_issue"}
     mms = {draft.composition.subtasks for draft in drafts if draft.composition.intent == "mms_issue"}
     assert ("no_network_coverage",) not in mms, "a prerequisite of MMS, never alone"
-    assert (
-        intents_of["overdue_bill_unpaid"] == intents_of["overdue_bill_request_pending"] == {"billing_issue"}
+    own_account = {"billing_issue", "household_issue"}
+    for name in ("overdue_bill_unpaid", "overdue_bill_request_pending", "two_overdue_bills", "wrong_plan"):
+        assert intents_of[name] == own_account
+    assert intents_of["user_knows_sim_pin"] == intents_of["device_not_activated"] == {"service_issue"}
+    assert intents_of["storage_full"] == {"mms_issue"}
+    household = {
+        draft.composition.subtasks for draft in drafts if draft.composition.intent == "household_issue"
+    }
+    assert ("wrong_plan",) not in household, (
+        "the caller's own account faults join another line's, never alone"
     )
 
 
@@ -117,10 +149,11 @@ def test_the_base_pool_is_part_of_the_extended_one(extended_catalogs: list[Catal
 
 def test_every_new_subtask_verifies_alone(singles: Generation) -> None:
     assert singles.rejected == [] and singles.findings == []
-    assert len(singles.tasks) == 37, "21 of τ²-bench, 15 new, no coverage under both service and data"
+    assert len(singles.tasks) == 52, "21 of τ²-bench, 30 new, no coverage under both service and data"
     assert sum(task.evaluation.expects_transfer for task in singles.tasks) == 9
     assert {name for task in singles.tasks for name in task.subtasks} >= NEW_SUBTASKS
-    assert {task.metadata["catalog_version"] for task in singles.tasks} == {"telecom-1+telecom-extended-1"}
+    assert {task.metadata["catalog_version"] for task in singles.tasks} == {VERSION}
+    assert {task.domain for task in singles.tasks} == {"telecom_extended"} == {singles.domain}
 
 
 def test_the_new_faults_store_what_they_promise(singles: Generation) -> None:
@@ -138,9 +171,20 @@ def test_the_new_faults_store_what_they_promise(singles: Generation) -> None:
     phrase = "whatever smaller amount the monthly refuel limit still allows"
     assert phrase in (partial.ticket or "") and phrase in str(partial.user_scenario.instructions)
     billing = next(task for task in singles.tasks if task.subtasks == ["overdue_bill_unpaid"])
-    assert [a.name for a in billing.evaluation.assertions] == ["assert_no_overdue_bill", "assert_line_status"]
+    assert [a.name for a in billing.evaluation.assertions] == [
+        "assert_no_overdue_bill",
+        "assert_no_overdue_bill",
+        "assert_line_status",
+        "assert_autopay_usable",
+        "assert_line_plan",
+    ]
     assert [step.name for step in billing.evaluation.solution] == ["send_payment_request", "make_payment"]
     assert "pay any overdue bill" in (billing.ticket or "")
+    pin = next(task for task in singles.tasks if task.subtasks == ["user_knows_sim_pin"])
+    assert [(step.name, step.arguments) for step in pin.evaluation.solution] == [
+        ("enter_sim_pin", {"pin": "4812"})
+    ]
+    assert "4812" in (pin.ticket or "") and "4812" in str(pin.user_scenario.instructions)
 
 
 @pytest.mark.parametrize("order", list(Order))
@@ -151,7 +195,7 @@ def test_a_stratified_sample_verifies_in_either_order(telecom: Domain, order: Or
     generation = generate(telecom, options, lint=order is Order.WORKFLOW)
     assert generation.rejected == [] and generation.findings == []
     sizes = Counter((task.intent, task.num_subtasks) for task in generation.tasks)
-    assert max(size for _, size in sizes) == 10 and len(generation.tasks) == 3 * len(sizes)
+    assert max(size for _, size in sizes) == 11 and len(generation.tasks) == 3 * len(sizes)
 
 
 @settings(max_examples=40, deadline=None)
@@ -167,7 +211,7 @@ def test_any_valid_extended_composition_verifies(
     plan = Plan(
         catalog, catalog.intent(composition.intent), composition, Workflow(catalog).arrange(subtasks, order)
     )
-    [(_, outcome)] = verify_plans(World.create(telecom), [plan], CATALOG.situation, lint=True)
+    [(_, outcome)] = verify_plans(World.create(EXTENDED_DOMAIN), [plan], CATALOG.situation, lint=True)
     assert outcome.problem is None
     assert outcome.redundant == () or order is Order.TAU2
 
@@ -197,11 +241,11 @@ def test_an_extended_suite_records_its_catalog_and_regenerates_byte_for_byte(tmp
         assert result.exit_code == 0, result.output
     assert outputs[0].read_bytes() == outputs[1].read_bytes()
     suite = load_suite(outputs[0])
-    assert suite.catalog_version == "telecom-1+telecom-extended-1"
+    assert suite.catalog_version == VERSION and suite.domain == "telecom_extended"
     assert suite.generator["catalog"] == "extended"
     digest = hashlib.sha256(EXTENDED_FAULTS.read_bytes()).hexdigest()
     assert suite.generator["catalog_extensions"] == [
-        {"name": "telecom-extended", "version": "1", "sha256": digest}
+        {"name": "telecom-extended", "version": "2", "sha256": digest}
     ]
     assert suite.generator["max_transfer_share"] == 0.35, "the extension's recommended cap, recorded"
     verified = runner.invoke(app, ["verify", str(outputs[0])])
@@ -213,7 +257,7 @@ def test_an_extended_suite_records_its_catalog_and_regenerates_byte_for_byte(tmp
 def test_the_extended_catalog_works_on_tau2_bench_data(telecom: Domain, tau2_data: Path) -> None:
     options = ROTATED.model_copy(update={"max_subtasks": 1})
     generation = generate(telecom, options, tau2_data)
-    assert generation.rejected == [] and len(generation.tasks) == 37
+    assert generation.rejected == [] and len(generation.tasks) == 52
     refuel = next(
         task for task in generation.tasks if task.subtasks == ["data_usage_exceeded_partial_refuel"]
     )

@@ -282,7 +282,7 @@ def test_an_unknown_parameter_is_refused_before_anything_is_verified(tmp_path: P
     assert result.exit_code == 2
     assert result.output.startswith(
         f"error: {extension}: {ENTRY}: checks[0]: assert_service_status: unknown parameter 'status' "
-        "(parameters: allowance_gb, bill_id, customer_id,"
+        "(parameters: address_city, address_state, address_street, address_zip_code, allowance_gb, bill_id,"
     )
 
 

@@ -9,7 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from tau2.cli import app
-from tau2.domains.telecom.catalog import DEFAULT_SUITE
+from tau2.domains.telecom.catalog import DEFAULT_SUITE, EXTENDED_SUITE
 from tau2.tasks._suite import load_suite
 from tau2.world._domain import get_domain
 
@@ -34,7 +34,7 @@ def test_every_shipped_suite_is_documented() -> None:
         assert shlex.join(["tau2", *words]) in docs
 
 
-@pytest.mark.parametrize("name", ["small.json", "base.json"])
+@pytest.mark.parametrize("name", ["small.json", "base.json", "extended.json"])
 def test_a_shipped_suite_equals_a_fresh_generation(name: str, tmp_path: Path) -> None:
     words = documented_commands()[name]
     output = tmp_path / name
@@ -51,3 +51,12 @@ def test_the_default_suite_is_base_and_loads() -> None:
     assert suite.generator["sample_per_bin"] == 3 and suite.seed == 7
     assert {task.persona for task in suite.tasks} == {"None", "Easy", "Hard"}
     assert len({task.metadata["target"] for task in suite.tasks}) == 7
+
+
+def test_the_extended_domains_default_suite_holds_the_extended_catalogs_tasks() -> None:
+    assert get_domain("telecom_extended").default_suite == EXTENDED_SUITE == SUITES / "extended.json"
+    suite = load_suite(EXTENDED_SUITE)
+    assert suite.domain == "telecom_extended" and suite.catalog_version == "telecom-1+telecom-extended-2"
+    transfers = sum(task.evaluation.expects_transfer for task in suite.tasks)
+    assert 0 < transfers <= 0.35 * len(suite.tasks), "the extension's transfer cap"
+    assert {task.intent for task in suite.tasks} >= {"billing_issue", "household_issue"}

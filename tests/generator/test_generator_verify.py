@@ -46,7 +46,8 @@ def test_v1_the_intent_must_hold_before_initialisation() -> None:
     generation = run(SWITCHED_OFF, success=(DARK,))
     assert generation.tasks == []
     assert set(reasons(generation).values()) == {
-        "V1: before initialisation u.assert_lamp_lit(expected_status=False) returned False, expected True"
+        "V1: before the faults are planted u.assert_lamp_lit(expected_status=False) returned False, "
+        "expected True"
     }
 
 
