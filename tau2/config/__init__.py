@@ -8,7 +8,15 @@ settings given in several places into one configuration."""
 from tau2.config._experiment import ExperimentArm, ExperimentBudget, ExperimentConfig
 from tau2.config._fields import field_docs, ordered_fields
 from tau2.config._layers import ConfigLayer, FieldPath, dotted, layered, settings, source
-from tau2.config._run import MAX_TRIALS, MAX_WORKERS, PATH_FIELDS, ExecutorConfig, ExecutorKind, RunConfig
+from tau2.config._run import (
+    MAX_TRIALS,
+    MAX_WORKERS,
+    PATH_FIELDS,
+    RECORDED,
+    ExecutorConfig,
+    ExecutorKind,
+    RunConfig,
+)
 from tau2.episode import ActorSpec, EpisodeConfig, EpisodeSettings, Mode
 from tau2.llm import ModelSpec, ProviderLimit, TransportChoice
 from tau2.world import EmbedderConfig, RetrievalConfig
@@ -17,6 +25,7 @@ __all__ = [
     "MAX_TRIALS",
     "MAX_WORKERS",
     "PATH_FIELDS",
+    "RECORDED",
     "ActorSpec",
     "ConfigLayer",
     "EmbedderConfig",

@@ -14,6 +14,7 @@ from tau2.runs._experiment import (
     load_experiment,
     redacted,
 )
+from tau2.runs._lines import MAX_RECORD_BYTES
 from tau2.runs._lock import RunDirectoryLock
 from tau2.runs._provenance import (
     Provenance,
@@ -37,6 +38,7 @@ from tau2.runs._rundir import (
     load_manifest,
     load_run,
     read_records,
+    require_named_domain,
     run_records,
 )
 from tau2.runs._store import DAMAGED_FILE, RecordWriter, set_aside_damaged
@@ -46,6 +48,7 @@ __all__ = [
     "DAMAGED_FILE",
     "EXPERIMENT_FILE",
     "MANIFEST_FILE",
+    "MAX_RECORD_BYTES",
     "RESULTS_FILE",
     "ExperimentManifest",
     "ExperimentStatus",
@@ -77,6 +80,7 @@ __all__ = [
     "record_heads",
     "record_provenance",
     "redacted",
+    "require_named_domain",
     "run_records",
     "set_aside_damaged",
     "task_hash",

@@ -41,8 +41,10 @@ from tau2.tasks._task import (
     InitialData,
     SolutionStep,
     Task,
+    TaskId,
     UserInstructions,
     UserScenario,
+    check_task_id,
 )
 
 __all__ = [
@@ -70,12 +72,14 @@ __all__ = [
     "Suite",
     "Target",
     "Task",
+    "TaskId",
     "TaskSetupError",
     "TextFragments",
     "Texts",
     "UserInstructions",
     "UserScenario",
     "all_passed",
+    "check_task_id",
     "extend_catalog",
     "find_duplicate",
     "first_failure",
