@@ -21,6 +21,7 @@ from tau2.tasks import (
     Texts,
     UserInstructions,
     UserScenario,
+    fill_text,
 )
 from tau2.world import Domain, Side
 
@@ -79,11 +80,12 @@ class Plan:
 
 
 def render(template: str, facts: Mapping[str, str]) -> str:
-    """Fill a text template's `{fact}` fields; an unknown fact is a catalog error."""
+    """Fill a text template's `{fact}` fields (nothing else of a format string: see `fill_text`); an unknown
+    fact is a catalog error."""
     try:
-        return template.format_map(facts)
-    except KeyError as error:
-        raise UserInputError(f"text template names unknown fact {error.args[0]!r}: {template!r}") from None
+        return fill_text(template, facts)
+    except ValueError as error:
+        raise UserInputError(str(error)) from None
 
 
 def build_task(plan: Plan, persona: Persona, facts: Mapping[str, str], domain: Domain[Any]) -> Task:

@@ -8,11 +8,15 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
+from tau2._jsonfile import parse_toml, read_bytes_bounded
+from tau2.errors import UserInputError
 from tau2.personas.errors import PersonaError, toml_syntax_error, validation_error
 from tau2.personas.model import Persona
 
 LIBRARY_DIR = Path(__file__).parent / "library"
 """Directory of the built-in persona files shipped with the package."""
+MAX_PERSONA_BYTES = 1 << 20
+"""The largest persona file read (1 MiB): far beyond any real one."""
 
 
 def list_personas() -> list[str]:
@@ -62,15 +66,13 @@ def _read(path: Path, source: str) -> Persona:
     if path.suffix != ".toml":
         raise PersonaError(source, "not a .toml file")
     try:
-        text = path.read_bytes().decode("utf-8")
-    except FileNotFoundError as exc:
-        raise PersonaError(source, "file not found") from exc
-    except OSError as exc:
-        raise PersonaError(source, f"cannot read file ({exc.strerror or exc})") from exc
+        text = read_bytes_bounded(path, MAX_PERSONA_BYTES, "TOML").decode("utf-8")
+    except UserInputError as exc:  # missing, not a regular file, binary or too large
+        raise PersonaError(source, str(exc).removeprefix(f"{path}: ")) from None
     except UnicodeDecodeError as exc:
         raise PersonaError(source, "not valid UTF-8 text") from exc
     try:
-        data = tomllib.loads(text)
+        data = parse_toml(text)
     except tomllib.TOMLDecodeError as exc:
         raise toml_syntax_error(source, exc) from exc
     try:

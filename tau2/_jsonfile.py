@@ -1,18 +1,24 @@
-"""Reading and writing JSON files with one-line errors that name the file and the failing field.
+"""Reading input files and writing JSON files, with one-line errors that name the file and the failing
+field.
 
 Every task-file format (our suites, τ²-bench task files) goes through these helpers so that a bad input
-always reads `<file>: <field path>: <reason>`.
+always reads `<file>: <field path>: <reason>`; every input file (task files, configurations, personas,
+results, data files) is opened with `open_input`, which refuses what is not a regular file.
 """
 
 from __future__ import annotations
 
 import gc
 import json
+import os
 import re
+import stat
+import sys
+import tomllib
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, TextIO
+from typing import IO, Any, BinaryIO, TextIO
 
 from pydantic import JsonValue, ValidationError
 from pydantic_core import ErrorDetails
@@ -32,18 +38,15 @@ _CHUNK_BYTES = 1 << 20
 
 
 def read_json(path: Path) -> Any:
-    """Parse a JSON file; an unreadable file or bad JSON becomes a one-line `UserInputError`."""
+    """Parse a JSON file; an unreadable file or bad JSON becomes a one-line `UserInputError` (the machine
+    refusing to let it be read, as permissions do, stays an `OSError`)."""
     try:
         text = read_text_bounded(path)
-    except FileNotFoundError:
-        raise UserInputError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise UserInputError(f"{path}: is a directory, not a file") from None
     except UnicodeDecodeError as error:
         raise UserInputError(f"{path}: cannot read: not UTF-8 text ({error.reason})") from None
     try:
         with collector_paused():
-            data = json.loads(text)
+            data = parse_json(text)
     except json.JSONDecodeError as error:
         raise UserInputError(
             f"{path}: invalid JSON at line {error.lineno}, column {error.colno}: {error.msg}"
@@ -57,6 +60,84 @@ def read_json(path: Path) -> Any:
             f"{path}: {where or 'text'}: contains an unpaired UTF-16 surrogate (not valid text)"
         )
     return data
+
+
+def parse_json(text: str | bytes) -> Any:
+    """`json.loads`, except that an integer too long for Python to convert (more than
+    `sys.get_int_max_str_digits()` digits, which `json` reports as a bare `ValueError`) is a
+    `json.JSONDecodeError` like any other mistake in the text, located at the first such run of digits."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        raise
+    except ValueError as error:
+        limit = sys.get_int_max_str_digits()
+        if "integer string conversion" not in str(error) or not limit:
+            raise
+        document = text if isinstance(text, str) else text.decode("utf-8", "replace")
+        found = re.search(rf"\d{{{limit + 1},}}", document)
+        raise json.JSONDecodeError(
+            f"an integer of more than {limit:,} digits", document, found.start() if found else 0
+        ) from None
+
+
+def parse_toml(text: str) -> dict[str, Any]:
+    """`tomllib.loads`, except that an integer too long for Python to convert is a
+    `tomllib.TOMLDecodeError` like any other mistake, located as tomllib locates them."""
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        raise
+    except ValueError as error:
+        limit = sys.get_int_max_str_digits()
+        if "integer string conversion" not in str(error) or not limit:
+            raise
+        found = re.search(rf"\d{{{limit + 1},}}", text)
+        at = found.start() if found else 0
+        line = text.count("\n", 0, at) + 1
+        column = at - (text.rfind("\n", 0, at) + 1) + 1
+        raise tomllib.TOMLDecodeError(
+            f"an integer of more than {limit:,} digits (at line {line}, column {column})"
+        ) from None
+
+
+_NOT_REGULAR = {
+    stat.S_IFDIR: "is a directory, not a file",
+    stat.S_IFIFO: "is a named pipe (FIFO), not a regular file",
+    stat.S_IFCHR: "is a device, not a regular file",
+    stat.S_IFBLK: "is a device, not a regular file",
+    stat.S_IFSOCK: "is a socket, not a regular file",
+}
+_OPEN_FLAGS = (
+    os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_BINARY", 0)
+)
+"""Read only; never block in opening (a FIFO without a writer would wait forever; regular files ignore the
+flag); never become the controlling terminal."""
+
+
+def open_input(path: Path, buffering: int = -1) -> BinaryIO:
+    """Open an input file (task file, suite, configuration, persona, results file, data file, ...) to read
+    its bytes. What is not a regular file is refused with one `UserInputError` line before a byte is read:
+    a FIFO would wait forever for a writer, a device such as /dev/zero never ends, a directory is no file;
+    so is a missing file. The machine refusing (permission denied, an I/O error) stays an `OSError` naming
+    the file, which the command line reports as the machine refusing (exit 3)."""
+    try:
+        descriptor = os.open(path, _OPEN_FLAGS)
+    except FileNotFoundError:
+        raise UserInputError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise UserInputError(f"{path}: is a directory, not a file") from None
+    except NotADirectoryError:
+        raise UserInputError(f"{path}: a part of the path is a file, not a directory") from None
+    try:
+        kind = stat.S_IFMT(os.fstat(descriptor).st_mode)
+        if kind != stat.S_IFREG:
+            raise UserInputError(f"{path}: {_NOT_REGULAR.get(kind, 'is not a regular file')}")
+        handle: BinaryIO = os.fdopen(descriptor, "rb", buffering=buffering)
+    except BaseException:
+        os.close(descriptor)
+        raise
+    return handle
 
 
 @contextmanager
@@ -74,27 +155,67 @@ def collector_paused() -> Iterator[None]:
             gc.enable()
 
 
-def read_text_bounded(path: Path, limit: int = MAX_JSON_BYTES) -> str:
-    """The UTF-8 text of a JSON file, read with `read_bytes_bounded`."""
-    return read_bytes_bounded(path, limit).decode("utf-8")
+def read_text_bounded(path: Path, limit: int = MAX_JSON_BYTES, text: str = "JSON") -> str:
+    """The UTF-8 text of a file, read with `read_bytes_bounded`."""
+    return read_bytes_bounded(path, limit, text).decode("utf-8")
 
 
-def read_bytes_bounded(path: Path, limit: int = MAX_JSON_BYTES) -> bytes:
-    """The bytes of a JSON file, read in chunks: binary data (a NUL byte, which JSON text never holds) and
-    files over `limit` bytes are refused as soon as they show, so `/dev/zero` neither hangs nor fills
-    memory. Other `OSError`s (permissions, a directory) propagate for the caller to report."""
+def read_bytes_bounded(path: Path, limit: int = MAX_JSON_BYTES, text: str = "JSON") -> bytes:
+    """The bytes of a `text` file (JSON, TOML, ...) opened with `open_input`, read in chunks: binary data
+    (a NUL byte, which such text never holds) and files over `limit` bytes are refused as soon as they
+    show, so a file that grows while it is read cannot fill memory."""
     chunks: list[bytes] = []
     size = 0
-    with path.open("rb") as handle:
+    with open_input(path, buffering=0) as handle:
         while chunk := handle.read(_CHUNK_BYTES):
             if b"\x00" in chunk:
                 at = size + chunk.index(0)
-                raise UserInputError(f"{path}: binary data, not JSON text (a NUL byte at byte {at})")
+                raise UserInputError(f"{path}: binary data, not {text} text (a NUL byte at byte {at})")
             size += len(chunk)
             if size > limit:
-                raise UserInputError(f"{path}: larger than {limit >> 20} MiB; not read")
+                raise UserInputError(f"{path}: larger than {_size(limit)}; not read")
             chunks.append(chunk)
     return b"".join(chunks)
+
+
+def _size(limit: int) -> str:
+    """A byte limit in words: `1 MiB`, `1 GiB`."""
+    gib = 1 << 30
+    return f"{limit // gib} GiB" if limit >= gib and not limit % gib else f"{limit >> 20} MiB"
+
+
+_ESCAPE = re.compile(
+    rb"\\(?:(?P<high>u[dD][89abAB][0-9a-fA-F]{2})(?P<low>\\u[dD][c-fC-F][0-9a-fA-F]{2})?"
+    rb"|(?P<lone>u[dD][c-fC-F][0-9a-fA-F]{2})|.)",
+    re.DOTALL,
+)
+"""A backslash escape of JSON text, matched from left to right so that `\\\\` pairs are consumed whole: a
+high-surrogate escape with its low half (`low`) or without, a lone low half (`lone`), or any other."""
+_LONGEST_ESCAPE = 12
+
+
+def first_surrogate_escape(handle: IO[bytes]) -> int | None:
+    """The byte offset of the first escape of an unpaired UTF-16 surrogate (`\\ud800` without its low
+    half, or a low half alone) in the JSON text `handle` reads, scanned in chunks; None when there is none.
+    For streaming parsers, which would otherwise replace it silently or fail with a misleading message."""
+    carried = b""
+    offset = 0  # of `carried` in the file
+    while True:
+        chunk = handle.read(_CHUNK_BYTES)
+        data = carried + chunk
+        last = not chunk
+        resume = len(data)
+        for match in _ESCAPE.finditer(data):
+            if not last and match.end() > len(data) - _LONGEST_ESCAPE:
+                resume = match.start()  # may be cut by the chunk's end: scan it again with the next one
+                break
+            if match["lone"] is not None or (match["high"] is not None and match["low"] is None):
+                return offset + match.start()
+        else:  # every escape is complete; a backslash ending the chunk starts one in the next
+            resume = len(data) - 1 if data.endswith(b"\\") and not last else len(data)
+        if last:
+            return None
+        carried, offset = data[resume:], offset + resume
 
 
 def has_surrogate(text: str) -> bool:

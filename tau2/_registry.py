@@ -6,6 +6,11 @@ and, when it is a reference, the attribute it names: `module:attribute` of an im
 `path/to/file.py:attribute` of a Python file (relative to the current folder, or absolute), which needs
 nothing on the Python path. Installed and referenced entries are imported only when first asked for; an
 import that fails or names the wrong kind of object is one `UserInputError` line naming the entry.
+
+Data never runs code: a reference (of either form) read from a file (a task file's domain, a run's
+manifest) is checked with `refuse_data_reference` before it reaches a registry, and passes only when the
+user named it (on the command line, in their own configuration: `allow_reference`) or code of this process
+already resolved it; registered and installed names always pass.
 """
 
 from __future__ import annotations
@@ -36,6 +41,29 @@ def is_reference(name: str) -> bool:
     """Whether `name` is a reference: `module:attribute` (e.g. `my_pack.domain:DOMAIN`) or
     `path/to/file.py:attribute` (e.g. `my_actors.py:KIND`)."""
     return _FILE_REFERENCE.match(name) is not None or _REFERENCE.match(name) is not None
+
+
+_TRUSTED: set[str] = set()
+"""The `module:attribute` references the user named or this process resolved: files may name them too."""
+
+
+def allow_reference(name: str) -> None:
+    """Let data name the `module:attribute` reference `name` (it was named by the user: an option, their
+    own configuration file, `tau2 --plugin`); anything else is ignored (only references need it)."""
+    if is_reference(name):
+        _TRUSTED.add(name)
+
+
+def refuse_data_reference(name: str, what: str, where: str) -> None:
+    """A one-line `UserInputError` when `name`, read from data at `where` (`suite.json: tasks[0].domain`),
+    is a `module:attribute` reference the user has not named: reading a file must never import the code
+    it names. Registered and installed names (which are never references) pass."""
+    if is_reference(name) and name not in _TRUSTED:
+        article = "an" if what[:1] in "aeiou" else "a"
+        raise UserInputError(
+            f"{where}: {name!r} names {article} {what} by module:attribute, and tau2 never imports code a "
+            f"file names; install the package that provides it, or name it yourself: tau2 --plugin {name} …"
+        )
 
 
 def resolve_reference(name: str) -> object:
@@ -149,6 +177,7 @@ class Registry(Generic[T]):
         if is_reference(name):
             entry = self._accept(name, self._load(name, "", lambda: resolve_reference(name)))
             self._references[name] = entry
+            _TRUSTED.add(name)
             return entry
         raise self._unknown(name, self.names())
 

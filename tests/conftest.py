@@ -35,6 +35,15 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.slow)
 
 
+@pytest.fixture(autouse=True)
+def plugins_named_afresh(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each test starts as a new process does: no `module:attribute` plugin named yet (what one test
+    names or resolves must not let another's files name it)."""
+    import tau2._registry
+
+    monkeypatch.setattr(tau2._registry, "_TRUSTED", set())
+
+
 @pytest.fixture
 def suite_file(tmp_path: Path) -> Path:
     """The mock domain's example tasks saved as a suite file."""

@@ -16,6 +16,10 @@ SLOW: dict[str, tuple[str, ...] | None] = {
     "reliability/": None,
     "test_report_browser.py": None,
     "test_example_pack.py": None,
+    "test_output_over_input.py": ("test_standard_output_sent_into_a_runs_records_is_refused",),
+    "test_data_never_imports.py": (
+        "test_no_python_file_in_the_working_folder_is_imported_by_the_command_or_its_workers",
+    ),
     "test_actor_plugins.py": None,
     "test_tau2bench_loader.py": None,
     "test_packaging.py": ("test_the_sdist_carries_every_folder_installs_and_runs_the_quickstart",),

@@ -261,7 +261,9 @@ def _ids(draw: st.DrawFn) -> tuple[str, str | None, list[str], str | None]:
     if draw(st.booleans()):
         plain = draw(
             st.text(
-                alphabet=st.characters(blacklist_characters="[]", blacklist_categories=["Cs"]),
+                alphabet=st.characters(
+                    blacklist_characters="[]", blacklist_categories=["Cs", "Cc", "Zl", "Zp"]
+                ),
                 min_size=1,
                 max_size=15,
             ).filter(str.strip)

@@ -148,7 +148,7 @@ configs = st.builds(
     RunConfig,
     suite=st.none() | st.just(Path("/suites/s.json")),
     domain=st.none() | st.sampled_from(["telecom", "mock"]),
-    task_ids=st.none() | st.lists(names, min_size=1, max_size=3),
+    task_ids=st.none() | st.lists(names, min_size=1, max_size=3, unique=True),
     agent=seats,
     user=seats,
     judge=st.none() | models,

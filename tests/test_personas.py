@@ -280,7 +280,7 @@ def test_toml_error_at_end_of_document(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("file_name", "content", "detail"),
     [
-        ("missing.toml", None, "file not found"),
+        ("missing.toml", None, "no such file"),
         ("sample.txt", VALID.encode(), "not a .toml file"),
         ("sample.toml", b'name = "\xff"\n', "not valid UTF-8 text"),
     ],

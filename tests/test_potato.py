@@ -105,10 +105,9 @@ def test_exported_strings_are_inert_markup_on_lines_only_newline_ends(tmp_path: 
     from tau2.testing import Reply, ScriptedOpenAIServer
 
     hostile = "x</script><img src=x onerror=\"alert(1)\">&amp;\u2028\u2029\x85 'done'"
+    named = "x</script><img src=x onerror=\"alert(1)\">&amp; 'done'"  # no task id holds a line break
     suite = tmp_path / "suite.json"
-    Suite(name="hostile", domain="mock", tasks=[UNPLUGGED.model_copy(update={"id": f"t{hostile}"})]).save(
-        suite
-    )
+    Suite(name="hostile", domain="mock", tasks=[UNPLUGGED.model_copy(update={"id": f"t{named}"})]).save(suite)
     script = [
         Reply.tool_call("get_account", {"customer": hostile}),
         Reply.tool_call(f"x{hostile}", {}),
@@ -127,11 +126,12 @@ def test_exported_strings_are_inert_markup_on_lines_only_newline_ends(tmp_path: 
     text = json.dumps(item, ensure_ascii=False)
     assert not {"<", ">", "&"} & set(text), "no character that opens a tag or an entity"
     inert = "x＜/script＞＜img src=x onerror=\"alert(1)\"＞＆amp;\u2028\u2029\x85 'done'"
-    assert item["id"] == "t" + inert.replace("\x85", "\\x85") + "#0", "control characters as escapes"
+    inert_name = "x＜/script＞＜img src=x onerror=\"alert(1)\"＞＆amp; 'done'"
+    assert item["id"] == f"t{inert_name}#0"
     assert f'get_account({{"customer": {json.dumps(inert, ensure_ascii=False)}}})' in item["text"]
     assert f"no account for {inert!r}" in item["text"], "the tool result"
     assert f"[Rejected] (agent) → x{inert}" in item["text"], "the tool name"
-    assert f"Task: t{inert}" in item["task_spec"]
+    assert f"Task: t{inert_name}" in item["task_spec"]
 
 
 def test_ids_that_collide_once_inert_are_refused(tmp_path: Path) -> None:
@@ -163,6 +163,54 @@ def test_a_project_exported_before_the_rationale_was_renamed_still_imports(
     cli("import", "potato", str(tmp_path), str(run_dir))
     (label,) = json.loads((run_dir / "human_labels.json").read_text(encoding="utf-8"))["labels"]
     assert (label["task_success"], label["rationale"]) == ("Failure", "Never checked the account.")
+
+
+def _annotated(tmp_path: Path, state: str) -> Path:
+    """An annotation folder whose one annotator's state file holds `state`."""
+    path = tmp_path / "annotation_output" / "eve" / "user_state.json"
+    path.parent.mkdir(parents=True)
+    path.write_text(state, encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize(
+    ("state", "problem"),
+    [
+        ("[]", "expected a JSON object (an annotator's state as Potato keeps it)"),
+        ('"labels"', "expected a JSON object (an annotator's state as Potato keeps it)"),
+        ("42", "expected a JSON object (an annotator's state as Potato keeps it)"),
+        ('{"instance_id_to_label_to_value": []}', "instance_id_to_label_to_value: expected an object"),
+        (
+            '{"instance_id_to_label_to_value": {"unplugged#0": [[{"schema": "x", "name": "y"}, '
+            + "7" * 5000
+            + "]]}}",
+            "invalid JSON at line 1, column 83: an integer of more than 4,300 digits",
+        ),
+        ('{"instance_id_to_label_to_value": {"unplugged#0\\ud800": []}}', "contains an unpaired UTF-16"),
+    ],
+)
+def test_an_annotation_state_of_another_shape_is_refused_in_one_line(
+    run_dir: Path, tmp_path: Path, state: str, problem: str
+) -> None:
+    path = _annotated(tmp_path, state)
+    result = runner.invoke(app, ["import", "potato", str(tmp_path), str(run_dir)])
+    assert result.exit_code == 2, result.output
+    (line,) = result.stderr.splitlines()
+    assert line.startswith(f"error: {path}: ") and problem in line, line
+    assert not (run_dir / "human_labels.json").exists()
+
+
+@pytest.mark.parametrize("name", ["\u00b2", "\u0663", "1" * 5000, "0", "6", "-1", " 3"])
+def test_a_quality_label_off_the_scale_is_left_out(run_dir: Path, tmp_path: Path, name: str) -> None:
+    answers = [
+        [{"schema": "conversation_quality", "name": name}, name],
+        [{"schema": "conversation_quality", "name": "4"}, "4"],
+        [{"schema": "conversation_quality", "name": name}, name],
+    ]
+    _annotated(tmp_path, json.dumps({"instance_id_to_label_to_value": {"unplugged#0": answers}}))
+    cli("import", "potato", str(tmp_path), str(run_dir))
+    (label,) = json.loads((run_dir / "human_labels.json").read_text(encoding="utf-8"))["labels"]
+    assert label["conversation_quality"] == 4
 
 
 def test_kappa_and_disagreements() -> None:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tau2._registry import Registry, is_reference
+from tau2._registry import Registry, allow_reference, is_reference
 from tau2.actors import (
     Actor,
     ActorKind,
@@ -248,11 +248,14 @@ def test_a_suite_read_for_a_reference_to_its_domain_names_the_reference(
         load_task_file(suite_file, "tau2.domains.telecom:DOMAIN")
 
 
-def test_a_suite_may_name_its_domain_by_reference(tmp_path: Path) -> None:
+def test_a_suite_may_name_its_domain_by_a_reference_the_user_named(tmp_path: Path) -> None:
     suite = Suite.model_validate(json.loads((Path(MOCK.default_suite or "")).read_text()))
     referenced = [task.model_copy(update={"domain": "tau2.domains.mock:DOMAIN"}) for task in suite.tasks]
     path = tmp_path / "referenced.json"
     suite.model_copy(update={"domain": "tau2.domains.mock:DOMAIN", "tasks": referenced}).save(path)
+    with pytest.raises(UserInputError, match="names a domain by module:attribute, and tau2 never imports"):
+        load_task_file(path)
+    allow_reference("tau2.domains.mock:DOMAIN")
     assert {get_domain(task.domain).name for task in load_task_file(path)} == {"mock"}
 
 

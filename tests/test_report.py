@@ -242,7 +242,8 @@ def test_html_never_overwrites_the_runs_own_files(tmp_path: Path, name: str) -> 
     before = (run_dir / name).read_bytes()
     result = runner.invoke(app, ["report", str(run_dir), "--html", str(run_dir / name)])
     assert result.exit_code == 2
-    assert f"is a file of the run in {run_dir}" in result.stderr
+    page = run_dir / name
+    assert result.stderr == f"error: --html {page}: is a file this command reads; choose another path\n"
     assert (run_dir / name).read_bytes() == before
 
 

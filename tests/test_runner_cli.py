@@ -121,7 +121,7 @@ def test_task_subset_persona_override_and_solo_mode(suite_file: Path, tmp_path: 
         ),
         ([*OFFLINE, "--rate-limit", "openai=fast"], "error: --rate-limit 'openai=fast': expected PROVIDER="),
         ([*OFFLINE, "--persona", "nobody"], "error: --persona: 'nobody': unknown persona; available: easy,"),
-        ([*OFFLINE, "--persona", "missing.toml"], "error: --persona: missing.toml: file not found"),
+        ([*OFFLINE, "--persona", "missing.toml"], "error: --persona: missing.toml: no such file"),
         ([*OFFLINE, "--task-ids", "both,ghost"], "error: --task-ids: not in the suite: ghost"),
         ([*OFFLINE, "--trials", "0"], "error: --trials: Input should be greater than or equal to 1"),
         ([*OFFLINE, "--max-steps", "0"], "error: --max-steps: Input should be greater than or equal to 1"),

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import ValidationError
 
 from tau2 import ErrorCode, Side, ToolError, ToolKind, ToolSet, UserInputError
+from tau2._jsonfile import read_text_bounded
 from tau2.tau2bench import METADATA_KEY
 from tau2.world import EmbedderConfig, RetrievalConfig
 
@@ -169,17 +170,15 @@ def _directory(data_dir: Path | None) -> Path:
 def _template(directory: Path, name: str) -> str:
     """A prompt template with its `{{component:NAME}}` parts filled in from `prompts/components/`."""
     path = directory / PROMPTS_DIR / name
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError:
-        raise UserInputError(f"{path}: no such prompt template") from None
+    if not path.exists():
+        raise UserInputError(f"{path}: no such prompt template")
+    text = read_text_bounded(path, text="prompt")
 
     def component(match: re.Match[str]) -> str:
         part = directory / PROMPTS_DIR / "components" / f"{match.group(1)}.md"
-        try:
-            return part.read_text(encoding="utf-8")
-        except OSError:
-            raise UserInputError(f"{part}: no such prompt component (named in {path})") from None
+        if not part.exists():
+            raise UserInputError(f"{part}: no such prompt component (named in {path})")
+        return read_text_bounded(part, text="prompt")
 
     return re.sub(r"\{\{component:(\w+)\}\}", component, text)
 

@@ -11,7 +11,7 @@ from typing import TypeVar
 from pydantic import BaseModel, ValidationError
 
 from tau2 import UserInputError
-from tau2._jsonfile import read_json, validation_error
+from tau2._jsonfile import read_json, read_text_bounded, validation_error
 from tau2.world import state_digest
 
 M = TypeVar("M", bound=BaseModel)
@@ -41,11 +41,9 @@ def read_policy(directory: Path) -> str:
     """The agent policy text `directory/policy.md`; it must not be empty."""
     path = directory / POLICY_FILE
     try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise UserInputError(f"{path}: no such file") from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise UserInputError(f"{path}: cannot read: {error}") from None
+        text = read_text_bounded(path, text="policy")
+    except UnicodeDecodeError as error:
+        raise UserInputError(f"{path}: cannot read: not UTF-8 text ({error.reason})") from None
     if not text.strip():
         raise UserInputError(f"{path}: the policy is empty")
     return text

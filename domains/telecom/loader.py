@@ -16,6 +16,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from tau2._jsonfile import parse_json, parse_toml, read_text_bounded
 from tau2.domains.telecom.binding import clear_stored_coupling
 from tau2.domains.telecom.crm import BillStatus, TelecomDB
 from tau2.domains.telecom.invariants import invariant_violations
@@ -69,14 +70,12 @@ def _pick(directory: Path, stem: str) -> Path:
 def read_data_file(path: Path) -> dict[str, Any]:
     """Parse a TOML or JSON file whose top level is a table; native dates become ISO strings."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise UserInputError(f"{path}: file not found") from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise UserInputError(f"{path}: cannot read file ({error})") from None
+        text = read_text_bounded(path, text="TOML" if path.suffix == ".toml" else "JSON")
+    except UnicodeDecodeError as error:
+        raise UserInputError(f"{path}: cannot read: not UTF-8 text ({error.reason})") from None
     if path.suffix == ".toml":
         try:
-            data: Any = tomllib.loads(text)
+            data: Any = parse_toml(text)
         except tomllib.TOMLDecodeError as error:
             match = _TOML_POSITION.match(str(error))
             detail = (
@@ -85,7 +84,7 @@ def read_data_file(path: Path) -> dict[str, Any]:
             raise UserInputError(f"{path}: {detail}") from None
     elif path.suffix == ".json":
         try:
-            data = json.loads(text)
+            data = parse_json(text)
         except json.JSONDecodeError as error:
             detail = f"line {error.lineno}, column {error.colno}: invalid JSON: {error.msg}"
             raise UserInputError(f"{path}: {detail}") from None

@@ -14,6 +14,7 @@ from rich.console import Console
 
 from tau2._display import markup_literal as literal
 from tau2._display import output_console
+from tau2._jsonfile import parse_json
 from tau2.actors._scripted import reason_for_call
 from tau2.episode import DONE_TOOL, ActorSpec, ActorTurn, Entry, EntryKind, SeatContext, ToolCall
 from tau2.world import Side
@@ -78,7 +79,7 @@ class HumanActor:
 
     def _call(self, name: str, arguments: str) -> ActorTurn:
         try:
-            parsed = json.loads(arguments)
+            parsed = parse_json(arguments)
         except json.JSONDecodeError as error:
             return ActorTurn(error=f"arguments of {name} are not valid JSON: {error.msg}")
         if not isinstance(parsed, dict):

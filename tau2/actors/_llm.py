@@ -12,7 +12,7 @@ from typing import Any
 
 from pydantic import JsonValue
 
-from tau2._jsonfile import map_strings
+from tau2._jsonfile import map_strings, parse_json
 from tau2.actors._history import ChatHistory
 from tau2.actors._prompts import (
     END_CALL,
@@ -212,7 +212,7 @@ def _parse_arguments(raw: ModelToolCall) -> dict[str, JsonValue] | str:
     if not raw.arguments.strip():
         return {}
     try:
-        value = json.loads(raw.arguments)
+        value = parse_json(raw.arguments)
     except json.JSONDecodeError as exc:
         return (
             f"The arguments of `{raw.name}` are not valid JSON ({exc.msg} at character {exc.pos}). "

@@ -28,6 +28,8 @@ USER_STATE: Final = "user_state.json"
 """The file in which Potato keeps each annotator's answers (one folder per annotator)."""
 RATIONALE_BEFORE: Final = "evaluation_rationale"
 """The rationale's scheme name in projects exported before it took the τ-bench design's name."""
+_QUALITY_LABELS: Final = frozenset("12345")
+"""The labels of the conversation-quality scale, as the export names them (any other is ignored)."""
 
 
 class HumanLabel(BaseModel):
@@ -68,7 +70,10 @@ def import_annotations(annotation_dir: Path, run_dir: Path, *, replace: bool = F
     simulations = {simulation_id(record): record for record in run.records}
     labels: list[HumanLabel] = []
     for state in states:
-        answers = read_json(state).get("instance_id_to_label_to_value", {})
+        stored = read_json(state)
+        if not isinstance(stored, dict):
+            raise UserInputError(f"{state}: expected a JSON object (an annotator's state as Potato keeps it)")
+        answers = stored.get("instance_id_to_label_to_value", {})
         if not isinstance(answers, dict):
             raise UserInputError(f"{state}: instance_id_to_label_to_value: expected an object")
         for item, pairs in sorted(answers.items()):
@@ -103,7 +108,7 @@ def _label(state: Path, simulation: str, task_id: str, trial: int, pairs: Any) -
                 (str(pair[0].get("name")), str(pair[1]))
             )
     success = [name for name, _ in answers.get(TASK_SUCCESS, []) if name in SUCCESS_LABELS]
-    quality = [int(name) for name, _ in answers.get(QUALITY, []) if name.isdigit() and 1 <= int(name) <= 5]
+    quality = [int(name) for name, _ in answers.get(QUALITY, []) if name in _QUALITY_LABELS]
     given = answers.get(RATIONALE, []) + answers.get(RATIONALE_BEFORE, [])
     rationale = [value for _, value in given if value.strip()]
     return HumanLabel(

@@ -26,7 +26,7 @@ from tau2.episode import Mode
 from tau2.errors import UserInputError
 from tau2.findings import NEEDS_TASK, USER_CHECKS, Severity, UserFinding
 from tau2.metrics import NO_ESTIMATE, Bootstrap, Estimate, rate_estimates
-from tau2.runs import RecordFile, RecordHead, Run, RunManifest, SimulationRecord
+from tau2.runs import RecordFile, RecordHead, Run, RunManifest, SimulationRecord, require_named_domain
 from tau2.tasks import Task
 from tau2.tau2bench import load_task_file
 from tau2.world import Domain, get_domain
@@ -260,8 +260,9 @@ class _ReportTimeAudit:
 
     def __init__(self, manifest: RunManifest) -> None:
         self.notes: list[str] = []
-        self._tasks = _run_tasks(manifest, self.notes)
-        domain = _domain(manifest.domain, self.notes)
+        named = _named_domain(manifest, self.notes)
+        self._tasks = _run_tasks(manifest, self.notes) if named else None
+        domain = _domain(manifest.domain, self.notes) if named else None
         from tau2.findings import RunFindings  # the lint checks load only for records without findings
 
         self.findings = None if domain is None else RunFindings(domain, manifest.config.data_dir)
@@ -337,6 +338,16 @@ def as_played(tasks: list[Task], persona: str | None) -> list[Task]:
 
     loaded = load_persona(persona)
     return [task.played_as(loaded.label, loaded.prompt_text) for task in tasks]
+
+
+def _named_domain(manifest: RunManifest, notes: list[str]) -> bool:
+    """Whether the run's domain may be looked up (no reference the user has not named); a note if not."""
+    try:
+        require_named_domain(manifest, "the run's manifest")
+    except UserInputError as error:
+        notes.append(f"the run's tasks and simulated user are not audited: {error}")
+        return False
+    return True
 
 
 def _domain(name: str, notes: list[str]) -> Domain[Any] | None:

@@ -154,8 +154,25 @@ def _root(
         bool,
         typer.Option("--version", is_eager=True, callback=_print_version, help="Print the version and exit."),
     ] = False,
+    plugins: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--plugin",
+            metavar="MODULE:ATTRIBUTE",
+            help="Let task files and runs name this plugin (a domain or actor kind that is not installed); "
+            "tau2 never imports code a file names unless you name it (repeatable).",
+        ),
+    ] = None,
 ) -> None:
     """Evaluate conversational customer-service agents in a dual-control world."""
+    from tau2._registry import allow_reference, is_reference
+
+    for plugin in plugins or ():
+        if not is_reference(plugin):
+            raise UserInputError(
+                f"--plugin {plugin}: not a module:attribute reference (my_pack.domain:DOMAIN)"
+            )
+        allow_reference(plugin)
 
 
 def run_reporting_errors(run: Callable[[], Any]) -> int:
@@ -230,6 +247,16 @@ def _report(message: str, code: int, prefix: str = "error: ") -> int:
     return int(code)
 
 
+def _no_imports_from_the_working_directory() -> None:
+    """A shared folder tau2 runs in (a run directory) may hold `.py` files; none may run. `python -m tau2`
+    puts the working directory first on `sys.path` (dropped here, before the command imports anything
+    more), and worker processes, started as `python -c …`, would do the same: `PYTHONSAFEPATH`, which
+    they inherit, stops that. Code the user means to load is named by `PYTHONPATH` or installed."""
+    os.environ["PYTHONSAFEPATH"] = "1"
+    if not sys.flags.safe_path and sys.path and sys.path[0] in ("", os.getcwd()):
+        del sys.path[0]
+
+
 def _silence_stdout() -> None:
     """Point stdout at the null device, so the interpreter's final flush does not fail on the closed pipe."""
     with contextlib.suppress(OSError, ValueError):
@@ -247,6 +274,7 @@ def console() -> int:
     """The `tau2` process (console script and `python -m tau2`): `main` on the process arguments. What is
     still alive when it returns lives until the process exits, so it is frozen out of the interpreter's
     final garbage collection, which would scan every module's objects for nothing (~0.06 s of CPU)."""
+    _no_imports_from_the_working_directory()
     code = main()
     gc.freeze()
     return code

@@ -8,6 +8,7 @@ from collections.abc import Iterable
 
 from pydantic import JsonValue
 
+from tau2._jsonfile import parse_json
 from tau2.errors import UserInputError
 from tau2.llm import ProviderLimit
 
@@ -21,7 +22,7 @@ def parse_assignments(option: str, items: Iterable[str]) -> dict[str, JsonValue]
         if not sep or not key.strip():
             raise UserInputError(f"{option} {item!r}: expected KEY=VALUE")
         try:
-            value: JsonValue = json.loads(text)
+            value: JsonValue = parse_json(text)
         except json.JSONDecodeError:
             value = text
         parsed[key.strip()] = value

@@ -3,14 +3,16 @@ checked before the work that fills them starts."""
 
 from __future__ import annotations
 
+import io
 import os
 import shutil
+import stat
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 import typer
 
@@ -48,10 +50,22 @@ def output_file(path: Path, name: str = "output.json") -> Iterator[Path]:
         sys.stdout.flush()
 
 
-def require_writable_path(path: Path, option: str) -> None:
-    """Refuse an output path that cannot become a file (a directory, or under a file) before any work."""
+def require_writable_path(path: Path, option: str, inputs: Iterable[Path] = ()) -> None:
+    """Refuse, before any work, an output path that cannot become a file (a directory, or under a file) or
+    that is one of the command's `inputs` (files, or directories such as a run's) or any file inside
+    them, pages written earlier (`.html`) aside. Files are told apart by identity (device and inode), so
+    a symbolic or hard link to a run's `results.jsonl` is refused like the file itself."""
     if is_stdout(path):
         return
+    protected = _input_files(inputs)
+    try:
+        status = path.stat()
+    except OSError:
+        status = None
+    if status is not None and (status.st_dev, status.st_ino) in protected:
+        source = protected[status.st_dev, status.st_ino]
+        same = "is a file" if path == source else f"is the same file as {source}, a file"
+        raise UserInputError(f"{option} {path}: {same} this command reads; choose another path")
     if path.is_dir():
         raise UserInputError(f"{option} {path}: is a directory, not a file")
     for parent in path.parents:
@@ -61,6 +75,44 @@ def require_writable_path(path: Path, option: str) -> None:
             if parent != path.parent:
                 raise UserInputError(f"{option} {path}: directory {path.parent} does not exist")
             return
+
+
+def refuse_stdout_over(inputs: Iterable[Path]) -> None:
+    """Refuse to print into one of the command's inputs, or a file inside them, when standard output was
+    sent there (`tau2 report RUN --json >> RUN/results.jsonl`)."""
+    try:
+        status = os.fstat(sys.stdout.fileno())
+    except (OSError, ValueError, io.UnsupportedOperation):  # no real stdout (a test runner's capture)
+        return
+    source = _input_files(inputs).get((status.st_dev, status.st_ino))
+    if source is not None:
+        raise UserInputError(f"standard output is {source}, a file this command reads; write elsewhere")
+
+
+_INPUT_DEPTH: Final = 2
+"""How deep the files of an input directory are protected: a run's files, and an experiment's arms'."""
+
+
+def _input_files(inputs: Iterable[Path]) -> dict[tuple[int, int], Path]:
+    """The identity (device, inode) of every input file and of every file in the input directories down
+    to `_INPUT_DEPTH` levels, links followed, HTML pages left out; each with the path it was found at."""
+    found: dict[tuple[int, int], Path] = {}
+    pending = [(Path(path), 0) for path in inputs]
+    while pending:
+        path, depth = pending.pop()
+        try:
+            status = path.stat()
+        except OSError:
+            continue
+        if stat.S_ISDIR(status.st_mode):
+            if depth < _INPUT_DEPTH:
+                try:
+                    pending.extend((entry, depth + 1) for entry in path.iterdir())
+                except OSError:
+                    continue
+        elif depth == 0 or path.suffix != ".html":
+            found.setdefault((status.st_dev, status.st_ino), path)
+    return found
 
 
 def table_console() -> Console:

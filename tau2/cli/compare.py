@@ -16,6 +16,7 @@ from tau2.cli.options import (
     MaxK,
     bootstrap_options,
     emit_report,
+    guard_outputs,
     refuse_mismatches,
 )
 from tau2.cli.report import Full
@@ -53,6 +54,7 @@ def command(
     from tau2.runs import check_provenance, load_run
 
     bootstrap = bootstrap_options(bootstrap_samples, bootstrap_seed)
+    guard_outputs(html, [run_a, run_b])
     with collector_paused():
         a, b = load_run(run_a), load_run(run_b)
         provenance = check_provenance([a.manifest, b.manifest])

@@ -15,6 +15,7 @@ from tau2.cli.options import (
     JsonOutput,
     bootstrap_options,
     emit_report,
+    guard_outputs,
     refuse_mismatches,
 )
 
@@ -76,6 +77,7 @@ def command(
     bootstrap = bootstrap_options(bootstrap_samples, bootstrap_seed)
     if html is not None and not is_stdout(html):
         refuse_own_files(experiment_dir, html)
+    guard_outputs(html, [experiment_dir])
     with collector_paused():
         manifest, runs = load_arms(experiment_dir)
         baseline = runs[manifest.config.baseline].manifest

@@ -40,7 +40,7 @@ def command(
     """Generate verified tasks from a domain's subtask catalog; exit 1 when any task was rejected."""
     from pydantic import ValidationError
 
-    from tau2.cli._output import is_stdout, output_file, require_writable_path
+    from tau2.cli._output import is_stdout, output_file, refuse_stdout_over, require_writable_path
     from tau2.errors import UserInputError
     from tau2.generator.export import write_generation
     from tau2.generator.pipeline import generate_stream
@@ -61,12 +61,12 @@ def command(
         field = detail["loc"][:1]
         flag = f"--{str(field[0]).replace('_', '-')}: " if field else ""
         raise UserInputError(flag + message) from None
-    require_writable_path(output, "--output")
     chosen = get_domain(domain)
-    extensions = [
-        load_catalog_extension(path, chosen, origin)
-        for path, origin in map(resolve_catalog_extension, catalog_extensions or ())
-    ]
+    resolved = [resolve_catalog_extension(extension) for extension in catalog_extensions or ()]
+    inputs = [*(path for path, _ in resolved), *([] if data_dir is None else [data_dir])]
+    refuse_stdout_over(inputs)
+    require_writable_path(output, "--output", inputs)
+    extensions = [load_catalog_extension(path, chosen, origin) for path, origin in resolved]
     generation = generate_stream(chosen, options, data_dir, lint=lint, extensions=extensions)
     with output_file(output, f"{chosen.name}-generated.json") as path:
         write_generation(path, output_format, generation.domain, generation, data_dir)

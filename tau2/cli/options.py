@@ -119,6 +119,17 @@ def configured_layers(
 R = TypeVar("R", bound="BaseModel")
 
 
+def guard_outputs(html: Path | None, inputs: Sequence[Path]) -> None:
+    """Refuse, before anything is read, a report whose output would land on what it reads (`inputs`, the
+    run or experiment directories): an `--html` path that is one of their files or a link to one, or
+    standard output sent into one."""
+    from tau2.cli._output import refuse_stdout_over, require_writable_path
+
+    refuse_stdout_over(inputs)
+    if html is not None:
+        require_writable_path(html, "--html", inputs)
+
+
 def emit_report(
     report: R,
     warnings: Sequence[str],
@@ -129,8 +140,8 @@ def emit_report(
     summary: Callable[[R], Sequence[RenderableType]],
 ) -> None:
     """Print warnings on stderr, write the HTML page (given in parts, written as they come) if asked, then
-    print the report as JSON or tables."""
-    from tau2.cli._output import is_stdout, require_writable_path, say, table_console
+    print the report as JSON or tables (`guard_outputs` has checked where they go)."""
+    from tau2.cli._output import is_stdout, say, table_console
     from tau2.errors import UserInputError
     from tau2.report import write_page
 
@@ -143,7 +154,6 @@ def emit_report(
             typer.echo(part, nl=False)
         return
     if html is not None:
-        require_writable_path(html, "--html")
         write_page(html, page(report))
         say(f"wrote {html}", err=True)
     if json_output:

@@ -15,6 +15,7 @@ from tau2.cli.options import (
     RunDir,
     bootstrap_options,
     emit_report,
+    guard_outputs,
 )
 
 Full = Annotated[bool, typer.Option("--full", help="Print every table, not just the headline.")]
@@ -36,6 +37,7 @@ def command(
     from tau2.report import read_report, run_page_parts, run_tables
 
     bootstrap = bootstrap_options(bootstrap_samples, bootstrap_seed)
+    guard_outputs(html, [run_dir])
     with collector_paused():
         run, report = read_report(run_dir, bootstrap, max_k)
     emit_report(

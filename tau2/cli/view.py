@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from tau2.cli.options import HtmlFile, RunDir
+from tau2.cli.options import HtmlFile, RunDir, guard_outputs
 from tau2.errors import UserInputError
 
 
@@ -27,10 +27,11 @@ def command(
     from rich.rule import Rule
 
     from tau2._display import filled_width, output_console
-    from tau2.cli._output import is_stdout, require_writable_path, say
+    from tau2.cli._output import is_stdout, say
     from tau2.report import select_simulations, simulation_view, viewer_page_parts, write_page
     from tau2.runs import load_run
 
+    guard_outputs(html, [run_dir])
     run = load_run(run_dir)
     for warning in run.warnings:
         say(f"warning: {warning}", err=True)
@@ -42,7 +43,6 @@ def command(
             for part in page:
                 typer.echo(part, nl=False)
             return
-        require_writable_path(html, "--html")
         write_page(html, page)
         say(f"wrote {html}", err=True)
         return

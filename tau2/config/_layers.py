@@ -8,10 +8,11 @@ import types
 import typing
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from pydantic import BaseModel, ValidationError
 
+from tau2._registry import allow_reference, refuse_data_reference
 from tau2.config._run import ExecutorConfig, RunConfig
 from tau2.episode import ActorSpec
 from tau2.errors import UserInputError
@@ -83,16 +84,54 @@ def _held(value: Any, given_only: bool) -> Any:
     return value
 
 
+PLUGIN_SETTINGS: Final = {
+    ("domain",): "domain",
+    ("agent", "kind"): "actor kind",
+    ("user", "kind"): "actor kind",
+}
+"""The settings that name a plugin, which a `module:attribute` reference imports, and what each names."""
+
+
 def layered(layers: Sequence[ConfigLayer], base: RunConfig | None = None) -> RunConfig:
     """`base` (or the defaults) with each layer's settings applied in turn; a setting that fails validation
-    is one `UserInputError` line naming it as its layer does."""
+    is one `UserInputError` line naming it as its layer does.
+
+    The layers are what the user gave (options, their configuration files, a configuration built in code):
+    the plugins they name may be imported, and files may name them too. `base` is a stored run's
+    configuration, read from its manifest: a plugin only it names must be one the user named or installed
+    (reading a run never imports the code it names)."""
+    _allow_plugins(layers)
     merged: dict[str, Any] = {} if base is None else settings(base)
+    if base is not None:
+        for path, what in PLUGIN_SETTINGS.items():
+            named = _at(merged, path)
+            if isinstance(named, str) and not any(layer.gives(path) for layer in layers):
+                refuse_data_reference(named, what, f"the run's manifest: config.{dotted(path)}")
     for layer in layers:
         merged = _merge(merged, layer.values, RunConfig)
     try:
         return RunConfig.model_validate(merged)
     except ValidationError as error:
         raise _named(error, layers) from None
+
+
+def _allow_plugins(layers: Sequence[ConfigLayer]) -> None:
+    """Let files name the `module:attribute` plugins the layers (the user) name."""
+    for layer in layers:
+        for path in PLUGIN_SETTINGS:
+            named = _at(layer.values, path)
+            if isinstance(named, str):
+                allow_reference(named)
+
+
+def _at(values: Mapping[str, Any], path: FieldPath) -> Any:
+    """The value at `path` in nested settings, or None."""
+    value: Any = values
+    for part in path:
+        if not isinstance(value, Mapping):
+            return None
+        value = value.get(part)
+    return value
 
 
 def source(layers: Sequence[ConfigLayer], path: FieldPath) -> str:

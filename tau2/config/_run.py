@@ -11,6 +11,8 @@ from pydantic import (
     Field,
     SerializerFunctionWrapHandler,
     ValidationError,
+    ValidationInfo,
+    field_validator,
     model_serializer,
     model_validator,
 )
@@ -20,6 +22,7 @@ from tau2.config._fields import ordered_fields
 from tau2.config._toml import read_toml, to_toml
 from tau2.episode import ActorSpec, EpisodeConfig, EpisodeSettings
 from tau2.llm import ModelSpec, ProviderLimit
+from tau2.tasks import check_task_id
 
 MAX_TRIALS: Final = 10_000
 """More trials per task than any study needs; a typo like 10000000 would plan units until memory runs out."""
@@ -35,6 +38,9 @@ PATH_FIELDS: Final = ("suite", "data_dir", "cache")
 EXECUTION_SETTINGS: Final = ("concurrency", "rate_limits", "executor", "cache")
 """The settings that change how simulations are run, never what an episode does: a resume may give them
 anew, and an experiment's arms share them (set in its base)."""
+RECORDED: Final = {"recorded": True}
+"""Validation context of a configuration a run recorded (its manifest): read as it was written, so that
+a run made before a check was added stays readable."""
 
 
 class ExecutorConfig(BaseModel):
@@ -141,6 +147,27 @@ class RunConfig(EpisodeSettings):
         if not data.get("extra_judges"):
             data.pop("extra_judges", None)
         return {name: data[name] for name, _ in ordered_fields(type(self)) if name in data}
+
+    @field_validator("task_ids")
+    @classmethod
+    def _each_task_named_once(cls, task_ids: list[str] | None, info: ValidationInfo) -> list[str] | None:
+        """Every id names a task (not blank, no control characters), and names it once: a task listed twice
+        would run twice per trial and store two records of one (task, trial)."""
+        if task_ids is None or (info.context or {}).get("recorded"):
+            return task_ids
+        seen: dict[str, int] = {}
+        for index, task_id in enumerate(task_ids):
+            try:
+                check_task_id(task_id)
+            except ValueError as error:
+                raise ValueError(f"[{index}]: {error}") from None
+            if task_id in seen:
+                raise ValueError(
+                    f"[{index}]: {task_id!r} is listed twice (also at [{seen[task_id]}]); list each task "
+                    "once (`trials` sets how often each runs)"
+                )
+            seen[task_id] = index
+        return task_ids
 
     @model_validator(mode="after")
     def _a_first_judge(self) -> RunConfig:

@@ -13,6 +13,7 @@ from typing import Any, Final
 import tomli_w
 from pydantic import BaseModel
 
+from tau2._jsonfile import parse_toml, read_bytes_bounded
 from tau2.config._fields import ordered_fields
 from tau2.errors import UserInputError
 
@@ -23,17 +24,9 @@ must not fill memory."""
 
 def read_toml(path: Path) -> dict[str, Any]:
     """The table a TOML file holds; an unreadable file or bad TOML becomes a one-line `UserInputError`."""
+    data = read_bytes_bounded(path, MAX_CONFIG_BYTES, "TOML")
     try:
-        with path.open("rb") as handle:
-            data = handle.read(MAX_CONFIG_BYTES + 1)
-    except FileNotFoundError:
-        raise UserInputError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise UserInputError(f"{path}: is a directory, not a file") from None
-    if len(data) > MAX_CONFIG_BYTES:
-        raise UserInputError(f"{path}: larger than {MAX_CONFIG_BYTES >> 20} MiB; not a configuration file")
-    try:
-        return tomllib.loads(data.decode("utf-8"))
+        return parse_toml(data.decode("utf-8"))
     except UnicodeDecodeError as error:
         raise UserInputError(f"{path}: cannot read: not UTF-8 text ({error.reason})") from None
     except tomllib.TOMLDecodeError as error:

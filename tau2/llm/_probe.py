@@ -12,6 +12,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from tau2._jsonfile import parse_json
 from tau2.llm._client import ModelClient
 from tau2.llm._errors import AuthenticationError, InfrastructureError
 from tau2.llm._native import KEY_VARIABLES
@@ -303,7 +304,7 @@ def _shown(completion: Completion) -> str:
 def _object(text: str) -> dict[str, Any] | None:
     """`text` parsed as a JSON object, or None."""
     try:
-        value = json.loads(text or "{}")
+        value = parse_json(text or "{}")
     except json.JSONDecodeError:
         return None
     return value if isinstance(value, dict) else None

@@ -36,6 +36,7 @@ from tau2 import (
     make_actor,
 )
 from tau2._display import markup_literal as literal
+from tau2._jsonfile import parse_json
 from tau2.config import RunConfig
 from tau2.episode import DONE_TOOL, Turn
 from tau2.findings import RunFindings
@@ -282,7 +283,7 @@ def _fill_call(term: Terminal, context: SeatContext, given: str, number: int) ->
     schema = context.tool_schemas[names.index(name)]["function"].get("parameters", {})
     if raw.strip():
         try:
-            arguments = json.loads(raw)
+            arguments = parse_json(raw)
         except json.JSONDecodeError as error:
             term.say(f"[red]The arguments are not valid JSON: {literal(error.msg)}.[/]")
             return None
@@ -320,7 +321,7 @@ def _ask_arguments(term: Terminal, schema: dict[str, Any]) -> dict[str, JsonValu
 
 def _json_or_text(text: str) -> JsonValue:
     try:
-        value: JsonValue = json.loads(text)
+        value: JsonValue = parse_json(text)
     except json.JSONDecodeError:
         return text
     return value

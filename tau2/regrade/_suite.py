@@ -41,12 +41,14 @@ from tau2.runner import (
     with_findings,
 )
 from tau2.runs import (
+    MANIFEST_FILE,
     RESULTS_FILE,
     RegradedFrom,
     RunManifest,
     SimulationRecord,
     load_run,
     record_provenance,
+    require_named_domain,
     task_hashes,
 )
 from tau2.tasks import RewardType, Task, initialize_world
@@ -119,6 +121,7 @@ def _regraded_into(run_dir: Path, suite: Path, out: Path, data_dir: Path | None)
     """`regrade_suite` in the claimed, empty `out`."""
     run = load_run(run_dir)
     manifest = run.manifest
+    require_named_domain(manifest, str(run_dir / MANIFEST_FILE))
     if data_dir is not None and not data_dir.is_dir():
         raise UserInputError(f"--data-dir {data_dir}: not a directory")
     data = data_dir if data_dir is not None else manifest.config.data_dir

@@ -47,7 +47,7 @@ def select_simulations(
         ]
     if not chosen:
         filters = [
-            f"task {task!r}" if task else "",
+            f"task {task!r}" if task is not None else "",
             f"trial {trial}" if trial is not None else "",
             "failed" if failed else "",
         ]

@@ -14,6 +14,7 @@ from typing import Any
 from pydantic import JsonValue
 
 from tau2 import ActorTurn, Entry, EntryKind, Side, ToolCall, Trajectory
+from tau2._jsonfile import parse_json
 from tau2.llm import safe_text
 
 CHARSET = "".join(character for character in string.printable if character.isprintable())
@@ -87,7 +88,7 @@ def parse_action(action: str, call_prefix: str) -> ActorTurn:
     if not text.startswith("{"):
         return ActorTurn(text=action)
     try:
-        data = json.loads(text)
+        data = parse_json(text)
     except json.JSONDecodeError as error:
         return ActorTurn(error=f"the action is not valid JSON: {error.msg} at column {error.colno}")
     except RecursionError:

@@ -61,10 +61,11 @@ def sha256_text(text: str) -> str:
     return sha256_bytes(text.encode())
 
 
-def sha256_tree(root: Path) -> str:
-    """One hash over every file below `root`: relative paths and contents, in sorted path order."""
+def sha256_tree(root: Path, files: Iterable[Path] | None = None) -> str:
+    """One hash over `files` below `root` (default: every regular file below it): relative paths and
+    contents, in sorted path order."""
     digest = hashlib.sha256()
-    for path in sorted(item for item in root.rglob("*") if item.is_file()):
+    for path in sorted(item for item in (root.rglob("*") if files is None else files) if item.is_file()):
         digest.update(path.relative_to(root).as_posix().encode() + b"\x00")
         digest.update(hashlib.sha256(path.read_bytes()).digest())
     return "sha256:" + digest.hexdigest()

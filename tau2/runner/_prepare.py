@@ -49,7 +49,7 @@ from tau2.runs import (
     task_hashes,
 )
 from tau2.tasks import Task, initialize_world, require_tickets
-from tau2.tau2bench import BASIS_IMPLIED_KEY, METADATA_KEY, load_split, load_task_file
+from tau2.tau2bench import BASIS_IMPLIED_KEY, METADATA_KEY, load_split, load_task_file, task_folder_files
 from tau2.world import Domain, Side, get_domain
 
 Layers = Sequence[ConfigLayer]
@@ -412,9 +412,10 @@ def _suite_path(config: RunConfig, layers: Layers) -> Path:
 
 
 def suite_hash(path: Path) -> str:
-    """The hash of a suite or task file, or of every task file of a τ²-bench task folder."""
+    """The hash of a suite or task file, or of the task files of a τ²-bench task folder (nothing else
+    below it is read; a folder without any is refused)."""
     if path.is_dir():
-        return sha256_tree(path)
+        return sha256_tree(path, task_folder_files(path))
     return sha256_bytes(_read_suite(path))
 
 

@@ -51,6 +51,19 @@ def init_local(ray: Any) -> None:
         ray.init(address="local", log_to_driver=False)
 
 
+@contextmanager
+def installation_as_working_directory() -> Iterator[None]:
+    """Ray puts the driver's working directory first on every worker's module path, so a `.py` file in the
+    folder tau2 runs from (a shared run directory) would be imported by the workers in place of what they
+    import: while Ray starts and takes note of it, the working directory is the interpreter's own folder."""
+    here = os.getcwd()
+    os.chdir(Path(sys.executable).parent)
+    try:
+        yield
+    finally:
+        os.chdir(here)
+
+
 def quiet_notices() -> None:
     """Keep Ray's harmless start-up notices out of what the user sees; every other message still shows."""
     for handler in logging.getLogger("ray").handlers:

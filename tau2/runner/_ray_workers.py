@@ -23,7 +23,7 @@ from tau2.runner._execute import judge_of, model_cache, simulate
 from tau2.runner._lanes import WorkerLost, run_lanes
 from tau2.runner._plan import ArmUnit, UnitStream
 from tau2.runner._prepare import PreparedRun
-from tau2.runner._ray_local import init_local, quiet_notices
+from tau2.runner._ray_local import init_local, installation_as_working_directory, quiet_notices
 from tau2.runner._workers import RESTARTS_PER_WORKER, WorkerSetup, split_concurrency
 from tau2.runs import SimulationRecord
 
@@ -75,11 +75,12 @@ async def execute_on_ray(runs: Sequence[PreparedRun], units: UnitStream, driver:
         return
     setup = WorkerSetup.of(runs)
     if not ray.is_initialized():
-        if executor.address == "local":
-            init_local(ray)
-        else:
-            quiet_notices()
-            ray.init(address=executor.address, log_to_driver=False)
+        with installation_as_working_directory():
+            if executor.address == "local":
+                init_local(ray)
+            else:
+                quiet_notices()
+                ray.init(address=executor.address, log_to_driver=False)
     shared_setup = ray.put(setup)  # one copy in the object store for every actor, replacements too
     remote = ray.remote(SimulationActor)
     actors = [remote.options(max_concurrency=share).remote(shared_setup) for share in slots]

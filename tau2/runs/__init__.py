@@ -15,6 +15,7 @@ from tau2.runs._experiment import (
     load_experiment,
     redacted,
 )
+from tau2.runs._lines import MAX_RECORD_BYTES
 from tau2.runs._lock import RunDirectoryLock
 from tau2.runs._provenance import (
     Provenance,
@@ -38,6 +39,7 @@ from tau2.runs._rundir import (
     load_manifest,
     load_run,
     read_records,
+    require_named_domain,
     run_records,
 )
 from tau2.runs._signals_held import signals_held
@@ -50,6 +52,7 @@ __all__ = [
     "DAMAGED_FILE",
     "EXPERIMENT_FILE",
     "MANIFEST_FILE",
+    "MAX_RECORD_BYTES",
     "PYTHON",
     "RESULTS_FILE",
     "DirectoryWords",
@@ -86,6 +89,7 @@ __all__ = [
     "record_heads",
     "record_provenance",
     "redacted",
+    "require_named_domain",
     "run_records",
     "set_aside_damaged",
     "signals_held",

@@ -19,11 +19,13 @@ from pydantic import (
     model_validator,
 )
 
-from tau2._jsonfile import canonical_json, read_json, validation_error
-from tau2.config import ActorSpec, EpisodeConfig, Mode, RunConfig
+from tau2._jsonfile import canonical_json, open_input, read_json, validation_error
+from tau2._registry import refuse_data_reference
+from tau2.config import RECORDED, ActorSpec, EpisodeConfig, Mode, RunConfig
 from tau2.errors import UserInputError
 from tau2.runs._atomic import write_atomically
 from tau2.runs._legacy import flat_location, is_flat, nested
+from tau2.runs._lines import bounded_lines
 from tau2.runs._records import RecordHead, SimulationRecord
 from tau2.runs._store import record_object
 from tau2.runs._stream import RecordFile, ResultsIndex, UnitSorter, damaged_warning, index_results
@@ -162,21 +164,28 @@ def load_manifest(run_dir: Path) -> RunManifest:
     path = run_dir / MANIFEST_FILE
     data = read_json(path)
     try:
-        return RunManifest.model_validate(data)
+        return RunManifest.model_validate(data, context=RECORDED)
     except ValidationError as error:
         raise validation_error(path, error, locate=flat_location if is_flat(data) else None) from None
+
+
+def require_named_domain(manifest: RunManifest, where: str) -> None:
+    """Refuse (one `UserInputError` line) a run whose manifest names its domain by a `module:attribute`
+    reference the user has not named: reading a run never imports the code it names. Called before the
+    run's domain is looked up (a regrade, an export, the audit of a report)."""
+    for field, named in (("domain", manifest.domain), ("config.domain", manifest.config.domain)):
+        if named is not None:
+            refuse_data_reference(named, "domain", f"{where}: {field}")
 
 
 def read_records(path: Path) -> tuple[list[SimulationRecord], list[str]]:
     """Every record of a results file, in file order, and warnings. Lines that are not JSON (torn by a
     kill, garbage left by a power loss) are skipped with one warning; a JSON line that is not a valid
     record is a `UserInputError` naming file, line and field."""
-    try:
-        lines = path.read_bytes().splitlines()
-    except FileNotFoundError:
+    if not path.exists() and not path.is_symlink():
         return [], []
-    except OSError as error:
-        raise UserInputError(f"{path}: cannot read: {error.strerror or error}") from None
+    with open_input(path) as handle:
+        lines = [part for line in bounded_lines(handle, path) for part in line.splitlines()]
     records: list[SimulationRecord] = []
     damaged: list[int] = []
     for number, line in enumerate(lines, 1):

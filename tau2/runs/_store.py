@@ -18,11 +18,12 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, Final
 
-from tau2._jsonfile import json_line
+from tau2._jsonfile import json_line, open_input
 from tau2.episode import TerminationReason
 from tau2.errors import StorageError
 from tau2.llm import safe_text
 from tau2.runs._atomic import is_temporary, write_atomically
+from tau2.runs._lines import bounded_lines
 from tau2.runs._records import SimulationRecord
 from tau2.runs._signals_held import signals_held
 
@@ -60,8 +61,8 @@ def set_aside_damaged(results: Path) -> int:
 def _lines(results: Path, *, keep: bool) -> Iterator[bytes]:
     """The lines of `results` (with their endings; a stray CR ends a line too) that are readable (`keep`:
     blank or a JSON object), or those that are damaged; read one at a time."""
-    with results.open("rb") as handle:
-        for chunk in handle:
+    with open_input(results) as handle:
+        for chunk in bounded_lines(handle, results):
             for line in chunk.splitlines(keepends=True):
                 readable = not line.strip() or record_object(line) is not None
                 if readable is keep:

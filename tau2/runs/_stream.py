@@ -15,9 +15,10 @@ from typing import IO, Any, Final, NamedTuple, TypeVar, overload
 import orjson
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from tau2._jsonfile import validation_error
+from tau2._jsonfile import open_input, validation_error
 from tau2.episode import TerminationReason
 from tau2.errors import UserInputError
+from tau2.runs._lines import bounded_lines
 from tau2.runs._records import RecordHead, SimulationRecord
 from tau2.runs._store import record_object
 
@@ -174,8 +175,8 @@ def index_results(
     damaged: list[int] = []
     offset = 0
     try:
-        with path.open("rb", buffering=_READ_BUFFER) as file:
-            for number, line in enumerate(file, 1):  # split on \n only, as the writer ends lines
+        with open_input(path, buffering=_READ_BUFFER) as file:
+            for number, line in enumerate(bounded_lines(file, path), 1):  # on \n, as the writer ends lines
                 length = len(line)
                 at, offset = offset, offset + length
                 if line.isspace():  # (stops at the first other byte: no copy of the line, unlike strip)
@@ -206,10 +207,10 @@ def index_results(
                     latest[unit] = entry  # a later line replaces the unit's record, keeping its place
                     if fold is not None and isinstance(key, RecordHead):
                         fold(key)
-    except FileNotFoundError:
-        return ResultsIndex([], [], [], False)
-    except OSError as error:
-        raise UserInputError(f"{path}: cannot read: {error.strerror or error}") from None
+    except UserInputError:
+        if not path.exists() and not path.is_symlink():  # no results yet: a run that recorded nothing
+            return ResultsIndex([], [], [], False)
+        raise
     return ResultsIndex(list(latest.values()), damaged, sorter.warnings(path), replaced)
 
 
@@ -245,21 +246,21 @@ class RecordFile(Sequence[SimulationRecord]):
         if isinstance(index, slice):
             return RecordFile(self.path, self.lines[index])
         line = self.lines[index]
-        with self.path.open("rb") as file:
+        with open_input(self.path) as file:
             return self._record(file, line)
 
     def __iter__(self) -> Iterator[SimulationRecord]:
         """Each record, read and validated one at a time through one open file."""
         if not self.lines:
             return
-        with self.path.open("rb") as file:
+        with open_input(self.path) as file:
             for line in self.lines:
                 yield self._record(file, line)
 
     def heads(self, model: type[Read] = RecordHead) -> Iterator[Read]:  # type: ignore[assignment]
         """Each record's head (no transcript, no state changes built or validated; `model` may read a
         little more, e.g. `EffortHead`), read one at a time."""
-        with self.path.open("rb") as file:
+        with open_input(self.path) as file:
             for line in self.lines:
                 file.seek(line.offset)
                 try:  # pydantic's JSON parser skips what the head ignores, where a parse would build it

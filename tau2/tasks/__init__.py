@@ -31,6 +31,7 @@ from tau2.tasks._extension import (
 )
 from tau2.tasks._initialize import TaskSetupError, initialize_world
 from tau2.tasks._layering import extend_catalog
+from tau2.tasks._parameters import TextTemplate, fill_text
 from tau2.tasks._reward_basis import RewardType
 from tau2.tasks._solo import require_tickets
 from tau2.tasks._suite import SUITE_FORMAT, Suite, find_duplicate, is_suite_document, load_suite, parse_suite
@@ -41,8 +42,10 @@ from tau2.tasks._task import (
     InitialData,
     SolutionStep,
     Task,
+    TaskId,
     UserInstructions,
     UserScenario,
+    check_task_id,
 )
 
 __all__ = [
@@ -70,13 +73,17 @@ __all__ = [
     "Suite",
     "Target",
     "Task",
+    "TaskId",
     "TaskSetupError",
     "TextFragments",
+    "TextTemplate",
     "Texts",
     "UserInstructions",
     "UserScenario",
     "all_passed",
+    "check_task_id",
     "extend_catalog",
+    "fill_text",
     "find_duplicate",
     "first_failure",
     "initialize_world",

@@ -13,6 +13,7 @@ from typing import Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from tau2.tasks._parameters import TextTemplate
 from tau2.tasks._task import AssertionCall, EnvCall
 from tau2.world import World
 
@@ -46,12 +47,12 @@ class TextFragments(_Frozen):
     """Sentences a subtask adds to its intent's text templates in every task that holds it (each after the
     intent's own text, in the task's init order), e.g. what the customer remembers about this fault."""
 
-    purpose: str | None = None
-    reason_for_call: str | None = None
-    known_info: str | None = None
-    task_instructions: str | None = None
-    ticket: str | None = None
-    transfer_summary: str | None = None
+    purpose: TextTemplate | None = None
+    reason_for_call: TextTemplate | None = None
+    known_info: TextTemplate | None = None
+    task_instructions: TextTemplate | None = None
+    ticket: TextTemplate | None = None
+    transfer_summary: TextTemplate | None = None
 
 
 class Subtask(_Frozen):
@@ -111,14 +112,15 @@ class Group(_Frozen):
 
 
 class Texts(_Frozen):
-    """Templates (`str.format` fields named after facts) for what the user knows and the solo ticket."""
+    """Templates (text with `{fact}` fields, see `tau2.tasks.fill_text`) for what the user knows and the
+    solo ticket."""
 
-    purpose: str
-    reason_for_call: str
-    known_info: str | None
-    task_instructions: str
-    ticket: str
-    transfer_summary: str
+    purpose: TextTemplate
+    reason_for_call: TextTemplate
+    known_info: TextTemplate | None
+    task_instructions: TextTemplate
+    ticket: TextTemplate
+    transfer_summary: TextTemplate
     """What the reference transfer action hands over to the human agent."""
 
 

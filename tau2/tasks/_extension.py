@@ -21,7 +21,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from tau2._jsonfile import field_path
+from tau2._jsonfile import field_path, parse_toml, read_bytes_bounded
 from tau2._registry import Registry
 from tau2.errors import UnknownDomainError, UserInputError
 from tau2.tasks._catalog import Group, Intent, Precedence, Subtask
@@ -122,17 +122,9 @@ def load_catalog_extension(path: Path, domain: Domain[Any], origin: str | None =
     """Read and check an extension file for `domain`; any problem is one `UserInputError` line naming the
     file and the entry (an unknown tool or argument, a malformed parameter reference, a bad field)."""
     where = origin or str(path)
+    raw = read_bytes_bounded(path, _MAX_BYTES, "TOML")
     try:
-        with path.open("rb") as handle:
-            raw = handle.read(_MAX_BYTES + 1)
-    except FileNotFoundError:
-        raise UserInputError(f"{where}: no such file") from None
-    except OSError as error:
-        raise UserInputError(f"{where}: cannot read: {error.strerror or error}") from None
-    if len(raw) > _MAX_BYTES:
-        raise UserInputError(f"{where}: larger than {_MAX_BYTES >> 20} MiB; not read")
-    try:
-        data = tomllib.loads(raw.decode("utf-8"))
+        data = parse_toml(raw.decode("utf-8"))
     except UnicodeDecodeError:
         raise UserInputError(f"{where}: not UTF-8 text") from None
     except tomllib.TOMLDecodeError as error:

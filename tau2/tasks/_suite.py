@@ -10,6 +10,7 @@ from typing import Any, Final, Literal
 from pydantic import BaseModel, ConfigDict, Field, JsonValue, ValidationError, ValidationInfo, field_validator
 
 from tau2._jsonfile import canonical_json, collector_paused, read_json, validation_error, write_json
+from tau2._registry import refuse_data_reference
 from tau2.tasks._task import Task
 
 SUITE_FORMAT: Final = "tau2-suite"
@@ -58,11 +59,14 @@ def is_suite_document(data: Any) -> bool:
 
 
 def parse_suite(data: Any, path: Path) -> Suite:
-    """Validate parsed JSON as a suite; errors name `path` and the failing field."""
+    """Validate parsed JSON as a suite; errors name `path` and the failing field. A domain the suite names
+    by a `module:attribute` reference the user has not named is refused: a file never imports code."""
     try:
-        return Suite.model_validate(data)
+        suite = Suite.model_validate(data)
     except ValidationError as error:
         raise validation_error(path, error) from None
+    refuse_data_reference(suite.domain, "domain", f"{path}: domain")
+    return suite
 
 
 def load_suite(path: Path) -> Suite:

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
+import re
+from typing import Annotated, Any
 
 from pydantic import (
+    AfterValidator,
     BaseModel,
     ConfigDict,
     Field,
@@ -18,6 +20,28 @@ from pydantic import (
 from tau2._jsonfile import field_path, first_unpaired_surrogate
 from tau2.tasks._reward_basis import RewardType
 from tau2.world import Side
+
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+"""C0 and C1 control characters (newline and tab among them), DEL, and the Unicode line and paragraph
+separators."""
+
+
+def check_task_id(task_id: str) -> str:
+    """`task_id` when it can name a task, else a `ValueError` saying why: an empty or blank id could be
+    neither selected nor told apart in a report, and a control character (a newline) would break or forge
+    the lines commands print about the task."""
+    if not task_id.strip():
+        raise ValueError("a task id may not be empty")
+    control = _CONTROL.search(task_id)
+    if control is not None:
+        raise ValueError(
+            f"a task id may not hold a control character ({control.group()!r} at character {control.start()})"
+        )
+    return task_id
+
+
+TaskId = Annotated[str, AfterValidator(check_task_id)]
+"""A task's id, as task files and configurations give it: not blank, no control characters."""
 
 
 class _Frozen(BaseModel):
@@ -146,8 +170,8 @@ class InitialData(_Frozen):
 class Task(_Frozen):
     """One verified simulation task."""
 
-    id: str
-    """Names the task in selections, records and reports: never empty or blank."""
+    id: TaskId
+    """Names the task in selections, records and reports: never empty or blank, no control characters."""
     domain: str
     intent: str | None = None
     subtasks: list[str] = Field(default_factory=list)
@@ -164,14 +188,6 @@ class Task(_Frozen):
     """Whitelist of user tools offered to the user seat; None = all."""
     metadata: dict[str, JsonValue] = Field(default_factory=dict)
     """Generator facts (target customer and line, catalog version) and preserved foreign fields."""
-
-    @field_validator("id")
-    @classmethod
-    def _named(cls, task_id: str) -> str:
-        """An empty id could be neither selected nor told apart in a report."""
-        if not task_id.strip():
-            raise ValueError("a task id may not be empty")
-        return task_id
 
     @property
     def num_subtasks(self) -> int:

@@ -26,6 +26,7 @@ from pydantic import (
 
 import tau2.tasks as ours
 from tau2._jsonfile import collector_paused, field_path, read_json, validation_error, write_json_items
+from tau2._registry import allow_reference, refuse_data_reference
 from tau2.errors import UnknownDomainError, UserInputError
 from tau2.tasks import SUITE_FORMAT, RewardType, find_duplicate, is_suite_document, parse_suite
 from tau2.world import Side, available_domains, domain_name, get_domain
@@ -159,7 +160,7 @@ class TaskIssue(_Record):
 class Tau2Task(_Record):
     """One task as τ²-bench writes it."""
 
-    id: str
+    id: ours.TaskId
     description: Description | None = None
     user_scenario: UserScenario
     ticket: str | None = None
@@ -329,10 +330,14 @@ def load_task_file(path: Path, domain: str | None = None, *, data_dir: Path | No
 
     `domain` overrides the domain a τ²-bench task names in its instructions; for a suite it must be the
     suite's domain, or a `module:attribute` reference to it, which its tasks then name (so that every
-    process running them finds the domain). A τ²-bench task whose instructions are text names no domain:
-    without `domain`, it is the domain whose data directory `data_dir` is (`domain_of_data`). Every error
-    is one line naming the file and the field.
+    process running them finds the domain). `domain` is the caller's (the user's): a reference it gives
+    may be imported, and the file may name it too; any other reference a file names is refused, as reading
+    data never imports code. A τ²-bench task whose instructions are text names no domain: without
+    `domain`, it is the domain whose data directory `data_dir` is (`domain_of_data`). Every error is one
+    line naming the file and the field.
     """
+    if domain is not None:
+        allow_reference(domain)
     default = _DataDomain(data_dir)
     with collector_paused():
         return _load_task_file(path, domain, default)
@@ -427,13 +432,20 @@ def _tasks_from_tau2(
     return _converted(records, lambda index: (path, [*prefix, index]), domain, default)
 
 
+def task_folder_files(folder: Path) -> list[Path]:
+    """The files that make up a τ²-bench task folder (`task_*.json` directly in it), in name order: what is
+    read and hashed of it, nothing else below it. A folder without any is refused: it is no task folder."""
+    files = sorted(folder.glob(TASK_FILES))
+    if not files:
+        raise UserInputError(f"{folder}: no task files ({TASK_FILES}) in the folder")
+    return files
+
+
 def _tasks_from_folder(
     folder: Path, domain: str | None, default: Callable[[], str | None]
 ) -> list[ours.Task]:
     """Validate and convert every task file of a τ²-bench task folder, in file name order."""
-    files = sorted(folder.glob(TASK_FILES))
-    if not files:
-        raise UserInputError(f"{folder}: no task files ({TASK_FILES}) in the folder")
+    files = task_folder_files(folder)
     records = []
     for file in files:
         try:
@@ -465,6 +477,8 @@ def _converted(
             name = domain
         elif isinstance(instructions, StructuredUserInstructions):
             name = instructions.domain
+            where = field_path([*prefix, "user_scenario", "instructions", "domain"])
+            refuse_data_reference(name, "domain", f"{path}: {where}")
         elif (inferred := default()) is not None:
             name = inferred
         else:

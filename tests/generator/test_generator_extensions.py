@@ -328,3 +328,51 @@ def test_an_installed_package_ships_an_extension_through_its_entry_point(tmp_pat
     suite = json.loads(output.read_text(encoding="utf-8"))
     assert suite["catalog_version"] == "telecom-1+by-hand-1"
     assert "[service_issue]apn_set_by_hand[PERSONA:None]" in [task["id"] for task in suite["tasks"]]
+
+
+CHECKS_LINE = next(line for line in BY_HAND.splitlines() if line.startswith("checks = "))
+TEMPLATE_FORM = "a text template's field is a fact's name in braces, like {customer_name}"
+
+
+def with_ticket(template: str) -> str:
+    """The `BY_HAND` extension with its subtask adding `template` to the ticket."""
+    return BY_HAND.replace(CHECKS_LINE, f"{CHECKS_LINE}\ntexts.ticket = {json.dumps(template)}")
+
+
+@pytest.mark.parametrize(
+    "template",
+    ["{name.__class__.__init__}", "{name[0]}", "{0}", "{}", "{name!r}", "{name:>2000}", "{name:{name}}"],
+)
+def test_a_text_template_is_facts_in_braces_and_nothing_more(tmp_path: Path, template: str) -> None:
+    """Text templates were Python format strings: `{name.__class__…}` wrote an object's internals (a memory
+    address) into the suite, `{0}` crashed the generator, a huge width wrote hundreds of megabytes."""
+    extension = write(tmp_path, with_ticket(template))
+    output = tmp_path / "out.json"
+    result = runner.invoke(app, ["generate", "--catalog-extension", str(extension), "-o", str(output)])
+    assert result.exit_code == 2, result.output
+    assert result.output == f"error: {extension}: {ENTRY}: texts.ticket: {template!r}: {TEMPLATE_FORM}\n"
+    assert not output.exists()
+
+
+def test_a_text_template_with_an_unclosed_brace_is_refused(tmp_path: Path) -> None:
+    extension = write(tmp_path, with_ticket("a {name"))
+    result = runner.invoke(
+        app, ["generate", "--catalog-extension", str(extension), "-o", str(tmp_path / "o")]
+    )
+    assert result.exit_code == 2
+    assert result.output == (
+        f"error: {extension}: {ENTRY}: texts.ticket: malformed field in 'a {{name': expected '}}' before end "
+        "of string\n"
+    )
+
+
+def test_a_text_template_fills_facts_and_literal_braces(tmp_path: Path) -> None:
+    extension = write(tmp_path, with_ticket("{{{name}}} typed the APN in by hand."))
+    output = tmp_path / "out.json"
+    options = ["--intents", "service_issue", "--max-subtasks", "1", "--personas", "none"]
+    result = runner.invoke(
+        app, ["generate", "--catalog-extension", str(extension), *options, "-o", str(output)]
+    )
+    assert result.exit_code == 0, result.output
+    (task,) = [task for task in load_suite(output).tasks if "apn_set_by_hand" in task.id]
+    assert task.ticket is not None and task.ticket.endswith(" {Marisol Vega} typed the APN in by hand.")

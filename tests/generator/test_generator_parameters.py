@@ -1,4 +1,5 @@
-"""Parameters of catalog-extension calls: typed references, text with references, and arithmetic."""
+"""Parameters of catalog-extension calls: typed references, text with references, and arithmetic; and
+the `{fact}` fields of text templates."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tau2.tasks._parameters import ParameterError, referenced, substitute
+from tau2.tasks import fill_text
+from tau2.tasks._parameters import ParameterError, check_text_template, referenced, substitute
 
 PARAMETERS = {"customer_id": "C2001", "allowance_gb": 15.0, "count": 2, "abroad": True}
 
@@ -74,6 +76,8 @@ def test_malformed_references_are_refused_before_any_value_is_needed(value: str,
         ("{line_id}", "unknown parameter 'line_id' (parameters: abroad, allowance_gb, count, customer_id)"),
         ("=customer_id + 1", "parameter 'customer_id' is not a number"),
         ("=abroad + 1", "parameter 'abroad' is not a number"),
+        ("=count" + " * 99999" * 4, "a value beyond 1e+15 (mult)"),
+        ("=10000000000000000 + 1", "1e+16 is beyond 1e+15"),
     ],
 )
 def test_unknown_and_non_numeric_parameters_are_refused(value: str, message: str) -> None:
@@ -88,3 +92,28 @@ def test_unknown_and_non_numeric_parameters_are_refused(value: str, message: str
 def test_a_sum_of_data_volumes_is_rounded_to_hundredths(allowance: float, extra: float) -> None:
     filled = substitute(f"=allowance + {extra!r} + 0.1", {"allowance": allowance})
     assert filled == round(allowance + extra + 0.1, 2)
+
+
+@given(
+    st.text(max_size=30), st.dictionaries(st.from_regex(r"[a-z_]{1,6}", fullmatch=True), st.text(max_size=8))
+)
+def test_a_template_inserts_only_the_facts_text(literal: str, facts: dict[str, str]) -> None:
+    """Whatever the facts, filling a template adds exactly their text to the literal parts: no attribute,
+    index, conversion or width can take effect."""
+    escaped = literal.replace("{", "{{").replace("}", "}}")
+    template = escaped + "".join(f"{{{name}}}" for name in facts)
+    check_text_template(template)
+    assert fill_text(template, facts) == literal + "".join(facts.values())
+
+
+@pytest.mark.parametrize("template", ["{name.upper}", "{name[0]}", "{0}", "{name!s}", "{name:9}", "{ name}"])
+def test_a_template_field_is_a_name_and_nothing_more(template: str) -> None:
+    with pytest.raises(ParameterError, match="a text template's field is a fact's name in braces"):
+        check_text_template(template)
+
+
+def test_a_template_naming_an_unknown_fact_says_which() -> None:
+    with pytest.raises(
+        ParameterError, match=re.escape("text template names unknown fact 'age': 'You are {age}.'")
+    ):
+        fill_text("You are {age}.", {"name": "Ada"})

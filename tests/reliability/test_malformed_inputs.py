@@ -3,13 +3,18 @@
 
 The cases are data (`CASES`); one parametrized test runs each through the real CLI in-process, and a sample
 again as real `tau2` processes. Paths in a case's arguments are relative to a shared workspace holding a
-good suite, a good run, and the broken files and run directories of `BROKEN_FILES` and `BROKEN_RUNS`.
+good suite, a good run, and the broken files and run directories of `BROKEN_FILES` and `BROKEN_RUNS`;
+named pipes and links (`SPECIAL_PATHS`) where files are expected; and a Python module, `evil_module.py`,
+that files name as their domain and that writes a file into the workspace if it is ever imported (the
+processes run in the workspace, where `python -m` would import from).
 """
 
 from __future__ import annotations
 
 import json
 import os
+import shutil
+import stat
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
@@ -56,6 +61,27 @@ def _suite_edited(edit: Callable[[dict[str, Any]], object]) -> bytes:
     return json.dumps(data).encode()
 
 
+def _naming(domain: str) -> Callable[[dict[str, Any]], None]:
+    """An edit of a suite that names `domain` as its own and every task's."""
+
+    def edit(suite: dict[str, Any]) -> None:
+        suite["domain"] = domain
+        for task in suite["tasks"]:
+            task["domain"] = domain
+
+    return edit
+
+
+def _tau2bench(edit: Callable[[dict[str, Any]], object]) -> bytes:
+    """The mock tasks as a τ²-bench task file, `edit` applied to the first."""
+    from tau2.domains.mock.tasks import MOCK_TASKS
+    from tau2.tau2bench import task_to_tau2
+
+    tasks = [task_to_tau2(task) for task in MOCK_TASKS]
+    edit(tasks[0])
+    return json.dumps(tasks).encode()
+
+
 GOOD = MOCK_SUITE.read_bytes()
 BROKEN_FILES: dict[str, bytes] = {
     "empty.json": b"",
@@ -96,6 +122,20 @@ BROKEN_FILES: dict[str, bytes] = {
     ),
     "unknown-init-call.json": _edited(lambda task: task["initialization"][0].update(name="summon")),
     "tau2bench-wrong-types.json": b'[{"id": 1, "user_scenario": 2, "evaluation_criteria": []}]',
+    "empty-id.json": _edited(lambda task: task.update(id="")),
+    "newline-id.json": _edited(lambda task: task.update(id="x: ok\n5 tasks: 5 without findings")),
+    "escape-id.json": _edited(lambda task: task.update(id="\x1b]0;owned\x07")),
+    "tau2bench-empty-id.json": _tau2bench(lambda task: task.update(id="")),
+    "tau2bench-tab-id.json": _tau2bench(lambda task: task.update(id="a\tb")),
+    "big-integer.json": GOOD.replace(b'"format_version": 1', b'"format_version": ' + b"7" * 5_000),
+    "big-integer-argument.json": GOOD.replace(
+        b'"arguments": {}', b'"arguments": {"n": ' + b"7" * 5_000 + b"}", 1
+    ),
+    "domain-module.json": _suite_edited(_naming("evil_module:DOMAIN")),
+    "domain-module-attribute.json": _suite_edited(_naming("os:system")),
+    "tau2bench-domain-module.json": _tau2bench(
+        lambda task: task["user_scenario"]["instructions"].update(domain="evil_module:DOMAIN")
+    ),
 }
 """Broken task files, by file name in the workspace."""
 BROKEN_CONFIGS: dict[str, bytes] = {
@@ -110,6 +150,10 @@ BROKEN_CONFIGS: dict[str, bytes] = {
     "config-model-without-name.toml": b"[agent.model]\ntimeout_s = 3",
     "config-ray-without-address.toml": b'executor = { kind = "ray" }',
     "config-deep.toml": b"x = " + b"[" * 5_000 + b"]" * 5_000,
+    "config-big-integer.toml": b"seed = " + b"7" * 5_000,
+    "config-task-twice.toml": b'suite = "good-suite.json"\ntask_ids = ["both", "unplugged", "both"]',
+    "config-empty-task-id.toml": b'suite = "good-suite.json"\ntask_ids = [""]',
+    "config-newline-task-id.toml": b'suite = "good-suite.json"\ntask_ids = ["a\\nb"]',
 }
 """Broken `--config` files, by file name in the workspace (the empty one has no tasks to run)."""
 GOOD_EXPERIMENT = (
@@ -125,6 +169,9 @@ BROKEN_EXPERIMENT_FILES: dict[str, bytes] = {
     "experiment-arm-named-twice.toml": GOOD_EXPERIMENT.replace(b'name = "transfer"', b'name = "oracle"'),
     "experiment-unknown-kind.toml": GOOD_EXPERIMENT.replace(b'kind = "transfer"', b'kind = "nope"'),
     "experiment-bad-budget.toml": GOOD_EXPERIMENT + b"[budget]\nmax_simulations = 0\n",
+    "experiment-task-twice.toml": GOOD_EXPERIMENT.replace(
+        b'suite = "good-suite.json"', b'suite = "good-suite.json"\ntask_ids = ["both", "both"]'
+    ),
 }
 """Broken experiment files (besides every broken `--config` file, also read as one)."""
 VERIFY_REPORTS = {
@@ -159,11 +206,58 @@ BROKEN_RUNS: dict[str, dict[str, bytes | None]] = {
     "run-garbled-record": {"manifest.json": b"GOOD", "results.jsonl": b"{oops\n{}\n"},
     "run-record-wrong-types": {"manifest.json": b"GOOD", "results.jsonl": b'{"task_id": 5}\n{}\n'},
     "run-damage-then-bad-record": {"manifest.json": b"GOOD", "results.jsonl": b"\x00\xfe\n\x00\n[]\n{}\n"},
+    "run-results-fifo": {"manifest.json": b"GOOD"},
+    "run-results-dev-zero": {"manifest.json": b"GOOD"},
+    "run-manifest-fifo": {},
 }
 """Broken run directories: file name → bytes, None for a directory in its place; GOOD is the good run's
 manifest, NO_TASKS and ZERO_TRIALS that manifest with an empty task list or zero trials. (Lines that are
 not JSON objects alone are no error: readers skip them with a warning and a resume sets them aside; a JSON
 object that is no record is.)"""
+
+
+EXTENSION = (
+    b'name = "x"\nversion = "1"\nextends = "telecom"\n[[subtask]]\nname = "apn_by_hand"\ngroup = "apn"\n'
+    b'description = "d"\ninit = [{ side = "user", name = "break_apn_settings" }]\nTICKET\n'
+    b'[[subtask.solution]]\nside = "user"\nname = "set_apn_settings"\n'
+    b'arguments = { apn_settings = { apn_name = "internet" } }\n'
+)
+EXTENSIONS: dict[str, bytes] = {
+    "ext-good.toml": EXTENSION.replace(b"TICKET", b'texts.ticket = "{name} typed it in."'),
+    "ext-attribute.toml": EXTENSION.replace(b"TICKET", b'texts.ticket = "{name.__class__.__init__}"'),
+    "ext-index.toml": EXTENSION.replace(b"TICKET", b'texts.ticket = "{name[0]}"'),
+    "ext-position.toml": EXTENSION.replace(b"TICKET", b'texts.ticket = "{0}"'),
+    "ext-width.toml": EXTENSION.replace(b"TICKET", b'texts.ticket = "{name:>2000}"'),
+    "ext-expression.toml": EXTENSION.replace(
+        b"TICKET",
+        b'checks = [{ side = "user", name = "assert_service_status", arguments = { expected_status = '
+        b'"=9999999 * 9999999 * 9999999" } }]',
+    ),
+}
+"""Catalog-extension files: one good, the others with text templates that reach past a fact's text, or an
+expression whose value grows without bound."""
+ANNOTATIONS: dict[str, bytes] = {
+    "ann-list": b"[]",
+    "ann-string": b'"labels"',
+    "ann-big-integer": b'{"instance_id_to_label_to_value": {"unplugged#0": ' + b"7" * 5_000 + b"}}",
+    "ann-surrogate": b'{"instance_id_to_label_to_value": {"\\udc80": []}}',
+}
+"""Potato annotation folders, each with one annotator whose state file holds these bytes."""
+SPECIAL_PATHS: dict[str, str] = {
+    "fifo.json": "fifo",
+    "fifo.toml": "fifo",
+    "link-to-null.json": "/dev/null",
+    "page-results-symlink.html": "good-run/results.jsonl",
+    "page-manifest-symlink.html": "good-run/manifest.json",
+    "page-results-hardlink.html": "hard:good-run/results.jsonl",
+    "ext-good-hardlink.json": "hard:ext-good.toml",
+    "run-results-fifo/results.jsonl": "fifo",
+    "run-results-dev-zero/results.jsonl": "/dev/zero",
+    "run-manifest-fifo/manifest.json": "fifo",
+    "ann-fifo/eve/user_state.json": "fifo",
+}
+"""Paths that are no regular file where one is expected: named pipes (`fifo`), symbolic links (to a
+device, or to a good run's files) and hard links (`hard:`)."""
 
 
 BROKEN_EXPERIMENTS: dict[str, bytes] = {
@@ -211,6 +305,8 @@ def _cases() -> list[Case]:
         "under-a-file": "a-file/suite.json",
         "dev-zero": "/dev/zero",
         "dev-null": "/dev/null",
+        "fifo": "fifo.json",
+        "link-to-null": "link-to-null.json",
     }
     for name in [*BROKEN_FILES, *bad_paths.values()]:
         add(f"run-suite-{name}", "run", "--suite", name, *OFFLINE, "--out", "new-run")
@@ -469,6 +565,40 @@ def _cases() -> list[Case]:
     )
     add("unknown-command", "simulate")
     add("surrogate-argument", "report", "run\udcff")
+
+    for page in ("page-results-symlink.html", "page-manifest-symlink.html", "page-results-hardlink.html"):
+        add(f"report-html-{page}", "report", "good-run", "--html", page)
+        add(f"view-html-{page}", "view", "good-run", "--html", page)
+        add(f"compare-html-{page}", "compare", "good-run", "good-run", "--html", page)
+    for name in EXTENSIONS:
+        if name != "ext-good.toml":
+            add(f"generate-{name}", "generate", "--catalog-extension", name, "-o", "generated.json")
+    add(
+        "generate-over-its-extension",
+        "generate",
+        "--catalog-extension",
+        "ext-good.toml",
+        "-o",
+        "ext-good-hardlink.json",
+    )
+    for folder in (*ANNOTATIONS, "ann-fifo"):
+        add(f"import-potato-{folder}", "import", "potato", folder, "good-run")
+    for name in ("results-surrogate.json", "results-domain-module.json", "fifo.json"):
+        add(f"import-tau2bench-{name}", "import", "tau2bench", name, "--out", "new-run")
+    add("export-tau2bench-domain-module", "export", "tau2bench", "run-domain-module", "-o", "export.json")
+    add(
+        "regrade-domain-module",
+        "regrade",
+        "run-domain-module",
+        "--suite",
+        "good-suite.json",
+        "--out",
+        "new-run",
+    )
+    add("resume-domain-module", "run", "--resume", "--out", "run-domain-module", *OFFLINE)
+    add("resume-agent-module", "run", "--resume", "--out", "run-agent-module")
+    add("plugin-not-a-reference", "--plugin", "mock", "verify", "good-suite.json")
+    add("view-empty-task", "view", "good-run", "--task", "")
     return cases
 
 
@@ -481,8 +611,15 @@ def _write_workspace(root: Path, good_run: Path) -> None:
     (root / "a-file").write_text("not a directory\n", encoding="utf-8")
     (root / "a-directory").mkdir()
     (root / "good-experiment.toml").write_bytes(GOOD_EXPERIMENT)
-    for name, content in {**BROKEN_FILES, **BROKEN_CONFIGS, **BROKEN_EXPERIMENT_FILES}.items():
+    (root / "evil_module.py").write_text(
+        'import pathlib\npathlib.Path(__file__).with_name("IMPORTED").write_text("x")\n'
+        "DOMAIN = AGENT = None\n"
+    )
+    for name, content in {**BROKEN_FILES, **BROKEN_CONFIGS, **BROKEN_EXPERIMENT_FILES, **EXTENSIONS}.items():
         (root / name).write_bytes(content)
+    for folder, content in ANNOTATIONS.items():
+        (root / folder / "eve").mkdir(parents=True)
+        (root / folder / "eve" / "user_state.json").write_bytes(content)
     for name, content in BROKEN_EXPERIMENTS.items():
         (root / name).mkdir()
         (root / name / "experiment.json").write_bytes(content)
@@ -502,14 +639,49 @@ def _write_workspace(root: Path, good_run: Path) -> None:
                 (folder / file).write_text(json.dumps(special[content]), encoding="utf-8")
             else:
                 (folder / file).write_bytes(content)
+    for name, changed in {
+        "run-domain-module": {"domain": "evil_module:DOMAIN"},
+        "run-agent-module": {"agent": {"kind": "evil_module:AGENT"}},
+    }.items():
+        shutil.copytree(good_run, root / name)
+        config = {**manifest["config"], **changed}
+        named = {
+            **manifest,
+            "config": config,
+            **({"domain": changed["domain"]} if "domain" in changed else {}),
+        }
+        (root / name / "manifest.json").write_text(json.dumps(named))
+    exported = json.loads((root / "results.json").read_text(encoding="utf-8"))
+    exported["info"]["environment_info"]["domain_name"] = "evil_module:DOMAIN"
+    (root / "results-domain-module.json").write_text(json.dumps(exported), encoding="utf-8")
+    text = (root / "results.json").read_text(encoding="utf-8")
+    (root / "results-surrogate.json").write_text(text.replace('"content": "', '"content": "\\ud800', 1))
+    for name, target in SPECIAL_PATHS.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if target == "fifo":
+            os.mkfifo(path)
+        elif target.startswith("hard:"):
+            path.hardlink_to(root / target.removeprefix("hard:"))
+        else:
+            path.symlink_to(target if target.startswith("/") else root / target)
 
 
-def snapshot(root: Path) -> dict[str, tuple[bytes, int] | None]:
-    """Every path under `root` with its bytes and modification time (None for directories)."""
-    found: dict[str, tuple[bytes, int] | None] = {}
+def snapshot(root: Path) -> dict[str, object]:
+    """Every path under `root` with what it is: a regular file's bytes and modification time, a link's
+    target, a named pipe's kind (neither followed nor read), None for a directory."""
+    found: dict[str, object] = {}
     for path in sorted(root.rglob("*")):
         relative = str(path.relative_to(root))
-        found[relative] = None if path.is_dir() else (path.read_bytes(), path.stat().st_mtime_ns)
+        status = path.lstat()
+        if stat.S_ISLNK(status.st_mode):
+            found[relative] = ("link", os.readlink(path))
+        elif stat.S_ISDIR(status.st_mode):
+            found[relative] = None
+        elif stat.S_ISREG(status.st_mode):
+            found[relative] = (path.read_bytes(), status.st_mtime_ns)
+        else:
+            found[relative] = ("special", stat.S_IFMT(status.st_mode))
     return found
 
 
@@ -522,6 +694,10 @@ def workspace(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
         app, ["run", "--suite", str(MOCK_SUITE), *OFFLINE, "-q", "--out", str(good_run)]
     )
     assert result.exit_code == 0, result.output
+    exported = CliRunner().invoke(
+        app, ["export", "tau2bench", str(good_run), "-o", str(root / "results.json")]
+    )
+    assert exported.exit_code == 0, exported.output
     _write_workspace(root, good_run)
     yield root
     if len(_PASSED) == len(CASES):

@@ -88,10 +88,18 @@ def hostile(group: list[int]) -> str:
     return " ".join(PAYLOADS[number].text(number) for number in group)
 
 
+LINE_BREAKS = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+"""What no task id may hold (control characters, line and paragraph separators): a task file holding one
+is refused, so ids carry the payloads without them."""
+
+
 def hostile_task(index: int, text: str) -> Task:
-    """A mock task whose id and ticket carry `text`; the customer is told its group number."""
+    """A mock task whose id and ticket carry `text` (the id without line breaks and other control
+    characters); the customer is told its group number."""
     task = mock_task(
-        f"task-{index} {text}", [UNPLUG], [PLUG_IN.model_copy(update={"action_id": "plug_in_0"})]
+        f"task-{index} {LINE_BREAKS.sub(' ', text)}",
+        [UNPLUG],
+        [PLUG_IN.model_copy(update={"action_id": "plug_in_0"})],
     )
     instructions = UserInstructions(reason_for_call=f"group {index}", task_instructions="Say it.")
     scenario = task.user_scenario.model_copy(update={"instructions": instructions})

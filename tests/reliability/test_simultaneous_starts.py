@@ -112,7 +112,7 @@ def test_simultaneous_starts_on_one_directory_let_exactly_one_proceed(
             out = tmp_path / f"{kind}-{contenders}-{number}"
             if kind == "resume":
                 shutil.copytree(partial, out)
-                arguments = ["run", "--resume", "--out", str(out), *slow, "--quiet"]
+                arguments = ["run", "--resume", "--out", str(out), *SLOWED, *slow]  # the plugins named again
             else:
                 arguments = [*base, "--out", str(out)]
             refused += check_round(out, race(arguments, contenders, tmp_path), tasks)

@@ -259,7 +259,7 @@ def test_load_files_and_missing_file(dataset: TelecomData, tmp_path: Path) -> No
     directory = dataset.directory
     loaded = load_files(directory / "db.toml", directory / "user_db.toml")
     assert loaded == load_state(directory)
-    with pytest.raises(UserInputError, match="file not found"):
+    with pytest.raises(UserInputError, match="no such file"):
         load_files(tmp_path / "db.toml", directory / "user_db.toml")
     (tmp_path / "db.yaml").write_text("plans: []")
     with pytest.raises(UserInputError, match=r"db\.yaml: expected a \.toml or \.json file"):

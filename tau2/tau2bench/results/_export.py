@@ -29,7 +29,7 @@ from tau2.episode import CheckRecord, agent_policy
 from tau2.llm import ModelSpec
 from tau2.metrics.passk import pass_hat_k
 from tau2.runner import sha256_text
-from tau2.runs import RecordFile, Run, load_run
+from tau2.runs import MANIFEST_FILE, RecordFile, Run, load_run, require_named_domain
 from tau2.tasks import RewardType
 from tau2.tau2bench import default_reward_basis, task_to_tau2
 from tau2.tau2bench.results._format import Results, SimulationRun
@@ -59,6 +59,7 @@ def export_results(run_dir: Path, out: Path) -> int:
     format before it is written), with the bytes the whole document would have."""
     refuse_existing(out)
     run = load_run(run_dir)
+    require_named_domain(run.manifest, str(run_dir / MANIFEST_FILE))
     tasks = _run_tasks(run)
     manifest = run.manifest
     records = _traced(run.records)
@@ -128,6 +129,7 @@ def submission(
     sets: list[str] = []
     for run_dir in run_dirs:
         run = load_run(run_dir)
+        require_named_domain(run.manifest, str(run_dir / MANIFEST_FILE))
         domain = run.manifest.domain
         if domain in results:
             raise UserInputError(f"{run_dir}: a second run of domain {domain!r}; give one run per domain")

@@ -30,6 +30,7 @@ from tau2 import (
     get_domain,
 )
 from tau2._jsonfile import read_json, validation_error, write_json
+from tau2._registry import refuse_data_reference
 from tau2.config import MAX_TRIALS, RunConfig
 from tau2.findings import RunFindings
 from tau2.llm import ModelSpec
@@ -124,6 +125,7 @@ def import_results(path: Path, run_dir: Path, data_dir: Path | None = None) -> T
     results = open_results(path)
     info = results.info
     domain = info.environment_info.domain_name
+    refuse_data_reference(domain, "domain", f"{path}: info.environment_info.domain_name")
     try:
         pack = get_domain(domain)
     except UnknownDomainError as error:

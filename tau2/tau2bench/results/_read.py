@@ -19,7 +19,7 @@ from ijson import JSONError
 from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
 
 from tau2 import UserInputError
-from tau2._jsonfile import validation_error
+from tau2._jsonfile import first_surrogate_escape, open_input, validation_error
 from tau2.tau2bench import Tau2Task
 from tau2.tau2bench.results._format import RunInfo, SimulationRun
 
@@ -113,17 +113,13 @@ def open_results(path: Path) -> ResultsFile:
 
 
 def _open(path: Path) -> IO[bytes]:
-    try:
-        return path.open("rb")
-    except FileNotFoundError:
-        raise UserInputError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise UserInputError(f"{path}: is a directory, not a file") from None
+    return open_input(path)
 
 
 def _check_text(path: Path) -> None:
-    """Refuse what is plainly no JSON text: an empty file, binary data (a device such as /dev/zero shows it
-    at once), or nesting no results file has (the parser's key paths grow with the square of the depth, so
+    """Refuse what is plainly no JSON text: an empty file, binary data, an escaped unpaired surrogate
+    (which the parser would replace with `?`, or fail on as if the file were not UTF-8), or nesting no
+    results file has (the parser's key paths grow with the square of the depth, so
     a file of a few hundred kilobytes nested a hundred thousand deep would take gigabytes)."""
     with _open(path) as handle:
         start = handle.read(_SNIFFED_BYTES)
@@ -131,6 +127,13 @@ def _check_text(path: Path) -> None:
         raise UserInputError(f"{path}: binary data, not JSON text (a NUL byte at byte {start.index(0)})")
     if not start.strip():
         raise UserInputError(f"{path}: the file is empty, not τ²-bench's results ({RESULTS_SHAPE})")
+    with _open(path) as handle:
+        surrogate = first_surrogate_escape(handle)
+    if surrogate is not None:
+        raise UserInputError(
+            f"{path}: byte {surrogate}: an escaped unpaired UTF-16 surrogate, which is not text (a record "
+            "could neither hold nor write it)"
+        )
     with _open(path) as handle:
         kinds = map(itemgetter(0), _events(handle))
         deepest = max(accumulate(map(_DEPTH_CHANGE.get, kinds, repeat(0))), default=0)
