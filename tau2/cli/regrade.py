@@ -8,14 +8,16 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from tau2.cli._config_options import judge_options, with_options
+from tau2.cli._config_options import judge_options, options_of, with_options
 from tau2.cli.options import RunDir
+from tau2.config import RunConfig
 
 if TYPE_CHECKING:
     from tau2.llm import ModelSpec
 
-JUDGE_OPTIONS = judge_options()
-"""The judge options of `tau2 run`: the models (`--judge-model`, repeatable) and their settings."""
+JUDGE_OPTIONS = [*judge_options(), *options_of(RunConfig, only=["judge_always"])]
+"""The judge options of `tau2 run`: the models (`--judge-model`, repeatable), their settings, and whether
+they judge simulations a deterministic part already failed (`--judge-always`)."""
 SHOWN_IDS = 20
 """How many ids a line of tasks the run and the file do not share names (then `…`)."""
 
@@ -54,7 +56,8 @@ def command(
     from tau2.config import layered
     from tau2.errors import UserInputError
 
-    judges = layered([options_layer(JUDGE_OPTIONS, given)]).judges
+    configured = layered([options_layer(JUDGE_OPTIONS, given)])
+    judges = configured.judges
     if suite is not None and judges:
         raise UserInputError("--suite and --judge-model regrade in different ways: give one of them")
     if suite is None and data_dir is not None:
@@ -62,7 +65,7 @@ def command(
     if suite is not None:
         _against_suite(run_dir, suite, out, data_dir)
     elif judges:
-        _by_judges(run_dir, judges, out)
+        _by_judges(run_dir, judges, out, configured.judge_always)
     else:
         raise UserInputError(
             "nothing to regrade with: give --suite FILE (other task definitions) or --judge-model MODEL "
@@ -93,7 +96,7 @@ def _against_suite(run_dir: Path, suite: Path, out: Path, data_dir: Path | None)
             say(f"{len(ids)} {what}: {', '.join(ids[:SHOWN_IDS])}{more}")
 
 
-def _by_judges(run_dir: Path, judges: list[ModelSpec], out: Path) -> None:
+def _by_judges(run_dir: Path, judges: list[ModelSpec], out: Path, always: bool) -> None:
     import asyncio
 
     from tau2.cli._output import say
@@ -102,7 +105,7 @@ def _by_judges(run_dir: Path, judges: list[ModelSpec], out: Path) -> None:
     from tau2.regrade import regrade_judges
 
     try:
-        result = asyncio.run(regrade_judges(run_dir, judges, out))
+        result = asyncio.run(regrade_judges(run_dir, judges, out, always=always))
     except AuthenticationError as error:
         raise UserInputError(f"{error} (nothing was written to {out})") from None
     names = ", ".join(judge.name for judge in result.manifest.config.judges)
@@ -113,6 +116,11 @@ def _by_judges(run_dir: Path, judges: list[ModelSpec], out: Path) -> None:
         f"{result.judged - result.judge_failures} of {result.simulations} simulations judged again, "
         f"{changed} ({gained} now pass, {len(result.flips) - gained} now fail)"
     )
+    if result.not_needed:
+        say(
+            f"{result.not_needed} simulations not judged: a deterministic part of their reward had already "
+            "failed, so their assertions are recorded as not needed (--judge-always judges them too)"
+        )
     for flip in result.flips:
         say(f"  {flip.task_id} trial {flip.trial}: {flip.before:g} → {flip.after:g}")
     if result.judge_failures:

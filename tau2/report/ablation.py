@@ -15,6 +15,8 @@ from tau2.world import Side
 
 EXECUTION: Final = frozenset({"concurrency", "rate_limits", "executor"})
 """Settings that change how simulations are run, never what an episode does."""
+COST_ONLY: Final = frozenset({"judge_always"})
+"""Settings that change which judge calls are paid for, never a reward."""
 
 SEAT_SETTINGS: Final = {"persona": Side.USER, "policy_variant": Side.AGENT, "oracle_plan": Side.AGENT}
 """Run settings that reach one seat only, through its context: the persona the customer plays, the policy
@@ -85,6 +87,8 @@ def _ignored_because(name: str, a: RunConfig, b: RunConfig) -> str | None:
     """Why neither arm reads setting `name` (a clause to follow its name), or None when one may."""
     if name in EXECUTION:
         return "which changes how simulations are run, not what they do"
+    if name in COST_ONLY:
+        return "which changes what judging costs, never a reward"
     seat_name, _, field = name.partition(".")
     if field and seat_name in (Side.AGENT.value, Side.USER.value):
         seat, setting = Side(seat_name), field
