@@ -160,7 +160,7 @@ def test_an_agent_that_passes_the_database_is_judged_as_before(
     assert sum(asked.values()) == len(oracle) and all(r["reward"] == 1.0 for r in oracle.values())
 
 
-def test_a_panel_is_not_asked_either_and_the_report_counts_the_statements_not_needed(
+def test_a_panel_is_not_asked_either_and_the_report_counts_the_calls_saved(
     tmp_path: Path, server: ScriptedOpenAIServer
 ) -> None:
     suite = gated_suite("airline", tmp_path / "suite.json")
@@ -171,9 +171,17 @@ def test_a_panel_is_not_asked_either_and_the_report_counts_the_statements_not_ne
     assert skipped and judged
     assert sum(asked.values()) == 2 * len(judged), "both judges of the panel, only where needed"
     assert all("judges" not in r for r in skipped) and all(len(r["judges"]) == 2 for r in judged)
-    report = json.loads(invoke("report", tmp_path / "panel", "--json").output)
+    report = json.loads(invoke("report", tmp_path / "panel", "--json").stdout)
+    saving = report["cost"]["judge_saving"]
+    judge_cost = sum(r["judge_usage"]["cost"] for r in judged)
+    assert saving["not_needed"] == len(skipped) and saving["calls_not_made"] == 2 * len(skipped)
+    assert saving["judged"] == len(judged)
+    assert saving["estimated_usd"] == pytest.approx(len(skipped) * judge_cost / len(judged))
     (statements,) = [c for c in report["checks"] if c["kind"] == "NL_ASSERTION"]
     assert statements["not_needed"] == len(skipped) and statements["not_judged"] == 0
+    headline = invoke("report", tmp_path / "panel").output
+    assert f"judge not needed in {len(skipped)} simulations" in headline
+    assert f"{2 * len(skipped)} calls not made" in headline
 
 
 def test_regrade_by_judges_follows_the_same_rule(tmp_path: Path, server: ScriptedOpenAIServer) -> None:
@@ -231,9 +239,9 @@ def test_episode_says_the_statements_were_not_needed(tmp_path: Path, server: Scr
     shown = invoke(*arguments, *judge_options(server, JUDGE))
     assert shown.exit_code == 0, shown.output
     assert server.request_count == before and "nl_assertion (gating) not needed" in shown.output
-    result = json.loads(invoke(*arguments, "--json", *judge_options(server, JUDGE)).output)
+    result = json.loads(invoke(*arguments, "--json", *judge_options(server, JUDGE)).stdout)
     assert result["evaluation"]["judge_skipped"] == "deterministic_failure" and result["reward"] == 0.0
-    judged = json.loads(invoke(*arguments, "--json", "--judge-always", *judge_options(server, JUDGE)).output)
+    judged = json.loads(invoke(*arguments, "--json", "--judge-always", *judge_options(server, JUDGE)).stdout)
     assert server.request_count == before + 1 and "judge_skipped" not in judged["evaluation"]
     assert judged["reward"] == 0.0
 

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Final
+
 from pydantic import BaseModel, ConfigDict
 
-UNPRICED = "unpriced"
+UNPRICED: Final = "unpriced"
 """The one word every output uses for a cost that cannot be known because a model without a price was
 called: never a made-up zero."""
 
