@@ -179,6 +179,8 @@ def test_a_panel_is_not_asked_either_and_the_report_counts_the_calls_saved(
     assert saving["estimated_usd"] == pytest.approx(len(skipped) * judge_cost / len(judged))
     (statements,) = [c for c in report["checks"] if c["kind"] == "NL_ASSERTION"]
     assert statements["not_needed"] == len(skipped) and statements["not_judged"] == 0
+    shown = invoke("view", tmp_path / "panel", "--task", skipped[0]["task_id"], "--trial", "0").output
+    assert re.search(r"NL_ASSERTION +│ gating +│ not needed +│", shown)
     headline = invoke("report", tmp_path / "panel").output
     assert f"judge not needed in {len(skipped)} simulations" in headline
     assert f"{2 * len(skipped)} calls not made" in headline
