@@ -251,6 +251,8 @@ def test_experiment_report_draws_the_arms_frontier(tmp_path: Path) -> None:
     assert [name for name, p in frontier.items() if p["on_frontier"]] == ["oracle", "null"]
     assert frontier["null_always"]["pass_1"]["value"] == frontier["null"]["pass_1"]["value"]
     assert frontier["null_always"]["cost_per_simulation"] > frontier["null"]["cost_per_simulation"]
+    differ = {c["arm"]: c["differ_in"] for c in report["comparisons"]}
+    assert differ == {"null": ["agent"], "null_always": ["agent", "judge_always"]}
     arms = {arm["name"]: arm for arm in report["arms"]}
     assert arms["null"]["cost"]["judge_saving"]["not_needed"] > 0
     assert arms["null_always"]["cost"]["judge_saving"]["not_needed"] == 0

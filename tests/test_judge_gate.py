@@ -19,6 +19,7 @@ from typer.testing import CliRunner
 
 from tau2 import get_domain, load_task_file
 from tau2.cli import app
+from tau2.config import RunConfig
 from tau2.episode import (
     FINISHED,
     NOT_NEEDED,
@@ -29,6 +30,7 @@ from tau2.episode import (
     judge_needed,
     rejudged_checks,
 )
+from tau2.report.ablation import ablation
 from tau2.tasks import RewardType, Suite
 from tau2.testing import ChatRequest, Reply, ScriptedOpenAIServer, ScriptedUsage
 
@@ -284,3 +286,10 @@ def test_the_judge_is_skipped_exactly_when_no_verdict_could_give_a_reward(
         assert gated_reward(passing, termination) == 1.0
     else:
         assert reward == 1.0, "the judge decides nothing: asked only for its diagnostics on a success"
+
+
+def test_arms_that_differ_only_in_judging_always_cannot_differ() -> None:
+    found = ablation(RunConfig(), RunConfig(judge_always=True))
+    assert found.settings == ["judge_always"] and not found.comparable
+    assert found.reason is not None and "which changes what judging costs, never a reward" in found.reason
+    assert "judge_always" not in RunConfig().model_dump(), "a configuration without it reads as before"

@@ -55,7 +55,8 @@ class Ablation(BaseModel):
 def ablation(baseline: RunConfig, arm: RunConfig) -> Ablation:
     """Compare two arms' configurations setting by setting and decide whether any difference is read."""
     flat_a, flat_b = _settings(baseline), _settings(arm)
-    differing = [name for name in flat_a if flat_a[name] != flat_b[name]]
+    names = dict.fromkeys([*flat_a, *flat_b])  # a setting at its default may be left out of one dump
+    differing = [name for name in names if flat_a.get(name) != flat_b.get(name)]
     if not differing:
         reason = "the arms have the same configuration: any difference between them is noise"
         return Ablation(settings=[], comparable=False, reason=reason)
