@@ -109,15 +109,15 @@ async def regrade_judges(
         except BaseException:
             shutil.rmtree(staging, ignore_errors=True)
             raise
-    asked = [bool(statements_of(record)) and not record.excluded for record in run.records]
-    skipped = sum(
-        ask and not always and not judge_needed(record.checks, record.termination, record.reward)
-        for ask, record in zip(asked, run.records, strict=True)
-    )
+    asked = skipped = 0
+    for record in run.records:
+        if statements_of(record) and not record.excluded:
+            asked += 1
+            skipped += not always and not judge_needed(record.checks, record.termination, record.reward)
     return RegradeResult(
         manifest=manifest,
         simulations=len(run.records),
-        judged=sum(asked) - skipped,
+        judged=asked - skipped,
         not_needed=skipped,
         flips=flips,
         judge_failures=failures.records,
