@@ -74,6 +74,7 @@ SLOW: dict[str, tuple[str, ...] | None] = {
     "test_actors_offline.py": ("test_offline_actors_and_the_cli_never_import_litellm",),
     "test_output_width.py": ("test_piped_help_of_a_fresh_process_is_laid_out_at_the_reading_width",),
     "test_tau2bench_interop.py": ("test_export_writes_the_policy_the_run_used",),
+    "test_cost_report.py": ("test_the_frontier_pages_in_the_browser_at_1280_pixels",),
     "test_tau2bench_submission.py": ("test_telecom_base_split_is_recognised",),
     "generator/test_generator_extensions.py": (
         "test_an_installed_package_ships_an_extension_through_its_entry_point",

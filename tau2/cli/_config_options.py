@@ -248,6 +248,7 @@ EPISODE_FIELDS = (
     "agent",
     "user",
     "judge",
+    "judge_always",
     "persona",
     *EpisodeSettings.model_fields,
 )

@@ -34,6 +34,7 @@ def command(
     """
     from tau2.actors import make_actor, pairing_warning
     from tau2.cli._output import say
+    from tau2.config import layered
     from tau2.episode import JudgePanel, run_episode
     from tau2.runner import prepare_episode
 
@@ -53,6 +54,7 @@ def command(
             setup.config,
             data_dir=setup.data_dir,
             judge=JudgePanel.of(setup.judges),
+            judge_always=layered(layers).judge_always,
             agent_label=setup.agent.label(),
             user_label=None if setup.user is None else setup.user.label(),
         )
@@ -100,7 +102,8 @@ def show_episode(console: Console, result: EpisodeResult) -> None:
         )
         console.print(f"action {literal(action.action_id)} ({action.side.value}): {performed}{seat}")
     for check in evaluation.checks:
-        outcome = {True: "[green]pass[/]", False: "[red]FAIL[/]", None: "[yellow]not judged[/]"}[check.passed]
+        unjudged = f"[yellow]{'not needed' if evaluation.judge_skipped else 'not judged'}[/]"
+        outcome = {True: "[green]pass[/]", False: "[red]FAIL[/]", None: unjudged}[check.passed]
         role = "gating" if check.gating else "diagnostic"
         item = f" {literal(check.item)}" if check.item else ""
         console.print(f"{check.kind.value.lower()} ({role}) {outcome}{item}")

@@ -8,14 +8,16 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from tau2.cli._config_options import cache_options, judge_options, with_options
+from tau2.cli._config_options import cache_options, judge_options, options_of, with_options
 from tau2.cli.options import RunDir
+from tau2.config import RunConfig
 
 if TYPE_CHECKING:
     from tau2.llm import ModelSpec
 
-JUDGE_OPTIONS = judge_options()
-"""The judge options of `tau2 run`: the models (`--judge-model`, repeatable) and their settings."""
+JUDGE_OPTIONS = [*judge_options(), *options_of(RunConfig, only=["judge_always"])]
+"""The judge options of `tau2 run`: the models (`--judge-model`, repeatable), their settings, and whether
+they judge simulations a deterministic part already failed (`--judge-always`)."""
 CACHE_OPTIONS = cache_options()
 """`--cache DIR`, as `tau2 run` has it: the model cache the judges ask first."""
 SHOWN_IDS = 20
@@ -68,7 +70,7 @@ def command(
     if suite is not None:
         _against_suite(run_dir, suite, out, data_dir)
     elif judges:
-        _by_judges(run_dir, judges, out, settings.cache)
+        _by_judges(run_dir, judges, out, settings.cache, settings.judge_always)
     else:
         raise UserInputError(
             "nothing to regrade with: give --suite FILE (other task definitions) or --judge-model MODEL "
@@ -99,7 +101,7 @@ def _against_suite(run_dir: Path, suite: Path, out: Path, data_dir: Path | None)
             say(f"{len(ids)} {what}: {', '.join(ids[:SHOWN_IDS])}{more}")
 
 
-def _by_judges(run_dir: Path, judges: list[ModelSpec], out: Path, cache: Path | None) -> None:
+def _by_judges(run_dir: Path, judges: list[ModelSpec], out: Path, cache: Path | None, always: bool) -> None:
     import asyncio
 
     from tau2.cli._output import say
@@ -108,7 +110,7 @@ def _by_judges(run_dir: Path, judges: list[ModelSpec], out: Path, cache: Path | 
     from tau2.regrade import regrade_judges
 
     try:
-        result = asyncio.run(regrade_judges(run_dir, judges, out, cache=cache))
+        result = asyncio.run(regrade_judges(run_dir, judges, out, cache=cache, always=always))
     except AuthenticationError as error:
         raise UserInputError(f"{error} (nothing was written to {out})") from None
     names = ", ".join(judge.name for judge in result.manifest.config.judges)
@@ -119,6 +121,11 @@ def _by_judges(run_dir: Path, judges: list[ModelSpec], out: Path, cache: Path | 
         f"{result.judged - result.judge_failures} of {result.simulations} simulations judged again, "
         f"{changed} ({gained} now pass, {len(result.flips) - gained} now fail)"
     )
+    if result.not_needed:
+        say(
+            f"{result.not_needed} simulations not judged: a deterministic part of their reward had already "
+            "failed, so their assertions are recorded as not needed (--judge-always judges them too)"
+        )
     for flip in result.flips:
         say(f"  {flip.task_id} trial {flip.trial}: {flip.before:g} → {flip.after:g}")
     if result.judge_failures:

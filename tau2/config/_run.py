@@ -118,6 +118,10 @@ class RunConfig(EpisodeSettings):
     extra_judges: list[ModelSpec] = Field(default_factory=list)
     """Further judges of the same assertions: their verdicts are recorded beside the first judge's and
     measured for agreement, never used for the reward."""
+    judge_always: bool = False
+    """Ask the judges even when a deterministic part of the reward (the ending, the database, assertions,
+    communicated information, actions) has already failed; by default they are not asked then (the reward
+    is 0 either way) and their assertions are recorded as not needed."""
     persona: str | None = None
     """One persona for every task (a library name or a .toml path) instead of each task's own."""
     trials: int = Field(default=1, ge=1, le=MAX_TRIALS)
@@ -139,13 +143,14 @@ class RunConfig(EpisodeSettings):
     @model_serializer(mode="wrap")
     def _run_settings_first(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
         """The settings in the order they read best (the tasks and seats before the episode settings),
-        `retrieval` left out while unset as in `EpisodeSettings`, and `extra_judges` while empty (so a
-        configuration of one judge reads as it always did)."""
+        `retrieval` left out while unset as in `EpisodeSettings`, `extra_judges` while empty and
+        `judge_always` while off (so a configuration of one judge reads as it always did)."""
         data: dict[str, Any] = handler(self)
         if data.get("retrieval") is None:
             data.pop("retrieval", None)
-        if not data.get("extra_judges"):
-            data.pop("extra_judges", None)
+        for name in ("extra_judges", "judge_always"):
+            if not data.get(name):
+                data.pop(name, None)
         return {name: data[name] for name, _ in ordered_fields(type(self)) if name in data}
 
     @field_validator("task_ids")

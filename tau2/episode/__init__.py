@@ -17,7 +17,18 @@ from tau2.episode._config import EpisodeConfig, EpisodeSettings, Mode, mode_labe
 from tau2.episode._episode import Episode, Turn
 from tau2.episode._evaluation import ActionRecord, AssertionRecord, EvaluationResult, evaluate
 from tau2.episode._idle import IdleOutcome, idle_outcome
-from tau2.episode._judge import NOT_JUDGED, JudgePanel, JudgeRecord, NLJudge, Verdict, simulation_key
+from tau2.episode._judge import (
+    DETERMINISTIC_FAILURE,
+    NOT_JUDGED,
+    NOT_NEEDED,
+    JudgePanel,
+    JudgeRecord,
+    JudgeSkip,
+    NLJudge,
+    Verdict,
+    simulation_key,
+)
+from tau2.episode._judge_gate import judge_needed, not_needed
 from tau2.episode._orchestrator import run_episode, start_actors, take_turns
 from tau2.episode._protocol import DONE_SCHEMA, DONE_TOOL, GREETING
 from tau2.episode._result import EpisodeResult, EpisodeTiming
@@ -35,11 +46,13 @@ from tau2.episode._verify import TaskVerification, verify_task
 from tau2.episode._verify_basis import Unplayable, UnplayableKind, unrealisable
 
 __all__ = [
+    "DETERMINISTIC_FAILURE",
     "DONE_SCHEMA",
     "DONE_TOOL",
     "FINISHED",
     "GREETING",
     "NOT_JUDGED",
+    "NOT_NEEDED",
     "ActionRecord",
     "Actor",
     "ActorSpec",
@@ -57,6 +70,7 @@ __all__ = [
     "IdleOutcome",
     "JudgePanel",
     "JudgeRecord",
+    "JudgeSkip",
     "Mode",
     "NLJudge",
     "RandomActor",
@@ -80,7 +94,9 @@ __all__ = [
     "gated_reward",
     "hand_world_view",
     "idle_outcome",
+    "judge_needed",
     "mode_label",
+    "not_needed",
     "protocol_problems",
     "rejudged_checks",
     "replay_reference",

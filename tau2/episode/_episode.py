@@ -19,7 +19,7 @@ from typing import Any
 
 from tau2.episode._actor import ActorTurn, SeatContext
 from tau2.episode._config import EpisodeConfig, Mode
-from tau2.episode._evaluation import evaluate
+from tau2.episode._evaluation import EvaluationResult, evaluate
 from tau2.episode._judge import Judgement
 from tau2.episode._protocol import DONE_RESULT, DONE_TOOL, GREETING
 from tau2.episode._result import EpisodeResult, EpisodeTiming
@@ -186,17 +186,7 @@ class Episode:
         """Evaluate the finished episode (with the judge's verdicts on its natural-language assertions,
         when it had a judge) and return everything it produced."""
         trajectory = self.trajectory
-        judgement = Judgement() if judgement is None else judgement
-        evaluation = evaluate(
-            self.task,
-            self._world,
-            trajectory,
-            data_dir=self.data_dir,
-            nl_verdicts=judgement.verdicts,
-            judge_usage=judgement.usage,
-            judges=judgement.judges,
-            retrieval=self._retrieval,
-        )
+        evaluation = self.evaluate(judgement)
         finished = time.perf_counter()
         return EpisodeResult(
             task_id=self.task.id,
@@ -212,6 +202,22 @@ class Episode:
                 evaluation_s=finished - self._ended,
             ),
             state_changes=state_changes(self._initial, self._world.snapshot()),
+        )
+
+    def evaluate(self, judgement: Judgement | None = None) -> EvaluationResult:
+        """The finished episode's evaluation, with `judgement`'s verdicts on its natural-language assertions
+        (None: not judged)."""
+        judgement = Judgement() if judgement is None else judgement
+        return evaluate(
+            self.task,
+            self._world,
+            self.trajectory,
+            data_dir=self.data_dir,
+            nl_verdicts=judgement.verdicts,
+            judge_usage=judgement.usage,
+            judges=judgement.judges,
+            judge_skipped=judgement.skipped,
+            retrieval=self._retrieval,
         )
 
     def _next(self) -> Turn | None:

@@ -14,7 +14,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, JsonValue, SerializerFunctionWrapHandler, model_serializer
 
 from tau2.episode._basis import FINISHED, CheckRecord, evaluate_basis
-from tau2.episode._judge import JudgeRecord, Verdict
+from tau2.episode._judge import JudgeRecord, JudgeSkip, Verdict
 from tau2.episode._trajectory import EntryKind, ToolCall, Trajectory
 from tau2.llm import Usage
 from tau2.tasks import SolutionStep, Task, run_assertions
@@ -75,16 +75,23 @@ class EvaluationResult(BaseModel):
     """What the natural-language judge cost (a panel's judges summed); None when it was not asked."""
     judges: list[JudgeRecord] = Field(default_factory=list)
     """With a panel of two or more judges, each judge's verdicts (the first judge's decide the reward)."""
+    judge_skipped: JudgeSkip | None = None
+    """Why the judge was not asked although there were statements to judge: `deterministic_failure`, a
+    deterministic part of the reward had already failed (the statements are then not needed); None when
+    it was asked, or there was nothing to ask."""
     retrieval: RetrievalRecall | None = None
     """For domains with a knowledge base: the documents the task needs and those the agent was shown
     (recall@k, a diagnostic that never gates)."""
 
     @model_serializer(mode="wrap")
     def _omit_single_judge(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
-        """Leave `judges` out without a panel, so results judged by one judge read as they always did."""
+        """Leave `judges` out without a panel and `judge_skipped` while the judge was asked, so results
+        judged by one judge read as they always did."""
         data: dict[str, Any] = handler(self)
         if not data.get("judges"):
             data.pop("judges", None)
+        if data.get("judge_skipped") is None:
+            data.pop("judge_skipped", None)
         return data
 
 
@@ -97,12 +104,14 @@ def evaluate(
     nl_verdicts: Mapping[str, Verdict] | None = None,
     judge_usage: Usage | None = None,
     judges: list[JudgeRecord] | None = None,
+    judge_skipped: JudgeSkip | None = None,
     retrieval: RetrievalConfig | None = None,
 ) -> EvaluationResult:
     """Run the task's assertions on the final `world` and compare `trajectory` with the reference; a task
     with a reward basis is scored by it instead (`data_dir` rebuilds its reference end state). `retrieval`:
     the configuration the agent ran under, for the recall diagnostic; `judges`: every judge's verdicts,
-    when a panel judged the natural-language assertions (`nl_verdicts` are its first judge's)."""
+    when a panel judged the natural-language assertions (`nl_verdicts` are its first judge's);
+    `judge_skipped`: why the judge was not asked."""
     assertions = [
         AssertionRecord(
             side=outcome.call.side,
@@ -131,6 +140,7 @@ def evaluate(
         checks=checks,
         judge_usage=judge_usage,
         judges=judges or [],
+        judge_skipped=judge_skipped,
         assertions=assertions,
         assertions_passed=assertions_passed,
         expects_transfer=expects_transfer,

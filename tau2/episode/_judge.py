@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -43,6 +43,13 @@ class Verdict(BaseModel):
 
 
 NOT_JUDGED = Verdict(passed=None, problem="not judged (no judge model)")
+NOT_NEEDED = Verdict(passed=None, problem="not needed: a deterministic part of the reward had already failed")
+"""The verdict on a statement the judge was not asked about because the reward was 0 whatever it said."""
+
+JudgeSkip = Literal["deterministic_failure"]
+"""Why a simulation's judge was not asked: a deterministic part of the reward (its ending, the database,
+stored assertions, communicated information, reference actions) had already made the reward 0."""
+DETERMINISTIC_FAILURE: Final[JudgeSkip] = "deterministic_failure"
 
 
 class JudgeRecord(BaseModel):
@@ -67,6 +74,8 @@ class Judgement(BaseModel):
     usage: Usage | None = None
     judges: list[JudgeRecord] = Field(default_factory=list)
     """Each judge of a panel of two or more (empty with one judge, whose verdicts are `verdicts`)."""
+    skipped: JudgeSkip | None = None
+    """Why no judge was asked although there were judges and statements (None: they were asked)."""
 
 
 class NLJudge:

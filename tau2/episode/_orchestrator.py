@@ -1,5 +1,6 @@
 """The asynchronous orchestrator: runs one episode with an actor in every seat, awaiting each actor's turn
-and handing it to the episode core (`Episode`), then has the judge grade it and evaluates it."""
+and handing it to the episode core (`Episode`), then has the judge grade it (when its verdicts can still
+decide the reward) and evaluates it."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ from pathlib import Path
 from tau2.episode._actor import Actor, hand_world_view
 from tau2.episode._config import EpisodeConfig, Mode
 from tau2.episode._episode import Episode, Turn
-from tau2.episode._judge import JudgePanel, NLJudge, judge_episode
+from tau2.episode._judge import JudgePanel, NLJudge
+from tau2.episode._judge_gate import needed_judgement
 from tau2.episode._result import EpisodeResult
 from tau2.tasks import Task
 from tau2.world import Side
@@ -26,11 +28,13 @@ async def run_episode(
     agent_label: str | None = None,
     user_label: str | None = None,
     judge: NLJudge | JudgePanel | None = None,
+    judge_always: bool = False,
 ) -> EpisodeResult:
     """Run `task` once and evaluate it. The user actor is required in interactive mode, unused in solo.
 
     `persona_text` overrides the task's persona; `judge` (or a panel of judges) grades the task's
-    natural-language assertions.
+    natural-language assertions, when a deterministic part of the reward has not already failed
+    (`judge_always`: whatever the rest says).
     A task whose initialisation fails raises `TaskSetupError`.
     """
     actors = {Side.AGENT: agent}
@@ -40,7 +44,7 @@ async def run_episode(
         actors[Side.USER] = user
     episode = Episode(task, config, data_dir=data_dir, persona_text=persona_text)
     await take_turns(episode, actors, await start_actors(episode, actors))
-    judgement = await judge_episode(judge, task, episode.trajectory, config.seed)
+    judgement = await needed_judgement(judge, episode, always=judge_always)
     return episode.result(agent_label=agent_label, user_label=user_label, judgement=judgement)
 
 

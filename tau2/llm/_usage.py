@@ -3,6 +3,8 @@ cache, summed per seat."""
 
 from __future__ import annotations
 
+from typing import Final
+
 from pydantic import BaseModel, ConfigDict, Field
 
 
@@ -10,7 +12,7 @@ def _zero(value: float) -> bool:
     return value == 0
 
 
-UNPRICED = "unpriced"
+UNPRICED: Final = "unpriced"
 """The one word every output uses for a cost that cannot be known because a model without a price was
 called: never a made-up zero."""
 

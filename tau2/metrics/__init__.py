@@ -5,7 +5,19 @@ adaptive allocation of trials; the agreement of several judges (Cohen's and Flei
 intervals need only per-task counts of trials and successes (`TaskCounts`), never the records themselves."""
 
 from tau2.metrics._allocation import PRIOR, Allocation, Budget, StopReason, allocate
+from tau2.metrics._cost import (
+    UNDEFINED,
+    Cost,
+    CostEstimate,
+    CostPer,
+    CostSummary,
+    CostTally,
+    JudgeSaving,
+    SeatCost,
+    record_cost,
+)
 from tau2.metrics._detectable import DEFAULT_POWER, minimum_detectable_difference
+from tau2.metrics._frontier import FrontierPoint, frontier_point, pareto_frontier
 from tau2.metrics._holm import holm
 from tau2.metrics._judge_agreement import (
     JudgeAgreement,
@@ -85,6 +97,7 @@ __all__ = [
     "GROUPINGS",
     "NO_ESTIMATE",
     "PRIOR",
+    "UNDEFINED",
     "ActionDiff",
     "ActionStat",
     "Allocation",
@@ -92,14 +105,21 @@ __all__ = [
     "Bootstrap",
     "Budget",
     "CheckStat",
+    "Cost",
+    "CostEstimate",
+    "CostPer",
+    "CostSummary",
+    "CostTally",
     "EffortPair",
     "Estimate",
     "FlipSets",
     "FlipSummary",
+    "FrontierPoint",
     "GroupStat",
     "JudgeAgreement",
     "JudgeCost",
     "JudgeDisagreement",
+    "JudgeSaving",
     "McNemar",
     "MissingSummary",
     "OutcomeTally",
@@ -112,6 +132,7 @@ __all__ = [
     "RecordPair",
     "RetrievalSummary",
     "RunTally",
+    "SeatCost",
     "SeatUsage",
     "StopReason",
     "TaskCounts",
@@ -131,6 +152,7 @@ __all__ = [
     "fleiss_kappa",
     "flip_sets",
     "flip_summary",
+    "frontier_point",
     "holm",
     "judge_agreement",
     "judge_labels",
@@ -148,6 +170,7 @@ __all__ = [
     "paired_task_effort",
     "paired_task_terminations",
     "paired_terminations",
+    "pareto_frontier",
     "pass_hat_k",
     "pass_hat_k_bounds",
     "pass_hat_k_curve",
@@ -156,6 +179,7 @@ __all__ = [
     "pass_hat_k_values",
     "rate_estimate",
     "rate_estimates",
+    "record_cost",
     "retrieval_summary",
     "seat_usage",
     "task_action_diffs",

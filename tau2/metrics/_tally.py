@@ -1,9 +1,10 @@
 """Everything a run report counts, folded one record at a time: per-task outcomes, how simulations ended,
-reference actions, reward-basis checks, usage, retrieval, the judges' agreement and the run's totals. A
-report streams its records through one `RunTally` and never holds them."""
+reference actions, reward-basis checks, usage and cost, retrieval, the judges' agreement and the run's
+totals. A report streams its records through one `RunTally` and never holds them."""
 
 from __future__ import annotations
 
+from tau2.metrics._cost import CostTally
 from tau2.metrics._judge_agreement import JudgeTally
 from tau2.metrics.actions import ActionTally
 from tau2.metrics.checks import CheckTally
@@ -21,6 +22,7 @@ class RunTally:
         self.actions = ActionTally()
         self.checks = CheckTally()
         self.usage = UsageTally()
+        self.cost = CostTally()
         self.retrieval = RetrievalTally()
         self.judges = JudgeTally()
         self.simulations = self.excluded = self.successes = self.steps = self.tool_errors = 0
@@ -32,6 +34,7 @@ class RunTally:
         self.actions.add(record)
         self.checks.add(record)
         self.usage.add(record)
+        self.cost.add(record)
         self.retrieval.add(record)
         self.judges.add(record)
         self.simulations += 1

@@ -93,6 +93,22 @@ def intervals(values: Floats, bootstrap: Bootstrap) -> tuple[Floats, Floats]:
     return lows, highs
 
 
+def ratio_interval(
+    numerators: Sequence[float] | Floats, denominators: Sequence[float] | Floats, bootstrap: Bootstrap
+) -> tuple[float, float]:
+    """Percentile interval of Σ numerators ÷ Σ denominators (one entry per task, every denominator
+    positive) over `bootstrap.samples` resamples of the tasks with replacement: the interval of a ratio such
+    as the cost per simulation, where tasks may have run different numbers of simulations."""
+    top = np.asarray(numerators, dtype=np.float64)
+    bottom = np.asarray(denominators, dtype=np.float64)
+    ratios = np.empty(bootstrap.samples)
+    for start, drawn in _draws(bootstrap.seed, top.size, bootstrap.samples):
+        ratios[start : start + len(drawn)] = top.take(drawn).sum(axis=1) / bottom.take(drawn).sum(axis=1)
+    tail = (1.0 - bootstrap.level) / 2
+    low, high = np.quantile(ratios, [tail, 1.0 - tail])
+    return float(low), float(high)
+
+
 def resampled_means(values: Floats, bootstrap: Bootstrap) -> Floats:
     """Means of each row of `values` (rows × tasks) over `bootstrap.samples` resamples of the tasks with
     replacement, shape rows × samples. A row's means depend only on the seed, the samples and the row:

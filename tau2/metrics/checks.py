@@ -22,6 +22,9 @@ class CheckStat(BaseModel):
     passed: int
     failed: int
     not_judged: int
+    not_needed: int = 0
+    """Statements the judges were not asked about: a deterministic part of the reward had already failed
+    (counted apart from `not_judged`)."""
 
 
 def check_stats(records: Iterable[RecordHead]) -> list[CheckStat]:
@@ -33,8 +36,8 @@ def check_stats(records: Iterable[RecordHead]) -> list[CheckStat]:
 
 
 class CheckTally:
-    """Per (kind, role) of reward-basis check: simulations, checks, passed, failed and not judged, over the
-    valid records added so far."""
+    """Per (kind, role) of reward-basis check: simulations, checks, passed, failed, not judged and not needed,
+    over the valid records added so far."""
 
     def __init__(self) -> None:
         self._rows: dict[tuple[RewardType, bool], list[int]] = {}
@@ -46,12 +49,13 @@ class CheckTally:
         seen: set[tuple[RewardType, bool]] = set()
         for check in record.checks:
             key = (check.kind, check.gating)
-            counts = self._rows.setdefault(key, [0, 0, 0, 0, 0])
+            counts = self._rows.setdefault(key, [0, 0, 0, 0, 0, 0])
             if key not in seen:
                 seen.add(key)
                 counts[0] += 1
             counts[1] += 1
-            counts[2 if check.passed is True else 3 if check.passed is False else 4] += 1
+            unjudged = 5 if record.judge_skipped is not None and check.kind is RewardType.NL_ASSERTION else 4
+            counts[2 if check.passed is True else 3 if check.passed is False else unjudged] += 1
 
     def stats(self) -> list[CheckStat]:
         """One row per (kind, role), gating rows first, in kind order."""
@@ -65,6 +69,7 @@ class CheckTally:
                 passed=c[2],
                 failed=c[3],
                 not_judged=c[4],
+                not_needed=c[5],
             )
             for (kind, gating), c in sorted(
                 self._rows.items(), key=lambda item: (not item[0][1], order.index(item[0][0]))

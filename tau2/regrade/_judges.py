@@ -1,8 +1,10 @@
 """Regrading a run with other judges: every stored transcript's natural-language assertions are judged
 again by the new judges, without running a conversation, into a new run directory whose records are the
 originals with the new verdicts and the rewards they give, and whose manifest names the run and the
-judges. A simulation whose judges keep failing is recorded as an infrastructure error, as a run records
-it. The original run is only read; the new directory appears whole, or not at all."""
+judges. As in a run, a simulation whose reward a deterministic part has already made 0 is not judged (its
+assertions are recorded as not needed) unless asked to judge always. A simulation whose judges keep failing
+is recorded as an infrastructure error, as a run records it. The original run is only read; the new
+directory appears whole, or not at all."""
 
 from __future__ import annotations
 
@@ -17,7 +19,15 @@ from uuid import uuid4
 from pydantic import BaseModel, ConfigDict
 
 from tau2.config import ModelSpec
-from tau2.episode import JudgePanel, TerminationReason, gated_reward, rejudged_checks, simulation_key
+from tau2.episode import (
+    JudgePanel,
+    TerminationReason,
+    gated_reward,
+    judge_needed,
+    not_needed,
+    rejudged_checks,
+    simulation_key,
+)
 from tau2.errors import UserInputError
 from tau2.llm import (
     AuthenticationError,
@@ -62,6 +72,9 @@ class RegradeResult(BaseModel):
     simulations: int
     judged: int
     """Simulations with natural-language assertions, judged again (those whose judges failed included)."""
+    not_needed: int = 0
+    """Simulations with natural-language assertions whose judges were not asked: a deterministic part of
+    the reward had already failed."""
     flips: list[RewardFlip]
     judge_failures: int = 0
     """Simulations whose judges failed (the provider kept failing): recorded as infrastructure errors,
@@ -78,12 +91,13 @@ def statements_of(record: SimulationRecord) -> list[str]:
 
 
 async def regrade_judges(
-    run_dir: Path, judges: Sequence[ModelSpec], out: Path, *, cache: Path | None = None
+    run_dir: Path, judges: Sequence[ModelSpec], out: Path, *, cache: Path | None = None, always: bool = False
 ) -> RegradeResult:
     """Judge the stored transcripts of the run in `run_dir` again with `judges` (the first decides the
-    reward) into the new run directory `out`, asking the model cache in `cache` first when given. Bad
-    input (no run, `out` not new and empty, no judge, a key missing, records without transcripts, a cache
-    this tau2 cannot read) is one `UserInputError` line before any model is asked."""
+    reward) into the new run directory `out`, asking the model cache in `cache` first when given; a
+    simulation a deterministic part already failed is not judged unless `always`. Bad input (no run, `out`
+    not new and empty, no judge, a key missing, records without transcripts, a cache this tau2 cannot
+    read) is one `UserInputError` line before any model is asked."""
     if not judges:
         raise UserInputError("no judge given: give --judge-model MODEL (repeat it for more judges)")
     run = load_run(run_dir)
@@ -92,7 +106,7 @@ async def regrade_judges(
     check_credentials(None, None, first, others)
     _require_transcripts(run)
     answers = None if cache is None else ModelCache.open(cache)
-    manifest = _regraded_manifest(run, [first, *others], cache)
+    manifest = _regraded_manifest(run, [first, *others], cache, always)
     for key, limit in manifest.config.rate_limits.items():
         default_limits().configure(key, limit)
     with claimed_output(out, run_dir):
@@ -105,10 +119,16 @@ async def regrade_judges(
         except BaseException:
             shutil.rmtree(staging, ignore_errors=True)
             raise
+    asked = skipped = 0
+    for record in run.records:
+        if statements_of(record) and not record.excluded:
+            asked += 1
+            skipped += not always and not judge_needed(record.checks, record.termination, record.reward)
     return RegradeResult(
         manifest=manifest,
         simulations=len(run.records),
-        judged=sum(bool(statements_of(record)) and not record.excluded for record in run.records),
+        judged=asked - skipped,
+        not_needed=skipped,
         flips=flips,
         judge_failures=failures.records,
         most_common_failure=failures.most_common_failure(),
@@ -132,13 +152,12 @@ def _require_transcripts(run: Run) -> None:
         raise UserInputError(f"{run.path}: no simulation has natural-language assertions to judge")
 
 
-def _regraded_manifest(run: Run, judges: list[ModelSpec], cache: Path | None) -> RunManifest:
-    """The original manifest under a new identity, with the new judges (and the model cache they asked)
-    and where it was regraded from."""
+def _regraded_manifest(run: Run, judges: list[ModelSpec], cache: Path | None, always: bool) -> RunManifest:
+    """The original manifest under a new identity, with the new judges (asked always, or when needed; and
+    the model cache they asked) and where it was regraded from."""
     original = run.manifest
-    config = original.config.model_copy(
-        update={"judge": judges[0], "extra_judges": judges[1:], "cache": cache}
-    )
+    update = {"judge": judges[0], "extra_judges": judges[1:], "cache": cache, "judge_always": always}
+    config = original.config.model_copy(update=update)
     return original.model_copy(
         update={
             "run_id": uuid4().hex[:12],
@@ -164,7 +183,7 @@ async def _write_records(
 
     async def regraded(record: SimulationRecord) -> SimulationRecord:
         async with slots:
-            return await _regraded(panel, record, manifest.run_id)
+            return await _regraded(panel, record, manifest.run_id, manifest.config.judge_always)
 
     pending = [asyncio.create_task(regraded(record)) for record in run.records]
     flips: list[RewardFlip] = []
@@ -191,12 +210,26 @@ async def _write_records(
     return flips, failures
 
 
-async def _regraded(panel: JudgePanel, record: SimulationRecord, run_id: str) -> SimulationRecord:
+async def _regraded(
+    panel: JudgePanel, record: SimulationRecord, run_id: str, always: bool
+) -> SimulationRecord:
     """The record with the panel's verdicts on its assertions and the reward they give; a simulation
-    without assertions to judge (or an infrastructure error) only changes runs."""
+    without assertions to judge (or an infrastructure error) only changes runs, one a deterministic part
+    already failed has its assertions not needed (unless `always`)."""
     statements = statements_of(record)
     if record.excluded or not statements or record.trajectory is None:
         return record.model_copy(update={"run_id": run_id})
+    if not always and not judge_needed(record.checks, record.termination, record.reward):
+        skipped = not_needed(statements)
+        return record.model_copy(
+            update={
+                "run_id": run_id,
+                "checks": rejudged_checks(record.checks, skipped.verdicts),
+                "judge_usage": None,
+                "judges": [],
+                "judge_skipped": skipped.skipped,
+            }
+        )
     try:
         judgement = await panel.judge(
             simulation_key(record.task_id, record.seed), record.trajectory, statements
@@ -223,6 +256,7 @@ async def _regraded(panel: JudgePanel, record: SimulationRecord, run_id: str) ->
             "reward": reward,
             "judge_usage": judgement.usage,
             "judges": judgement.judges,
+            "judge_skipped": None,
             # the same transcript of the same task: its findings stand; task defects belong to failures
             "task_defects": record.task_defects if reward < 1.0 else None,
         }

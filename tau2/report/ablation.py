@@ -15,6 +15,8 @@ from tau2.world import Side
 
 EXECUTION: Final = frozenset(EXECUTION_SETTINGS)
 """Settings that change how simulations are run, never what an episode does."""
+COST_ONLY: Final = frozenset({"judge_always"})
+"""Settings that change which judge calls are paid for, never a reward."""
 
 SEAT_SETTINGS: Final = {"persona": Side.USER, "policy_variant": Side.AGENT, "oracle_plan": Side.AGENT}
 """Run settings that reach one seat only, through its context: the persona the customer plays, the policy
@@ -53,7 +55,8 @@ class Ablation(BaseModel):
 def ablation(baseline: RunConfig, arm: RunConfig) -> Ablation:
     """Compare two arms' configurations setting by setting and decide whether any difference is read."""
     flat_a, flat_b = _settings(baseline), _settings(arm)
-    differing = [name for name in flat_a if flat_a[name] != flat_b[name]]
+    names = dict.fromkeys([*flat_a, *flat_b])  # a setting at its default may be left out of one dump
+    differing = [name for name in names if flat_a.get(name) != flat_b.get(name)]
     if not differing:
         reason = "the arms have the same configuration: any difference between them is noise"
         return Ablation(settings=[], comparable=False, reason=reason)
@@ -85,6 +88,8 @@ def _ignored_because(name: str, a: RunConfig, b: RunConfig) -> str | None:
     """Why neither arm reads setting `name` (a clause to follow its name), or None when one may."""
     if name in EXECUTION:
         return "which changes how simulations are run, not what they do"
+    if name in COST_ONLY:
+        return "which changes what judging costs, never a reward"
     seat_name, _, field = name.partition(".")
     if field and seat_name in (Side.AGENT.value, Side.USER.value):
         seat, setting = Side(seat_name), field

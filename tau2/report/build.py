@@ -9,6 +9,7 @@ from tau2.audit import RunAuditor
 from tau2.errors import UserInputError
 from tau2.metrics import (
     Bootstrap,
+    CostTally,
     OutcomeTally,
     PairBy,
     RunTally,
@@ -27,7 +28,8 @@ from tau2.metrics import (
     pass_hat_k_curve,
     task_action_diffs,
 )
-from tau2.report.factors import differing_factors, title
+from tau2.report.cost import paired_frontier
+from tau2.report.factors import differing_factors, side_labels, title
 from tau2.report.schema import ComparisonReport, Factor, RunRef, RunReport, SimulationRow, Totals
 from tau2.runs import EffortHead, RecordFile, RecordHead, Run, RunManifest, fold_run, record_heads
 
@@ -93,6 +95,7 @@ class _RunFold:
             actions=tally.actions.stats(),
             checks=tally.checks.stats(),
             usage=tally.usage.ledger(),
+            cost=tally.cost.summary(tally.usage.ledger(), len(manifest.config.judges), bootstrap),
             terminations=tally.outcomes.termination_counts(),
             termination_outcomes=tally.outcomes.termination_outcomes(),
             tasks=outcomes,
@@ -151,6 +154,9 @@ def build_comparison(
     pairs = pair_outcomes(outcomes_a, outcomes_b, pairing)
     efforts = [(side_a.effort(p.a.task_id), side_b.effort(p.b.task_id)) for p in pairs]
     shown_k = min(a.manifest.trials, b.manifest.trials, max_k or DEFAULT_MAX_K)
+    curve = paired_curve(pairs, shown_k, bootstrap)
+    costs = (side_a.cost, side_b.cost)
+    names = side_labels(factors, a.manifest.run_id, b.manifest.run_id)
     return ComparisonReport(
         title=title(factors),
         factors=factors,
@@ -161,7 +167,7 @@ def build_comparison(
         shared=len(pairs),
         only_a=len(keys_a - keys_b),
         only_b=len(keys_b - keys_a),
-        pass_hat_k=paired_curve(pairs, shown_k, bootstrap),
+        pass_hat_k=curve,
         flips=flip_sets(pairs),
         breakdowns=paired_breakdowns(pairs, shown_k, bootstrap),
         effort=paired_task_effort(efforts, bootstrap),
@@ -172,15 +178,19 @@ def build_comparison(
             "a": missing_summary([p.a for p in pairs], shown_k),
             "b": missing_summary([p.b for p in pairs], shown_k),
         },
+        frontier=paired_frontier(
+            curve.get("1"), pairs, costs, names, (a.manifest.run_id, b.manifest.run_id), bootstrap
+        ),
     )
 
 
 class _RunSide:
-    """One side of a comparison read in one pass: per-task outcomes, and per task the effort of its valid
-    records."""
+    """One side of a comparison read in one pass: per-task outcomes and cost, and per task the effort of its
+    valid records."""
 
     def __init__(self) -> None:
         self.outcomes = OutcomeTally()
+        self.cost = CostTally()
         self.efforts: dict[str, TaskEffort] = {}
 
     @classmethod
@@ -190,6 +200,7 @@ class _RunSide:
         records = run.records
         for record in records.heads(EffortHead) if isinstance(records, RecordFile) else records:
             side.outcomes.add(record)
+            side.cost.add(record)
             if not record.excluded:
                 side.effort(record.task_id).add(record)
         return side

@@ -1,7 +1,8 @@
 """The report of an experiment (`tau2 experiment report`): every arm's pass^k, and every arm against the
 baseline on the paired (task, trial) units: what the arms differ in, Δpass^1 with its interval, the McNemar
 test (Holm-corrected over the arms), the minimum detectable difference and the verdict, where the
-difference comes from, the units that flip, and what each arm costs per seat. The statistics are
+difference comes from, the units that flip, what each arm costs per seat, per simulation and per success,
+and the arms' cost–accuracy frontier. The statistics are
 `tau2.metrics`'; this module pairs the arms' records. Each arm is read once, one record head at a time
 (`EffortHead`: no transcript is built), into per-task and per-unit aggregates: memory grows with the
 (task, trial) units, never with the records."""
@@ -16,10 +17,15 @@ from pydantic import BaseModel, ConfigDict, computed_field
 
 from tau2.errors import UserInputError
 from tau2.metrics import (
+    NO_ESTIMATE,
     ActionDiff,
     ArmComparison,
     Bootstrap,
+    CostEstimate,
+    CostSummary,
+    CostTally,
     Estimate,
+    FrontierPoint,
     MissingSummary,
     OutcomeTally,
     PairBy,
@@ -30,6 +36,7 @@ from tau2.metrics import (
     TaskEffort,
     TaskOutcome,
     compare_arms,
+    frontier_point,
     holm,
     mcnemar,
     mcnemar_p_value,
@@ -37,6 +44,7 @@ from tau2.metrics import (
     pair_outcomes,
     paired_curve,
     paired_task_effort,
+    pareto_frontier,
     pass_hat_k_curve,
     task_action_diffs,
 )
@@ -103,6 +111,8 @@ class ArmSummary(_Document):
     missing: MissingSummary
     usage: list[SeatUsage]
     effort: list[SeatMean]
+    cost: CostSummary | None = None
+    """Cost per simulation (with its interval over tasks) and per success, for the arm and per seat."""
 
 
 class SourceGroup(_Document):
@@ -180,6 +190,9 @@ class ExperimentReport(_Document):
     arms: list[ArmSummary]
     comparisons: list[ExperimentComparison]
     warnings: list[str]
+    frontier: list[FrontierPoint] = []
+    """Every arm on the cost–accuracy plane: pass^1 against the cost per simulation, each with its
+    interval, the Pareto frontier marked."""
 
 
 def load_arms(directory: Path) -> tuple[ExperimentManifest, dict[str, Run]]:
@@ -249,17 +262,19 @@ def build_experiment_report(
         for c in comparisons
         if c.seed_mismatches
     ]
+    arms = [
+        _arm(arm.name, runs[arm.name], reads[arm.name], arm.overrides, baseline, bootstrap)
+        for arm in config.arms
+    ]
     return ExperimentReport(
         name=config.name,
         path=str(directory),
         baseline=baseline,
         bootstrap=bootstrap,
-        arms=[
-            _arm(arm.name, runs[arm.name], reads[arm.name], arm.overrides, baseline, bootstrap)
-            for arm in config.arms
-        ],
+        arms=arms,
         comparisons=comparisons,
         warnings=warnings,
+        frontier=pareto_frontier([_frontier_point(arm) for arm in arms]),
     )
 
 
@@ -287,14 +302,15 @@ Pairing = tuple[Collection[Unit], dict[str, TaskEffort]]
 
 
 class _ArmRead:
-    """One arm's records folded one at a time: per-task outcomes, usage, the effort means of its valid
-    records, each unit's outcome and seed, the reference actions each task expects, and for each
+    """One arm's records folded one at a time: per-task outcomes, usage and cost, the effort means of its
+    valid records, each unit's outcome and seed, the reference actions each task expects, and for each
     comparison it takes part in, per task the effort of its valid records on the units both arms have."""
 
     def __init__(self, pairings: Sequence[Pairing]) -> None:
         self.pairings = pairings
         self.outcomes = OutcomeTally()
         self.usage = UsageTally()
+        self.cost = CostTally()
         self.units: dict[Unit, _UnitEnd] = {}
         self.expected: dict[str, set[tuple[str, str]]] = {}
         self.sums = [0.0] * len(MEASURES)
@@ -316,6 +332,7 @@ class _ArmRead:
         unit = (record.task_id, record.trial)
         self.outcomes.add(record)
         self.usage.add(record)
+        self.cost.add(record)
         self.simulations += 1
         self.units[unit] = _UnitEnd(None if record.excluded else record.success, record.seed)
         self.expected.setdefault(record.task_id, set()).update((a.side.value, a.name) for a in record.actions)
@@ -375,7 +392,16 @@ def _arm(
         missing=missing_summary(outcomes, shown_k),
         usage=read.usage.ledger(),
         effort=read.effort(),
+        cost=read.cost.summary(read.usage.ledger(), len(m.config.judges), bootstrap),
     )
+
+
+def _frontier_point(arm: ArmSummary) -> FrontierPoint:
+    """An arm on the cost–accuracy plane: its pass^1 and its cost per simulation, over its tasks."""
+    cost = arm.cost
+    assert cost is not None, "every arm's report has its cost"
+    estimate = CostEstimate(value=cost.cost_per_simulation, ci=cost.cost_per_simulation_ci, tasks=arm.tasks)
+    return frontier_point(arm.name, arm.run_id, arm.pass_hat_k.get("1", NO_ESTIMATE), estimate)
 
 
 def _comparison(

@@ -1,7 +1,7 @@
 """The experiment report on the terminal and as a self-contained HTML page: a pass^k table per arm, one line
-per comparison with its verdict, the units that flip and where the difference comes from, and what each
-arm costs per seat. On the page every flip links to its transcripts in both arms, kept in the page's
-viewer (the run report's, so model text is escaped as it is there)."""
+per comparison with its verdict, the units that flip and where the difference comes from, what each arm
+costs per seat, and the arms' cost–accuracy frontier. On the page every flip links to its transcripts in
+both arms, kept in the page's viewer (the run report's, so model text is escaped as it is there)."""
 
 from __future__ import annotations
 
@@ -12,9 +12,10 @@ from typing import Final
 from rich.console import RenderableType
 
 from tau2.metrics import BOTH
-from tau2.report import fmt, tables
+from tau2.report import cost, fmt, tables
 from tau2.report.experiment import SOURCES, ArmSummary, ExperimentComparison, ExperimentReport, Flip
 from tau2.report.factors import differ_line
+from tau2.report.frontier import frontier_table, paid
 from tau2.report.html import (
     _folded,
     _link_columns,
@@ -26,6 +27,7 @@ from tau2.report.html import (
     _table,
     _viewer,
     _warnings,
+    frontier_section,
 )
 from tau2.report.tables import TableData
 from tau2.report.terminal import line, rich_table
@@ -62,6 +64,8 @@ def experiment_tables(report: ExperimentReport) -> list[RenderableType]:
         if not sources.empty:
             rendered.append(rich_table(sources))
     rendered.append(rich_table(seat_effort(report.arms)))
+    if paid(report.frontier):
+        rendered.append(rich_table(frontier_table(report.frontier, level, "arm")))
     rendered.append(
         line("--json: every figure; --html FILE: the flipping tasks' transcripts in both arms", "dim")
     )
@@ -254,7 +258,9 @@ def experiment_page(report: ExperimentReport, runs: dict[str, Run]) -> str:
             "What each arm costs",
             _table(seat_effort(report.arms)),
             *(_table(_titled(tables.usage(arm.usage), arm.name)) for arm in report.arms),
+            *(_table(_titled(cost.cost_table(arm.cost), arm.name)) for arm in report.arms),
         ),
+        frontier_section(report.frontier, f"Cost and accuracy of the arms of {report.name}", level, "arm"),
     ]
     parts = [_page_start(f"tau2 experiment: {report.name}"), *body]
     if shown:

@@ -47,6 +47,7 @@ SETTINGS: Final[tuple[tuple[str, Labels], ...]] = (
     ("suite", lambda a, b, _: [_suite_labels(a, b)]),
     ("domain", _pair(lambda run: run.manifest.domain)),
     ("judge", _pair(lambda run: _judges_label(run))),
+    ("judge_always", _pair(lambda run: run.manifest.config.judge_always)),
     ("trials", _pair(lambda run: run.manifest.trials)),
     ("seed", _pair(lambda run: run.manifest.seed)),
     ("max_steps", _pair(lambda run: run.manifest.episode.max_steps)),

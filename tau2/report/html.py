@@ -11,9 +11,10 @@ from pathlib import Path
 from typing import Any
 
 from tau2.errors import UserInputError
-from tau2.metrics import BOTH, GroupStat, PairedGroup, pair_key
-from tau2.report import audit, fmt, judges, plots, tables
+from tau2.metrics import BOTH, FrontierPoint, GroupStat, PairedGroup, pair_key
+from tau2.report import audit, cost, fmt, judges, plots, tables
 from tau2.report.factors import differ_line, side_labels
+from tau2.report.frontier import frontier_figure, frontier_table, paid
 from tau2.report.schema import ComparisonReport, RunReport
 from tau2.report.tables import TableData
 from tau2.report.transcripts import CHUNK, ROW_FIELDS, chunks, report_rows, script_json, table_rows
@@ -41,7 +42,12 @@ def run_page_parts(
         f'<p class="config">{escape(tables.totals_line(report))}</p>',
         *(
             f'<p class="config">{escape(text)}</p>'
-            for text in (judges.cost_line(report.usage, report.judges), judges.agreement_line(report.judges))
+            for text in (
+                judges.cost_line(report.usage, report.judges),
+                judges.agreement_line(report.judges),
+                cost.cost_line(report.cost, report.bootstrap.level),
+                cost.saving_line(report.cost),
+            )
             if text is not None
         ),
         _warnings(report.warnings),
@@ -73,6 +79,7 @@ def run_page_parts(
             _table(tables.actions(report.actions)),
             _table(tables.checks(report.checks)),
             _table(tables.usage(report.usage)),
+            _table(cost.cost_table(report.cost)),
         ),
         _folded("Tasks", _table(tables.tasks(report.tasks))),
         _folded("Run configuration", _table(tables.configuration(report)), _table(tables.summary(report))),
@@ -143,6 +150,7 @@ def comparison_page_parts(
             *(_table(tables.paired_breakdown(name, groups)) for name, groups in report.breakdowns.items()),
         ),
         _section("Reference actions", _table(tables.action_diffs(report.actions, level))),
+        frontier_section(report.frontier, f"Cost and accuracy: {a} and {b}", level),
     ]
     listed = tables.flips(report.flips, listed=True)
     viewer = not listed.empty and bool(records_a or records_b)  # only then is there a viewer to script
@@ -402,6 +410,20 @@ def _comparison_plots(report: ComparisonReport, a: str, b: str) -> str:
         if name in PLOTTED_BREAKDOWNS and len(groups) > 1
     ]
     return _plots(charts)
+
+
+def frontier_section(points: Sequence[FrontierPoint], title: str, level: float, what: str = "run") -> str:
+    """The cost–accuracy frontier of the runs, drawn and as a table (nothing when no run paid for a model
+    call)."""
+    if not paid(points):
+        return ""
+    note = (
+        f'<p class="note">Each point is one {what}: pass^1 against what one simulation cost (every model '
+        f"call made for it, the judges' included). Filled points are on the Pareto frontier: no other {what} "
+        "is as cheap and as accurate while better on one.</p>"
+    )
+    figure = frontier_figure(points, title, level)
+    return _section("Cost and accuracy", note, figure, _table(frontier_table(points, level, what)))
 
 
 def _seat_legend(seats: set[str]) -> list[tuple[str, str]]:

@@ -15,9 +15,11 @@ from tau2.metrics import (
     ActionStat,
     Bootstrap,
     CheckStat,
+    CostSummary,
     Estimate,
     FlipSets,
     FlipSummary,
+    FrontierPoint,
     GroupStat,
     JudgeAgreement,
     MissingSummary,
@@ -94,6 +96,9 @@ class RunReport(_Document):
     checks: list[CheckStat] = []
     """Reward-basis checks per kind and role (tasks judged by a basis only)."""
     usage: list[SeatUsage]
+    cost: CostSummary | None = None
+    """Cost per simulation and per success, for the run and per seat and judge, and what not asking the
+    judges when a deterministic part had already failed saved."""
     terminations: dict[str, int]
     termination_outcomes: dict[str, dict[str, int]]
     """Termination reason → valid simulations that ended so, split into `pass` and `fail`."""
@@ -159,6 +164,9 @@ class ComparisonReport(_Document):
     warnings: list[str]
     missing: dict[str, MissingSummary] = {}
     """`a` and `b` → each run's missing trials over the shared tasks, with pass^k's bounds."""
+    frontier: list[FrontierPoint] = []
+    """A and B on the cost–accuracy plane over the shared tasks: pass^1 against the cost per simulation,
+    each with its interval, the Pareto frontier marked."""
 
     @computed_field  # type: ignore[prop-decorator]
     @property

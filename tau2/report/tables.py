@@ -204,7 +204,9 @@ def actions(stats: list[ActionStat]) -> TableData:
 
 
 def checks(stats: list[CheckStat]) -> TableData:
-    """Reward-basis checks per kind: gating ones decide the reward, diagnostic ones are only reported."""
+    """Reward-basis checks per kind: gating ones decide the reward, diagnostic ones are only reported; the
+    statements the judges were not needed for in a column of their own when there are any."""
+    skipped = any(s.not_needed for s in stats)
     rows = [
         [
             s.kind.value,
@@ -214,10 +216,12 @@ def checks(stats: list[CheckStat]) -> TableData:
             f"{s.passed} ({fmt.rate(s.passed / s.checks)})",
             str(s.failed),
             str(s.not_judged),
+            *([str(s.not_needed)] if skipped else []),
         ]
         for s in stats
     ]
     columns = ["kind", "role", "sims", "checks", "passed", "failed", "not judged"]
+    columns += ["not needed"] if skipped else []
     return TableData("Evaluation kinds", columns, rows, text_columns=2)
 
 

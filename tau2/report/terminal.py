@@ -15,7 +15,7 @@ from rich.table import Table
 
 from tau2._display import data_text
 from tau2.metrics import BOTH
-from tau2.report import audit, fmt, judges, tables
+from tau2.report import audit, cost, fmt, judges, tables
 from tau2.report.factors import differ_line, side_labels
 from tau2.report.schema import ComparisonReport, RunReport
 from tau2.report.tables import TableData
@@ -106,6 +106,7 @@ def run_tables(report: RunReport, full: bool = False) -> list[RenderableType]:
             ),
             *_audit_line(report),
             *_judge_lines(report),
+            *_cost_lines(report),
             line(hint, "dim"),
         ]
     return [
@@ -122,6 +123,7 @@ def run_tables(report: RunReport, full: bool = False) -> list[RenderableType]:
                 tables.actions(report.actions),
                 tables.checks(report.checks),
                 tables.usage(report.usage),
+                cost.cost_table(report.cost),
                 judges.costs(report.judges),
                 judges.disagreements(report.judges),
                 tables.tasks(report.tasks),
@@ -131,6 +133,7 @@ def run_tables(report: RunReport, full: bool = False) -> list[RenderableType]:
         ),
         *(line(f"audit: {note}", "dim") for note in audit.notes(report.audit)),
         *_judge_lines(report),
+        *_cost_lines(report),
     ]
 
 
@@ -143,6 +146,12 @@ def _audit_line(report: RunReport) -> list[RenderableType]:
 def _judge_lines(report: RunReport) -> list[RenderableType]:
     """The judges' cost, and a panel's agreement, one line each when there are judges."""
     texts = [judges.cost_line(report.usage, report.judges), judges.agreement_line(report.judges)]
+    return [line(text) for text in texts if text is not None]
+
+
+def _cost_lines(report: RunReport) -> list[RenderableType]:
+    """The cost per simulation and per success, and what not asking the judges saved, one line each."""
+    texts = [cost.cost_line(report.cost, report.bootstrap.level), cost.saving_line(report.cost)]
     return [line(text) for text in texts if text is not None]
 
 

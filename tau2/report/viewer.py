@@ -77,8 +77,9 @@ def _checks(record: SimulationRecord) -> Table:
     table = Table(title=data_text("Evaluation checks", style="bold"), title_justify="left")
     for column in ("kind", "role", "outcome", "item", "detail"):
         table.add_column(column, overflow="fold")
+    unjudged = "not needed" if record.judge_skipped else "not judged"
     for check in sorted(record.checks, key=lambda check: not check.gating):
-        outcome = {True: "pass", False: "FAIL", None: "not judged"}[check.passed]
+        outcome = {True: "pass", False: "FAIL", None: unjudged}[check.passed]
         cells = (check.kind.value, "gating" if check.gating else "diagnostic", outcome)
         table.add_row(*(data_text(cell) for cell in (*cells, check.item or "", check.detail or "")))
     return table

@@ -40,6 +40,7 @@ def episode_record(
         checks=evaluation.checks,
         judge_usage=evaluation.judge_usage,
         judges=evaluation.judges,
+        judge_skipped=evaluation.judge_skipped,
         duration_s=result.timing.setup_s + result.timing.conversation_s + result.timing.evaluation_s,
         state_changes=result.state_changes,
         retrieval=evaluation.retrieval,

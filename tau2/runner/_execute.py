@@ -96,6 +96,7 @@ async def simulate(prepared: PreparedRun, unit: Unit, judge: JudgePanel | None =
             agent_label=manifest.agent.label(),
             user_label=None if user_spec is None else user_spec.label(),
             judge=judge,
+            judge_always=manifest.config.judge_always,
         )
     except AuthenticationError:
         raise  # no simulation of the run can succeed: the executor stops the run

@@ -19,6 +19,7 @@ from tau2.episode import (
     CheckRecord,
     EntryKind,
     JudgeRecord,
+    JudgeSkip,
     Mode,
     TerminationReason,
     Trajectory,
@@ -78,6 +79,10 @@ class RecordHead(BaseModel):
     judges: list[JudgeRecord] = Field(default_factory=list)
     """With a panel of two or more judges, each judge's verdicts; the first judge's decide the checks and
     the reward (empty with one judge, so such records read as they always did)."""
+    judge_skipped: JudgeSkip | None = None
+    """Why the judges were not asked about this simulation's assertions: `deterministic_failure`, a
+    deterministic part of the reward had already failed (the reward is 0 either way); None when they were
+    asked or had nothing to judge."""
     duration_s: float = 0.0
     retrieval: RetrievalRecall | None = None
     """For domains with a knowledge base: the documents the task needs and those the agent was shown."""
@@ -95,10 +100,10 @@ class RecordHead(BaseModel):
     @model_serializer(mode="wrap")
     def _omit_unset_fields(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
         """Leave `retrieval` out for domains without a knowledge base, `provenance`, `user_findings` and
-        `task_defects` out of records without them, and `judges` out without a panel of judges, so such
-        records stay as they were."""
+        `task_defects` out of records without them, `judge_skipped` while the judges were asked, and `judges`
+        out without a panel of judges, so such records stay as they were."""
         data: dict[str, Any] = handler(self)
-        for name in ("retrieval", "provenance", "user_findings", "task_defects"):
+        for name in ("retrieval", "provenance", "user_findings", "task_defects", "judge_skipped"):
             if data.get(name) is None:
                 data.pop(name, None)
         if not data.get("judges"):
