@@ -133,13 +133,18 @@ def _task_checks(task: Task, data_dir: Path | None, errors_only: bool) -> dict[s
     """Check name → detail for the per-task checks that fire (with `errors_only`, only the checks of
     severity error are run)."""
     try:
+        if errors_only:  # the reference's replay sets the task up first: a set-up that fails raises there
+            found = {**reference_findings(task, data_dir, idle=False), **fact_findings(task, data_dir)}
+            return {check: detail for check, detail in found.items() if LINT_CHECKS[check].severity is E}
         world = initialize_world(task, data_dir)
     except TaskSetupError as error:
         return {SETUP_FAILS: error.reason}
-    found = {**reference_findings(task, data_dir, idle=not errors_only), **fact_findings(task, data_dir)}
-    if errors_only:
-        return {check: detail for check, detail in found.items() if LINT_CHECKS[check].severity is E}
-    found |= {**basis_findings(task, data_dir), **persona_findings(task, world)}
+    found = {
+        **reference_findings(task, data_dir),
+        **basis_findings(task, data_dir),
+        **fact_findings(task, data_dir),
+        **persona_findings(task, world),
+    }
     offered = None if task.user_tools is None else set(task.user_tools)
     reader = seat_reader(Side.USER, world.domain, offered)
     told = list(foreign_tools(task.user_scenario.text(), reader, tool_owners(world.domain)))

@@ -36,7 +36,7 @@ _IDLE_CHECKS = {
 
 def reference_findings(task: Task, data_dir: Path | None, idle: bool = True) -> dict[str, str]:
     """Check name → detail for every reference check that fires (those of an agent doing nothing only with
-    `idle`); the caller has checked the set-up."""
+    `idle`); `TaskSetupError` when the task cannot be set up."""
     found: dict[str, list[str]] = {}
     world, results = replay_reference_results(task, data_dir)
     for item in unrealisable(task, world.domain, results):
