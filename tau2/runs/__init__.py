@@ -23,7 +23,15 @@ from tau2.runs._provenance import (
     task_hash,
     task_hashes,
 )
-from tau2.runs._records import EffortHead, EntryShape, RecordHead, SimulationRecord, TrajectoryShape
+from tau2.runs._records import (
+    SUMMARY_FIELDS,
+    EffortHead,
+    EntryShape,
+    RecordHead,
+    SimulationRecord,
+    TrajectoryRecord,
+    TrajectoryShape,
+)
 from tau2.runs._rundir import (
     MANIFEST_FILE,
     RESULTS_FILE,
@@ -47,6 +55,7 @@ __all__ = [
     "EXPERIMENT_FILE",
     "MANIFEST_FILE",
     "RESULTS_FILE",
+    "SUMMARY_FIELDS",
     "EffortHead",
     "EntryShape",
     "ExperimentManifest",
@@ -65,6 +74,7 @@ __all__ = [
     "RunDirectoryLock",
     "RunManifest",
     "SimulationRecord",
+    "TrajectoryRecord",
     "TrajectoryShape",
     "arm_run_dir",
     "check_provenance",
