@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from enum import IntEnum, StrEnum
 from pathlib import Path
 from typing import Any, Final
@@ -228,8 +228,14 @@ class RunAuditor:
     def _complete(self, place: int, findings: list[UserFinding], scope: _Scope) -> None:
         """Give the audit set aside at `place` its simulated-user findings (and the cause they make)."""
         audit = self._audits[place]
-        cause = _cause(audit.success, findings, audit.task_defects)
-        self._audits[place] = replace(audit, findings=findings or _NONE_FOUND, cause=cause)
+        self._audits[place] = SimulationAudit(
+            task_id=audit.task_id,
+            trial=audit.trial,
+            success=audit.success,
+            findings=findings or _NONE_FOUND,
+            task_defects=audit.task_defects,
+            cause=_cause(audit.success, findings, audit.task_defects),
+        )
         self._scopes[place] = scope
 
     def _rates(self) -> list[CheckRate]:
