@@ -73,6 +73,10 @@ metrics = compute_metrics(Results.load(Path(sys.argv[1])))
 print({k: round(v, 4) for k, v in metrics.pass_hat_ks.items()})
 """
 """τ²-bench's metrics of a results file, as its `agent_metrics` module computes them."""
+TAU2BENCH_IMPORTS = "\n".join(TAU2BENCH_METRICS.splitlines()[:5])
+"""What τ²-bench's metrics import before reading anything."""
+REPORT_IMPORTS = "import tau2.cli, tau2.cli.report, tau2.cli._report_sections, tau2.report"
+"""What `tau2 report` imports before reading anything (with the interpreter's start-up, as for τ²-bench)."""
 LOAD_TIMES = """
 import statistics, sys, time
 def timed(load, path):
@@ -363,6 +367,9 @@ def bar_section(options: argparse.Namespace) -> None:
         shapes = apart.submit(bar_shapes, options).result()
     if options.keep_reports is not None:
         options.keep_reports.mkdir(parents=True, exist_ok=True)
+    theirs_imports = [str(options.tau2bench_python), "-c", TAU2BENCH_IMPORTS]
+    ours, theirs = alternating([sys.executable, "-c", REPORT_IMPORTS], theirs_imports, options.repeat)
+    print(f"start-up (the imports of each):\n  tau2 report:         {ours}\n  τ²-bench metrics:    {theirs}")
     ours_by_shape: dict[str, Usage] = {}
     for label, run in shapes:
         kept = None if options.keep_reports is None else options.keep_reports / f"{run.name}.json"
