@@ -21,6 +21,15 @@ Sections (`--sections`, comma-separated; all by default):
 - `runs`: `tau2 report RUN --json` of existing run directories (`--runs`, e.g. a real 10,000-simulation
   run) against τ²-bench's metrics on the same simulations (exported as above), each measured
   `--repeat` times (the median is printed, with the ratio).
+- `bar`: the report's CPU bar on every shape, each against τ²-bench's metrics on the same simulations:
+  the telecom default suite run offline for `--bar-trials` trials (63: 10,017 simulations) with the
+  oracle agent and with the null agent (every simulation fails at once), both again as records made
+  before runs recorded their findings (the report audits those itself), and once more with every
+  conversation made distinct (as a real model's are); with `--suite`, the synthetic 2,000 × 5 run of the
+  `report` section; and one task × `--bar-trial-counts` trials (linear in trials: the cost per extra 1,000
+  trials is printed). Each command runs `--repeat` times, ours and theirs alternating, after one untimed
+  run of ours (bytecode compiled); medians printed. `--keep-reports DIR` keeps each `--json` report, to
+  compare reports before and after a change.
 
 Every figure is a separate process's user + system CPU and its peak resident memory (`os.wait4`), so
 interpreter start-up and imports are included on both sides. Nothing here asserts a time.
@@ -28,18 +37,23 @@ interpreter start-up and imports are included on both sides. Nothing here assert
 Run: `python benchmarks/stats_bench.py --suite full.json --data-dir path/to/tau2-telecom
 [--sections report,passk,tasks] [--shapes 250x4,2000x5,2000x50] [--tau2bench-python PATH] [--work DIR]`, or
 `python benchmarks/stats_bench.py --sections runs --runs RUN [--tau2bench-python PATH] [--repeat 3]`, or
-`python benchmarks/stats_bench.py --sections experiment [--experiment-records 50000] [--repeat 3]`.
+`python benchmarks/stats_bench.py --sections experiment [--experiment-records 50000] [--repeat 3]`, or
+`python benchmarks/stats_bench.py --sections bar --tau2bench-python PATH [--suite full.json --data-dir
+path/to/tau2-telecom] [--repeat 3] [--work DIR] [--keep-reports DIR]`.
 """
 
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import os
 import random
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -59,6 +73,10 @@ metrics = compute_metrics(Results.load(Path(sys.argv[1])))
 print({k: round(v, 4) for k, v in metrics.pass_hat_ks.items()})
 """
 """τ²-bench's metrics of a results file, as its `agent_metrics` module computes them."""
+TAU2BENCH_IMPORTS = "\n".join(TAU2BENCH_METRICS.splitlines()[:5])
+"""What τ²-bench's metrics import before reading anything."""
+REPORT_IMPORTS = "import tau2.cli, tau2.cli.report, tau2.cli._report_sections, tau2.report"
+"""What `tau2 report` imports before reading anything (with the interpreter's start-up, as for τ²-bench)."""
 LOAD_TIMES = """
 import statistics, sys, time
 def timed(load, path):
@@ -116,12 +134,14 @@ class Usage:
         return f"{self.cpu_s:7.2f} s CPU {self.wall_s:7.2f} s wall {self.peak_mb:7.0f} MB peak"
 
 
-def measure(command: list[str], cwd: Path | None = None) -> Usage:
-    """Run a command that must succeed, its output discarded, and return its own resource usage."""
-    env = {**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True"}  # bytecode is written, as by any install
+def measure(command: list[str], cwd: Path | None = None, output: Path | None = None) -> Usage:
+    """Run a command that must succeed, its output discarded (or written to `output`), and return its own
+    resource usage."""
+    env = {**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True"}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # bytecode is written and reused, as by any install
     started = time.perf_counter()
-    with tempfile.TemporaryFile() as errors:
-        process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=errors, cwd=cwd, env=env)
+    with tempfile.TemporaryFile() as errors, (output or Path(os.devnull)).open("wb") as out:
+        process = subprocess.Popen(command, stdout=out, stderr=errors, cwd=cwd, env=env)
         _, status, usage = os.wait4(process.pid, 0)
         process.returncode = os.waitstatus_to_exitcode(status)
         if process.returncode != 0:
@@ -340,6 +360,123 @@ def median_usage(command: list[str], repeat: int, cwd: Path | None = None) -> Us
     return usages[len(usages) // 2]
 
 
+def bar_section(options: argparse.Namespace) -> None:
+    """`tau2 report --json` against τ²-bench's metrics on every shape of the report's CPU bar: the median of
+    `--repeat` alternating measurements of each, the ratio of their CPU, and each one's peak memory."""
+    with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as apart:
+        shapes = apart.submit(bar_shapes, options).result()
+    if options.keep_reports is not None:
+        options.keep_reports.mkdir(parents=True, exist_ok=True)
+    theirs_imports = [str(options.tau2bench_python), "-c", TAU2BENCH_IMPORTS]
+    ours, theirs = alternating([sys.executable, "-c", REPORT_IMPORTS], theirs_imports, options.repeat)
+    print(f"start-up (the imports of each):\n  tau2 report:         {ours}\n  τ²-bench metrics:    {theirs}")
+    ours_by_shape: dict[str, Usage] = {}
+    for label, run in shapes:
+        kept = None if options.keep_reports is None else options.keep_reports / f"{run.name}.json"
+        report = [*TAU2, "report", str(run), "--json"]
+        measure(report, output=kept)  # untimed: compiles bytecode, warms the file cache
+        metrics = [str(options.tau2bench_python), "-c", TAU2BENCH_METRICS, str(exported(run))]
+        ours, theirs = alternating(report, metrics, options.repeat)
+        ours_by_shape[label] = ours
+        records = sum(1 for _ in (run / "results.jsonl").open("rb"))
+        print(f"{label} ({records:,} records):", flush=True)
+        print(f"  tau2 report --json:  {ours}", flush=True)
+        print(f"  τ²-bench metrics:    {theirs}", flush=True)
+        print(f"  τ²-bench / tau2 CPU: {theirs.cpu_s / ours.cpu_s:.2f}×", flush=True)
+    counts = [int(count) for count in options.bar_trial_counts.split(",")]
+    if len(counts) > 1:
+        first, last = (ours_by_shape[f"1 task × {count:,} trials"] for count in (counts[0], counts[-1]))
+        extra = (last.cpu_s - first.cpu_s) / (counts[-1] - counts[0]) * 1000
+        print(f"1 task: {extra:.3f} s CPU per 1,000 trials beyond the first {counts[0]:,}", flush=True)
+
+
+def bar_shapes(options: argparse.Namespace) -> list[tuple[str, Path]]:
+    """The runs of the bar section, each with its label: written where absent (in a process of its own, so
+    the records it reads never count in the peak memory of the commands this one starts)."""
+    work: Path = options.work
+    trials = options.bar_trials
+    oracle = default_suite_run("oracle", trials, work / f"telecom-oracle-{trials}")
+    null = default_suite_run("null", trials, work / f"telecom-null-{trials}")
+    shapes = [
+        ("oracle agent", oracle),
+        ("null agent", null),
+        ("oracle agent, records without findings", without_findings(oracle, work / f"{oracle.name}-old")),
+        ("null agent, records without findings", without_findings(null, work / f"{null.name}-old")),
+        (
+            "oracle agent, records without findings, every conversation distinct",
+            distinct_conversations(work / f"{oracle.name}-old", work / f"{oracle.name}-old-distinct"),
+        ),
+    ]
+    if options.suite is not None and options.data_dir is not None:
+        passing = offline_run(options.suite, options.data_dir, "oracle", work / "oracle")
+        failing = offline_run(options.suite, options.data_dir, "null", work / "null")
+        shapes.append(
+            ("2,000 tasks × 5 trials", synthetic_run(passing, failing, 2000, 5, 1, work / "run-2000x5"))
+        )
+    one_task = [int(count) for count in options.bar_trial_counts.split(",")]
+    for count in one_task:
+        run = synthetic_run(oracle, null, 1, count, 1, work / f"run-1x{count}")
+        shapes.append((f"1 task × {count:,} trials", run))
+    return shapes
+
+
+def alternating(ours: list[str], theirs: list[str], repeat: int) -> tuple[Usage, Usage]:
+    """The median measurements (by CPU) of two commands run `repeat` times each, one after the other, so a
+    change in the machine's load weighs on both alike. τ²-bench runs away from this checkout, whose `tau2`
+    would shadow it."""
+    away = Path(tempfile.gettempdir())
+    runs: tuple[list[Usage], list[Usage]] = ([], [])
+    for _ in range(repeat):
+        runs[0].append(measure(ours))
+        runs[1].append(measure(theirs, away))
+    first, second = (sorted(side, key=lambda usage: usage.cpu_s)[repeat // 2] for side in runs)
+    return first, second
+
+
+def default_suite_run(agent: str, trials: int, out: Path) -> Path:
+    """The telecom default suite run offline with `agent` and the scripted user (kept if present)."""
+    if not (out / "results.jsonl").exists():
+        options = ["--domain", "telecom", "--agent", agent, "--user", "scripted", "--trials", str(trials)]
+        subprocess.run([*TAU2, "run", *options, "-q", "--out", str(out)], check=True)
+    return out
+
+
+def without_findings(run: Path, out: Path) -> Path:
+    """The run's records as written before runs recorded their findings: without the simulated-user
+    findings and task defects, which the report then works out itself (kept if present)."""
+    return rewritten(run, out, lambda record, _: record)
+
+
+def distinct_conversations(run: Path, out: Path) -> Path:
+    """The run's records, each conversation made unlike every other (its first agent message numbered), as
+    a real model's conversations are: an offline agent and user say the same in every trial of a task."""
+
+    def numbered(record: dict[str, object], number: int) -> dict[str, object]:
+        trajectory = record.get("trajectory")
+        if isinstance(trajectory, dict) and trajectory["entries"]:
+            first = trajectory["entries"][0]
+            first["text"] = f"{first['text']} (conversation {number})"
+        return record
+
+    return rewritten(run, out, numbered)
+
+
+def rewritten(run: Path, out: Path, change: Callable[[dict[str, object], int], dict[str, object]]) -> Path:
+    """A copy of a run directory with every record changed by `change` (given its line's number) and
+    stripped of recorded findings (kept if present)."""
+    if (out / "results.jsonl").exists():
+        return out
+    out.mkdir(parents=True)
+    (out / "manifest.json").write_bytes((run / "manifest.json").read_bytes())
+    with (run / "results.jsonl").open("rb") as lines, (out / "results.jsonl").open("wb") as results:
+        for number, line in enumerate(lines):
+            record = orjson.loads(line)
+            record.pop("user_findings", None)
+            record.pop("task_defects", None)
+            results.write(orjson.dumps(change(record, number)) + b"\n")
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -360,6 +497,9 @@ def main() -> None:
     parser.add_argument("--experiment-records", type=int, default=50_000, help="records per arm (experiment)")
     parser.add_argument("--repeat", type=int, default=3, help="measurements per command in the runs section")
     parser.add_argument("--work", type=Path, help="where run directories are kept (default: a temporary one)")
+    parser.add_argument("--bar-trials", type=int, default=63, help="trials of the default-suite runs (bar)")
+    parser.add_argument("--bar-trial-counts", default="1000,10000", help="trials of the one-task runs (bar)")
+    parser.add_argument("--keep-reports", type=Path, help="a directory to keep each report in (bar)")
     options = parser.parse_args()
     sections = set(options.sections.split(","))
     with tempfile.TemporaryDirectory() as scratch:
@@ -376,6 +516,10 @@ def main() -> None:
             runs_section(options)
         if "experiment" in sections:
             experiment_section(options)
+        if "bar" in sections:
+            if options.tau2bench_python is None:
+                parser.error("the bar section needs --tau2bench-python")
+            bar_section(options)
 
 
 if __name__ == "__main__":

@@ -13,7 +13,7 @@ otherwise the checks that need a task, and task defects, are left out (said in `
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum, StrEnum
 from pathlib import Path
@@ -22,11 +22,20 @@ from typing import Any, Final
 import numpy as np
 from pydantic import BaseModel, ConfigDict
 
-from tau2.episode import Mode
+from tau2.audit._conversations import conversation_key
+from tau2.episode import Mode, Trajectory
 from tau2.errors import UserInputError
 from tau2.findings import NEEDS_TASK, USER_CHECKS, Severity, UserFinding
 from tau2.metrics import NO_ESTIMATE, Bootstrap, Estimate, rate_estimates
-from tau2.runs import RecordFile, RecordHead, Run, RunManifest, SimulationRecord, require_named_domain
+from tau2.runs import (
+    RecordFile,
+    RecordHead,
+    Run,
+    RunManifest,
+    SimulationRecord,
+    TrajectoryRecord,
+    require_named_domain,
+)
 from tau2.tasks import Task
 from tau2.tau2bench import load_task_file
 from tau2.world import Domain, get_domain
@@ -111,8 +120,9 @@ class RunAuditor:
     as it is: nothing is read or checked again. A record without them (made before runs recorded them) is
     audited here, which needs the run's tasks and domain (loaded on the first such record, never for a
     run whose records all carry findings) and, for the simulated user, the trajectory: a `RecordHead`
-    without one is set aside when added and read in full from the run's records (a `RecordFile` reads only
-    those lines) given to `result`.
+    without one is set aside when added, and its trajectory read from the run's records given to `result`
+    (a `RecordFile` reads only those lines, and only their trajectories). Conversations that differ only in
+    timing get the same findings, so each is checked once per task (`conversation_key`).
     """
 
     def __init__(self, manifest: RunManifest, bootstrap: Bootstrap) -> None:
@@ -131,7 +141,7 @@ class RunAuditor:
         needs_trajectory = self._interactive and not record.excluded and record.user_findings is None
         if needs_trajectory and not isinstance(record, SimulationRecord):
             self._set_aside[record.task_id, record.trial] = len(self._audits)
-            self._audits.append(_audit(record, _NONE_FOUND, _NO_DEFECTS))  # until `result` reads it
+            self._audits.append(_audit(record, _NONE_FOUND, self._task_defects(record)))  # findings: `result`
             self._scopes.append(_Scope.NONE)
             return
         audit, scope = self._audited(record)
@@ -168,23 +178,26 @@ class RunAuditor:
                 user_findings, scope = record.user_findings, _Scope.ALL
             else:
                 assert isinstance(record, SimulationRecord), "a head without findings is set aside"
-                user_findings, scope = self._audit_user(record)
-        task_defects = _NO_DEFECTS
-        if not record.success and not record.excluded:
-            recorded = record.task_defects
-            task_defects = recorded if recorded is not None else self._looked_up_defects(record)
-        return _audit(record, user_findings, task_defects), scope
+                user_findings, scope = self._audit_user(record.task_id, record.trajectory)
+        return _audit(record, user_findings, self._task_defects(record)), scope
 
-    def _audit_user(self, record: SimulationRecord) -> tuple[list[UserFinding], _Scope]:
+    def _task_defects(self, record: RecordHead) -> list[str]:
+        """The task defects of a failed valid record: recorded, or looked up."""
+        if record.success or record.excluded:
+            return _NO_DEFECTS
+        recorded = record.task_defects
+        return recorded if recorded is not None else self._looked_up_defects(record)
+
+    def _audit_user(self, task_id: str, trajectory: Trajectory | None) -> tuple[list[UserFinding], _Scope]:
         """The simulated-user checks of a record without recorded findings, and the checks it ran."""
-        if record.trajectory is None:
+        if trajectory is None:
             self._untraced = True
             return _NONE_FOUND, _Scope.NONE
         fallback = self._report_time()
         if fallback.findings is None:
             return _NONE_FOUND, _Scope.NONE
-        task = fallback.task(record.task_id)
-        findings = fallback.findings.user_findings(record.trajectory, task)
+        task = fallback.task(task_id)
+        findings = fallback.findings.user_findings(trajectory, task)
         return findings, _Scope.ALL if task is not None else _Scope.WITHOUT_TASK
 
     def _looked_up_defects(self, record: RecordHead) -> list[str]:
@@ -194,15 +207,44 @@ class RunAuditor:
         return _NO_DEFECTS if task is None else fallback.task_defects(task)
 
     def _audit_set_aside(self, records: Sequence[SimulationRecord] | None) -> None:
-        """Audit the heads set aside, read in full from the run's records."""
-        if not self._set_aside:
+        """Audit the simulated user of the heads set aside, their trajectories read from the run's records
+        (from a `RecordFile`, only their lines and only their trajectories; a conversation seen before in
+        the same task is not checked again)."""
+        places = self._set_aside
+        if not places:
             return
         if records is None:
             raise ValueError("heads without recorded findings were added: give result the run's records")
-        for record in _records_of(records, self._set_aside.keys()):
-            place = self._set_aside[record.task_id, record.trial]
-            self._audits[place], self._scopes[place] = self._audited(record)
-        self._set_aside.clear()
+        if isinstance(records, RecordFile):
+            seen: dict[bytes, tuple[list[UserFinding], _Scope]] = {}
+            for line, data in records.where(lambda line: (line.task_id, line.trial) in places).objects():
+                key = conversation_key(line.task_id, data)
+                found = None if key is None else seen.get(key)
+                if found is None:
+                    trajectory = records.validate(line, data, TrajectoryRecord).trajectory
+                    found = self._audit_user(line.task_id, trajectory)
+                    if key is not None:
+                        seen[key] = found
+                self._complete(places[line.task_id, line.trial], *found)
+        else:
+            for record in records:
+                place = places.get((record.task_id, record.trial))
+                if place is not None:
+                    self._complete(place, *self._audit_user(record.task_id, record.trajectory))
+        places.clear()
+
+    def _complete(self, place: int, findings: list[UserFinding], scope: _Scope) -> None:
+        """Give the audit set aside at `place` its simulated-user findings (and the cause they make)."""
+        audit = self._audits[place]
+        self._audits[place] = SimulationAudit(
+            task_id=audit.task_id,
+            trial=audit.trial,
+            success=audit.success,
+            findings=findings or _NONE_FOUND,
+            task_defects=audit.task_defects,
+            cause=_cause(audit.success, findings, audit.task_defects),
+        )
+        self._scopes[place] = scope
 
     def _rates(self) -> list[CheckRate]:
         """Each check's rate: per task (in order of the task's first audited simulation), the simulations
@@ -245,16 +287,6 @@ def _audit(record: RecordHead, findings: list[UserFinding], task_defects: list[s
     )
 
 
-def _records_of(
-    records: Sequence[SimulationRecord], units: Iterable[tuple[str, int]]
-) -> Iterable[SimulationRecord]:
-    """The records of `units`: a `RecordFile` reads only their lines."""
-    wanted = set(units)
-    if isinstance(records, RecordFile):
-        return records.where(lambda line: (line.task_id, line.trial) in wanted)
-    return (record for record in records if (record.task_id, record.trial) in wanted)
-
-
 class _ReportTimeAudit:
     """What the audit of records without findings needs: the run's tasks as played and its domain."""
 
@@ -288,9 +320,12 @@ def attribute(
 ) -> Cause | None:
     """The first cause of a failed simulation (None for a success): infrastructure, a task defect, the
     simulated user (an error finding), else the agent."""
-    if record.excluded:
-        return Cause.INFRASTRUCTURE
-    if record.success:
+    return Cause.INFRASTRUCTURE if record.excluded else _cause(record.success, findings, task_defects)
+
+
+def _cause(success: bool, findings: Sequence[UserFinding], task_defects: Sequence[str]) -> Cause | None:
+    """The first cause of a valid simulation's failure (None for a success)."""
+    if success:
         return None
     if task_defects:
         return Cause.TASK_DEFECT

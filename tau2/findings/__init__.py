@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from tau2.findings._findings import Check, LintFinding, Severity, UserFinding
 
 if TYPE_CHECKING:
-    from tau2.findings._lint import LINT_CHECKS, lint_files, lint_task, policy_findings
+    from tau2.findings._lint import LINT_CHECKS, lint_files, lint_task, policy_findings, task_errors
     from tau2.findings._run_findings import RunFindings
     from tau2.findings._user_checks import NEEDS_TASK, USER_CHECKS, SeatTools, audit_trajectory
 
@@ -21,6 +21,7 @@ _CHECKS = {
     "lint_files": "_lint",
     "lint_task": "_lint",
     "policy_findings": "_lint",
+    "task_errors": "_lint",
     "RunFindings": "_run_findings",
     "NEEDS_TASK": "_user_checks",
     "USER_CHECKS": "_user_checks",
@@ -43,6 +44,7 @@ __all__ = [
     "lint_files",
     "lint_task",
     "policy_findings",
+    "task_errors",
 ]
 
 

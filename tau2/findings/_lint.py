@@ -118,10 +118,27 @@ LINT_CHECKS: dict[str, Check] = {
 
 def lint_task(task: Task, data_dir: Path | None = None) -> list[LintFinding]:
     """Every per-task check on one task (duplicates and policies are checked across files)."""
+    found = _task_checks(task, data_dir, errors_only=False)
+    return [_finding(task.id, check, found[check]) for check in LINT_CHECKS if check in found]
+
+
+def task_errors(task: Task, data_dir: Path | None = None) -> list[str]:
+    """The error checks of `lint_task` that fire on one task, in `LINT_CHECKS` order, the others not run:
+    what a failed simulation's task defects are."""
+    found = _task_checks(task, data_dir, errors_only=True)
+    return [check for check in LINT_CHECKS if check in found]
+
+
+def _task_checks(task: Task, data_dir: Path | None, errors_only: bool) -> dict[str, str]:
+    """Check name → detail for the per-task checks that fire (with `errors_only`, only the checks of
+    severity error are run)."""
     try:
+        if errors_only:  # the reference's replay sets the task up first: a set-up that fails raises there
+            found = {**reference_findings(task, data_dir, idle=False), **fact_findings(task, data_dir)}
+            return {check: detail for check, detail in found.items() if LINT_CHECKS[check].severity is E}
         world = initialize_world(task, data_dir)
     except TaskSetupError as error:
-        return [_finding(task.id, SETUP_FAILS, error.reason)]
+        return {SETUP_FAILS: error.reason}
     found = {
         **reference_findings(task, data_dir),
         **basis_findings(task, data_dir),
@@ -133,7 +150,7 @@ def lint_task(task: Task, data_dir: Path | None = None) -> list[LintFinding]:
     told = list(foreign_tools(task.user_scenario.text(), reader, tool_owners(world.domain)))
     if told:
         found[POLICY_NAMES_FOREIGN_TOOL] = "customer's instructions: " + "; ".join(told)
-    return [_finding(task.id, check, found[check]) for check in LINT_CHECKS if check in found]
+    return found
 
 
 def lint_files(

@@ -6,10 +6,17 @@ from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
 
-from tau2.tasks import Fact, LayeredCatalogSource, Task, extend_catalog, load_catalog_extension
-from tau2.world import Domain, World, get_domain
+from tau2.tasks import (
+    Catalog,
+    CatalogExtension,
+    Fact,
+    LayeredCatalogSource,
+    Task,
+    extend_catalog,
+    load_catalog_extension,
+)
+from tau2.world import World, get_domain
 
 TICKET_MISSING_FACT = "ticket_missing_fact"
 SCENARIO_MISSING_FACT = "scenario_missing_fact"
@@ -48,25 +55,34 @@ def _subtask_facts(
 ) -> dict[str, tuple[Fact, ...]]:
     """Subtask name → its facts, from the domain's catalog for `target` (its preferred target when the task
     names none) on a fresh world of the data, named catalog layers included; empty without a catalog."""
-    domain = get_domain(domain_name)
-    source = domain.catalog
-    if source is None:
-        return {}
-    catalogs = source.catalogs(World.create(domain, data_dir))
+    catalogs = _catalogs(domain_name, data_dir)
     catalog = next((c for c in catalogs if c.target.key == target), catalogs[0] if catalogs else None)
     if catalog is None:
         return {}
     facts = {subtask.name: subtask.facts for subtask in catalog.subtasks}
-    for layered in _layers(domain, source):
+    for layered in _layers(domain_name):
         for subtask in extend_catalog(catalog, layered).subtasks:
             facts.setdefault(subtask.name, subtask.facts)
     return facts
 
 
-def _layers(domain: Domain[Any], source: object) -> list[list[Any]]:
-    """The extensions of each named catalog the source offers (e.g. telecom's `extended`)."""
+@lru_cache(maxsize=8)
+def _catalogs(domain_name: str, data_dir: Path | None) -> tuple[Catalog, ...]:
+    """The domain's catalogs on a fresh world of the data (none without a catalog), built once for all
+    its targets."""
+    domain = get_domain(domain_name)
+    source = domain.catalog
+    return () if source is None else tuple(source.catalogs(World.create(domain, data_dir)))
+
+
+@lru_cache(maxsize=8)
+def _layers(domain_name: str) -> tuple[list[CatalogExtension], ...]:
+    """The extensions of each named catalog the domain's catalog source offers (e.g. telecom's `extended`),
+    read once."""
+    domain = get_domain(domain_name)
+    source = domain.catalog
     if not isinstance(source, LayeredCatalogSource):
-        return []
-    return [
+        return ()
+    return tuple(
         [load_catalog_extension(path, domain) for path in paths] for paths in source.catalog_layers().values()
-    ]
+    )

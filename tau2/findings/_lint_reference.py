@@ -34,8 +34,9 @@ _IDLE_CHECKS = {
 }
 
 
-def reference_findings(task: Task, data_dir: Path | None) -> dict[str, str]:
-    """Check name → detail for every reference check that fires; the caller has checked the set-up."""
+def reference_findings(task: Task, data_dir: Path | None, idle: bool = True) -> dict[str, str]:
+    """Check name → detail for every reference check that fires (those of an agent doing nothing only with
+    `idle`); `TaskSetupError` when the task cannot be set up."""
     found: dict[str, list[str]] = {}
     world, results = replay_reference_results(task, data_dir)
     for item in unrealisable(task, world.domain, results):
@@ -43,9 +44,8 @@ def reference_findings(task: Task, data_dir: Path | None) -> dict[str, str]:
     verification = verify_task(task, data_dir)
     if not verification.valid and verification.reason is not None:
         found[VERIFICATION_FAILS] = [verification.reason]
-    idle = idle_outcome(task, data_dir)
-    if idle in _IDLE_CHECKS:
-        found[_IDLE_CHECKS[idle]] = [_IDLE_DETAILS[idle]]
+    if idle and (outcome := idle_outcome(task, data_dir)) in _IDLE_CHECKS:
+        found[_IDLE_CHECKS[outcome]] = [_IDLE_DETAILS[outcome]]
     return {check: "; ".join(details) for check, details in found.items()}
 
 

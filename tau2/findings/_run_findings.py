@@ -8,8 +8,8 @@ from typing import Any
 
 from tau2.episode import Trajectory
 from tau2.errors import UserInputError
-from tau2.findings._findings import Severity, UserFinding
-from tau2.findings._lint import lint_task
+from tau2.findings._findings import UserFinding
+from tau2.findings._lint import task_errors
 from tau2.findings._user_checks import SeatTools, audit_trajectory
 from tau2.tasks import Task
 from tau2.world import Domain, get_domain
@@ -45,11 +45,9 @@ class RunFindings:
         defects = self._defects.get(task.id)
         if defects is None:
             try:
-                findings = lint_task(task, self.data_dir)
+                defects = task_errors(task, self.data_dir)
             except UserInputError as error:
                 defects = error
-            else:
-                defects = [finding.check for finding in findings if finding.severity is Severity.ERROR]
             self._defects[task.id] = defects
         if isinstance(defects, UserInputError):
             raise defects

@@ -25,7 +25,15 @@ from tau2.runs._provenance import (
     task_hash,
     task_hashes,
 )
-from tau2.runs._records import EffortHead, EntryShape, RecordHead, SimulationRecord, TrajectoryShape
+from tau2.runs._records import (
+    SUMMARY_FIELDS,
+    EffortHead,
+    EntryShape,
+    RecordHead,
+    SimulationRecord,
+    TrajectoryRecord,
+    TrajectoryShape,
+)
 from tau2.runs._rundir import (
     MANIFEST_FILE,
     RESULTS_FILE,
@@ -55,6 +63,7 @@ __all__ = [
     "MAX_RECORD_BYTES",
     "PYTHON",
     "RESULTS_FILE",
+    "SUMMARY_FIELDS",
     "DirectoryWords",
     "EffortHead",
     "EntryShape",
@@ -74,6 +83,7 @@ __all__ = [
     "RunDirectoryLock",
     "RunManifest",
     "SimulationRecord",
+    "TrajectoryRecord",
     "TrajectoryShape",
     "arm_run_dir",
     "check_provenance",

@@ -178,11 +178,34 @@ class SimulationRecord(RecordHead):
         if not isinstance(data, dict):
             return data
         trajectory = data.get("trajectory")
-        summary = {name: data[name] for name in SUMMARY_FIELDS if name in data}
         if isinstance(trajectory, dict):
-            return {**data, "trajectory": {**trajectory, **summary}}
+            return _with_summary(data, trajectory)
         if isinstance(trajectory, Trajectory) and not isinstance(trajectory, StoredTrajectory):
+            summary = {name: data[name] for name in SUMMARY_FIELDS if name in data}
             fields = {**dict(trajectory), **summary}  # already validated: no copy of the transcript is made
             stored = StoredTrajectory.model_construct(trajectory.model_fields_set | summary.keys(), **fields)
             return {**data, "trajectory": stored}
         return data
+
+
+class TrajectoryRecord(BaseModel):
+    """A record read for its trajectory alone (with the summary the record stores once): what the
+    simulated-user audit reads of a record whose head is already read. The rest of the line is skipped."""
+
+    model_config = ConfigDict(frozen=True)
+
+    trajectory: StoredTrajectory | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _store_summary_once(cls, data: Any) -> Any:
+        """The trajectory gets its summary back from the record, as in `SimulationRecord`."""
+        if isinstance(data, dict) and isinstance(trajectory := data.get("trajectory"), dict):
+            return _with_summary(data, trajectory)
+        return data
+
+
+def _with_summary(data: dict[str, Any], trajectory: dict[str, Any]) -> dict[str, Any]:
+    """A stored record's data with its trajectory's summary filled back in from the record."""
+    summary = {name: data[name] for name in SUMMARY_FIELDS if name in data}
+    return {**data, "trajectory": {**trajectory, **summary}}

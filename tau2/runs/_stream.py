@@ -23,6 +23,7 @@ from tau2.runs._records import RecordHead, SimulationRecord
 from tau2.runs._store import record_object
 
 Read = TypeVar("Read", bound=RecordHead)
+Model = TypeVar("Model", bound=BaseModel)
 _READ_BUFFER: Final = 1 << 16
 """Bytes read at a time by the index's pass: records are longer than the default buffer (8 kB), which
 then takes several reads and joins per line (a quarter of the pass's own time, measured)."""
@@ -272,19 +273,34 @@ class RecordFile(Sequence[SimulationRecord]):
         """The records whose line `keep` accepts, without reading any."""
         return RecordFile(self.path, [line for line in self.lines if keep(line)])
 
+    def objects(self) -> Iterator[tuple[RecordLine, dict[str, Any]]]:
+        """Each record's line and its JSON object, parsed but not validated (`validate` makes it a model),
+        read one at a time: for a reader that needs only some records' details in full."""
+        with self.path.open("rb") as file:
+            for line in self.lines:
+                yield line, self._object(file, line)
+
+    def validate(self, line: RecordLine, data: dict[str, Any], model: type[Model]) -> Model:
+        """`data`, the JSON object of `line`, validated as `model`, errors naming the file and line."""
+        try:
+            return model.model_validate(data)
+        except ValidationError as error:
+            raise validation_error(Path(f"{self.path}:{line.number}"), error) from None
+
     def _record(self, file: IO[bytes], line: RecordLine) -> SimulationRecord:
         return self._read(file, line, SimulationRecord)
 
     def _read(self, file: IO[bytes], line: RecordLine, model: type[Read]) -> Read:
         """The line read as `model` (a record or its head), errors naming the file and line."""
+        return self.validate(line, self._object(file, line), model)
+
+    def _object(self, file: IO[bytes], line: RecordLine) -> dict[str, Any]:
+        """The JSON object of `line`."""
         file.seek(line.offset)
         data = parse_line(file.read(line.length))
         if data is None:  # the file changed under us since it was indexed
             raise UserInputError(f"{self.path}:{line.number}: the line changed while the run was read")
-        try:
-            return model.model_validate(data)
-        except ValidationError as error:
-            raise validation_error(Path(f"{self.path}:{line.number}"), error) from None
+        return data
 
 
 def record_heads(records: Sequence[RecordHead]) -> Iterable[RecordHead]:

@@ -10,6 +10,7 @@ import pytest
 
 from tau2.audit import LINT_CHECKS, Severity, lint_files, lint_task
 from tau2.domains.mock.tasks import BOTH, CUT_POWER, ENABLE_POWER, LIT, PLUG_IN, TRANSFER, UNPLUG, mock_task
+from tau2.findings import task_errors
 from tau2.findings._lint_duplicates import duplicate_findings
 from tau2.findings._lint_persona import contradictions
 from tau2.findings._lint_tools import Reader, foreign_tools
@@ -132,6 +133,33 @@ def test_a_ticket_or_scenario_without_the_refuel_amount_misses_a_fact() -> None:
     instructions = task.user_scenario.instruction_text().replace("2.0 GB", "some data")
     scenario = task.user_scenario.model_copy(update={"instructions": instructions})
     assert "scenario_missing_fact" in checks(task.model_copy(update={"user_scenario": scenario}))
+
+
+def test_task_errors_are_the_error_findings_of_lint_task() -> None:
+    """`task_errors` runs only the error checks (what a failed simulation's task defects are) and finds
+    exactly the errors `lint_task` finds: on a task of each error check, on sound ones, on a shipped suite."""
+    refuel = telecom_task()
+    vague = refuel.model_copy(update={"ticket": (refuel.ticket or "").replace("2.0 GB", "some data")})
+    instructions = refuel.user_scenario.instruction_text().replace("2.0 GB", "some data")
+    unstated = refuel.user_scenario.model_copy(update={"instructions": instructions})
+    wrong_customer = ENABLE_POWER.model_copy(update={"arguments": {"customer": "Bob"}})
+    tasks = [
+        BOTH,
+        BOTH.model_copy(update={"initialization": [EnvCall(side=Side.USER, name="no_such_function")]}),
+        with_evaluation(BOTH, solution=[wrong_customer, PLUG_IN]),
+        mock_task("late", [CUT_POWER], [TRANSFER, ENABLE_POWER], transfer=True),
+        mock_task("hidden", [UNPLUG], [PLUG_IN], user_tools=["flip_switch"]),
+        mock_task("idle", [], [LOOK]),
+        vague,
+        refuel.model_copy(update={"user_scenario": unstated}),
+        *load_suite(TELECOM_SUITE).tasks[:40],
+    ]
+    found = set()
+    for task in tasks:
+        errors = [finding.check for finding in lint_task(task) if finding.severity is Severity.ERROR]
+        assert task_errors(task) == errors, task.id
+        found.update(errors)
+    assert found == {name for name, check in LINT_CHECKS.items() if check.severity is Severity.ERROR}
 
 
 def test_the_payment_permission_is_recognised_in_tau2_bench_wording() -> None:
