@@ -22,6 +22,7 @@ from tau2.domains.telecom.crm import (
 )
 from tau2.domains.telecom.customer import customer_record
 from tau2.domains.telecom.export import dump_tau2_user_db
+from tau2.domains.telecom.identifiers import IDENTIFIERS
 from tau2.domains.telecom.invariants import invariant_violations
 from tau2.domains.telecom.loader import DATA_DIR, load_files, load_state
 from tau2.domains.telecom.patches import apply_patches
@@ -66,6 +67,7 @@ DOMAIN: Domain[TelecomState] = Domain(
         idle_line="I'm not sure what to do. What should I do on my phone?",
     ),
     customer_record=customer_record,
+    identifiers=IDENTIFIERS,
 )
 
 __all__ = [

@@ -14,6 +14,7 @@ from tau2.world._domain import (
     refusal_of,
     register_domain,
 )
+from tau2.world._identifiers import IdentifierKind, Identifiers
 from tau2.world._observation import Observation
 from tau2.world._phrasing import NEUTRAL_PHRASING, RequestPhrasing
 from tau2.world._results import ToolFailure, ToolResult
@@ -30,6 +31,8 @@ __all__ = [
     "CustomerRecord",
     "Domain",
     "EmbedderConfig",
+    "IdentifierKind",
+    "Identifiers",
     "Observation",
     "RequestPhrasing",
     "RetrievalConfig",

@@ -1,0 +1,25 @@
+"""Renaming a domain consistently: identifiers, names, values and policy numbers of its data, tasks,
+policy and documents (`tau2 rebrand`, and identifier renaming as a perturbation)."""
+
+from tau2.rebrand._delta import Delta, ValueRule, load_delta
+from tau2.rebrand._formats import IdFormat, prefix_of
+from tau2.rebrand._lockstep import RenamedTask, rename_task
+from tau2.rebrand._rebrand import Rebrand, rebrand
+from tau2.rebrand._renaming import Renaming, build_renaming, stands_out
+from tau2.rebrand._survivors import SurvivorSearch
+
+__all__ = [
+    "Delta",
+    "IdFormat",
+    "Rebrand",
+    "RenamedTask",
+    "Renaming",
+    "SurvivorSearch",
+    "ValueRule",
+    "build_renaming",
+    "load_delta",
+    "prefix_of",
+    "rebrand",
+    "rename_task",
+    "stands_out",
+]
