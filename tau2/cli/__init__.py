@@ -41,6 +41,7 @@ COMMANDS = (
     "generate",
     "verify",
     "lint",
+    "rebrand",
     "check_model",
     "episode",
     "run",

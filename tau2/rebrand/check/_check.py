@@ -83,8 +83,9 @@ def check_rebrand(rebrand: Rebrand) -> Check:
     """Score every task of a rebrand (its target must still hold what it wrote)."""
     declaration = rebrand.domain.identifiers
     records = () if declaration is None else declaration.records
+    world = rebrand.world
     checks = [
-        check_task(renamed, path.name, rebrand.source, rebrand.target, records)
+        check_task(renamed, path.name, world.source, world.target, records)
         for path, tasks in rebrand.task_files
         for renamed in tasks
     ]
