@@ -61,7 +61,7 @@ def command(
     pack = get_domain(domain)
     declaration = declaration_of(pack)
     delta_path = delta or declaration.delta
-    chosen = load_delta(delta_path) if delta_path is not None else EmptyDelta()
+    chosen = load_delta(delta_path, declaration) if delta_path is not None else EmptyDelta()
     with staged_directory(out) as staging:
         result = rebrand(pack, chosen, staging, seed=seed, source=data_dir, suites=suite or ())
         if not result.world.consistent:

@@ -13,9 +13,10 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from tau2._jsonfile import read_bytes_bounded, validation_error
 from tau2.errors import UserInputError
 from tau2.rebrand._formats import IdFormat
-from tau2.rebrand._numbers import to_decimal
+from tau2.rebrand._numbers import as_json_number, rounded, to_decimal
 from tau2.rebrand._paths import parse_pattern
 from tau2.rebrand._text import anchor
+from tau2.world import Identifiers
 
 
 class _Strict(BaseModel):
@@ -38,6 +39,14 @@ class ValueRule(_Strict):
     """Exact phrases of the policy, documents and task texts whose numbers change (`$100 per passenger`)."""
     money_in_texts: bool = False
     """Also change every amount of money (`$300`) that task texts write and no traced value explains."""
+
+    def change(self, value: Decimal) -> Decimal:
+        """`value` multiplied by the factor and rounded."""
+        return rounded(value * self.factor, self.decimals)
+
+    def number(self, value: float | int) -> float | int:
+        """A JSON number changed, keeping its type where it can."""
+        return as_json_number(self.change(to_decimal(value)), value)
 
     @field_validator("factor", mode="before")
     @classmethod
@@ -125,8 +134,9 @@ class Delta(_Strict):
         return [*self.values, *self.policy_numbers]
 
 
-def load_delta(path: Path) -> Delta:
-    """The delta of a TOML file; a bad file is one line naming the file and the field."""
+def load_delta(path: Path, declaration: Identifiers | None = None) -> Delta:
+    """The delta of a TOML file, for the domain of `declaration` when given (its identifier formats must
+    name the domain's kinds); a bad file is one line naming the file and the field."""
     try:
         data = tomllib.loads(read_bytes_bounded(path).decode("utf-8"))
     except FileNotFoundError:
@@ -138,6 +148,14 @@ def load_delta(path: Path) -> Delta:
     except tomllib.TOMLDecodeError as error:
         raise UserInputError(f"{path}: not valid TOML: {error}") from None
     try:
-        return Delta.model_validate(data)
+        delta = Delta.model_validate(data)
     except ValidationError as error:
         raise validation_error(path, error) from None
+    if declaration is not None:
+        kinds = [kind.name for kind in declaration.kinds]
+        unknown = sorted(set(delta.identifiers) - set(kinds))
+        if unknown:
+            raise UserInputError(
+                f"{path}: identifiers: no kind {unknown[0]!r} in this domain (kinds: {', '.join(kinds)})"
+            )
+    return delta

@@ -69,6 +69,23 @@ class IdFormat:
                 total *= len(CLASSES[part[0]]) ** part[1]
         return total
 
+    @property
+    def prefixed(self) -> bool:
+        """Whether the format keeps the renamed identifier's start (`{prefix}`)."""
+        return any(isinstance(part, tuple) and part[0] == PREFIX for part in self.parts)
+
+    @property
+    def length(self) -> int:
+        """How long the identifiers it writes are, without a kept prefix."""
+        return sum(len(part) if isinstance(part, str) else part[1] for part in self.parts)
+
+    @property
+    def digits_only(self) -> bool:
+        """Whether the identifiers it writes (without a kept prefix) are all digits."""
+        return all(
+            part.isdigit() if isinstance(part, str) else part[0] in (PREFIX, "digits") for part in self.parts
+        )
+
     def draw(self, rng: random.Random, original: str = "") -> str:
         """One identifier of this format, renaming `original` (whose prefix `{prefix}` keeps)."""
         return "".join(self._piece(part, rng, original) for part in self.parts)

@@ -9,27 +9,24 @@ expected outputs that name them are renamed too.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel
-from pydantic_core import to_jsonable_python
-
-from tau2.rebrand._numbers import MONEY, PLAIN, as_json_number, decimals_of, to_decimal, written
-from tau2.rebrand._paths import Path as DocPath
-from tau2.rebrand._renaming import Renaming, Scale, dumped_like, money_mentions, parsed_json, task_texts
-from tau2.rebrand._text import _RUN
+from tau2.rebrand._changes import Change, call_with_changes
+from tau2.rebrand._documents import dumped_like, parsed_json
+from tau2.rebrand._numbers import PLAIN, as_json_number, numbers_changed, to_decimal
+from tau2.rebrand._outputs import with_values
+from tau2.rebrand._renaming import Renaming
+from tau2.rebrand._results import difference, kept_sorted, short, sorted_like
+from tau2.rebrand._text import RUN
 from tau2.tasks import SolutionStep, Task, TaskSetupError, initialize_world
-from tau2.world import ToolResult, World, state_changes
+from tau2.world import ToolResult
 
-_NUMBER = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?![\w]|\.\d)")
 _TOKENS = re.compile(r"(\d+\.\d+|[\w-]+)")
 """Words of a text as identifiers write them (`IDR_93be3ce5`, `555-123-2002`), kept by `split`."""
-_SHOWN = 160
-"""Characters of a differing value shown in a problem line."""
 
 
 @dataclass
@@ -87,6 +84,7 @@ class _Replay:
         self._current = None
 
     def learn_value(self, old: Decimal, new: Decimal, where: str) -> None:
+        """Note that the value `old` became `new` (a changed price the renamed world read or computed)."""
         known = self.values.get(old)
         if known is not None and known != new:
             self.problems.append(f"{where}: the value {old} became both {known} and {new}")
@@ -100,7 +98,7 @@ class _Replay:
                 self.align_text(str(old_key), str(new_key), where)
                 self.align(old_item, new_item, where)
         elif isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
-            if _kept_sorted(old) and sorted(self.image(item) for item in old) == sorted(new):
+            if kept_sorted(old) and sorted(self.image(item) for item in old) == sorted(new):
                 return
             for old_item, new_item in zip(old, new, strict=True):
                 self.align(old_item, new_item, where)
@@ -147,15 +145,7 @@ class _Replay:
     def image_text(self, text: str) -> str:
         """Free text as the renamed world should write it: renamed, traced numbers changed."""
         renamed = self.current.text(text)
-        if not self.values:
-            return renamed
-
-        def change(match: re.Match[str]) -> str:
-            number = match.group()
-            new = self.values.get(to_decimal(number))
-            return number if new is None else written(new, decimals_of(number), thousands=False)
-
-        return money_mentions(_NUMBER.sub(change, renamed), self.values.get)
+        return numbers_changed(renamed, self.values.get) if self.values else renamed
 
     def image(self, value: Any) -> Any:
         """A tool's result content as the renamed world should give it (JSON in text compared parsed)."""
@@ -172,6 +162,7 @@ class _Replay:
         return value
 
     def image_key(self, key: Any) -> Any:
+        """A map key as the renamed world should write it."""
         if not isinstance(key, str):
             return key
         renamed = self.renamed(key)
@@ -227,8 +218,8 @@ def rename_task(renaming: Renaming, task: Task, source: Path | None, target: Pat
         renamed = _traced_arguments(replay, replay.current.step(step))
         replay.align(step.arguments, renamed.arguments, where)
         steps.append(renamed)
-        original_result, original_changes = _call(original_world, step)
-        renamed_result, renamed_changes = _call(renamed_world, renamed)
+        original_result, original_changes = call_with_changes(original_world, step)
+        renamed_result, renamed_changes = call_with_changes(renamed_world, renamed)
         _learn_changes(replay, original_changes, renamed_changes, where)
         if original_result.ok and renamed_result.ok:
             replay.align(original_result.content, renamed_result.content, where)
@@ -238,53 +229,8 @@ def rename_task(renaming: Renaming, task: Task, source: Path | None, target: Pat
     renamed_task = renamed_task.model_copy(
         update={"evaluation": renamed_task.evaluation.model_copy(update={"solution": steps})}
     )
-    renamed_task = _with_values(renamed_task, replay, final)
+    renamed_task = with_values(renamed_task, replay.values, final)
     return RenamedTask(task, renamed_task, final, replay.values, replay.problems)
-
-
-Change = tuple[tuple[str, ...], Any]
-"""A changed place of a state: its path (keys and positions) and its new value as JSON."""
-
-
-def _call(world: World, step: SolutionStep) -> tuple[ToolResult, list[Change]]:
-    """Run one reference action, with the places of the state it changed."""
-    copy = world.domain.fresh_state
-    if copy is None:
-        before = world.snapshot()
-        result = world.call(step.side, step.name, step.arguments)
-        return result, [
-            (tuple(_path_parts(change.path)), change.after)
-            for change in state_changes(before, world.snapshot())
-        ]
-    shared = copy(world.state)
-    result = world.call(step.side, step.name, step.arguments)
-    changes: list[Change] = []
-    _shared_changes(shared, world.state, (), changes)
-    return result, changes
-
-
-def _shared_changes(before: Any, after: Any, path: tuple[str, ...], out: list[Change]) -> None:
-    """The changed places between two states that share their unchanged records (a domain's fresh copy):
-    whatever is the very same object in both is skipped without being looked at."""
-    if before is after:
-        return
-    if isinstance(before, BaseModel) and type(before) is type(after):
-        for name in type(before).model_fields:
-            _shared_changes(getattr(before, name), getattr(after, name), (*path, name), out)
-    elif isinstance(before, dict) and isinstance(after, dict):
-        for key in [*before, *(key for key in after if key not in before)]:
-            old, new = before.get(key, _ABSENT), after.get(key, _ABSENT)
-            if new is _ABSENT:
-                out.append(((*path, str(key)), None))
-            elif old is _ABSENT:
-                out.append(((*path, str(key)), to_jsonable_python(new)))
-            else:
-                _shared_changes(old, new, (*path, str(key)), out)
-    elif before != after:
-        out.append((path, to_jsonable_python(after)))
-
-
-_ABSENT = object()
 
 
 def _learn_changes(replay: _Replay, original: list[Change], renamed: list[Change], where: str) -> None:
@@ -303,19 +249,20 @@ def _learn_changes(replay: _Replay, original: list[Change], renamed: list[Change
 
 def _compare(replay: _Replay, original: ToolResult, renamed: ToolResult, where: str) -> None:
     """Note where an action's renamed result is not the image of its original result."""
-    if original.error is not None or renamed.error is not None:
-        if original.error is None or renamed.error is None:
-            failed, error = (
-                ("renamed", renamed.error) if renamed.error is not None else ("original", original.error)
-            )
-            assert error is not None
-            replay.problems.append(f"{where}: only the {failed} action failed: {_short(error.message)}")
-        elif original.error.code != renamed.error.code or not replay.equivalent_text(
-            replay.image_text(original.error.message), renamed.error.message
+    if original.error is None and renamed.error is not None:
+        replay.problems.append(f"{where}: only the renamed action failed: {short(renamed.error.message)}")
+        return
+    if original.error is not None and renamed.error is None:
+        replay.problems.append(f"{where}: only the original action failed: {short(original.error.message)}")
+        return
+    if original.error is not None and renamed.error is not None:
+        expected_message = replay.image_text(original.error.message)
+        if original.error.code != renamed.error.code or not replay.equivalent_text(
+            expected_message, renamed.error.message
         ):
             replay.problems.append(
-                f"{where}: the actions failed differently: expected "
-                f"{_short(replay.image_text(original.error.message))}, got {_short(renamed.error.message)}"
+                f"{where}: the actions failed differently: expected {short(expected_message)}, "
+                f"got {short(renamed.error.message)}"
             )
         return
     content = original.content
@@ -325,55 +272,8 @@ def _compare(replay: _Replay, original: ToolResult, renamed: ToolResult, where: 
     actual = renamed.content
     if parsed is not None and isinstance(actual, str):
         actual = parsed_json(actual) or actual
-    if not replay.equivalent(
-        _sorted_like(expected, original_content), _sorted_like(actual, original_content)
-    ):
-        replay.problems.append(f"{where}: result differs: {_difference(expected, actual)}")
-
-
-def _kept_sorted(values: list[Any]) -> bool:
-    """Whether a list of strings is in sorted order (a tool that sorts identifiers keeps it so)."""
-    return len(values) > 1 and all(isinstance(value, str) for value in values) and values == sorted(values)
-
-
-def _sorted_like(value: Any, original: Any) -> Any:
-    """`value` with each list of strings sorted where the original result's list is kept sorted: renamed
-    identifiers sort otherwise, and a tool that sorts them is no less consistent."""
-    if isinstance(value, dict) and isinstance(original, dict) and len(value) == len(original):
-        return {
-            key: _sorted_like(item, before)
-            for (key, item), before in zip(value.items(), original.values(), strict=True)
-        }
-    if isinstance(value, list) and isinstance(original, list) and len(value) == len(original):
-        if _kept_sorted(original) and all(isinstance(item, str) for item in value):
-            return sorted(value)
-        return [_sorted_like(item, before) for item, before in zip(value, original, strict=True)]
-    return value
-
-
-def _difference(expected: Any, actual: Any, path: DocPath = ()) -> str:
-    """The first place two values differ, as `at PATH: expected X, got Y`."""
-    if isinstance(expected, dict) and isinstance(actual, dict) and list(expected) == list(actual):
-        for key in expected:
-            if expected[key] != actual[key]:
-                return _difference(expected[key], actual[key], (*path, key))
-    if isinstance(expected, list) and isinstance(actual, list) and len(expected) == len(actual):
-        for index, (left, right) in enumerate(zip(expected, actual, strict=True)):
-            if left != right:
-                return _difference(left, right, (*path, index))
-    if isinstance(expected, str) and isinstance(actual, str):
-        pairs = enumerate(zip(expected, actual, strict=False))
-        shortest = min(len(expected), len(actual))
-        start = next((index for index, (left, right) in pairs if left != right), shortest)
-        expected, actual = expected[max(0, start - 40) :], actual[max(0, start - 40) :]
-    at = ".".join(str(part) for part in path) or "top"
-    return f"at {at}: expected {_short(expected)}, got {_short(actual)}"
-
-
-def _short(value: Any) -> str:
-    text = value if isinstance(value, str) else repr(value)
-    text = " ".join(text.split())
-    return repr(text if len(text) <= _SHOWN else f"{text[:_SHOWN]}…")
+    if not replay.equivalent(sorted_like(expected, original_content), sorted_like(actual, original_content)):
+        replay.problems.append(f"{where}: result differs: {difference(expected, actual)}")
 
 
 def _traced_arguments(replay: _Replay, step: SolutionStep) -> SolutionStep:
@@ -405,100 +305,23 @@ def _replaced_values(value: Any, words: Mapping[str, str]) -> Any:
     return value
 
 
-def _with_values(task: Task, replay: _Replay, renaming: Renaming) -> Task:
-    """A renamed task's texts with the traced values: numbers the agent must say, amounts of money the
-    brief and the assertions write. With a rule that changes every amount of money, the other amounts the
-    texts write change by it, and so does a number the agent must say that the texts write as money."""
-    values = replay.values
-    everywhere = next((rule for rule in renaming.rules if rule.money_in_texts), None)
-    if not values and everywhere is None:
-        return task
-    amounts = {to_decimal(match["amount"]) for text in task_texts([task]) for match in MONEY.finditer(text)}
-
-    def money(value: Decimal) -> Decimal | None:
-        traced = values.get(value)
-        if traced is not None or everywhere is None:
-            return traced
-        return Scale(everywhere)(value)
-
-    def text(value: str) -> str:
-        return money_mentions(value, money)
-
-    def item(value: str) -> str:
-        if PLAIN.match(value.replace(",", "")):
-            number = to_decimal(value)
-            new = values.get(number)
-            if new is None and number in amounts:
-                new = money(number)
-            if new is not None:
-                return written(new, decimals_of(value), thousands="," in value)
-        return text(value)
-
-    return _texts_changed(task, text, item)
-
-
-def _texts_changed(task: Task, text: Callable[[str], str], item: Callable[[str], str]) -> Task:
-    """`task` with `text` applied to its brief, ticket, purpose and assertions, `item` to the information
-    the agent must communicate."""
-    scenario = task.user_scenario
-    instructions = scenario.instructions
-    if isinstance(instructions, str):
-        new_instructions: Any = text(instructions)
-    else:
-        new_instructions = instructions.model_copy(
-            update={
-                "reason_for_call": text(instructions.reason_for_call),
-                "known_info": None if instructions.known_info is None else text(instructions.known_info),
-                "unknown_info": None
-                if instructions.unknown_info is None
-                else text(instructions.unknown_info),
-                "task_instructions": text(instructions.task_instructions),
-            }
-        )
-    evaluation = task.evaluation
-    return task.model_copy(
-        update={
-            "user_scenario": scenario.model_copy(update={"instructions": new_instructions}),
-            "ticket": None if task.ticket is None else text(task.ticket),
-            "purpose": None if task.purpose is None else text(task.purpose),
-            "evaluation": evaluation.model_copy(
-                update={
-                    "communicate_info": None
-                    if evaluation.communicate_info is None
-                    else [item(value) for value in evaluation.communicate_info],
-                    "nl_assertions": None
-                    if evaluation.nl_assertions is None
-                    else [text(value) for value in evaluation.nl_assertions],
-                }
-            ),
-        }
-    )
-
-
-_PATH_PART = re.compile(r"\[(\d+)\]|\.?([^.\[]+)")
-
-
-def _path_parts(path: str) -> list[str]:
-    """The keys and positions of a state change's path (`users.u1.payment_methods[0]`)."""
-    return [index or key for index, key in _PATH_PART.findall(path)]
-
-
 def _same_number(left: str, right: str) -> bool:
     """Whether two words write the same number (`2995.30`, `2995.3`)."""
     return bool(PLAIN.match(left) and PLAIN.match(right)) and to_decimal(left) == to_decimal(right)
 
 
 def _is_number(value: Any) -> bool:
+    """Whether a JSON value is a number (not a boolean)."""
     return isinstance(value, int | float) and not isinstance(value, bool)
 
 
 def _identifier_like(text: str) -> bool:
-    """Whether a string could be an identifier a tool wrote: one token, with a digit, `_` or `-` in it,
-    and a letter (a lone number is a value)."""
+    """Whether a string could be an identifier a tool wrote: one token with a digit, `_` or `-` in it, and
+    not a lone number (a number is a value)."""
     return (
         3 <= len(text) <= 80
         and not any(char.isspace() for char in text)
         and any(char.isdigit() or char in "_-" for char in text)
-        and _RUN.search(text) is not None
+        and RUN.search(text) is not None
         and not PLAIN.match(text)
     )

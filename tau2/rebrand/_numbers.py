@@ -43,15 +43,36 @@ def decimals_of(text: str) -> int:
     return len(text.split(".", 1)[1]) if "." in text else 0
 
 
-def rewrite_text(text: str, change: Callable[[Decimal], Decimal]) -> str | None:
-    """A number text (`"$1,234.50"`) with its value changed, in the same form; None when it is not one."""
+def rewrite_text(text: str, change: Callable[[Decimal], Decimal | None]) -> str | None:
+    """A number text (`"$1,234.50"`) with the value `change` gives, in the same form; None when it is not
+    one or `change` gives nothing."""
     match = NUMBER_TEXT.match(text)
     if match is None:
         return None
     value = change(to_decimal(f"{match['sign']}{match['digits']}{match['fraction'] or ''}"))
+    if value is None:
+        return None
     shown = written(abs(value), decimals_of(text), thousands="," in match["digits"])
     sign = "-" if value < 0 else ""
     return f"{sign}{match['currency']}{shown}"
+
+
+def numbers_changed(text: str, change: Callable[[Decimal], Decimal | None]) -> str:
+    """`text` with each number standing in it (`12`, `$100`, `1,204.50`) given the value `change` gives it,
+    written as it was; the others kept."""
+
+    def replace(match: re.Match[str]) -> str:
+        number = match.group()
+        return rewrite_text(number, change) or number
+
+    return _NUMBER_IN_TEXT.sub(replace, text)
+
+
+_NUMBER_IN_TEXT = re.compile(
+    r"(?<![\w.,$-])(?<!\w-)-?\$?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\w-]|[.,]\d)"
+)
+"""A number standing in text (not a part of `555-123-2002`), with an optional minus, dollar sign and
+thousands separators."""
 
 
 def as_json_number(value: Decimal, like: float | int) -> float | int:
@@ -59,3 +80,17 @@ def as_json_number(value: Decimal, like: float | int) -> float | int:
     if isinstance(like, int) and value == value.to_integral_value():
         return int(value)
     return float(value)
+
+
+def money_mentions(text: str, change: Callable[[Decimal], Decimal | None]) -> str:
+    """`text` with each amount of money (`$1,234.50`) changed where `change` gives a new value, written
+    with the same separators and at least the same decimals."""
+
+    def replace(match: re.Match[str]) -> str:
+        amount = match["amount"]
+        new = change(to_decimal(amount))
+        if new is None:
+            return str(match.group())
+        return f"${written(new, decimals_of(amount), thousands=',' in amount)}"
+
+    return MONEY.sub(replace, text)

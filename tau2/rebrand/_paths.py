@@ -9,6 +9,8 @@ Path = tuple[str | int, ...]
 """Where a value sits in a document: its keys and list positions from the top."""
 
 ANY = "*"
+_REMEMBERED = 100_000
+"""Path tails whose label an index keeps (only the last parts of a path decide its label)."""
 
 
 def parse_pattern(text: str) -> tuple[str, ...]:
@@ -34,10 +36,14 @@ class PatternIndex:
 
     def __init__(self, labelled: Iterable[tuple[str, str]]) -> None:
         self._by_last: dict[str, list[tuple[tuple[str, ...], str]]] = {}
+        longest = 0
         for text, label in labelled:
             parts = parse_pattern(text)
             self._by_last.setdefault(parts[-1], []).append((parts, label))
+            longest = max(longest, len(parts))
         self._any = self._by_last.pop(ANY, [])
+        self._longest = longest
+        self._seen: dict[tuple[str | int, ...], str | None] = {}
 
     def __bool__(self) -> bool:
         return bool(self._by_last or self._any)
@@ -46,6 +52,15 @@ class PatternIndex:
         """The label of the first pattern (in the order given, specific last parts first) matching `path`."""
         if not path:
             return None
+        tail = tuple(-1 if isinstance(step, int) else step for step in path[-self._longest :])
+        if tail in self._seen:
+            return self._seen[tail]
+        label = self._label(path)
+        if len(self._seen) < _REMEMBERED:
+            self._seen[tail] = label
+        return label
+
+    def _label(self, path: Path) -> str | None:
         last = path[-1]
         candidates = self._by_last.get(last, []) if isinstance(last, str) else []
         for parts, label in (*candidates, *self._any):

@@ -11,6 +11,7 @@ from typing import Any
 
 from tau2.errors import UserInputError
 from tau2.rebrand._delta import Delta
+from tau2.rebrand._documents import task_documents_of, task_texts
 from tau2.rebrand._files import (
     DataFile,
     Form,
@@ -21,7 +22,7 @@ from tau2.rebrand._files import (
     write_task_file,
 )
 from tau2.rebrand._lockstep import RenamedTask, rename_task
-from tau2.rebrand._renaming import Renaming, build_renaming, task_documents_of, task_texts
+from tau2.rebrand._renaming import Renaming, build_renaming
 from tau2.rebrand._survivors import SurvivorSearch
 from tau2.tasks import Task
 from tau2.world import Domain, Identifiers

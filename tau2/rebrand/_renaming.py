@@ -9,9 +9,7 @@ changed only where the data declares it, never inside free text.
 
 from __future__ import annotations
 
-import json
 import random
-import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -19,162 +17,26 @@ from typing import Any
 
 from tau2.errors import UserInputError
 from tau2.rebrand._delta import Delta, ValueRule
-from tau2.rebrand._formats import IdFormat
-from tau2.rebrand._numbers import (
-    MONEY,
-    as_json_number,
-    decimals_of,
-    rewrite_text,
-    rounded,
-    to_decimal,
-    written,
+from tau2.rebrand._documents import (
+    Vocabulary,
+    dumped_like,
+    parsed_json,
+    strings,
+    task_documents_of,
+    task_texts,
 )
+from tau2.rebrand._formats import IdFormat
+from tau2.rebrand._kinds import MIN_TEXT_DIGITS, MIN_TEXT_LENGTH, Kinds, stands_out, walk_identifiers
+from tau2.rebrand._numbers import numbers_changed, rewrite_text
 from tau2.rebrand._paths import Path, PatternIndex
-from tau2.rebrand._text import _RUN, Boundary, Replacer
+from tau2.rebrand._text import Boundary, Replacer
 from tau2.tasks import AssertionCall, EnvCall, InitialData, SolutionStep, Task, UserInstructions
-from tau2.world import Domain, Identifiers, Side
+from tau2.world import Domain, Side
 
-MIN_TEXT_LENGTH = 5
-"""Identifiers shorter than this are changed only where the data declares them, never in free text."""
-MIN_TEXT_DIGITS = 7
-"""All-digit identifiers shorter than this are likewise too easily mistaken for a number."""
 MAX_DRAWS = 1_000
 """Draws tried for one new identifier before the format is declared too crowded."""
-
-
-def stands_out(identifier: str) -> bool:
-    """Whether an identifier can be told from other text: long enough, and not a short number."""
-    if len(identifier) < MIN_TEXT_LENGTH:
-        return False
-    return not (identifier.isdigit() and len(identifier) < MIN_TEXT_DIGITS)
-
-
-@dataclass(frozen=True)
-class Scale:
-    """A value rule's change of one number: multiplied by its factor and rounded."""
-
-    rule: ValueRule
-
-    def __call__(self, value: Decimal) -> Decimal:
-        return rounded(value * self.rule.factor, self.rule.decimals)
-
-    def number(self, value: float | int) -> float | int:
-        """A JSON number changed, keeping its type where it can."""
-        return as_json_number(self(to_decimal(value)), value)
-
-
-@dataclass(frozen=True)
-class Kinds:
-    """A domain's identifier declaration, compiled: where each kind sits, and its format."""
-
-    declaration: Identifiers
-    formats: Mapping[str, IdFormat]
-    fields: PatternIndex
-    keys: PatternIndex
-
-    @classmethod
-    def compile(cls, declaration: Identifiers, overrides: Mapping[str, str]) -> Kinds:
-        """The declaration with a delta's formats; an override of an undeclared kind is refused."""
-        names = [kind.name for kind in declaration.kinds]
-        unknown = sorted(set(overrides) - set(names))
-        if unknown:
-            raise UserInputError(
-                f"identifiers: no kind {unknown[0]!r} in this domain (kinds: {', '.join(names)})"
-            )
-        formats = {}
-        for kind in declaration.kinds:
-            text = overrides.get(kind.name, kind.format)
-            try:
-                formats[kind.name] = IdFormat.parse(text)
-            except ValueError as error:
-                raise UserInputError(f"identifiers: {kind.name}: {error}") from None
-        return cls(
-            declaration,
-            formats,
-            PatternIndex((pattern, kind.name) for kind in declaration.kinds for pattern in kind.fields),
-            PatternIndex((pattern, kind.name) for kind in declaration.kinds for pattern in kind.keys),
-        )
-
-
-def parsed_json(text: str) -> dict[str, Any] | list[Any] | None:
-    """The object or array a string holds as JSON text (tool arguments passed as text), else None."""
-    if not text.startswith(("{", "[")):
-        return None
-    try:
-        value = json.loads(text)
-    except ValueError:
-        return None
-    return value if isinstance(value, dict | list) else None
-
-
-def dumped_like(original: str, value: Any) -> str:
-    """`value` as JSON text in the style of `original` (compact or spaced separators, escaped or not)."""
-    compact = '": ' not in original and '":' in original
-    separators = (",", ":") if compact else (", ", ": ")
-    return json.dumps(value, separators=separators, ensure_ascii=original.isascii())
-
-
-def walk_identifiers(kinds: Kinds, value: Any, path: Path = ()) -> Iterator[tuple[str, str]]:
-    """(kind, identifier) of every identifier a document holds at a declared field or map key."""
-    yield from _identifiers(kinds, value, path, None)
-
-
-def _identifiers(kinds: Kinds, value: Any, path: Path, inherited: str | None) -> Iterator[tuple[str, str]]:
-    if isinstance(value, dict):
-        keyed = kinds.keys.label(path) if kinds.keys else None
-        for key, item in value.items():
-            if keyed is not None and isinstance(key, str):
-                yield keyed, key
-            yield from _identifiers(kinds, item, (*path, key), None)
-    elif isinstance(value, list):
-        kind = inherited or kinds.fields.label(path)
-        for index, item in enumerate(value):
-            yield from _identifiers(kinds, item, (*path, index), kind)
-    elif isinstance(value, str):
-        kind = inherited or kinds.fields.label(path)
-        if kind is not None:
-            if any(char.isalnum() for char in value):
-                yield kind, value
-        elif (inner := parsed_json(value)) is not None:
-            yield from _identifiers(kinds, inner, path, None)
-    elif isinstance(value, int) and not isinstance(value, bool):
-        kind = inherited or kinds.fields.label(path)
-        if kind is not None:
-            yield kind, str(value)
-
-
-def strings(value: Any) -> Iterator[str]:
-    """Every string of a document: keys and values, at any depth."""
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            if isinstance(key, str):
-                yield key
-            yield from strings(item)
-    elif isinstance(value, list):
-        for item in value:
-            yield from strings(item)
-
-
-class Vocabulary:
-    """Everything the sources write, to tell whether a new identifier or name would be mistaken for text
-    already there: their words, and (looked at only when all of a candidate's words occur) their text."""
-
-    def __init__(self, texts: Iterable[str]) -> None:
-        kept = [text for text in texts if text]
-        self.words: set[str] = {word for text in kept for word in _RUN.findall(text)}
-        self._texts = kept
-        self._joined: str | None = None
-
-    def occurs(self, candidate: str) -> bool:
-        """Whether `candidate` may already stand somewhere in the sources."""
-        words = _RUN.findall(candidate)
-        if not all(word in self.words for word in words):
-            return False
-        if self._joined is None:
-            self._joined = "\n".join(self._texts)
-        return candidate in self._joined
+_REMEMBERED = 200_000
+"""Renamed strings a renaming remembers."""
 
 
 @dataclass(frozen=True)
@@ -198,6 +60,7 @@ class Renaming:
     _value_arguments: PatternIndex = field(init=False, repr=False, compare=False)
     renamed: frozenset[str] = field(init=False, repr=False, compare=False)
     """Every new identifier."""
+    _texts: dict[str, str] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         entries: dict[str, tuple[str, Boundary]] = {word: (word, Boundary.WORD) for word in self.protected}
@@ -207,8 +70,9 @@ class Renaming:
         )
         for rule in self.rules:
             for phrase in rule.phrases:
-                entries[phrase] = (self._phrase(phrase, Scale(rule), entries), Boundary.WORD)
+                entries[phrase] = (self._phrase(phrase, rule, entries), Boundary.WORD)
         object.__setattr__(self, "_text", Replacer(entries))
+        object.__setattr__(self, "_texts", {})
         object.__setattr__(self, "renamed", frozenset(self.identifiers.values()))
         rules = {rule.name: rule for rule in self.rules}
         object.__setattr__(
@@ -219,10 +83,9 @@ class Renaming:
         )
 
     @staticmethod
-    def _phrase(phrase: str, scale: Scale, entries: Mapping[str, tuple[str, Boundary]]) -> str:
+    def _phrase(phrase: str, rule: ValueRule, entries: Mapping[str, tuple[str, Boundary]]) -> str:
         """A policy phrase with its numbers changed and its names and identifiers renamed."""
-        renamed = Replacer(entries)(phrase)
-        return _NUMBER_IN_PHRASE.sub(lambda match: _rescaled(match.group(), scale), renamed)
+        return numbers_changed(Replacer(entries)(phrase), rule.change)
 
     def rule(self, name: str) -> ValueRule:
         """The value rule called `name`."""
@@ -231,6 +94,16 @@ class Renaming:
     def text(self, text: str) -> str:
         """Free text renamed: identifiers, names and policy phrases wherever they stand on their own."""
         return self._text(text)
+
+    def _cached_text(self, text: str) -> str:
+        """`text` renamed, remembered (data repeats its short strings: statuses, dates, names)."""
+        cache = self._texts
+        renamed = cache.get(text)
+        if renamed is None:
+            renamed = self._text(text)
+            if len(cache) < _REMEMBERED:
+                cache[text] = renamed
+        return renamed
 
     def occurrences(self, text: str) -> Iterator[tuple[int, int, str, str]]:
         """Where `text` holds what the renaming changes: (start, end, old, new)."""
@@ -265,7 +138,7 @@ class Renaming:
                 and self._value_arguments
                 and self._value_arguments.label((tool, *path))
             ):
-                return _NUMBER_IN_TEXT.sub(lambda match: _changed_number(match.group(), change), value)
+                return numbers_changed(value, change)
             return value
 
         rewritten: dict[str, Any] = rewrite(dict(arguments), ())
@@ -292,19 +165,19 @@ class Renaming:
             return key
         if key in self.identifiers:
             return self.identifiers[key]
-        return key if keyed is not None else self._text(key)
+        return key if keyed is not None else self._cached_text(key)
 
     def _string(self, value: str, path: Path, inherited: str | None, tool: str | None) -> str:
         if inherited or self.kinds.fields.label(path):
             return self.identifiers.get(value, value)
-        scale = self._scale(path, tool)
-        if scale is not None and (changed := rewrite_text(value, scale)) is not None:
+        rule = self._rule_at(path, tool)
+        if rule is not None and (changed := rewrite_text(value, rule.change)) is not None:
             return changed
         inner = parsed_json(value)
         if inner is not None:
             renamed = self._walk(inner, path, None, tool)
             return value if renamed == inner else dumped_like(value, renamed)
-        return self._text(value)
+        return self._cached_text(value)
 
     def _number(self, value: float | int, path: Path, inherited: str | None, tool: str | None) -> Any:
         if (inherited or self.kinds.fields.label(path)) and isinstance(value, int):
@@ -312,10 +185,11 @@ class Renaming:
             if new is None:
                 return value
             return int(new) if new.isdigit() else new
-        scale = self._scale(path, tool)
-        return value if scale is None else scale.number(value)
+        rule = self._rule_at(path, tool)
+        return value if rule is None else rule.number(value)
 
-    def _scale(self, path: Path, tool: str | None) -> Scale | None:
+    def _rule_at(self, path: Path, tool: str | None) -> ValueRule | None:
+        """The value rule naming this place of a data document (no tool) or of a tool's arguments."""
         name = (
             self._value_arguments.label((tool, *path))
             if tool is not None and self._value_arguments
@@ -323,7 +197,7 @@ class Renaming:
             if tool is None and self._value_fields
             else None
         )
-        return None if name is None else Scale(self.rule(name))
+        return None if name is None else self.rule(name)
 
     def task(self, task: Task) -> Task:
         """A task renamed throughout: its data patches, calls, expected outputs, brief, ticket and metadata
@@ -411,6 +285,7 @@ class Renaming:
             "_text": self._text.extended(
                 {old: (new, Boundary.ALNUM) for old, new in identifiers.items() if stands_out(old)}
             ),
+            "_texts": {},
             "_value_fields": self._value_fields,
             "_value_arguments": self._value_arguments,
         }
@@ -428,24 +303,6 @@ class Renaming:
             self.protected,
             task_only=frozenset(self.identifiers[old] for old in self.task_only),
         )
-
-
-_NUMBER_IN_PHRASE = re.compile(r"(?<![\w.])\$?\d+(?:,\d{3})*(?:\.\d+)?(?!\w)")
-
-
-_NUMBER_IN_TEXT = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?!\w|\.\d)")
-
-
-def _changed_number(number: str, change: Callable[[Decimal], Decimal | None]) -> str:
-    """A number of a text with the value `change` gives, written with at least as many decimals."""
-    new = change(to_decimal(number))
-    return number if new is None else written(new, decimals_of(number), thousands=False)
-
-
-def _rescaled(number: str, scale: Scale) -> str:
-    """A number of a policy phrase multiplied, written as it was (`$100` → `$150`)."""
-    changed = rewrite_text(number, scale)
-    return number if changed is None else changed
 
 
 def _maybe(change: Callable[[str], str], text: str | None) -> str | None:
@@ -542,46 +399,3 @@ def protected_words(domain: Domain[Any]) -> list[str]:
     if domain.identifiers is not None:
         names.update(domain.identifiers.protected)
     return sorted(name for name in names if any(char.isalnum() for char in name))
-
-
-def task_documents_of(task: Task) -> list[tuple[Any, Path]]:
-    """A task's data documents with the path each is rooted at: its data patches (at the top of the
-    state), each call's arguments, and its metadata."""
-    documents: list[tuple[Any, Path]] = []
-    if task.initial_data is not None:
-        documents += [
-            (patch, ()) for patch in (task.initial_data.agent_data, task.initial_data.user_data) if patch
-        ]
-    calls: list[EnvCall] = [*task.initialization, *task.evaluation.assertions, *task.evaluation.solution]
-    documents += [(call.arguments, ()) for call in calls]
-    documents.append((task.metadata, ()))
-    return documents
-
-
-def task_texts(tasks: Iterable[Task]) -> Iterator[str]:
-    """Every free text of the tasks: purpose, brief, persona, ticket, expected outputs, messages."""
-    for task in tasks:
-        scenario = task.user_scenario
-        yield scenario.text()
-        for text in (task.purpose, task.ticket):
-            if text:
-                yield text
-        evaluation = task.evaluation
-        yield from evaluation.communicate_info or []
-        yield from evaluation.nl_assertions or []
-        yield from (check.message for check in evaluation.assertions if check.message)
-        yield from (step.info for step in evaluation.solution if step.info)
-
-
-def money_mentions(text: str, change: Callable[[Decimal], Decimal | None]) -> str:
-    """`text` with each amount of money (`$1,234.50`) changed where `change` gives a new value, written
-    with the same separators and at least the same decimals."""
-
-    def replace(match: Any) -> str:
-        amount = match["amount"]
-        new = change(to_decimal(amount))
-        if new is None:
-            return str(match.group())
-        return f"${written(new, decimals_of(amount), thousands=',' in amount)}"
-
-    return MONEY.sub(replace, text)

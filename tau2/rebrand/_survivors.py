@@ -7,8 +7,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+from tau2.rebrand._documents import strings
+from tau2.rebrand._kinds import Kinds, stands_out, walk_identifiers
 from tau2.rebrand._paths import Path
-from tau2.rebrand._renaming import Kinds, stands_out, strings, walk_identifiers
 from tau2.rebrand._text import Boundary, Replacer
 
 
@@ -46,5 +47,8 @@ class SurvivorSearch:
         for _, value in walk_identifiers(self.kinds, document, root):
             if value in self.old:
                 yield value
-        for text in strings(document):
+        texts = list(strings(document))
+        if not self._text.may_occur("\n".join(texts)):
+            return
+        for text in texts:
             yield from self.in_text(text)

@@ -14,7 +14,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from enum import Enum
 
-_RUN = re.compile(r"[^\W_]+")
+RUN = re.compile(r"[^\W_]+")
 """A maximal run of letters and digits: where a literal can start."""
 
 
@@ -42,7 +42,7 @@ class _Entry:
 
 def anchor(literal: str) -> tuple[str, int] | None:
     """The first run of letters and digits of `literal` and where it starts; None when it has none."""
-    match = _RUN.search(literal)
+    match = RUN.search(literal)
     return None if match is None else (match.group(), match.start())
 
 
@@ -88,14 +88,18 @@ class Replacer:
     def __bool__(self) -> bool:
         return bool(self._index)
 
+    def may_occur(self, text: str) -> bool:
+        """Whether a literal may stand in `text`: False when no word of it begins one (a quick test)."""
+        return bool(self._index) and not self._anchors.isdisjoint(RUN.findall(text))
+
     def occurrences(self, text: str) -> Iterator[tuple[int, int, str, str]]:
         """(start, end, literal, replacement) of each standing occurrence, left to right, none overlapping."""
         index = self._index
-        if not index or self._anchors.isdisjoint(_RUN.findall(text)):
+        if not self.may_occur(text):
             return
         done = 0
         size = len(text)
-        for run in _RUN.finditer(text):
+        for run in RUN.finditer(text):
             begin = run.start()
             if begin < done:
                 continue

@@ -3,12 +3,13 @@ the original reference actions, replayed on the rebranded world, fail (the memor
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict
 
-from tau2.rebrand import Rebrand, RenamedTask
+from tau2.rebrand import Rebrand, RenamedTask, RenamedWorld
 from tau2.rebrand.check._score import replay_reward, writes_records
 
 
@@ -80,14 +81,18 @@ def check_task(
 
 
 def check_rebrand(rebrand: Rebrand) -> Check:
-    """Score every task of a rebrand (its target must still hold what it wrote)."""
-    declaration = rebrand.domain.identifiers
+    """Score every task of a rebrand (its target must still hold what it wrote), by task file."""
+    files = {id(task): path.name for path, tasks in rebrand.task_files for task in tasks}
+    return check_world(rebrand.world, lambda task: files[id(task)])
+
+
+def check_world(world: RenamedWorld, file: Callable[[RenamedTask], str] = lambda _: "") -> Check:
+    """Score every task of a renamed world (its target must still hold what was written); `file` names the
+    task file each task came from."""
+    declaration = world.domain.identifiers
     records = () if declaration is None else declaration.records
-    world = rebrand.world
     checks = [
-        check_task(renamed, path.name, world.source, world.target, records)
-        for path, tasks in rebrand.task_files
-        for renamed in tasks
+        check_task(renamed, file(renamed), world.source, world.target, records) for renamed in world.tasks
     ]
     writing = [check for check in checks if check.writes and check.original == 1.0]
     summary = Summary(
