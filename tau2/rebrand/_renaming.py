@@ -10,7 +10,7 @@ changed only where the data declares it, never inside free text.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
@@ -104,14 +104,6 @@ class Renaming:
             if len(cache) < _REMEMBERED:
                 cache[text] = renamed
         return renamed
-
-    def occurrences(self, text: str) -> Iterator[tuple[int, int, str, str]]:
-        """Where `text` holds what the renaming changes: (start, end, old, new)."""
-        yield from self._text.occurrences(text)
-
-    def identifier(self, value: str) -> str:
-        """The new identifier of `value`, or `value` when it is none of the renamed identifiers."""
-        return self.identifiers.get(value, value)
 
     def document(self, value: Any, path: Path = ()) -> Any:
         """A data document (a database, a data patch, task metadata) renamed, its value fields changed."""

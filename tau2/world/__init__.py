@@ -1,6 +1,7 @@
 """The world contract: tools and their results, what an assertion observed, the shared world state of one
 episode, the difference between two of its states, domain packs (with the wording of their offline
-requests) and their registry, and the conformance checker for packs."""
+requests and the declaration of their identifiers) and their registry, and the conformance checker for
+packs."""
 
 from tau2.world._change_tracker import ChangeTracker
 from tau2.world._checks import check_domain
