@@ -15,6 +15,7 @@ from . import hidden_accounts, hidden_credit, hidden_debit, hidden_misc, hidden_
 from .agent_tools import AGENT_TOOLS
 from .customer import customer_record
 from .discoverable import AGENT_HIDDEN, USER_HIDDEN
+from .identifiers import IDENTIFIERS
 from .loader import DATA_DIR, DEFAULT_TASKS, load_state, patch_state, prepare_task
 from .retrieval import (
     CONFIGURATIONS,
@@ -77,6 +78,7 @@ DOMAIN: Domain[BankDB] = Domain(
     refusal=refusal,
     discoverable_tools=discoverable_tools,
     customer_record=customer_record,
+    identifiers=IDENTIFIERS,
     retrieval=RetrievalSupport(
         names=tuple(CONFIGURATIONS),
         default=DEFAULT,

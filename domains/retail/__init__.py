@@ -5,6 +5,7 @@ from tau2 import Domain, ToolTable
 
 from ..tau_common.files import shipped_policy
 from .customer import customer_record
+from .identifiers import IDENTIFIERS
 from .loader import DATA_DIR, DEFAULT_TASKS, load_state, policy
 from .state import RetailDB, fresh_copy
 from .tools import AGENT_TOOLS
@@ -24,6 +25,7 @@ DOMAIN: Domain[RetailDB] = Domain(
     single_control=True,
     default_suite=DEFAULT_TASKS,
     customer_record=customer_record,
+    identifiers=IDENTIFIERS,
 )
 
 __all__ = ["DATA_DIR", "DOMAIN", "RetailDB", "load_state", "policy"]

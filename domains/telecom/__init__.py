@@ -25,6 +25,7 @@ from tau2.domains.telecom.customer import customer_record
 from tau2.domains.telecom.export import dump_tau2_user_db
 from tau2.domains.telecom.extended_domain import EXTENDED_DOMAIN
 from tau2.domains.telecom.extended_state import ExtendedTelecomState
+from tau2.domains.telecom.identifiers import IDENTIFIERS
 from tau2.domains.telecom.invariants import invariant_violations
 from tau2.domains.telecom.loader import DATA_DIR, load_files, load_state
 from tau2.domains.telecom.patches import apply_patches
@@ -67,6 +68,7 @@ DOMAIN: Domain[TelecomState] = Domain(
     default_suite=DEFAULT_SUITE,
     phrasing=PHRASING,
     customer_record=customer_record,
+    identifiers=IDENTIFIERS,
 )
 
 __all__ = [

@@ -42,6 +42,7 @@ COMMANDS = (
     "generate",
     "verify",
     "lint",
+    "rebrand",
     "check_model",
     "episode",
     "run",

@@ -1,7 +1,8 @@
 """The world contract: tools and their results, what an assertion observed, the shared world state of one
 episode, the difference between two of its states, a state's digest (τ²-bench's database hash), domain
-packs (with the wording of their offline requests) and their registry, the conformance checker for packs,
-and the read-only view reference actors judge the world through."""
+packs (with the wording of their offline requests and the declaration of their identifiers) and their
+registry, the conformance checker for packs, and the read-only view reference actors judge the world
+through."""
 
 from tau2.world._change_tracker import ChangeTracker
 from tau2.world._checks import check_domain
@@ -16,6 +17,7 @@ from tau2.world._domain import (
     refusal_of,
     register_domain,
 )
+from tau2.world._identifiers import IdentifierKind, Identifiers
 from tau2.world._observation import Observation
 from tau2.world._phrasing import NEUTRAL_PHRASING, RequestPhrasing
 from tau2.world._results import ToolFailure, ToolResult
@@ -33,6 +35,8 @@ __all__ = [
     "CustomerRecord",
     "Domain",
     "EmbedderConfig",
+    "IdentifierKind",
+    "Identifiers",
     "Observation",
     "Rehearsal",
     "RequestPhrasing",

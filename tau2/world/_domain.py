@@ -19,6 +19,7 @@ from tau2.world._tools import Side, ToolTable
 if TYPE_CHECKING:  # annotation only: catalogs and tasks are task-layer concepts
     from tau2.tasks import CatalogSource, Task
     from tau2.world._customer import CustomerRecord
+    from tau2.world._identifiers import Identifiers
     from tau2.world._results import ToolResult
     from tau2.world._retrieval import RetrievalSupport
     from tau2.world._world import World
@@ -79,6 +80,9 @@ class Domain(Generic[State]):
     customer_record: Callable[[World, Task], CustomerRecord | None] | None = None
     """The record of the customer a task's user seat plays, read from the task's initialised world (None
     when the task names no customer of the data); `tau2 lint` checks the task's texts against it."""
+    identifiers: Identifiers | None = None
+    """Which values of the domain's data are identifiers of which kind, and how new ones are written: what
+    `tau2 rebrand` and identifier renaming need (None: the domain cannot be renamed)."""
 
 
 def refusal_of(domain: Domain[Any], result: ToolResult) -> str | None:
