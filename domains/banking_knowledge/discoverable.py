@@ -186,6 +186,8 @@ def give_user_tool(state: BankDB, name: str, arguments: str) -> str:
         parsed = json.loads(arguments)
     except json.JSONDecodeError as error:
         return f"Error: Invalid JSON in arguments: {error}"
+    except ValueError as error:  # an integer too long to convert: τ²-bench's call fails with its text
+        raise ToolError(ErrorCode.INVALID_ARGUMENT, str(error)) from None
     known = {parameter.name for parameter in tool.parameters}
     for key in _keys(parsed):
         if key not in known and key != "self":

@@ -13,6 +13,8 @@ from collections.abc import Callable, Iterable
 from datetime import datetime
 from typing import Any
 
+from tau2 import ErrorCode, ToolError
+
 from .state import BankDB, Record, Table
 
 TODAY = "11/14/2025"
@@ -80,6 +82,8 @@ def query_text(state: BankDB, table_name: str, constraints: str) -> str:
         parsed = json.loads(constraints) if constraints else {}
     except json.JSONDecodeError as error:
         return f"Error: Invalid JSON: {error}"
+    except ValueError as error:  # an integer too long to convert: τ²-bench's call fails with its text
+        raise ToolError(ErrorCode.INVALID_ARGUMENT, str(error)) from None
     if not isinstance(parsed, dict):
         return f"Error querying database: argument after ** must be a mapping, not {type(parsed).__name__}"
     return listing(table_name, matching(table, parsed))

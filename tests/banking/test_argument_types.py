@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tau2 import Side, World
+from tau2 import ErrorCode, Side, World
 from tau2.domains.banking_knowledge.state import BankDB
 
 COMPARE_TEXT = "Error: Invalid arguments: '<=' not supported between instances of 'str' and 'int'"
@@ -133,3 +133,27 @@ def test_a_customer_tool_logs_its_call_before_a_wrong_type_fails_it(world: World
     assert result.content == f"Error: Invalid arguments for tool '{tool}': unhashable type: 'list'"
     (logged,) = _state(world).user_discoverable_tool_calls.data.values()
     assert logged["arguments"] == {"account_id": [], "check_amount": "25"}
+
+
+TOO_LONG = "1" * 5000
+"""An integer longer than Python converts by default (4,300 digits): json.loads fails on it with a
+`ValueError` that is not a decoding error, and the call fails with its text as τ²-bench's does."""
+
+
+def test_an_integer_too_long_in_a_lookup_fails_the_call_with_pythons_words(world: World) -> None:
+    crafted = f'nobody", "age": {TOO_LONG}, "x": "'
+    result = world.call(Side.AGENT, "get_user_information_by_id", {"user_id": crafted})
+    assert result.error is not None and result.error.code is ErrorCode.INVALID_ARGUMENT
+    assert "Exceeds the limit (4300 digits) for integer string conversion" in result.error.message
+
+
+def test_an_integer_too_long_in_a_given_tools_arguments_fails_the_call(world: World) -> None:
+    arguments = f'{{"check_amount": {TOO_LONG}}}'
+    result = world.call(
+        Side.AGENT,
+        "give_discoverable_user_tool",
+        {"discoverable_tool_name": "deposit_check_3847", "arguments": arguments},
+    )
+    assert result.error is not None and result.error.code is ErrorCode.INVALID_ARGUMENT
+    assert "Exceeds the limit (4300 digits)" in result.error.message
+    assert not _state(world).user_discoverable_tools.data
