@@ -101,6 +101,21 @@ def parse_toml(text: str) -> dict[str, Any]:
         ) from None
 
 
+def read_toml_file(path: Path, limit: int) -> dict[str, Any]:
+    """The table a TOML file of at most `limit` bytes holds, read with `read_bytes_bounded`; text that is
+    not UTF-8, bad TOML (an integer too long included) and nesting too deep are one `UserInputError`
+    line naming the file."""
+    data = read_bytes_bounded(path, limit, "TOML")
+    try:
+        return parse_toml(data.decode("utf-8"))
+    except UnicodeDecodeError as error:
+        raise UserInputError(f"{path}: cannot read: not UTF-8 text ({error.reason})") from None
+    except tomllib.TOMLDecodeError as error:
+        raise UserInputError(f"{path}: invalid TOML: {error}") from None
+    except RecursionError:
+        raise UserInputError(f"{path}: TOML nested too deeply to read") from None
+
+
 _NOT_REGULAR = {
     stat.S_IFDIR: "is a directory, not a file",
     stat.S_IFIFO: "is a named pipe (FIFO), not a regular file",

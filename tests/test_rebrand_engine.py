@@ -217,7 +217,8 @@ def test_identifier_formats() -> None:
         ('[[values]]\nname = "p"\nfactor = 2', "names no fields or arguments"),
         ('[[policy_numbers]]\nname = "p"\nfactor = 2\nphrases = ["no number"]', "holds no number"),
         ('colour = "blue"', "colour: Extra inputs are not permitted"),
-        ("seed = ", "not valid TOML"),
+        ("seed = ", "invalid TOML"),
+        ("seed = " + "7" * 5_000, "an integer of more than 4,300 digits"),
     ],
 )
 def test_a_bad_delta_is_one_line_naming_the_file(tmp_path: Path, text: str, message: str) -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-import tomllib
 import types
 import typing
 from enum import Enum
@@ -13,7 +12,7 @@ from typing import Any, Final
 import tomli_w
 from pydantic import BaseModel
 
-from tau2._jsonfile import parse_toml, read_bytes_bounded
+from tau2._jsonfile import read_toml_file
 from tau2.config._fields import ordered_fields
 from tau2.errors import UserInputError
 
@@ -23,16 +22,8 @@ must not fill memory."""
 
 
 def read_toml(path: Path) -> dict[str, Any]:
-    """The table a TOML file holds; an unreadable file or bad TOML becomes a one-line `UserInputError`."""
-    data = read_bytes_bounded(path, MAX_CONFIG_BYTES, "TOML")
-    try:
-        return parse_toml(data.decode("utf-8"))
-    except UnicodeDecodeError as error:
-        raise UserInputError(f"{path}: cannot read: not UTF-8 text ({error.reason})") from None
-    except tomllib.TOMLDecodeError as error:
-        raise UserInputError(f"{path}: invalid TOML: {error}") from None
-    except RecursionError:
-        raise UserInputError(f"{path}: TOML nested too deeply to read") from None
+    """The table a configuration file holds; an unreadable file or bad TOML is a one-line `UserInputError`."""
+    return read_toml_file(path, MAX_CONFIG_BYTES)
 
 
 def to_toml(model: BaseModel) -> str:

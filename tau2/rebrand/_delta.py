@@ -3,20 +3,22 @@ formats, values and prices, policy numbers), validated with one-line errors."""
 
 from __future__ import annotations
 
-import tomllib
 from decimal import Decimal
 from pathlib import Path
 from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from tau2._jsonfile import read_bytes_bounded, validation_error
+from tau2._jsonfile import read_toml_file, validation_error
 from tau2.errors import UserInputError
 from tau2.rebrand._formats import IdFormat
 from tau2.rebrand._numbers import as_json_number, rounded, to_decimal
 from tau2.rebrand._paths import parse_pattern
 from tau2.rebrand._text import anchor
 from tau2.world import Identifiers
+
+MAX_DELTA_BYTES = 1 << 20
+"""The largest delta file read (1 MiB): far beyond any real delta; a device must not fill memory."""
 
 
 class _Strict(BaseModel):
@@ -137,16 +139,7 @@ class Delta(_Strict):
 def load_delta(path: Path, declaration: Identifiers | None = None) -> Delta:
     """The delta of a TOML file, for the domain of `declaration` when given (its identifier formats must
     name the domain's kinds); a bad file is one line naming the file and the field."""
-    try:
-        data = tomllib.loads(read_bytes_bounded(path).decode("utf-8"))
-    except FileNotFoundError:
-        raise UserInputError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise UserInputError(f"{path}: is a directory, not a delta file") from None
-    except UnicodeDecodeError:
-        raise UserInputError(f"{path}: not UTF-8 text") from None
-    except tomllib.TOMLDecodeError as error:
-        raise UserInputError(f"{path}: not valid TOML: {error}") from None
+    data = read_toml_file(path, MAX_DELTA_BYTES)
     try:
         delta = Delta.model_validate(data)
     except ValidationError as error:

@@ -7,7 +7,6 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
-import tomllib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -17,7 +16,7 @@ from typing import Any
 
 import tomli_w
 
-from tau2._jsonfile import read_json, read_text_bounded, write_json
+from tau2._jsonfile import MAX_JSON_BYTES, read_json, read_text_bounded, read_toml_file, write_json
 from tau2.errors import UserInputError
 from tau2.tasks import Suite, Task, is_suite_document, parse_suite
 from tau2.tau2bench import load_task_file, task_to_tau2
@@ -73,10 +72,7 @@ def _read(directory: Path, relative: Path) -> DataFile:
     if path.suffix == ".json":
         return DataFile(relative, Form.JSON, read_json(path))
     if path.suffix == ".toml":
-        try:
-            return DataFile(relative, Form.TOML, tomllib.loads(read_text_bounded(path)))
-        except tomllib.TOMLDecodeError as error:
-            raise UserInputError(f"{path}: not valid TOML: {error}") from None
+        return DataFile(relative, Form.TOML, read_toml_file(path, MAX_JSON_BYTES))
     try:
         return DataFile(relative, Form.TEXT, read_text_bounded(path))
     except UnicodeDecodeError:
