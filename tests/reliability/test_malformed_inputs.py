@@ -437,6 +437,21 @@ def _cases() -> list[Case]:
     add("regrade-nothing-to-judge", "regrade", "good-run", "--out", "regraded", *JUDGE_WITH_KEY)
     add("compare-html-full-disk", "compare", "good-run", "good-run", "--html", "/dev/full", code=ENVIRONMENT)
 
+    rebrand = ("rebrand", "--domain", "retail")
+    add("rebrand-domain-unknown", "rebrand", "--domain", "atlantis", "-o", "renamed")
+    add("rebrand-domain-without-identifiers", "rebrand", "--domain", "mock", "-o", "renamed")
+    add("rebrand-out-file", *rebrand, "-o", "a-file")
+    add("rebrand-out-a-run", *rebrand, "-o", "good-run")
+    add("rebrand-out-under-a-file", *rebrand, "-o", "a-file/renamed")
+    add("rebrand-no-out", *rebrand)
+    add("rebrand-data-dir-file", *rebrand, "-o", "renamed", "--data-dir", "a-file")
+    add("rebrand-suite-missing", *rebrand, "-o", "renamed", "--suite", "no-such-file.json")
+    add("rebrand-suite-not-json", *rebrand, "-o", "renamed", "--suite", "a-file")
+    add("rebrand-delta-missing", *rebrand, "-o", "renamed", "--delta", "no-such-file.toml")
+    add("rebrand-delta-directory", *rebrand, "-o", "renamed", "--delta", "a-directory")
+    for name in sorted(BROKEN_CONFIGS.keys() - {"config-empty.toml"}):  # an empty delta: identifiers only
+        add(f"rebrand-delta-{name}", *rebrand, "-o", "renamed", "--delta", name)
+
     view = ("view", "good-run")
     add("view-index-zero", *view, "--index", "0")
     add("view-index-too-large", *view, "--index", "999")
