@@ -653,7 +653,7 @@ def test_json_nested_too_deeply_is_a_one_line_error(tmp_path: Path) -> None:
 
 
 def test_text_instructions_take_the_domain_a_data_directory_belongs_to(tmp_path: Path) -> None:
-    from tau2.domains.airline.loader import DATA_DIR as AIRLINE_DATA
+    from tau2.domains.airline import DATA_DIR as AIRLINE_DATA
 
     record = mock_record()
     record["user_scenario"]["instructions"] = "Your flight is late."

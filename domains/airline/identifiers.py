@@ -6,7 +6,7 @@ from pathlib import Path
 
 from tau2.world import IdentifierKind, Identifiers
 
-from .loader import DATA_DIR
+from .state import DATA_DIR
 
 IDENTIFIERS = Identifiers(
     kinds=(

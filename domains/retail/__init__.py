@@ -4,11 +4,14 @@ the customer has no tools and only talks."""
 from tau2 import Domain, ToolTable
 
 from ..tau_common.files import shipped_policy
+from ..tau_common.pack_files import PackFiles
 from .customer import customer_record
 from .identifiers import IDENTIFIERS
-from .loader import DATA_DIR, DEFAULT_TASKS, load_state, policy
-from .state import RetailDB, fresh_copy
+from .state import DATA_DIR, RetailDB, fresh_copy
 from .tools import AGENT_TOOLS
+
+FILES = PackFiles(DATA_DIR, RetailDB)
+"""The pack's own data: its database, policy and task file."""
 
 DOMAIN: Domain[RetailDB] = Domain(
     name="retail",
@@ -17,15 +20,15 @@ DOMAIN: Domain[RetailDB] = Domain(
         "delivered ones, and updates addresses; the customer only talks."
     ),
     tools=ToolTable(AGENT_TOOLS),
-    load_state=load_state,
-    policy=policy,
+    load_state=FILES.load_state,
+    policy=FILES.policy,
     data_policy=shipped_policy,
     transfer_tool="transfer_to_human_agents",
     fresh_state=fresh_copy,
     single_control=True,
-    default_suite=DEFAULT_TASKS,
+    default_suite=FILES.default_suite,
     customer_record=customer_record,
     identifiers=IDENTIFIERS,
 )
 
-__all__ = ["DATA_DIR", "DOMAIN", "RetailDB", "load_state", "policy"]
+__all__ = ["DATA_DIR", "DOMAIN", "FILES", "RetailDB"]

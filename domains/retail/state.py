@@ -6,9 +6,13 @@ world's own maps, so a fresh world is three shallow dict copies however large th
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
+
+DATA_DIR = Path(__file__).parent / "data"
+"""The pack's own data directory, laid out as τ²-bench's (`db.json`, `policy.md`, `tasks.json`)."""
 
 OrderStatus = Literal[
     "pending",
