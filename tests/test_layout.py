@@ -31,6 +31,7 @@ LAYERS: dict[str, int] = {
     "tasks": 2,
     "personas": 2,
     "tau2bench": 2,
+    "retrieval": 2,
     "llm": 3,
     "episode": 4,
     "config": 5,
