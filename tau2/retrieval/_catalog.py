@@ -4,8 +4,6 @@ installed under the entry-point group `tau2.retrieval_engines`, and `module:attr
 
 from __future__ import annotations
 
-import dataclasses
-
 from tau2._registry import Registry
 from tau2.errors import UserInputError
 from tau2.retrieval._engine import Engine
@@ -16,10 +14,11 @@ ENGINE_GROUP = "tau2.retrieval_engines"
 
 
 def _accept(name: str, loaded: object) -> Engine:
-    """An `Engine` as is (under the name it was asked for, when a reference or entry point names it)."""
+    """An `Engine` as is: one found by a reference or an entry point keeps its own name, and is found
+    only under what named it (so it can never stand in for a shipped engine)."""
     if not isinstance(loaded, Engine):
         raise UserInputError(f"retrieval engine {name!r} names a {type(loaded).__name__}, not a tau2 Engine")
-    return loaded if loaded.name == name else dataclasses.replace(loaded, name=name)
+    return loaded
 
 
 def _unknown(name: str, names: list[str]) -> UserInputError:
