@@ -27,7 +27,6 @@ from tau2.retrieval import (
     Use,
     available_engines,
     check_engine,
-    configuration,
     describe_engines,
     format_hits,
     get_engine,
@@ -230,7 +229,7 @@ def _instructions(
 
 KNOWLEDGE = Knowledge(
     documents=lambda data_dir: DOCUMENTS,
-    configurations=(configuration("search_and_grep", "bm25", "grep"),),
+    configurations=(Configuration.of("search_and_grep", "bm25", "grep"),),
     default="search_and_grep",
     instructions=_instructions,
     required=lambda task: ["Cards"],
@@ -286,11 +285,17 @@ def test_search_answers_count_what_they_listed() -> None:
 def test_the_declaration_becomes_the_worlds_support_with_its_default_declared_once() -> None:
     support = KNOWLEDGE.support(lambda config, data_dir: get_domain("mock"))
     assert support.default == RetrievalConfig(name="search_and_grep")
+    assert support.recorded(None, {"top_k": 3}) == RetrievalConfig(name="search_and_grep", top_k=3)
+    assert support.recorded("shell", {}) == RetrievalConfig(name="shell")
+    with pytest.raises(UserInputError, match="retrieval_config: 'bm25' is not a retrieval configuration"):
+        support.recorded("bm25", {})
+    with pytest.raises(UserInputError, match="retrieval_config_kwargs: top_k: Input should be a valid"):
+        support.recorded("shell", {"top_k": "7"})
     assert support.names == ("search_and_grep", "full", "golden", "shell")
     with pytest.raises(ValueError, match="'nowhere' is not offered"):
         Knowledge(
             documents=lambda data_dir: DOCUMENTS,
-            configurations=(configuration("only", Use("none")),),
+            configurations=(Configuration.of("only", Use("none")),),
             default="nowhere",
             instructions=_instructions,
             required=lambda task: [],

@@ -35,7 +35,6 @@ from tau2.retrieval import (
     KnowledgeBase,
     SearchTool,
     Use,
-    configuration,
     inline,
     read_documents,
 )
@@ -72,40 +71,40 @@ the first `k` of them as Python slices a list (k = 20 still gives the configured
 last two)."""
 
 CONFIGURATIONS: tuple[Configuration, ...] = (
-    configuration("no_knowledge", "none", template="no_knowledge.md"),
-    configuration("full_kb", "full", template="full_kb.md"),
-    configuration("golden_retrieval", "golden", template="required_docs.md"),
-    configuration("bm25", "bm25", template="classic_rag_bm25_no_grep.md"),
-    configuration("bm25_grep", "bm25", "grep", template="classic_rag_bm25.md"),
-    configuration("grep_only", "grep", template="grep_only.md"),
-    configuration("terminal_use", "shell", template="agentic_search.md"),
-    configuration(
+    Configuration.of("no_knowledge", "none", template="no_knowledge.md"),
+    Configuration.of("full_kb", "full", template="full_kb.md"),
+    Configuration.of("golden_retrieval", "golden", template="required_docs.md"),
+    Configuration.of("bm25", "bm25", template="classic_rag_bm25_no_grep.md"),
+    Configuration.of("bm25_grep", "bm25", "grep", template="classic_rag_bm25.md"),
+    Configuration.of("grep_only", "grep", template="grep_only.md"),
+    Configuration.of("terminal_use", "shell", template="agentic_search.md"),
+    Configuration.of(
         "openai_embeddings",
         "embeddings",
         template="classic_rag_openai_no_grep.md",
         tau2bench=OPENAI_EMBEDDINGS,
     ),
-    configuration(
+    Configuration.of(
         "openai_embeddings_grep",
         "embeddings",
         "grep",
         template="classic_rag_openai.md",
         tau2bench=OPENAI_EMBEDDINGS,
     ),
-    configuration(
+    Configuration.of(
         "qwen_embeddings", "embeddings", template="classic_rag_qwen_no_grep.md", tau2bench=QWEN_EMBEDDINGS
     ),
-    configuration(
+    Configuration.of(
         "qwen_embeddings_grep",
         "embeddings",
         "grep",
         template="classic_rag_qwen.md",
         tau2bench=QWEN_EMBEDDINGS,
     ),
-    configuration(
+    Configuration.of(
         "alltools", *ALL_TOOLS, template="all_tools.md", provider="OpenAI API", tau2bench=OPENAI_EMBEDDINGS
     ),
-    configuration(
+    Configuration.of(
         "alltools-qwen", *ALL_TOOLS, template="all_tools.md", provider="OpenRouter", tau2bench=QWEN_EMBEDDINGS
     ),
 )
@@ -169,7 +168,7 @@ def instructions(
             text = text.replace(
                 "{{required_documents}}", inline(placed) if placed else "(No documents provided)"
             )
-    provider = chosen.provides.get("provider")
+    provider = chosen.details.get("provider")
     if provider is not None:
         embedder = config.embedder.model if config.embedder is not None else "the configured embedding model"
         sentence = (
@@ -200,7 +199,7 @@ def recorded(name: str | None, options: Mapping[str, Any]) -> RetrievalConfig:
         embedder = (
             {"model": model, "api_base": options.get("embedder_api_base")}
             if model is not None
-            else kind.provides["tau2bench"]
+            else kind.details["tau2bench"]
         )
     try:
         return RetrievalConfig.model_validate(  # strict: `true` or "7" is no number of documents

@@ -28,7 +28,6 @@ from tau2.retrieval._knowledge import (
     Instructions,
     Knowledge,
     Use,
-    configuration,
     describe_engines,
     inline,
 )
@@ -52,7 +51,6 @@ __all__ = [
     "Use",
     "available_engines",
     "check_engine",
-    "configuration",
     "describe_engines",
     "format_hits",
     "get_engine",

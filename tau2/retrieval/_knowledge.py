@@ -48,8 +48,14 @@ class Configuration:
     template: str = ""
     """What the domain's `instructions` writes the agent's instructions from (e.g. a template's file
     name); empty for an engine offered alone."""
-    provides: Mapping[str, Any] = field(default_factory=dict)
+    details: Mapping[str, Any] = field(default_factory=dict)
     """Anything else the domain keeps with the configuration (its instructions and imports read it)."""
+
+    @classmethod
+    def of(cls, name: str, *engines: str | Use, template: str = "", **details: Any) -> Configuration:
+        """A configuration of engines given by name (a ranking one searched with `KB_search`) or as `Use`s."""
+        uses = tuple(Use(engine) if isinstance(engine, str) else engine for engine in engines)
+        return cls(name, uses, template, details)
 
     @property
     def engines(self) -> tuple[Engine, ...]:
@@ -68,12 +74,6 @@ class Configuration:
             for use, engine in zip(self.uses, self.engines, strict=True)
             for name in engine.tool_names(use.search)
         )
-
-
-def configuration(name: str, *engines: str | Use, template: str = "", **provides: Any) -> Configuration:
-    """A configuration of engines given by name (`KB_search` for a ranking one) or as `Use`s."""
-    uses = tuple(Use(engine) if isinstance(engine, str) else engine for engine in engines)
-    return Configuration(name, uses, template, provides)
 
 
 Instructions = Callable[[Configuration, RetrievalConfig, Path | None, Sequence[Document] | None], str]
@@ -106,7 +106,7 @@ class Knowledge:
         """Every configuration by name: the declared ones, then each engine offered alone."""
         named = {found.name: found for found in self.configurations}
         for engine in self.engines:
-            named.setdefault(engine, configuration(engine, engine))
+            named.setdefault(engine, Configuration.of(engine, engine))
         return named
 
     def configuration(self, config: RetrievalConfig) -> Configuration:
