@@ -174,36 +174,25 @@ def test_an_engine_that_needs_embeddings_is_checked_with_an_endpoint_only() -> N
     ]
 
 
-ENGINE_FILE = """
-from tau2.retrieval import Engine, Hit, Retriever
+EXTENDING = Path(__file__).resolve().parents[1] / "docs" / "extending.md"
 
 
-class Titles(Retriever):
-    def __init__(self, knowledge):
-        self.documents = knowledge.documents
-
-    def search(self, query, k):
-        found = [document for document in self.documents if query.lower() in document.title.lower()]
-        return [Hit(document, 1.0) for document in found][:k]
-
-
-TITLES = Engine(
-    name="titles",
-    description="Documents whose title holds the query.",
-    build=lambda knowledge, embedder: Titles(knowledge),
-)
-"""
+def _documented_engine() -> str:
+    """The engine file docs/extending.md shows (the Python block after "A file `titles.py`")."""
+    text = EXTENDING.read_text(encoding="utf-8")
+    block = text[text.index("A file `titles.py`") :].split("```python\n", 1)[1]
+    return block.split("```", 1)[0]
 
 
 def test_an_engine_from_outside_is_registered_installed_or_referenced(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     source = tmp_path / "title_engine.py"
-    source.write_text(ENGINE_FILE, encoding="utf-8")
+    source.write_text(_documented_engine(), encoding="utf-8")
     monkeypatch.chdir(tmp_path)
     referenced = get_engine("title_engine.py:TITLES")
     assert referenced.name == "titles" and check_engine(referenced) == []
-    assert [hit.document.id for hit in referenced.build(DOCUMENTS, None).search("card", 5)] == ["doc_b"]
+    assert [hit.document.id for hit in referenced.build(DOCUMENTS, None).search("cards", 5)] == ["doc_b"]
     assert "titles" not in available_engines()  # a reference is found under what named it only
     registered = register_engine(
         Engine("titles-in-code", "Registered in code.", build=lambda k, e: Retriever())
