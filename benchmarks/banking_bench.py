@@ -17,12 +17,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 from tau2 import World, get_domain
-from tau2.domains.banking_knowledge.bm25 import BM25Search
-from tau2.domains.banking_knowledge.documents import knowledge_base
-from tau2.domains.banking_knowledge.grep_search import grep
 from tau2.domains.banking_knowledge.loader import DATA_DIR, load_state
-from tau2.domains.banking_knowledge.shell import VirtualShell, build_tree
 from tau2.episode import TerminationReason, Trajectory, evaluate, evaluate_basis
+from tau2.retrieval import get_engine, read_documents
 from tau2.tasks import Task, initialize_world
 from tau2.tau2bench import load_task_file
 from tau2.world import RetrievalConfig
@@ -112,13 +109,13 @@ def main() -> None:
     print(row("task: world + patches + reference replay + basis evaluation", per_task))
     evaluations = [evaluation(task, data_dir) for _ in range(max(1, options.repeat // 10)) for task in tasks]
     print(row("task: `evaluate` (verdict and diagnostics) after the reference replay", evaluations))
-    knowledge = knowledge_base(data_dir or DATA_DIR)
+    knowledge = read_documents((data_dir or DATA_DIR) / "documents")
     started = time.perf_counter()
     import rank_bm25  # noqa: F401 (the library's first import, timed on its own)
 
     print(f"| importing rank-bm25 and numpy (once) | {(time.perf_counter() - started) * 1000:.1f} ms | |")
     started = time.perf_counter()
-    search = BM25Search(knowledge)
+    search = get_engine("bm25").build(knowledge, None)
     build = (time.perf_counter() - started) * 1000
     print(f"| BM25 index build ({len(knowledge.documents)} documents, once) | {build:.1f} ms | |")
     first = []
@@ -133,17 +130,18 @@ def main() -> None:
         for sample in milliseconds(lambda q=query: search.search(q, 10), options.repeat)
     ]
     print(row("BM25 query, terms seen before", warm))
+    grepper = get_engine("grep").build(knowledge, None)
     print(
         row(
             "grep (one regular expression over every document)",
-            milliseconds(lambda: grep(knowledge, "dispute|chargeback"), options.repeat),
+            milliseconds(lambda: grepper.search("dispute|chargeback", 10), options.repeat),
         )
     )
-    shell = VirtualShell(build_tree(knowledge))
+    (shell,) = get_engine("shell").build(knowledge, None).tools(10)
     print(
         row(
             "shell `grep -ril 'wire transfer' . | head`",
-            milliseconds(lambda: shell.run("grep -ril 'wire transfer' . | head"), options.repeat),
+            milliseconds(lambda: shell(None, command="grep -ril 'wire transfer' . | head"), options.repeat),
         )
     )
 

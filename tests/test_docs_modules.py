@@ -14,12 +14,13 @@ from pathlib import Path
 import pytest
 
 from tau2.actors import ENTRY_POINT_GROUP as ACTOR_GROUP
+from tau2.retrieval import ENGINE_GROUP
 from tau2.tasks import CATALOG_EXTENSION_GROUP
 from tau2.world import DOMAIN_GROUP
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = sorted([ROOT / "README.md", *(ROOT / "docs").rglob("*.md")])
-ENTRY_POINT_GROUPS = {DOMAIN_GROUP, ACTOR_GROUP, CATALOG_EXTENSION_GROUP}
+ENTRY_POINT_GROUPS = {DOMAIN_GROUP, ACTOR_GROUP, CATALOG_EXTENSION_GROUP, ENGINE_GROUP}
 """Names that look like modules but are entry-point groups."""
 
 DOTTED = re.compile(r"(?<![\w./-])tau2(?:\.[A-Za-z_]\w*)+")

@@ -1,6 +1,7 @@
 """The package layout's rules: one namespace that user folders cannot shadow, and imports that only
-flow down the layers (world → tasks → τ²-bench task files → llm → episode → config, actors, findings → runs
-→ runner → metrics and audit → report, seats → api, RL, play, annotation, τ²-bench results → cli)."""
+flow down the layers (world → tasks, retrieval engines → τ²-bench task files → llm → episode → config,
+actors, findings → runs → runner → metrics and audit → report, seats → api, RL, play, annotation,
+τ²-bench results → cli)."""
 
 from __future__ import annotations
 
@@ -31,6 +32,7 @@ LAYERS: dict[str, int] = {
     "tasks": 2,
     "personas": 2,
     "tau2bench": 2,
+    "retrieval": 2,
     "llm": 3,
     "rebrand": 3,
     "episode": 4,

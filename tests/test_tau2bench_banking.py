@@ -20,7 +20,7 @@ from tau.conformance import conformance_dir
 from typer.testing import CliRunner
 
 from tau2.cli import app
-from tau2.domains.banking_knowledge.retrieval import CONFIGURATIONS, recorded
+from tau2.domains.banking_knowledge.retrieval import KNOWLEDGE
 from tau2.runner import sha256_text
 from tau2.runs import SimulationRecord
 from tau2.runs._rundir import load_run
@@ -222,6 +222,9 @@ def test_our_oracle_round_trips_with_every_verdict_and_its_instructions(tmp_path
     assert again["info"]["retrieval_config"] == "golden_retrieval"
 
 
+CONFIGURATIONS = KNOWLEDGE.offered()
+
+
 @given(
     name=st.sampled_from(sorted(CONFIGURATIONS)),
     top_k=st.integers(min_value=1, max_value=1000),
@@ -231,7 +234,7 @@ def test_our_oracle_round_trips_with_every_verdict_and_its_instructions(tmp_path
 def test_an_exported_configuration_reads_back_as_itself(
     name: str, top_k: int, model: str, api_base: str | None
 ) -> None:
-    embedder = EmbedderConfig(model=model, api_base=api_base) if CONFIGURATIONS[name].dense else None
+    embedder = EmbedderConfig(model=model, api_base=api_base) if CONFIGURATIONS[name].embeddings else None
     config = RetrievalConfig(name=name, top_k=top_k, embedder=embedder)
     fields = _retrieval_fields(config)
-    assert recorded(fields["retrieval_config"], fields["retrieval_config_kwargs"]) == config
+    assert KNOWLEDGE.recorded_config(fields["retrieval_config"], fields["retrieval_config_kwargs"]) == config

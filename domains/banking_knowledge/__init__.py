@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from tau2 import Domain, ToolResult, ToolTable
-from tau2.world import RetrievalConfig, RetrievalSupport, Side
+from tau2.world import RetrievalConfig, Side
 
 from . import hidden_accounts, hidden_credit, hidden_debit, hidden_misc, hidden_user
 from .agent_tools import AGENT_TOOLS
@@ -17,16 +17,7 @@ from .customer import customer_record
 from .discoverable import AGENT_HIDDEN, USER_HIDDEN
 from .identifiers import IDENTIFIERS
 from .loader import DATA_DIR, DEFAULT_TASKS, load_state, patch_state, prepare_task
-from .retrieval import (
-    CONFIGURATIONS,
-    DEFAULT,
-    RETRIEVAL_TOOLS,
-    policy,
-    recorded,
-    required_documents,
-    retrieval_tools,
-    retrieved_documents,
-)
+from .retrieval import KNOWLEDGE
 from .state import BankDB, fresh_copy
 from .user_tools import USER_TOOLS
 
@@ -50,14 +41,14 @@ def refusal(result: ToolResult) -> str | None:
 @cache
 def base_policy(solo: bool, variant: str) -> str:
     """Our instructions without a knowledge base (what the domain shows before a configuration is chosen)."""
-    return policy(RetrievalConfig(name="no_knowledge"), None, None)
+    return KNOWLEDGE.policy(RetrievalConfig(name="no_knowledge"), None, None)
 
 
 @cache
 def configured(config: RetrievalConfig, data_dir: Path | None) -> Domain[Any]:
     """The domain an agent under `config` sees: the configuration's retrieval tools first, then the bank's;
     built once per configuration and data directory."""
-    tools = ToolTable(retrieval_tools(config, data_dir), AGENT_TOOLS, USER_TOOLS)
+    tools = ToolTable(KNOWLEDGE.toolset(config, data_dir), AGENT_TOOLS, USER_TOOLS)
     return dataclasses.replace(DOMAIN, tools=tools)
 
 
@@ -79,16 +70,7 @@ DOMAIN: Domain[BankDB] = Domain(
     discoverable_tools=discoverable_tools,
     customer_record=customer_record,
     identifiers=IDENTIFIERS,
-    retrieval=RetrievalSupport(
-        names=tuple(CONFIGURATIONS),
-        default=DEFAULT,
-        configure=configured,
-        policy=policy,
-        retrieved=retrieved_documents,
-        required=required_documents,
-        tools=RETRIEVAL_TOOLS,
-        recorded=recorded,
-    ),
+    retrieval=KNOWLEDGE.support(configured),
 )
 """The pack; its `tools` are the bank's own, those of a run come from `configured`."""
 

@@ -23,7 +23,7 @@ from tau2.episode._evaluation import EvaluationResult, evaluate
 from tau2.episode._judge import Judgement
 from tau2.episode._protocol import DONE_RESULT, DONE_TOOL, GREETING
 from tau2.episode._result import EpisodeResult, EpisodeTiming
-from tau2.episode._seats import episode_retrieval, seat_contexts, tool_resolution, user_whitelist
+from tau2.episode._seats import seat_contexts, settled, tool_resolution, user_whitelist
 from tau2.episode._trajectory import (
     Entry,
     EntryKind,
@@ -100,11 +100,12 @@ class Episode:
         self.task = task
         self.config = config
         self.data_dir = data_dir
-        self._retrieval = episode_retrieval(task, config)
+        seated = settled(task, config)
+        self._retrieval = seated.retrieval
         self._world = initialize_world(task, data_dir, retrieval=self._retrieval)
         self._initial = self._world.snapshot()
         self.contexts: dict[Side, SeatContext] = seat_contexts(
-            task, self._world.domain, config, persona_text, data_dir=data_dir
+            task, self._world.domain, seated, persona_text, data_dir=data_dir
         )
         """What each seat is given at the start (agent first; no user seat in solo mode)."""
         self._solo = config.mode is Mode.SOLO

@@ -109,9 +109,10 @@ def evaluate(
 ) -> EvaluationResult:
     """Run the task's assertions on the final `world` and compare `trajectory` with the reference; a task
     with a reward basis is scored by it instead (`data_dir` rebuilds its reference end state). `retrieval`:
-    the configuration the agent ran under, for the recall diagnostic; `judges`: every judge's verdicts,
-    when a panel judged the natural-language assertions (`nl_verdicts` are its first judge's);
-    `judge_skipped`: why the judge was not asked."""
+    the configuration the agent ran under, as the episode or the run's manifest settled it, for the recall
+    diagnostic (None: no diagnostic); `judges`: every judge's verdicts, when a panel judged the
+    natural-language assertions (`nl_verdicts` are its first judge's); `judge_skipped`: why the judge was
+    not asked."""
     assertions = [
         AssertionRecord(
             side=outcome.call.side,
@@ -158,11 +159,11 @@ def retrieval_recall(
     retrieval: RetrievalConfig | None,
     data_dir: Path | None,
 ) -> RetrievalRecall | None:
-    """Which of the documents the task needs the agent was shown, under its retrieval configuration."""
-    support = domain.retrieval
-    if support is None:
+    """Which of the documents the task needs the agent was shown, under its (settled) retrieval
+    configuration; None for a domain without a knowledge base or without a configuration."""
+    support, config = domain.retrieval, retrieval
+    if support is None or config is None:
         return None
-    config = support.resolve(retrieval)
     calls = [
         (entry.tool_call.name, entry.tool_call.arguments, entry.result.content)
         for entry in trajectory.entries

@@ -10,14 +10,14 @@ from tau2.episode._actor import SeatContext
 from tau2.episode._config import EpisodeConfig, Mode
 from tau2.episode._protocol import DONE_SCHEMA
 from tau2.tasks import Task
-from tau2.world import Domain, RetrievalConfig, Side, get_domain
+from tau2.world import Domain, Side, get_domain, resolve_retrieval
 
 
-def episode_retrieval(task: Task, config: EpisodeConfig) -> RetrievalConfig | None:
-    """The retrieval configuration an episode of `task` runs under: the configured one, or the domain's
-    default when it has a knowledge base; None for domains without one."""
-    support = get_domain(task.domain).retrieval
-    return config.retrieval if support is None else support.resolve(config.retrieval)
+def settled(task: Task, config: EpisodeConfig) -> EpisodeConfig:
+    """`config` with the retrieval configuration an episode of `task` runs under settled: the configured
+    one, or the domain's default when it has a knowledge base (what the seats and the evaluation read)."""
+    retrieval = resolve_retrieval(get_domain(task.domain), config.retrieval)
+    return config if retrieval == config.retrieval else config.model_copy(update={"retrieval": retrieval})
 
 
 def seat_contexts(
@@ -31,10 +31,9 @@ def seat_contexts(
     """What each seat is given at the start: its toolsets and schemas, policy (agent), persona (user)."""
     solo = config.mode is Mode.SOLO
     whitelist = user_whitelist(task)
-    if domain.retrieval is not None:
-        policy: str | None = domain.retrieval.policy(
-            domain.retrieval.resolve(config.retrieval), data_dir, task
-        )
+    retrieval = resolve_retrieval(domain, config.retrieval)  # settled already in an episode
+    if domain.retrieval is not None and retrieval is not None:
+        policy: str | None = domain.retrieval.policy(retrieval, data_dir, task)
     else:
         policy = agent_policy(domain, solo, config.policy_variant, data_dir)
     if solo:

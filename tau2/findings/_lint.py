@@ -201,14 +201,14 @@ def _agent_domain(domain: Domain[Any], data_dir: Path | None) -> Domain[Any]:
     """The domain as its agent sees it: a knowledge domain under its default retrieval configuration, whose
     search tools its policy names."""
     support = domain.retrieval
-    return domain if support is None else support.configure(support.resolve(None), data_dir)
+    return domain if support is None else support.configure(support.default, data_dir)
 
 
 def _policy(domain: Domain[Any], solo: bool, variant: str, data_dir: Path | None) -> str | None:
     """The policy an agent of `domain` reads (a knowledge domain's under its default configuration)."""
     support = domain.retrieval
     if support is not None:
-        return support.policy(support.resolve(None), data_dir, None)
+        return support.policy(support.default, data_dir, None)
     return agent_policy(domain, solo, variant, data_dir)
 
 

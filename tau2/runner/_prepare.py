@@ -50,7 +50,7 @@ from tau2.runs import (
 )
 from tau2.tasks import Task, initialize_world, require_tickets
 from tau2.tau2bench import BASIS_IMPLIED_KEY, METADATA_KEY, load_split, load_task_file, task_folder_files
-from tau2.world import Domain, Side, get_domain
+from tau2.world import Domain, Side, get_domain, resolve_retrieval
 
 Layers = Sequence[ConfigLayer]
 """The settings given, lowest first (a configuration file, then command-line options)."""
@@ -357,7 +357,8 @@ def with_retrieval(
                 f"{source(layers, ('retrieval',))}: domain {domain.name!r} has no knowledge base"
             )
         return episode
-    config = support.resolve(episode.retrieval)
+    config = resolve_retrieval(domain, episode.retrieval)
+    assert config is not None  # a domain with a knowledge base always has a default
     support.configure(config, data_dir)  # refuses an unknown configuration or a missing package or embedder
     return episode.model_copy(update={"retrieval": config})
 

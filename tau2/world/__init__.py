@@ -21,7 +21,13 @@ from tau2.world._identifiers import IdentifierKind, Identifiers
 from tau2.world._observation import Observation
 from tau2.world._phrasing import NEUTRAL_PHRASING, RequestPhrasing
 from tau2.world._results import ToolFailure, ToolResult
-from tau2.world._retrieval import EmbedderConfig, RetrievalConfig, RetrievalRecall, RetrievalSupport
+from tau2.world._retrieval import (
+    EmbedderConfig,
+    RetrievalConfig,
+    RetrievalRecall,
+    RetrievalSupport,
+    resolve_retrieval,
+)
 from tau2.world._state_diff import ChangeKind, StateChange, shared_state_changes, state_changes
 from tau2.world._tools import Side, Tool, ToolKind, ToolSet, ToolTable
 from tau2.world._view import Rehearsal, WorldView
@@ -59,6 +65,7 @@ __all__ = [
     "get_domain",
     "refusal_of",
     "register_domain",
+    "resolve_retrieval",
     "same_state",
     "shared_state_changes",
     "state_changes",

@@ -109,8 +109,9 @@ class RetrievalSupport:
 
     names: tuple[str, ...]
     """The configurations an agent can run under, by name."""
-    default: str
-    """The configuration of a run that names none."""
+    default: RetrievalConfig
+    """The configuration of a run that names none, declared once: a run's preparation (or an episode built
+    directly) records it in the episode's configuration, and everything after reads it from there."""
     configure: Callable[[RetrievalConfig, Path | None], Domain[Any]]
     """The domain as an agent under this configuration sees it (its retrieval tools added); raises
     `UserInputError` for a configuration that cannot run here (unknown, a package or an embedder
@@ -133,6 +134,10 @@ class RetrievalSupport:
     default for the domain) with its `retrieval_config_kwargs` (`top_k`; tau2's exports add
     `embedder_model` and `embedder_api_base`). Raises `UserInputError` for one the domain does not offer."""
 
-    def resolve(self, config: RetrievalConfig | None) -> RetrievalConfig:
-        """`config`, or the default configuration when None."""
-        return config if config is not None else RetrievalConfig(name=self.default)
+
+def resolve_retrieval(domain: Domain[Any], config: RetrievalConfig | None) -> RetrievalConfig | None:
+    """The retrieval configuration an episode of `domain` runs under: `config`, or the domain's default when
+    it has a knowledge base (None without one). Called where an episode's configuration is settled (a
+    run's preparation, an episode built directly); what comes after reads the settled configuration."""
+    support = domain.retrieval
+    return config if support is None or config is not None else support.default

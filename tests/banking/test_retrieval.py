@@ -11,17 +11,29 @@ from typing import Any
 import pytest
 
 from tau2 import Task, UserInputError, get_domain, load_task_file
-from tau2.domains.banking_knowledge import DEFAULT_TASKS
-from tau2.domains.banking_knowledge.bm25 import BM25Search
-from tau2.domains.banking_knowledge.documents import Document, KnowledgeBase, knowledge_base
-from tau2.domains.banking_knowledge.grep_search import grep
-from tau2.domains.banking_knowledge.loader import DATA_DIR
-from tau2.domains.banking_knowledge.retrieval import policy, retrieved_documents
+from tau2.domains.banking_knowledge import DATA_DIR, DEFAULT_TASKS
+from tau2.retrieval import Document, KnowledgeBase, get_engine, read_documents
+from tau2.retrieval._bm25 import BM25Search
+from tau2.retrieval._grep import grep
 from tau2.testing import ScriptedOpenAIServer, embedding_of
-from tau2.world import EmbedderConfig, RetrievalConfig
+from tau2.world import EmbedderConfig, RetrievalConfig, RetrievalSupport
 
 rank_bm25 = pytest.importorskip("rank_bm25", reason="the knowledge extra (rank-bm25) is not installed")
 numpy = pytest.importorskip("numpy")
+
+
+def knowledge_base(data_dir: Path) -> KnowledgeBase:
+    """The knowledge base of a banking data directory (its `documents/`)."""
+    return read_documents(data_dir / "documents")
+
+
+def _support() -> RetrievalSupport:
+    support = get_domain("banking_knowledge").retrieval
+    assert support is not None
+    return support
+
+
+policy, retrieved_documents = _support().policy, _support().retrieved
 
 QUERIES = [
     "lost debit card replacement",
@@ -177,7 +189,7 @@ def test_an_unreachable_endpoint_is_one_line_when_the_run_starts() -> None:
 def test_a_missing_bm25_library_is_one_clear_line(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "rank_bm25", None)
     with pytest.raises(UserInputError, match=r"pip install -e '\.\[knowledge\]' \(in the tau2 checkout\)"):
-        BM25Search(knowledge_base(DATA_DIR))
+        get_engine("bm25").build(knowledge_base(DATA_DIR), None)
 
 
 @pytest.mark.parametrize(

@@ -19,11 +19,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tau2 import ToolError, get_domain
-from tau2.domains.banking_knowledge.documents import Document, KnowledgeBase
-from tau2.domains.banking_knowledge.grep_search import grep
-from tau2.domains.banking_knowledge.patterns import UnsupportedPattern, compile_pattern
-from tau2.domains.banking_knowledge.shell import VirtualShell, build_tree
-from tau2.domains.banking_knowledge.shell_words import split_words
+from tau2.retrieval import Document, KnowledgeBase
+from tau2.retrieval._grep import grep
+from tau2.retrieval._patterns import UnsupportedPattern, compile_pattern
+from tau2.retrieval._shell import VirtualShell, build_tree
+from tau2.retrieval._shell_words import split_words
 from tau2.testing import ScriptedOpenAIServer
 from tau2.world import EmbedderConfig, RetrievalConfig
 
@@ -104,9 +104,9 @@ def _in_a_child(code: str) -> str:
 
 CHILD = """
 import json, re
-from tau2.domains.banking_knowledge.documents import Document, KnowledgeBase
-from tau2.domains.banking_knowledge.grep_search import grep
-from tau2.domains.banking_knowledge.shell import VirtualShell, build_tree
+from tau2.retrieval import Document, KnowledgeBase
+from tau2.retrieval._grep import grep
+from tau2.retrieval._shell import VirtualShell, build_tree
 run = " ".join(["word"] * 60)
 knowledge = KnowledgeBase([Document(id="doc_a", title="A", content=run + "!\\nfee fee\\n"),
                            Document(id="doc_b", title="B", content="fee")])

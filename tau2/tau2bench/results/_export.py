@@ -35,7 +35,7 @@ from tau2.tau2bench import default_reward_basis, task_to_tau2
 from tau2.tau2bench.results._format import Results, SimulationRun
 from tau2.tau2bench.results._import import load_import
 from tau2.tau2bench.results._tasksets import official_task_set, task_set_hash
-from tau2.world import RetrievalConfig
+from tau2.world import RetrievalConfig, resolve_retrieval
 
 MAX_K: Final = 4
 """The leaderboard reports pass^1 to pass^4."""
@@ -223,7 +223,9 @@ def _policy(run: Run) -> str:
     if imported is not None and imported.policy is not None:
         policy = imported.policy
     elif support is not None:
-        policy = support.policy(support.resolve(manifest.episode.retrieval), data_dir, None)
+        settled = resolve_retrieval(domain, manifest.episode.retrieval)  # a run records it settled
+        assert settled is not None
+        policy = support.policy(settled, data_dir, None)
     else:
         solo = manifest.mode is Mode.SOLO
         policy = agent_policy(domain, solo, manifest.episode.policy_variant, data_dir) or ""
@@ -249,10 +251,11 @@ def _simulation_policies(run: Run) -> SimulationPolicy:
     if imported is not None:
         recorded = imported.simulation_policies()
         return lambda record, task: recorded.get((record.task_id, record.trial))
-    support = get_domain(run.manifest.domain).retrieval
-    if support is None:
+    domain = get_domain(run.manifest.domain)
+    support, config = domain.retrieval, resolve_retrieval(domain, run.manifest.episode.retrieval)
+    if support is None or config is None:
         return lambda record, task: None
-    config, data_dir = support.resolve(run.manifest.episode.retrieval), run.manifest.config.data_dir
+    data_dir = run.manifest.config.data_dir
     texts: dict[str, str] = {}
     by_task: dict[str, str] = {}
 

@@ -13,9 +13,9 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from .documents import KnowledgeBase
-from .patterns import LinearPattern, UnsupportedPattern, compile_pattern
-from .shell_words import split_words
+from tau2.retrieval._documents import KnowledgeBase
+from tau2.retrieval._patterns import LinearPattern, UnsupportedPattern, compile_pattern
+from tau2.retrieval._shell_words import split_words
 
 _ESCAPES = ("..", "~", "$HOME", "${HOME}")
 _FILE_MODE = "-rw-r--r--"

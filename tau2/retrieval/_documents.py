@@ -1,22 +1,21 @@
-"""The knowledge base: the bank's procedure documents, `documents/<id>.json` each holding `{id, title,
-content}`, read once per directory and kept in id order (the order full-knowledge prompts, search ties
-and the shell's listing follow)."""
+"""Document collections: a knowledge base's documents, each `{id, title, content}`, kept in id order (the
+order full-knowledge instructions, search ties and the shell's listing follow), and the folder format they
+are read from (one JSON file per document), read once per folder."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from tau2 import UserInputError
 from tau2._jsonfile import read_json, validation_error
-
-DOCUMENTS_DIR = "documents"
+from tau2.errors import UserInputError
 
 
 class Document(BaseModel):
-    """One procedure document."""
+    """One document of a knowledge base."""
 
     model_config = ConfigDict(frozen=True, extra="ignore")
 
@@ -26,9 +25,9 @@ class Document(BaseModel):
 
 
 class KnowledgeBase:
-    """Every document of a data directory, in id order, and by id and title."""
+    """A collection of documents, in id order, and by id and title."""
 
-    def __init__(self, documents: list[Document]) -> None:
+    def __init__(self, documents: Iterable[Document]) -> None:
         self.documents: tuple[Document, ...] = tuple(sorted(documents, key=lambda document: document.id))
         self.by_id = {document.id: document for document in self.documents}
         self.by_title: dict[str, Document] = {}
@@ -39,11 +38,16 @@ class KnowledgeBase:
         """The document a task names, by title first and else by id (as τ²-bench resolves them)."""
         return self.by_title.get(reference) or self.by_id.get(reference)
 
+    def resolve_all(self, references: Iterable[str]) -> tuple[Document, ...]:
+        """The documents `references` name, in their order; a name no document answers to is left out."""
+        found = (self.resolve(reference) for reference in references)
+        return tuple(document for document in found if document is not None)
+
 
 @cache
-def knowledge_base(data_dir: Path) -> KnowledgeBase:
-    """The knowledge base of `data_dir`, read once; a bad document is one line naming the file."""
-    folder = data_dir / DOCUMENTS_DIR
+def read_documents(folder: Path) -> KnowledgeBase:
+    """The knowledge base whose documents are the `*.json` files of `folder` (each `{id, title, content}`),
+    read once; a bad document is one line naming its file."""
     if not folder.is_dir():
         raise UserInputError(f"{folder}: no such directory (the knowledge base's documents)")
     documents = []

@@ -9,10 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from tau2 import UserInputError
 from tau2._distribution import install_hint
-
-from .documents import Document, KnowledgeBase
+from tau2.errors import UserInputError
+from tau2.retrieval._documents import Document, KnowledgeBase
 
 COMMON = 32
 """Terms in at least this many documents are scored when the index is built, so a query's new terms are

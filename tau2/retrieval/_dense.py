@@ -15,11 +15,10 @@ import urllib.request
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-from tau2 import ErrorCode, ToolError, UserInputError
+from tau2.errors import ErrorCode, ToolError, UserInputError
+from tau2.retrieval._bm25 import INSTALL_HINT
+from tau2.retrieval._documents import Document, KnowledgeBase
 from tau2.world import EmbedderConfig
-
-from .bm25 import INSTALL_HINT
-from .documents import Document, KnowledgeBase
 
 OPENAI_API_BASE = "https://api.openai.com/v1"
 BATCH = 64

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import re
 
-from .documents import Document, KnowledgeBase
-from .patterns import compile_pattern
+from tau2.retrieval._documents import Document, KnowledgeBase
+from tau2.retrieval._patterns import compile_pattern
 
 
 def grep(knowledge: KnowledgeBase, pattern: str, k: int = 10) -> list[tuple[Document, float]]:
