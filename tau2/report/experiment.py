@@ -19,6 +19,8 @@ from tau2.metrics import (
     ActionDiff,
     ArmComparison,
     Bootstrap,
+    CollateralSummary,
+    CollateralTally,
     Estimate,
     MissingSummary,
     OutcomeTally,
@@ -103,6 +105,9 @@ class ArmSummary(_Document):
     missing: MissingSummary
     usage: list[SeatUsage]
     effort: list[SeatMean]
+    collateral: CollateralSummary | None = None
+    """The arm's collateral damage: its simulations that changed records their task's reference leaves
+    alone (None without a valid record)."""
 
 
 class SourceGroup(_Document):
@@ -295,6 +300,7 @@ class _ArmRead:
         self.pairings = pairings
         self.outcomes = OutcomeTally()
         self.usage = UsageTally()
+        self.collateral = CollateralTally()
         self.units: dict[Unit, _UnitEnd] = {}
         self.expected: dict[str, set[tuple[str, str]]] = {}
         self.sums = [0.0] * len(MEASURES)
@@ -316,6 +322,7 @@ class _ArmRead:
         unit = (record.task_id, record.trial)
         self.outcomes.add(record)
         self.usage.add(record)
+        self.collateral.add(record)
         self.simulations += 1
         self.units[unit] = _UnitEnd(None if record.excluded else record.success, record.seed)
         self.expected.setdefault(record.task_id, set()).update((a.side.value, a.name) for a in record.actions)
@@ -375,6 +382,7 @@ def _arm(
         missing=missing_summary(outcomes, shown_k),
         usage=read.usage.ledger(),
         effort=read.effort(),
+        collateral=read.collateral.summary(bootstrap),
     )
 
 

@@ -15,6 +15,7 @@ from tau2.metrics import (
     ActionStat,
     Bootstrap,
     CheckStat,
+    CollateralSummary,
     Estimate,
     FlipSets,
     FlipSummary,
@@ -110,6 +111,16 @@ class RunReport(_Document):
     """The simulated-user audit (each check's rate with an interval) and each failed simulation's cause."""
     judges: JudgeAgreement | None = None
     """Runs with two or more judges: their agreement (κ), the assertions they disagree on, each one's cost."""
+    collateral: CollateralSummary | None = None
+    """Collateral damage: the simulations that changed records their task's reference leaves alone (and, for
+    database-scored tasks, those that left out a reference write), by seat and tool; None without records."""
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def collateral_rate(self) -> float | None:
+        """The share of checked simulations with collateral damage (`collateral.rate`); None when none was
+        checked."""
+        return None if self.collateral is None else self.collateral.rate.value
 
 
 class Factor(_Document):
@@ -159,6 +170,8 @@ class ComparisonReport(_Document):
     warnings: list[str]
     missing: dict[str, MissingSummary] = {}
     """`a` and `b` → each run's missing trials over the shared tasks, with pass^k's bounds."""
+    collateral: dict[str, CollateralSummary] = {}
+    """`a` and `b` → each run's collateral damage over the shared tasks."""
 
     @computed_field  # type: ignore[prop-decorator]
     @property
