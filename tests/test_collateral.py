@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 
 from tau2.cli import app
 from tau2.runs import load_run
-from tau2.tasks import initialize_world
+from tau2.tasks import RewardType, initialize_world
 from tau2.tau2bench import load_task_file
 from tau2.world import (
     Side,
@@ -226,20 +226,35 @@ def test_the_oracle_does_no_collateral_damage_on_tau2_bench_data(
     assert report(tmp_path / "run")["collateral_rate"] == 0.0
 
 
-def test_database_scored_tasks_tell_extra_writes_from_missing_ones(tmp_path: Path) -> None:
-    """Airline scores the database: the collateral oracle's extra write is collateral (no write is missing),
-    and the null agent's run misses every write the reference makes (no collateral)."""
-    extra = run(tmp_path / "extra", COLLATERAL_ORACLE, "--domain", "airline")
-    assert all(len(r.collateral) == 1 and r.missing_writes == [] for r in extra)
-    assert all(r.collateral[0].calls[0].tool == "send_certificate" for r in extra)
-    assert not any(r.success for r in extra), "an extra database write fails a database-scored task"
-    missing = run(tmp_path / "missing", "null", "--domain", "airline")
-    assert all(r.collateral == [] for r in missing)
-    writing = [r for r in missing if r.missing_writes]
+@pytest.mark.parametrize(
+    ("domain", "tool"),
+    [
+        ("airline", "send_certificate"),
+        ("retail", "modify_user_address"),
+        ("banking_knowledge", "change_user_email"),
+    ],
+)
+def test_an_extra_write_is_collateral_and_no_missing_write(domain: str, tool: str, tmp_path: Path) -> None:
+    """The collateral oracle in the domains scored by their database: its one extra write is collateral, no
+    reference write is missing, and the extra write fails every task whose reward compares the database."""
+    records = run(tmp_path / "run", COLLATERAL_ORACLE, "--domain", domain)
+    for record in records:
+        (write,) = record.collateral
+        assert [(c.seat, c.tool) for c in write.calls] == [(Side.AGENT, tool)]
+        assert record.missing_writes in (None, [])
+    scored = [record for record in records if record.missing_writes is not None]
+    assert scored and not any(record.success for record in scored)
+
+
+def test_a_missing_write_is_not_collateral(tmp_path: Path) -> None:
+    """The null agent in airline writes nothing: every write of the reference is missing, none collateral."""
+    records = run(tmp_path / "run", "null", "--domain", "airline")
+    assert all(r.collateral == [] for r in records)
+    writing = [r for r in records if r.missing_writes]
     assert writing and all(w.calls == [] for r in writing for w in r.missing_writes)
-    summary = report(tmp_path / "missing")["collateral"]
+    summary = report(tmp_path / "run")["collateral"]
     assert (summary["damaged"], summary["missing"]) == (0, len(writing))
-    assert summary["database_checked"] == len(missing)
+    assert summary["database_checked"] == len(records)
 
 
 def test_household_tasks_score_the_oracle_one_with_no_collateral(tmp_path: Path) -> None:
@@ -325,3 +340,25 @@ def test_a_regrade_measures_collateral_against_the_new_reference(tmp_path: Path)
     unchanged = invoke("regrade", tmp_path / "run", "--suite", TELECOM_SMALL, "--out", tmp_path / "same")
     assert unchanged
     assert [r.collateral for r in load_run(tmp_path / "same").records] == [r.collateral for r in source]
+
+
+@pytest.mark.parametrize("domain", ["airline", "retail"])
+def test_imported_tau2_bench_simulations_are_measured_from_their_replayed_calls(
+    domain: str, tmp_path: Path
+) -> None:
+    """A τ²-bench results file replayed in our world: simulations that pass on the database wrote exactly
+    the reference's records (no collateral, no missing write), those that fail on it show why."""
+    data = SHARED_CONFORMANCE / f"tau2-{domain}"
+    if not data.is_dir():
+        pytest.skip("the τ²-bench conformance data is not present")
+    results = REPOSITORY / "tests" / "fixtures" / "tau2bench" / f"gold_{domain}_results.json"
+    invoke("import", "tau2bench", results, "--out", tmp_path / "run", "--data-dir", data)
+    records = list(load_run(tmp_path / "run").records)
+    scored = [r for r in records if r.missing_writes is not None]
+    passed = [r for r in scored if r.success]
+    assert passed and all(r.collateral == [] and r.missing_writes == [] for r in passed)
+    assert any(r.state_changes for r in passed)
+    database_failures = [
+        r for r in scored if any(c.kind is RewardType.DB and c.passed is False for c in r.checks)
+    ]
+    assert database_failures and all(r.collateral or r.missing_writes for r in database_failures)

@@ -35,9 +35,9 @@ class EpisodeResult(BaseModel):
     timing: EpisodeTiming
     state_changes: list[StateChange] = []
     """What the episode changed in the world, from after initialisation to the end."""
-    record_writes: dict[str, RecordWrite] = {}
+    record_writes: dict[str, RecordWrite] | None = None
     """The records those changes touch, by their path in the state: each one's name and the calls (and
-    seats) that changed it; what the runner measures collateral damage from."""
+    seats) that changed it; what the runner measures collateral damage from (None: not tracked)."""
 
     @computed_field  # type: ignore[prop-decorator]
     @property

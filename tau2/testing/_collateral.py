@@ -1,7 +1,7 @@
 """The collateral oracle (`--agent tau2.testing:collateral_oracle`): the oracle agent plus one write, as its
 first turn, to a record its task never mentions (another customer's line suspended, a certificate sent to
-another traveller, another shopper's address changed), so tests and demonstrations can see collateral damage
-recorded beside a reward that, in telecom, does not notice it."""
+another traveller, another shopper's address or another bank customer's email changed), so tests and
+demonstrations can see collateral damage recorded beside a reward that, in telecom, does not notice it."""
 
 from __future__ import annotations
 
@@ -66,6 +66,13 @@ def _retail_user(state: Mapping[str, Any], mentions: Mentions) -> dict[str, Json
     return None
 
 
+def _banking_user(state: Mapping[str, Any], mentions: Mentions) -> dict[str, JsonValue] | None:
+    """`change_user_email` of a bank customer the task never names."""
+    for user_id, _ in _unmentioned(state["users"]["data"], mentions):
+        return {"user_id": user_id, "new_email": f"collateral.{user_id}@example.com"}
+    return None
+
+
 def _unmentioned(users: Mapping[str, Any], mentions: Mentions) -> Iterator[tuple[str, Mapping[str, Any]]]:
     """The users (by id) whose id, name and email the task never mentions."""
     for user_id, user in users.items():
@@ -79,6 +86,7 @@ FINDERS: Final[Mapping[str, Finder]] = {
     "suspend_line": _telecom_line,
     "send_certificate": _airline_user,
     "modify_user_address": _retail_user,
+    "change_user_email": _banking_user,
 }
 """The collateral writes the oracle knows, by the agent tool that makes them (the domains holding it)."""
 
