@@ -44,7 +44,7 @@ class WriteTracker(ChangeTracker):
 
     def __init__(self, world: World) -> None:
         super().__init__(world)
-        self._before: BaseModel | bytes | None = None
+        self._before: BaseModel | dict[str, bytes] | None = None
         self._calls: dict[str, list[WriteCall]] = {}
 
     def before(self, name: str) -> None:
@@ -55,19 +55,29 @@ class WriteTracker(ChangeTracker):
             self._before = None
             return
         copy = self.world.domain.fresh_state
-        self._before = copy(self.world.state) if copy is not None else self.world.snapshot()
+        self._before = copy(self.world.state) if copy is not None else self._fields()
 
     def after(self, call: WriteCall) -> None:
         """Attribute what the call noted by `before` changed to `call`."""
         start, self._before = self._before, None
         if start is None:
             return
-        if isinstance(start, bytes):
-            changes = state_changes(start, self.world.snapshot())
-        else:
+        if isinstance(start, BaseModel):
             changes = shared_state_changes(start, self.world.state)
+        else:
+            now = self._fields()
+            changes = [
+                change for name, bytes_ in start.items() for change in state_changes(bytes_, now[name])
+            ]
         for path in record_paths(type(self.world.state), changes):
             self._calls.setdefault(path, []).append(call)
+
+    def _fields(self) -> dict[str, bytes]:
+        """The state's top-level fields, each as JSON of the state holding it alone (so its changes have
+        the state's paths): a call that changes one field is compared on that field only."""
+        state = self.world.state
+        serializer = state.__pydantic_serializer__
+        return {name: serializer.to_json(state, include={name}) for name in type(state).model_fields}
 
     def written(self, changes: Sequence[StateChange]) -> dict[str, RecordWrite]:
         """The records `changes` (from the episode's start to now) touch, by path, each with its name and
