@@ -9,10 +9,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import SHARED_CONFORMANCE
 from hypothesis import given
 from hypothesis import strategies as st
 from pydantic import BaseModel
+from tau.conformance import conformance_dir
 from typer.testing import CliRunner
 
 from tau2.cli import app
@@ -205,9 +205,9 @@ def test_the_oracle_does_no_collateral_damage(domain: str, tmp_path: Path) -> No
 
 
 CONFORMANCE = [
-    ("tau2-airline", "airline", "tasks.json"),
-    ("tau2-retail", "retail", "tasks.json"),
-    ("tau2-banking", "banking_knowledge", "tasks"),
+    ("airline", "airline", "tasks.json"),
+    ("retail", "retail", "tasks.json"),
+    ("banking", "banking_knowledge", "tasks"),
 ]
 
 
@@ -217,9 +217,7 @@ def test_the_oracle_does_no_collateral_damage_on_tau2_bench_data(
 ) -> None:
     """τ²-bench's own tasks and databases: no extra write, and missing writes only where the oracle's
     replay of the reference fails the database check."""
-    data = SHARED_CONFORMANCE / folder
-    if not data.is_dir():
-        pytest.skip("the τ²-bench conformance data is not present")
+    data = conformance_dir(folder)
     records = run(tmp_path / "run", "oracle", "--domain", domain, "--suite", data / tasks, "--data-dir", data)
     assert all(record.collateral == [] for record in records)
     assert not [r.task_id for r in records if r.missing_writes and r.success]
@@ -348,9 +346,7 @@ def test_imported_tau2_bench_simulations_are_measured_from_their_replayed_calls(
 ) -> None:
     """A τ²-bench results file replayed in our world: simulations that pass on the database wrote exactly
     the reference's records (no collateral, no missing write), those that fail on it show why."""
-    data = SHARED_CONFORMANCE / f"tau2-{domain}"
-    if not data.is_dir():
-        pytest.skip("the τ²-bench conformance data is not present")
+    data = conformance_dir(domain)
     results = REPOSITORY / "tests" / "fixtures" / "tau2bench" / f"gold_{domain}_results.json"
     invoke("import", "tau2bench", results, "--out", tmp_path / "run", "--data-dir", data)
     records = list(load_run(tmp_path / "run").records)
