@@ -81,6 +81,7 @@ SLOW: dict[str, tuple[str, ...] | None] = {
         "test_an_installed_package_ships_an_extension_through_its_entry_point",
     ),
     "tau/test_nl_judge.py": ("test_run_records_the_judge_and_its_cost[workers]",),
+    "test_collateral.py": ("test_the_oracle_does_no_collateral_damage_on_tau2_bench_data",),
     "banking/test_retrieval_bounds.py": (
         "test_a_backtracking_pattern_returns_from_grep_with_pythons_answer",
         "test_a_backtracking_pattern_returns_from_the_shells_grep",

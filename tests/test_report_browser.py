@@ -279,3 +279,35 @@ def test_transcript_marks_a_reply_cut_at_the_token_cap_and_the_format_failure(
     assert "format failures\nagent 1 (tool calls written as text, not run)" in panel.text
     assert "ended right after a rejected reply of the agent" in panel.text
     assert script_errors(browser) == []
+
+
+def test_report_and_comparison_show_collateral_damage_and_list_the_simulations(
+    browser: Any, tmp_path: Path
+) -> None:
+    """A run of the collateral oracle: its rate under the headline, the seat and tool that wrote it, and
+    every damaged simulation in a folded table, all within 1,280 px; the comparison gives both rates."""
+    from selenium.webdriver.common.by import By
+
+    suite = Path(__file__).resolve().parents[1] / "domains" / "telecom" / "suites" / "small.json"
+    runs = {}
+    for agent in ("oracle", "tau2.testing:collateral_oracle"):
+        out = runs[agent] = tmp_path / agent.rsplit(":", 1)[-1]
+        arguments = ["run", "--suite", str(suite), "--agent", agent, "--user", "scripted", "--quiet"]
+        result = CliRunner().invoke(app, [*arguments, "--out", str(out)])
+        assert result.exit_code == 0, result.output
+    page = write_page(tmp_path, "report", str(runs["tau2.testing:collateral_oracle"]))
+    browser.get(page.as_uri())
+    body = browser.find_element(By.TAG_NAME, "body").text
+    assert "collateral damage 1.000" in body and "21 of 21 simulations" in body
+    caption = "Simulations with collateral damage"
+    (details,) = [d for d in browser.find_elements(By.TAG_NAME, "details") if caption in d.text]
+    details.find_element(By.TAG_NAME, "summary").click()
+    rows = details.find_elements(By.CSS_SELECTOR, "tr")
+    assert len(rows) == 22 and "(agent suspend_line)" in rows[1].text
+    assert layout_problems(browser) == []
+    assert script_errors(browser) == []
+    page = write_page(tmp_path, "compare", str(runs["oracle"]), str(runs["tau2.testing:collateral_oracle"]))
+    browser.get(page.as_uri())
+    assert "collateral damage: " in browser.find_element(By.TAG_NAME, "body").text
+    assert layout_problems(browser) == []
+    assert script_errors(browser) == []

@@ -70,15 +70,16 @@ def test_a_run_records_what_each_episode_changed(suite_file: Path, tmp_path: Pat
     assert all(change.path for record in records for change in record.state_changes)
 
 
-@pytest.mark.parametrize("domain", ["airline", "retail"])
-def test_changes_of_states_sharing_records_equal_those_of_whole_snapshots(domain: str) -> None:
+@pytest.mark.parametrize(
+    ("domain", "tasks"), [("airline", "tasks.json"), ("retail", "tasks.json"), ("banking_knowledge", "tasks")]
+)
+def test_changes_of_states_sharing_records_equal_those_of_whole_snapshots(domain: str, tasks: str) -> None:
     """Packs whose worlds share immutable records: comparing only what is not shared finds exactly the
     changes a comparison of whole snapshots finds, for every reference solution of the pack's tasks."""
     pack = get_domain(domain)
     assert pack.fresh_state is not None
-    tasks = load_task_file(pack_data(domain) / "tasks.json")
     changed = 0
-    for task in tasks:
+    for task in load_task_file(pack_data(domain) / tasks):
         world = initialize_world(task)
         start, snapshot = pack.fresh_state(world.state), world.snapshot()
         for step in task.evaluation.solution:

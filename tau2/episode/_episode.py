@@ -42,7 +42,7 @@ from tau2.llm import (
     safe_text,
 )
 from tau2.tasks import Task, initialize_world
-from tau2.world import Side, ToolResult, WorldView, refusal_of, state_changes
+from tau2.world import Side, ToolResult, WorldView, WriteCall, WriteTracker, refusal_of, state_changes
 
 
 @dataclass(frozen=True)
@@ -82,6 +82,7 @@ class Episode:
         "_transfer_tool",
         "_usage",
         "_world",
+        "_writes",
         "config",
         "contexts",
         "data_dir",
@@ -104,6 +105,7 @@ class Episode:
         self._retrieval = seated.retrieval
         self._world = initialize_world(task, data_dir, retrieval=self._retrieval)
         self._initial = self._world.snapshot()
+        self._writes = WriteTracker(self._world)
         self.contexts: dict[Side, SeatContext] = seat_contexts(
             task, self._world.domain, seated, persona_text, data_dir=data_dir
         )
@@ -202,7 +204,8 @@ class Episode:
                 conversation_s=self._ended - self._ready,
                 evaluation_s=finished - self._ended,
             ),
-            state_changes=state_changes(self._initial, self._world.snapshot()),
+            state_changes=(changes := state_changes(self._initial, self._world.snapshot())),
+            record_writes=self._writes.written(changes),
         )
 
     def evaluate(self, judgement: Judgement | None = None) -> EvaluationResult:
@@ -302,7 +305,9 @@ class Episode:
             if side is None:
                 result = self._refusal(seat, call.name)
             else:
+                self._writes.before(call.name)
                 result = self._world.call(side, call.name, call.arguments)
+                self._writes.after(WriteCall(entry=len(self._entries), seat=seat, tool=call.name))
             resolved = call if call.side is side else call.model_copy(update={"side": side})
             self._append(seat, EntryKind.TOOL_CALL, tool_call=resolved, usage=usage)
             usage = None

@@ -7,7 +7,7 @@ from pydantic import BaseModel, ConfigDict, computed_field
 from tau2.episode._config import EpisodeConfig
 from tau2.episode._evaluation import EvaluationResult
 from tau2.episode._trajectory import TerminationReason, Trajectory
-from tau2.world import StateChange
+from tau2.world import RecordWrite, StateChange
 
 
 class EpisodeTiming(BaseModel):
@@ -35,6 +35,9 @@ class EpisodeResult(BaseModel):
     timing: EpisodeTiming
     state_changes: list[StateChange] = []
     """What the episode changed in the world, from after initialisation to the end."""
+    record_writes: dict[str, RecordWrite] | None = None
+    """The records those changes touch, by their path in the state: each one's name and the calls (and
+    seats) that changed it; what the runner measures collateral damage from (None: not tracked)."""
 
     @computed_field  # type: ignore[prop-decorator]
     @property

@@ -1,6 +1,7 @@
 """The deterministic findings on tasks and trajectories: `tau2 lint`'s checks of a task (`lint_task`), the
-simulated-user checks of an interactive trajectory (`audit_trajectory`), and `RunFindings`, which the
-runner uses to record both in each simulation's record as it is judged. Below the runner so it can;
+simulated-user checks of an interactive trajectory (`audit_trajectory`), a simulation's collateral damage
+beside its task's reference solution (`ReferenceWrites`, `Collateral`), and `RunFindings`, which the
+runner uses to record them in each simulation's record as it is judged. Below the runner so it can;
 `tau2.audit` re-exports these names and builds the audit of a run on them.
 
 The finding models load with the package; the checks load on first use, so reading records (which carry
@@ -12,11 +13,14 @@ from typing import TYPE_CHECKING, Any
 from tau2.findings._findings import Check, LintFinding, Severity, UserFinding
 
 if TYPE_CHECKING:
+    from tau2.findings._collateral import Collateral, ReferenceWrites
     from tau2.findings._lint import LINT_CHECKS, lint_files, lint_task, policy_findings, task_errors
     from tau2.findings._run_findings import RunFindings
     from tau2.findings._user_checks import NEEDS_TASK, USER_CHECKS, SeatTools, audit_trajectory
 
 _CHECKS = {
+    "Collateral": "_collateral",
+    "ReferenceWrites": "_collateral",
     "LINT_CHECKS": "_lint",
     "lint_files": "_lint",
     "lint_task": "_lint",
@@ -35,7 +39,9 @@ __all__ = [
     "NEEDS_TASK",
     "USER_CHECKS",
     "Check",
+    "Collateral",
     "LintFinding",
+    "ReferenceWrites",
     "RunFindings",
     "SeatTools",
     "Severity",

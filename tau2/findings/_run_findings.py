@@ -1,31 +1,35 @@
 """The findings a run records with each simulation as it is judged: the simulated-user checks of its
-trajectory and its task's defects, each piece of work done once per run rather than once per simulation."""
+trajectory, its task's defects and its collateral damage, each piece of work done once per run rather than
+once per simulation."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from tau2.episode import Trajectory
 from tau2.errors import UserInputError
-from tau2.findings._findings import UserFinding
-from tau2.findings._lint import task_errors
+from tau2.findings._collateral import Collateral, ReferenceWrites
+from tau2.findings._findings import Severity, UserFinding
+from tau2.findings._lint import lint_task, task_errors
 from tau2.findings._user_checks import SeatTools, audit_trajectory
 from tau2.tasks import Task
-from tau2.world import Domain, get_domain
+from tau2.world import Domain, RecordWrite, StateChange, get_domain
 
 
 class RunFindings:
     """The findings on the simulations of one run of `domain` on `data_dir` (None: the domain's own data):
     the seats' tools are worked out once per set of customer tools a task offers, and each task is linted
-    once (by id; the tasks of one run never change). Pickled, it travels empty (by the domain's name), so a
-    worker process gets its own caches."""
+    and its reference solution replayed once (by id; the tasks of one run never change). Pickled, it
+    travels empty (by the domain's name), so a worker process gets its own caches."""
 
     def __init__(self, domain: Domain[Any], data_dir: Path | None) -> None:
         self.domain = domain
         self.data_dir = data_dir
         self._seats: dict[tuple[str, ...] | None, SeatTools] = {}
         self._defects: dict[str, list[str] | UserInputError] = {}
+        self._references: dict[str, ReferenceWrites | None] = {}
 
     def __reduce__(self) -> tuple[Any, ...]:
         return _by_name, (self.domain.name, self.data_dir)
@@ -52,6 +56,19 @@ class RunFindings:
         if isinstance(defects, UserInputError):
             raise defects
         return defects
+
+    def collateral(
+        self, task: Task, writes: Mapping[str, RecordWrite], changes: Sequence[StateChange]
+    ) -> Collateral | None:
+        """What a simulation of `task` that made `changes`, touching the records `writes`, wrote beside
+        the task's reference solution; None when the task's world cannot be set up."""
+        if task.id not in self._references:
+            try:
+                self._references[task.id] = ReferenceWrites.of(task, self.data_dir)
+            except UserInputError:
+                self._references[task.id] = None
+        reference = self._references[task.id]
+        return None if reference is None else reference.compare(writes, changes)
 
 
 def _by_name(domain: str, data_dir: Path | None) -> RunFindings:

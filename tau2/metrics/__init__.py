@@ -1,10 +1,17 @@
 """Metrics over simulation records: pass^k with bootstrap intervals, flip rate, breakdowns, per-action
-diagnostics, the usage ledger, and paired comparisons of two runs; for experiments, the exact McNemar test,
-the minimum detectable difference, the one-sentence verdict, the bounds left by missing trials, and the
-adaptive allocation of trials; the agreement of several judges (Cohen's and Fleiss' κ). pass^k and its
-intervals need only per-task counts of trials and successes (`TaskCounts`), never the records themselves."""
+diagnostics, the usage ledger, collateral damage (`CollateralTally`), and paired comparisons of two runs;
+for experiments, the exact McNemar test, the minimum detectable difference, the one-sentence verdict, the
+bounds left by missing trials, and the adaptive allocation of trials; the agreement of several judges
+(Cohen's and Fleiss' κ). pass^k and its intervals need only per-task counts of trials and successes
+(`TaskCounts`), never the records themselves."""
 
 from tau2.metrics._allocation import PRIOR, Allocation, Budget, StopReason, allocate
+from tau2.metrics._collateral import (
+    CollateralCall,
+    CollateralSimulation,
+    CollateralSummary,
+    CollateralTally,
+)
 from tau2.metrics._cost import (
     UNDEFINED,
     Cost,
@@ -105,6 +112,10 @@ __all__ = [
     "Bootstrap",
     "Budget",
     "CheckStat",
+    "CollateralCall",
+    "CollateralSimulation",
+    "CollateralSummary",
+    "CollateralTally",
     "Cost",
     "CostEstimate",
     "CostPer",

@@ -54,9 +54,11 @@ from tau2.runs import (
 from tau2.tasks import RewardType, Task, initialize_world
 from tau2.tau2bench import load_task_file
 from tau2.world import (
-    ChangeTracker,
+    RecordWrite,
     ToolResult,
     World,
+    WriteCall,
+    WriteTracker,
     get_domain,
 )
 
@@ -144,11 +146,18 @@ def _regraded_into(run_dir: Path, suite: Path, out: Path, data_dir: Path | None)
         if record.trajectory is None or record.excluded:
             not_regraded.append(f"{record.task_id}/{record.trial}")
             continue
-        regraded = _regrade(record, task, new, data)
+        regraded, writes = _regrade(record, task, new, data)
         if played is None:
-            regraded = regraded.model_copy(update={"user_findings": None, "task_defects": None})
+            regraded = regraded.model_copy(
+                update={
+                    "user_findings": None,
+                    "task_defects": None,
+                    "collateral": None,
+                    "missing_writes": None,
+                }
+            )
         else:
-            regraded = with_findings(regraded, played[task.id], findings)
+            regraded = with_findings(regraded, played[task.id], findings, writes)
         records.append(regraded)
         if regraded.success != record.success:
             flips.append(_flip(record, regraded))
@@ -246,11 +255,12 @@ def _regraded_manifest(
 
 def _regrade(
     record: SimulationRecord, task: Task, manifest: RunManifest, data_dir: Path | None
-) -> SimulationRecord:
-    """`record` re-scored against `task`: its trajectory's calls replayed in the task's fresh world."""
+) -> tuple[SimulationRecord, dict[str, RecordWrite]]:
+    """`record` re-scored against `task`: its trajectory's calls replayed in the task's fresh world; with
+    the records the replay changed (by path, with the calls that changed each)."""
     assert record.trajectory is not None
     world = initialize_world(task, data_dir)
-    changes = ChangeTracker(world)
+    changes = WriteTracker(world)
     trajectory = Trajectory(
         entries=_replayed(record.trajectory.entries, world, changes, solo=record.mode is Mode.SOLO),
         termination=record.termination,
@@ -268,6 +278,7 @@ def _regrade(
         nl_verdicts=_recorded_verdicts(record),
         retrieval=retrieval,
     )
+    state_changes = changes.since_start()
     fields: dict[str, Any] = {
         **dict(record),
         "run_id": manifest.run_id,
@@ -280,15 +291,15 @@ def _regrade(
         "tool_errors": evaluation.tool_errors,
         "checks": evaluation.checks,
         "judge_usage": None,
-        "state_changes": changes.since_start(),
+        "state_changes": state_changes,
         "retrieval": evaluation.retrieval,
         "provenance": record_provenance(manifest, task.id),
         "trajectory": trajectory,
     }
-    return SimulationRecord.model_validate(fields)
+    return SimulationRecord.model_validate(fields), changes.written(state_changes)
 
 
-def _replayed(entries: Iterable[Entry], world: World, changes: ChangeTracker, *, solo: bool) -> list[Entry]:
+def _replayed(entries: Iterable[Entry], world: World, changes: WriteTracker, *, solo: bool) -> list[Entry]:
     """The entries with every tool call run again in `world` and its result replaced by the new one. Calls
     that reached no tool (refused to the seat), a solo agent's `done` and a knowledge base's retrieval
     calls (which change nothing) keep their recorded results."""
@@ -303,6 +314,7 @@ def _replayed(entries: Iterable[Entry], world: World, changes: ChangeTracker, *,
             if call.side is not None and call.name not in kept and not (solo and call.name == DONE_TOOL):
                 changes.before(call.name)
                 result = world.call(call.side, call.name, call.arguments)
+                changes.after(WriteCall(entry=len(replayed), seat=entry.seat, tool=call.name))
         elif entry.kind is EntryKind.TOOL_RESULT and result is not None:
             entry = entry.model_copy(update={"result": result})
             result = None

@@ -9,8 +9,11 @@ from tau2.audit import RunAuditor
 from tau2.errors import UserInputError
 from tau2.metrics import (
     Bootstrap,
+    CollateralSummary,
+    CollateralTally,
     CostTally,
     OutcomeTally,
+    Pair,
     PairBy,
     RunTally,
     TaskEffort,
@@ -61,12 +64,14 @@ class _RunFold:
     def __init__(self, manifest: RunManifest, bootstrap: Bootstrap) -> None:
         self.bootstrap = bootstrap
         self.tally, self.auditor = RunTally(), RunAuditor(manifest, bootstrap)
+        self.collateral = CollateralTally()
         self.rows: list[SimulationRow] = []
 
     def add(self, head: RecordHead) -> None:
         """Fold one record's head in."""
         task = self.tally.add(head)
         self.auditor.add(head)
+        self.collateral.add(head)
         self.rows.append(_row(head, task))
 
     def report(self, run: Run, max_k: int | None) -> RunReport:
@@ -105,6 +110,7 @@ class _RunFold:
             retrieval=tally.retrieval.summary(),
             audit=self.auditor.result(run.records),
             judges=tally.judges.result(),
+            collateral=self.collateral.summary(bootstrap),
         )
 
 
@@ -181,6 +187,7 @@ def build_comparison(
         frontier=paired_frontier(
             curve.get("1"), pairs, costs, names, (a.manifest.run_id, b.manifest.run_id), bootstrap
         ),
+        collateral=_collateral(side_a, side_b, pairs, bootstrap),
     )
 
 
@@ -192,6 +199,7 @@ class _RunSide:
         self.outcomes = OutcomeTally()
         self.cost = CostTally()
         self.efforts: dict[str, TaskEffort] = {}
+        self.collateral = CollateralTally()
 
     @classmethod
     def read(cls, run: Run) -> _RunSide:
@@ -201,6 +209,7 @@ class _RunSide:
         for record in records.heads(EffortHead) if isinstance(records, RecordFile) else records:
             side.outcomes.add(record)
             side.cost.add(record)
+            side.collateral.add(record)
             if not record.excluded:
                 side.effort(record.task_id).add(record)
         return side
@@ -215,6 +224,17 @@ class _RunSide:
     def personas(self) -> set[str]:
         """The personas the run's tasks carry."""
         return {task.persona for task in self.outcomes.tasks.values() if task.persona is not None}
+
+
+def _collateral(
+    a: _RunSide, b: _RunSide, pairs: list[Pair], bootstrap: Bootstrap
+) -> dict[str, CollateralSummary]:
+    """Each side's collateral damage over the paired tasks (sides without a valid record left out)."""
+    summaries = {
+        "a": a.collateral.summary(bootstrap, {pair.a.task_id for pair in pairs}),
+        "b": b.collateral.summary(bootstrap, {pair.b.task_id for pair in pairs}),
+    }
+    return {side: summary for side, summary in summaries.items() if summary is not None}
 
 
 def _ref(run: Run) -> RunRef:

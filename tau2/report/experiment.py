@@ -21,6 +21,8 @@ from tau2.metrics import (
     ActionDiff,
     ArmComparison,
     Bootstrap,
+    CollateralSummary,
+    CollateralTally,
     CostEstimate,
     CostSummary,
     CostTally,
@@ -113,6 +115,9 @@ class ArmSummary(_Document):
     effort: list[SeatMean]
     cost: CostSummary | None = None
     """Cost per simulation (with its interval over tasks) and per success, for the arm and per seat."""
+    collateral: CollateralSummary | None = None
+    """The arm's collateral damage: its simulations that changed records their task's reference leaves
+    alone (None without a valid record)."""
 
 
 class SourceGroup(_Document):
@@ -311,6 +316,7 @@ class _ArmRead:
         self.outcomes = OutcomeTally()
         self.usage = UsageTally()
         self.cost = CostTally()
+        self.collateral = CollateralTally()
         self.units: dict[Unit, _UnitEnd] = {}
         self.expected: dict[str, set[tuple[str, str]]] = {}
         self.sums = [0.0] * len(MEASURES)
@@ -333,6 +339,7 @@ class _ArmRead:
         self.outcomes.add(record)
         self.usage.add(record)
         self.cost.add(record)
+        self.collateral.add(record)
         self.simulations += 1
         self.units[unit] = _UnitEnd(None if record.excluded else record.success, record.seed)
         self.expected.setdefault(record.task_id, set()).update((a.side.value, a.name) for a in record.actions)
@@ -393,6 +400,7 @@ def _arm(
         usage=read.usage.ledger(),
         effort=read.effort(),
         cost=read.cost.summary(read.usage.ledger(), len(m.config.judges), bootstrap),
+        collateral=read.collateral.summary(bootstrap),
     )
 
 

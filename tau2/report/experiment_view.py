@@ -12,7 +12,7 @@ from typing import Final
 from rich.console import RenderableType
 
 from tau2.metrics import BOTH
-from tau2.report import cost, fmt, tables
+from tau2.report import collateral, cost, fmt, tables
 from tau2.report.experiment import SOURCES, ArmSummary, ExperimentComparison, ExperimentReport, Flip
 from tau2.report.factors import differ_line
 from tau2.report.frontier import frontier_table, paid
@@ -49,6 +49,7 @@ def experiment_tables(report: ExperimentReport) -> list[RenderableType]:
         rendered.append(line(_arm_label(arm), "bold"))
         rendered.append(rich_table(arm_pass_hat_k(arm, level, tables.headline_ks(list(arm.pass_hat_k)))))
         rendered += [line(text, "dim") for text in _missing_lines(arm)]
+        rendered += [line(text) for text in _collateral_lines(arm)]
     rendered.append(rich_table(comparisons(report.comparisons, level)))
     for comparison in report.comparisons:
         rendered.append(line(comparison.verdict, "bold" if comparison.comparable else "bold yellow"))
@@ -273,7 +274,18 @@ def experiment_page(report: ExperimentReport, runs: dict[str, Run]) -> str:
 
 def _arm_section(arm: ArmSummary, level: float) -> str:
     notes = "".join(f'<p class="note">{escape(text)}</p>' for text in _missing_lines(arm))
-    return f"<h3>{escape(_arm_label(arm))}</h3>{_table(arm_pass_hat_k(arm, level))}{notes}"
+    damage = "".join(f'<p class="config">{escape(text)}</p>' for text in _collateral_lines(arm))
+    listed = collateral.simulations(arm.collateral, f"{arm.name}: simulations with collateral damage")
+    return (
+        f"<h3>{escape(_arm_label(arm))}</h3>{_table(arm_pass_hat_k(arm, level))}{notes}{damage}"
+        f"{_folded(listed.title, _table(listed))}"
+    )
+
+
+def _collateral_lines(arm: ArmSummary) -> list[str]:
+    """The arm's collateral rate in one line, when any of its simulations was checked for it."""
+    text = collateral.rate_line(arm.collateral)
+    return [] if text is None else [f"{arm.name}: {text}"]
 
 
 def _titled(data: TableData, arm: str) -> TableData:

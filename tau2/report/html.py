@@ -12,7 +12,7 @@ from typing import Any
 
 from tau2.errors import UserInputError
 from tau2.metrics import BOTH, FrontierPoint, GroupStat, PairedGroup, pair_key
-from tau2.report import audit, cost, fmt, judges, plots, tables
+from tau2.report import audit, collateral, cost, fmt, judges, plots, tables
 from tau2.report.factors import differ_line, side_labels
 from tau2.report.frontier import frontier_figure, frontier_table, paid
 from tau2.report.schema import ComparisonReport, RunReport
@@ -52,6 +52,7 @@ def run_page_parts(
         ),
         _warnings(report.warnings),
         _run_headline(report),
+        _collateral(report),
         _table(tables.missing(report.missing)),
         _section("Recorded elsewhere", *(_table(table) for table in extra)),
         _section(
@@ -137,6 +138,7 @@ def comparison_page_parts(
         legend,
         _warnings(report.warnings),
         _comparison_headline(report),
+        _paired_collateral(report, a, b),
         _table(tables.paired_missing(report.missing, a, b)),
         _section("Plots", _comparison_plots(report, a, b)),
         _section(
@@ -234,6 +236,32 @@ def _run_headline(report: RunReport) -> str:
         else "no failed simulations"
     )
     return f'<div class="headline">{"".join(stats)}</div><p>{link}</p>'
+
+
+def _collateral(report: RunReport) -> str:
+    """The collateral rate under the headline, the seats and tools that wrote it, and (folded) every
+    simulation with collateral damage or missing writes."""
+    text = collateral.rate_line(report.collateral)
+    if text is None:
+        return ""
+    listed = collateral.simulations(report.collateral)
+    return (
+        f'<p class="config">{escape(text)}</p>'
+        + _table(collateral.calls(report.collateral))
+        + _folded(listed.title, _table(listed))
+    )
+
+
+def _paired_collateral(report: ComparisonReport, a: str, b: str) -> str:
+    """Both runs' collateral rates under the headline and (folded) each run's damaged simulations."""
+    text = collateral.paired_line(report.collateral, a, b)
+    if text is None:
+        return ""
+    listed = [
+        collateral.simulations(report.collateral.get(side), f"{label}: simulations with collateral damage")
+        for side, label in (("a", a), ("b", b))
+    ]
+    return f'<p class="config">{escape(text)}</p>' + "".join(_folded(t.title, _table(t)) for t in listed)
 
 
 def _comparison_headline(report: ComparisonReport) -> str:

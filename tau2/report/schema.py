@@ -15,6 +15,7 @@ from tau2.metrics import (
     ActionStat,
     Bootstrap,
     CheckStat,
+    CollateralSummary,
     CostSummary,
     Estimate,
     FlipSets,
@@ -115,6 +116,16 @@ class RunReport(_Document):
     """The simulated-user audit (each check's rate with an interval) and each failed simulation's cause."""
     judges: JudgeAgreement | None = None
     """Runs with two or more judges: their agreement (κ), the assertions they disagree on, each one's cost."""
+    collateral: CollateralSummary | None = None
+    """Collateral damage: the simulations that changed records their task's reference leaves alone (and, for
+    database-scored tasks, those that left out a reference write), by seat and tool; None without records."""
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def collateral_rate(self) -> float | None:
+        """The share of checked simulations with collateral damage (`collateral.rate`); None when none was
+        checked."""
+        return None if self.collateral is None else self.collateral.rate.value
 
 
 class Factor(_Document):
@@ -167,6 +178,8 @@ class ComparisonReport(_Document):
     frontier: list[FrontierPoint] = []
     """A and B on the cost–accuracy plane over the shared tasks: pass^1 against the cost per simulation,
     each with its interval, the Pareto frontier marked."""
+    collateral: dict[str, CollateralSummary] = {}
+    """`a` and `b` → each run's collateral damage over the shared tasks."""
 
     @computed_field  # type: ignore[prop-decorator]
     @property

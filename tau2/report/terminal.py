@@ -15,7 +15,7 @@ from rich.table import Table
 
 from tau2._display import data_text
 from tau2.metrics import BOTH
-from tau2.report import audit, cost, fmt, judges, tables
+from tau2.report import audit, collateral, cost, fmt, judges, tables
 from tau2.report.factors import differ_line, side_labels
 from tau2.report.schema import ComparisonReport, RunReport
 from tau2.report.tables import TableData
@@ -105,6 +105,7 @@ def run_tables(report: RunReport, full: bool = False) -> list[RenderableType]:
                 ]
             ),
             *_audit_line(report),
+            *_collateral_line(report),
             *_judge_lines(report),
             *_cost_lines(report),
             line(hint, "dim"),
@@ -120,6 +121,8 @@ def run_tables(report: RunReport, full: bool = False) -> list[RenderableType]:
                 audit.user_checks(report.audit),
                 audit.attribution(report.audit),
                 audit.failures(report.audit),
+                collateral.calls(report.collateral),
+                collateral.simulations(report.collateral),
                 tables.actions(report.actions),
                 tables.checks(report.checks),
                 tables.usage(report.usage),
@@ -132,6 +135,7 @@ def run_tables(report: RunReport, full: bool = False) -> list[RenderableType]:
             ]
         ),
         *(line(f"audit: {note}", "dim") for note in audit.notes(report.audit)),
+        *_collateral_line(report),
         *_judge_lines(report),
         *_cost_lines(report),
     ]
@@ -140,6 +144,12 @@ def run_tables(report: RunReport, full: bool = False) -> list[RenderableType]:
 def _audit_line(report: RunReport) -> list[RenderableType]:
     """Failed simulations by cause, when some failed."""
     text = audit.attribution_line(report.audit)
+    return [] if text is None else [line(text)]
+
+
+def _collateral_line(report: RunReport) -> list[RenderableType]:
+    """The collateral rate, when any simulation was checked for it."""
+    text = collateral.rate_line(report.collateral)
     return [] if text is None else [line(text)]
 
 
@@ -193,7 +203,19 @@ def comparison_tables(report: ComparisonReport, full: bool = False) -> list[Rend
             tables.run_refs(report),
             tables.pairing(report),
         ]
+    damage = collateral.paired_line(report.collateral, a, b)
     rendered = [heading, legend, line(differ_line(report.factors)), *_rendered(sections)]
+    if damage is not None:
+        rendered.append(line(damage))
+    if full:
+        rendered += _rendered(
+            [
+                collateral.simulations(
+                    report.collateral.get(side), f"{label}: simulations with collateral damage"
+                )
+                for side, label in (("a", a), ("b", b))
+            ]
+        )
     if not full:
         rendered.append(
             line("--full: breakdowns, per-action differences, flipping tasks; --html FILE: plots", "dim")

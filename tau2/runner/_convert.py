@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from contextlib import suppress
 from typing import Any
 
@@ -10,6 +11,7 @@ from tau2.errors import UserInputError
 from tau2.findings import RunFindings
 from tau2.runs import Provenance, SimulationRecord
 from tau2.tasks import Task
+from tau2.world import RecordWrite
 
 
 def episode_record(
@@ -46,15 +48,26 @@ def episode_record(
         retrieval=evaluation.retrieval,
         trajectory=trajectory,
     )
-    return record if findings is None else with_findings(record, task, findings)
+    return record if findings is None else with_findings(record, task, findings, result.record_writes)
 
 
-def with_findings(record: SimulationRecord, task: Task, findings: RunFindings) -> SimulationRecord:
+def with_findings(
+    record: SimulationRecord,
+    task: Task,
+    findings: RunFindings,
+    writes: Mapping[str, RecordWrite] | None = None,
+) -> SimulationRecord:
     """`record` of a simulation of `task` with its findings: the simulated-user checks that fired, for an
-    interactive simulation, and its task's defects, for a failed one (none for infrastructure failures, and
-    none when the task's data cannot be read: the report looks them up again)."""
+    interactive simulation, its task's defects, for a failed one (none for infrastructure failures, and
+    none when the task's data cannot be read: the report looks them up again), and, given the records its
+    changes touched (`writes`, by path), its collateral damage beside the task's reference solution."""
     if record.excluded:
         return record
+    update: dict[str, Any] = {}
+    if writes is not None:
+        collateral = findings.collateral(task, writes, record.state_changes)
+        if collateral is not None:
+            update = {"collateral": collateral.extra, "missing_writes": collateral.missing}
     user_findings = None
     if record.mode is Mode.INTERACTIVE and record.trajectory is not None:
         user_findings = findings.user_findings(record.trajectory, task)
@@ -62,7 +75,7 @@ def with_findings(record: SimulationRecord, task: Task, findings: RunFindings) -
     if not record.success:
         with suppress(UserInputError):
             task_defects = findings.task_defects(task)
-    return record.model_copy(update={"user_findings": user_findings, "task_defects": task_defects})
+    return record.model_copy(update={**update, "user_findings": user_findings, "task_defects": task_defects})
 
 
 def crash_record(

@@ -27,7 +27,7 @@ from tau2.episode import (
 from tau2.findings import UserFinding
 from tau2.llm import Usage
 from tau2.runs._provenance import Provenance
-from tau2.world import RetrievalRecall, Side, StateChange
+from tau2.world import RecordWrite, RetrievalRecall, Side, StateChange
 
 SUMMARY_FIELDS: Final = ("termination", "termination_detail", "steps", "usage")
 """Fields a record and its trajectory share: stored once, in the record (whose trajectory may be omitted),
@@ -96,14 +96,30 @@ class RecordHead(BaseModel):
     task_defects: list[str] | None = None
     """For a failed simulation, the error checks of `tau2 lint` on its task (as played), found when it was
     judged; None on successes and on records made before."""
+    collateral: list[RecordWrite] | None = None
+    """Collateral damage: the records the simulation changed that its task's reference solution does not
+    change, each with the calls (trajectory entry, seat, tool) that changed it (empty: checked, none); None
+    when not checked (infrastructure failures, records made before runs checked it)."""
+    missing_writes: list[RecordWrite] | None = None
+    """For a task scored by its database: the records its reference solution changes that the simulation
+    left alone (no calls) or changed to other values (the calls that did); None for other tasks."""
 
     @model_serializer(mode="wrap")
     def _omit_unset_fields(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
-        """Leave `retrieval` out for domains without a knowledge base, `provenance`, `user_findings` and
-        `task_defects` out of records without them, `judge_skipped` while the judges were asked, and `judges`
-        out without a panel of judges, so such records stay as they were."""
+        """Leave `retrieval` out for domains without a knowledge base, `provenance`, `user_findings`,
+        `task_defects`, `collateral` and `missing_writes` out of records without them, `judge_skipped` while
+        the judges were asked, and `judges` out without a panel of judges, so such records stay as they
+        were."""
         data: dict[str, Any] = handler(self)
-        for name in ("retrieval", "provenance", "user_findings", "task_defects", "judge_skipped"):
+        for name in (
+            "retrieval",
+            "provenance",
+            "user_findings",
+            "task_defects",
+            "collateral",
+            "missing_writes",
+            "judge_skipped",
+        ):
             if data.get(name) is None:
                 data.pop(name, None)
         if not data.get("judges"):

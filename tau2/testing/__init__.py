@@ -1,6 +1,7 @@
 """Test utilities shipped with tau2: a scripted OpenAI-compatible server for offline LLM and embedding
-tests, and every actor kind slowed (`--agent tau2.testing:slowed_oracle`, waiting `TAU2_TEST_TURN_DELAY_S`
-seconds before each turn) so tests can catch a fast offline run mid-flight."""
+tests, every actor kind slowed (`--agent tau2.testing:slowed_oracle`, waiting `TAU2_TEST_TURN_DELAY_S`
+seconds before each turn) so tests can catch a fast offline run mid-flight, and the collateral oracle
+(`--agent tau2.testing:collateral_oracle`: the oracle plus one write to a record its task never mentions)."""
 
 from typing import Any
 
@@ -33,7 +34,12 @@ __all__ = [
 
 
 def __getattr__(name: str) -> Any:
-    """`slowed_<kind>`: the actor kind `<kind>` slowed (see `tau2.testing._slowed`), built on first use."""
+    """`slowed_<kind>`: the actor kind `<kind>` slowed (see `tau2.testing._slowed`), and
+    `collateral_oracle` (see `tau2.testing._collateral`), built on first use."""
+    if name == "collateral_oracle":
+        from tau2.testing._collateral import collateral_kind
+
+        return collateral_kind()
     if name.startswith("slowed_"):
         from tau2.testing._slowed import slowed_kind
 

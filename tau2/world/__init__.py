@@ -1,8 +1,8 @@
 """The world contract: tools and their results, what an assertion observed, the shared world state of one
-episode, the difference between two of its states, a state's digest (τ²-bench's database hash), domain
-packs (with the wording of their offline requests and the declaration of their identifiers) and their
-registry, the conformance checker for packs, and the read-only view reference actors judge the world
-through."""
+episode, the difference between two of its states and the records it touches (with the calls that changed
+each, `WriteTracker`), a state's digest (τ²-bench's database hash), domain packs (with the wording of their
+offline requests and the declaration of their identifiers) and their registry, the conformance checker for
+packs, and the read-only view reference actors judge the world through."""
 
 from tau2.world._change_tracker import ChangeTracker
 from tau2.world._checks import check_domain
@@ -29,9 +29,11 @@ from tau2.world._retrieval import (
     resolve_retrieval,
 )
 from tau2.world._state_diff import ChangeKind, StateChange, shared_state_changes, state_changes
+from tau2.world._state_records import RecordPlace, record_name, record_paths
 from tau2.world._tools import Side, Tool, ToolKind, ToolSet, ToolTable
 from tau2.world._view import Rehearsal, WorldView
 from tau2.world._world import World
+from tau2.world._write_tracker import RecordWrite, WriteCall, WriteTracker
 
 __all__ = [
     "DOMAIN_GROUP",
@@ -44,6 +46,8 @@ __all__ = [
     "IdentifierKind",
     "Identifiers",
     "Observation",
+    "RecordPlace",
+    "RecordWrite",
     "Rehearsal",
     "RequestPhrasing",
     "RetrievalConfig",
@@ -59,10 +63,14 @@ __all__ = [
     "ToolTable",
     "World",
     "WorldView",
+    "WriteCall",
+    "WriteTracker",
     "available_domains",
     "check_domain",
     "domain_name",
     "get_domain",
+    "record_name",
+    "record_paths",
     "refusal_of",
     "register_domain",
     "resolve_retrieval",

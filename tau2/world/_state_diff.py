@@ -41,8 +41,19 @@ def state_changes(start: bytes, end: bytes) -> list[StateChange]:
 def shared_state_changes(start: BaseModel, end: BaseModel) -> list[StateChange]:
     """The same differences as `state_changes`, for two states that share their unchanged records (a copy
     made by a domain's `fresh_state`, whose records are immutable): only the fields and map entries that
-    are not the very same object in both are serialised and compared, so a large database costs nothing
-    for the records an episode left alone."""
+    are not the very same object in both are serialised and compared (looking inside models that are not
+    shared, such as a table holding shared records), so a large database costs nothing for the records an
+    episode left alone."""
+    include = _unshared(start, end)
+    if not include:
+        return []
+    serializer = type(start).__pydantic_serializer__
+    return state_changes(serializer.to_json(start, include=include), serializer.to_json(end, include=include))
+
+
+def _unshared(start: BaseModel, end: BaseModel) -> dict[str, Any]:
+    """What of two states of one model to serialise: per field that is not the same object in both, the
+    whole field (`True`), the map keys whose values differ in identity, or the same for a nested model."""
     include: dict[str, Any] = {}
     for name in type(start).model_fields:
         before, after = getattr(start, name), getattr(end, name)
@@ -56,12 +67,13 @@ def shared_state_changes(start: BaseModel, end: BaseModel) -> list[StateChange]:
             }
             if keys:
                 include[name] = keys
+        elif isinstance(before, BaseModel) and type(before) is type(after):
+            nested = _unshared(before, after)
+            if nested:
+                include[name] = nested
         else:
             include[name] = True
-    if not include:
-        return []
-    serializer = type(start).__pydantic_serializer__
-    return state_changes(serializer.to_json(start, include=include), serializer.to_json(end, include=include))
+    return include
 
 
 _ABSENT = object()

@@ -32,7 +32,7 @@ from tau2 import (
 )
 from tau2.episode import DONE_TOOL, EpisodeTiming, Verdict
 from tau2.tau2bench.results._format import ParticipantMessage, SimulationRun, ToolMessage
-from tau2.world import ChangeTracker
+from tau2.world import WriteCall, WriteTracker
 
 Outcome = Literal["success", "error", "missing"]
 
@@ -87,7 +87,7 @@ class Replay(BaseModel):
 def replay(task: Task, simulation: SimulationRun, config: EpisodeConfig, data_dir: Path | None) -> Replay:
     """The episode `simulation` amounts to in our world, judged on `data_dir` (None: the domain's data)."""
     world = initialize_world(task, data_dir)
-    changes = ChangeTracker(world)
+    changes = WriteTracker(world)
     support = world.domain.retrieval
     retrieval_tools = support.tools if support is not None else frozenset()
     entries: list[Entry] = []
@@ -113,6 +113,7 @@ def replay(task: Task, simulation: SimulationRun, config: EpisodeConfig, data_di
             calls += 1
             changes.before(call.name)
             side, outcome = _run_call(world, call.name, call.arguments, call.requestor, solo)
+            changes.after(WriteCall(entry=len(entries), seat=seat, tool=call.name))
             ours = ToolCall(call_id=call.id, name=call.name, arguments=call.arguments, side=side)
             entries.append(_entry(entries, seat, EntryKind.TOOL_CALL, tool_call=ours))
             entries.append(_entry(entries, seat, EntryKind.TOOL_RESULT, tool_call=ours, result=outcome))
@@ -139,6 +140,7 @@ def replay(task: Task, simulation: SimulationRun, config: EpisodeConfig, data_di
         nl_verdicts=recorded_verdicts(simulation),
         retrieval=config.retrieval,
     )
+    changed = changes.since_start()
     result = EpisodeResult(
         task_id=task.id,
         config=config,
@@ -146,7 +148,8 @@ def replay(task: Task, simulation: SimulationRun, config: EpisodeConfig, data_di
         evaluation=evaluation,
         seed=config.seed,
         timing=EpisodeTiming(setup_s=0.0, conversation_s=simulation.duration, evaluation_s=0.0),
-        state_changes=changes.since_start(),
+        state_changes=changed,
+        record_writes=changes.written(changed),
     )
     return Replay(result=result, calls=calls, mismatches=mismatches, kept=kept)
 
