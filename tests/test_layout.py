@@ -53,7 +53,7 @@ LAYERS: dict[str, int] = {
     "rl": 10,
     "play": 10,
     "annotation": 10,
-    "tau2bench.results": 10,
+    "tau2bench_results": 10,
     "cli": 11,
 }
 """Rank of each part of `tau2` (a top-level package, or a subpackage listed by its dotted name, which then

@@ -36,9 +36,9 @@ from tau2.findings import RunFindings
 from tau2.llm import ModelSpec
 from tau2.runner import NewRun, check_new_run_dir, episode_record, sha256_text
 from tau2.tau2bench import task_from_tau2
-from tau2.tau2bench.results._format import SimulationRun
-from tau2.tau2bench.results._read import ResultsFile, open_results
-from tau2.tau2bench.results._replay import CallMismatch, replay
+from tau2.tau2bench_results._format import SimulationRun
+from tau2.tau2bench_results._read import ResultsFile, open_results
+from tau2.tau2bench_results._replay import CallMismatch, replay
 from tau2.world import RetrievalConfig
 
 SIDECAR: Final = "tau2bench.json"

@@ -32,9 +32,9 @@ from tau2.runner import sha256_text
 from tau2.runs import MANIFEST_FILE, RecordFile, Run, load_run, require_named_domain
 from tau2.tasks import RewardType
 from tau2.tau2bench import default_reward_basis, task_to_tau2
-from tau2.tau2bench.results._format import Results, SimulationRun
-from tau2.tau2bench.results._import import load_import
-from tau2.tau2bench.results._tasksets import official_task_set, task_set_hash
+from tau2.tau2bench_results._format import Results, SimulationRun
+from tau2.tau2bench_results._import import load_import
+from tau2.tau2bench_results._tasksets import official_task_set, task_set_hash
 from tau2.world import RetrievalConfig
 
 MAX_K: Final = 4

@@ -31,7 +31,7 @@ from tau2 import (
     initialize_world,
 )
 from tau2.episode import DONE_TOOL, EpisodeTiming, Verdict
-from tau2.tau2bench.results._format import ParticipantMessage, SimulationRun, ToolMessage
+from tau2.tau2bench_results._format import ParticipantMessage, SimulationRun, ToolMessage
 from tau2.world import ChangeTracker
 
 Outcome = Literal["success", "error", "missing"]
