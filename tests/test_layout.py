@@ -178,6 +178,19 @@ def test_the_engine_never_imports_a_domain_or_the_generator() -> None:
     assert problems == []
 
 
+def test_the_engine_imports_packages_not_tau2_itself() -> None:
+    """`tau2` re-exports names from layers up to `tau2.api`, so an engine module importing from it would
+    import up the layers; the engine names the package each name comes from."""
+    problems = [
+        f"{name} imports tau2 itself"
+        for name, path in modules()
+        if part_of(name) in ENGINE
+        for imported in runtime_imports(path, name)
+        if imported == "tau2"
+    ]
+    assert problems == []
+
+
 SHARED_HELPERS = "tau_common"
 """Helpers the τ-bench packs share; a module of plain functions, not a pack (it registers no domain)."""
 

@@ -8,8 +8,8 @@ from collections.abc import Iterable
 
 from pydantic import BaseModel, ConfigDict
 
-from tau2 import SimulationRecord
 from tau2.annotation._potato_import import HumanLabel
+from tau2.runs import SimulationRecord
 
 SUCCESS: str = "Success"
 

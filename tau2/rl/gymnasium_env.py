@@ -17,18 +17,9 @@ from typing import Any, Final
 import gymnasium
 from gymnasium import spaces
 
-from tau2 import (
-    Actor,
-    ActorSpec,
-    EpisodeConfig,
-    EpisodeResult,
-    Mode,
-    Side,
-    Task,
-    UserInputError,
-    available_domains,
-    make_actor,
-)
+from tau2.actors import make_actor
+from tau2.episode import Actor, ActorSpec, EpisodeConfig, EpisodeResult, Mode
+from tau2.errors import UserInputError
 from tau2.rl._actions import (
     CHARSET,
     MAX_ACTION_CHARS,
@@ -39,6 +30,8 @@ from tau2.rl._actions import (
 )
 from tau2.rl._outcome import is_truncated, outcome_info
 from tau2.seats import EpisodeDriver, Event, TaskChooser, seat_brief
+from tau2.tasks import Task
+from tau2.world import Side, available_domains
 
 OPTIONS: Final = TaskChooser.OPTIONS | {"mode"}
 """Keys `reset(options=…)` understands; an accepted option stays in force for later resets, a refused

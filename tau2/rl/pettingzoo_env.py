@@ -19,7 +19,7 @@ from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from tau2 import EpisodeConfig, EpisodeResult, Mode, Side, Task
+from tau2.episode import EpisodeConfig, EpisodeResult, Mode
 from tau2.rl._actions import (
     CHARSET,
     MAX_ACTION_CHARS,
@@ -30,6 +30,8 @@ from tau2.rl._actions import (
 )
 from tau2.rl._outcome import is_truncated, outcome_info
 from tau2.seats import EpisodeDriver, Event, TaskChooser, seat_brief
+from tau2.tasks import Task
+from tau2.world import Side
 
 
 class TextObservation(str):

@@ -15,8 +15,19 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
 
-from tau2 import Actor, ActorTurn, EpisodeConfig, EpisodeResult, SeatContext, Side, Task
-from tau2.episode import Episode, Turn, start_actors, take_turns
+from tau2.episode import (
+    Actor,
+    ActorTurn,
+    Episode,
+    EpisodeConfig,
+    EpisodeResult,
+    SeatContext,
+    Turn,
+    start_actors,
+    take_turns,
+)
+from tau2.tasks import Task
+from tau2.world import Side
 
 T = TypeVar("T")
 

@@ -18,8 +18,8 @@ import ijson
 from ijson import JSONError
 from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
 
-from tau2 import UserInputError
 from tau2._jsonfile import first_surrogate_escape, open_input, validation_error
+from tau2.errors import UserInputError
 from tau2.tau2bench import Tau2Task
 from tau2.tau2bench_results._format import RunInfo, SimulationRun
 
