@@ -1,6 +1,6 @@
 """The package layout's rules: one namespace that user folders cannot shadow, and imports that only
 flow down the layers (world → tasks → τ²-bench task files → llm → episode → config, actors, findings → runs
-→ runner → metrics and audit → report, seats → api, RL, play, annotation, τ²-bench results → cli)."""
+→ runner → metrics and audit → report, stepping → api, RL, play, annotation, τ²-bench results → cli)."""
 
 from __future__ import annotations
 
@@ -47,7 +47,7 @@ LAYERS: dict[str, int] = {
     "regrade": 9,
     "generator": 9,
     "domains": 9,
-    "seats": 9,
+    "stepping": 9,
     "api": 10,
     "experiments": 10,
     "rl": 10,

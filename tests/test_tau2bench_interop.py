@@ -19,7 +19,7 @@ from typer.testing import CliRunner
 
 from tau2.cli import GROUPS, app
 from tau2.runs._rundir import load_run
-from tau2.seats._tasks import domain_suites
+from tau2.stepping._tasks import domain_suites
 from tau2.tau2bench_results._format import Results
 from tau2.tau2bench_results._import import load_import
 from tau2.world._tools import Side

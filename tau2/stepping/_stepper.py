@@ -1,7 +1,7 @@
-"""Driving the episode core from synchronous code: the seats played from outside (a learner, a person)
+"""Stepping the episode core from synchronous code: the seats played from outside (a learner, a person)
 get each `Turn` and answer it with `send`; the other seats' actors take their turns in between.
 
-The driver calls the episode core directly, in the caller's thread: there is no second orchestrator,
+The stepper calls the episode core directly, in the caller's thread: there is no second orchestrator,
 no background thread and no queue, so turns, observability, termination and evaluation are exactly those
 of every other episode, and an error in a task or an actor surfaces where the caller can see it.
 """
@@ -35,7 +35,7 @@ Event = Turn | EpisodeResult
 """What the caller is handed: the turn of a seat it plays, or the finished episode's result."""
 
 
-class EpisodeDriver:
+class EpisodeStepper:
     """Runs episodes one at a time. `start` begins one and returns its first event; `send` answers the
     `Turn` of a seat played from outside and returns the next event. A new `start` abandons an unfinished
     episode."""
