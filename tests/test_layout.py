@@ -5,6 +5,8 @@ flow down the layers (world → tasks → τ²-bench task files → llm → epis
 from __future__ import annotations
 
 import ast
+import importlib
+import inspect
 import subprocess
 import sys
 import tomllib
@@ -189,6 +191,39 @@ def test_the_engine_imports_packages_not_tau2_itself() -> None:
         if imported == "tau2"
     ]
     assert problems == []
+
+
+def public_functions() -> dict[str, dict[str, list[str]]]:
+    """Each function name in a package's `__all__` → the function it names (module and qualified name) →
+    the packages exporting that function. A package needing an extra that is not installed is passed over."""
+    found: dict[str, dict[str, list[str]]] = {}
+    for name, path in modules():
+        if path.name != "__init__.py":
+            continue
+        try:
+            package = importlib.import_module(name)
+        except ModuleNotFoundError as error:
+            if (error.name or "").startswith("tau2"):
+                raise
+            continue
+        for public in getattr(package, "__all__", []):
+            value = getattr(package, public)
+            if inspect.isfunction(value):
+                function = f"{value.__module__}.{value.__qualname__}"
+                found.setdefault(public, {}).setdefault(function, []).append(name)
+    return found
+
+
+def test_no_two_public_functions_share_a_name_across_packages() -> None:
+    """A name in packages' `__all__` means one function wherever it is exported (re-exports of that one
+    function are fine). Domain packs are the exception among themselves: each fills the same hooks of
+    `Domain` (`load_state`, …), and a pack is always reached by its name."""
+    clashes = []
+    for public, functions in sorted(public_functions().items()):
+        owners = {package for packages in functions.values() for package in packages}
+        if len(functions) > 1 and not all(part_of(package) == "domains" for package in owners):
+            clashes.append(f"{public}: {', '.join(sorted(functions))}")
+    assert clashes == []
 
 
 SHARED_HELPERS = "tau_common"
