@@ -53,7 +53,7 @@ from tau2.domains.banking_knowledge.discoverable import AGENT_HIDDEN, USER_HIDDE
 from tau2.testing import ScriptedOpenAIServer
 from tau2.world import EmbedderConfig, RetrievalConfig, Side, ToolResult, state_digest
 
-DRIVER = Path(__file__).with_name("_tau2bench_banking_driver.py")
+TAU2BENCH_SIDE = Path(__file__).with_name("_tau2bench_banking_side.py")
 TIMING = re.compile(r"\n\n\[Timing: [^\]]*\]$")
 SCHEMA_REFUSAL = "invalid arguments for "
 UNSUPPORTED = "the pattern uses "
@@ -368,7 +368,7 @@ class Reference:
 
     def _start(self) -> subprocess.Popen[str]:
         return subprocess.Popen(
-            [self._python, str(DRIVER)],
+            [self._python, str(TAU2BENCH_SIDE)],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,

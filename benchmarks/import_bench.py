@@ -24,7 +24,7 @@ REPO = Path(__file__).resolve().parents[1]
 DATA_DIR = REPO.parent / "shared" / "conformance" / "tau2-airline"
 READ_WHOLE = """
 import json, sys
-from tau2.tau2bench.results._format import Results
+from tau2.tau2bench_results._format import Results
 with open(sys.argv[1], encoding="utf-8") as handle:
     results = Results.model_validate(json.load(handle))
 print(len(results.simulations))

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from tau2.actors import actor_kinds, make_actor, register_actor
-    from tau2.api import RunResult, arun, load_run, run
+    from tau2.api import RunResult, arun, load_run_result, run
     from tau2.config import ExperimentConfig, RunConfig
     from tau2.episode import (
         Actor,
@@ -128,7 +128,7 @@ __all__ = [
     "evaluate",
     "get_domain",
     "initialize_world",
-    "load_run",
+    "load_run_result",
     "load_task_file",
     "make_actor",
     "register_actor",
@@ -157,14 +157,13 @@ _RUNS_API = {
     "RunResult": "tau2.api",
     "run": "tau2.api",
     "arun": "tau2.api",
-    "load_run": "tau2.api",
+    "load_run_result": "tau2.api",
     "ExperimentConfig": "tau2.config",
     "ExperimentResult": "tau2.experiments",
     "run_experiment": "tau2.experiments",
     "arun_experiment": "tau2.experiments",
 }
-"""The Python API of runs and experiments, by the package each name comes from (`load_run` is
-`tau2.api`'s, not the lower-level reader of `tau2.runs` it is built on)."""
+"""The Python API of runs and experiments, by the package each name comes from."""
 
 
 def __getattr__(name: str) -> Any:

@@ -17,7 +17,7 @@ from tau2 import UserInputError, get_domain
 from tau2.cli import app
 from tau2.domains.mock.tasks import MOCK_TASKS
 from tau2.metrics import Bootstrap
-from tau2.seats._tasks import TaskChooser
+from tau2.stepping._tasks import TaskChooser
 from tau2.tasks._suite import Suite
 from tau2.tau2bench import task_to_tau2
 from tau2.world._domain import register_domain

@@ -52,7 +52,7 @@ def test_reporting_a_run_loads_no_model_client_nor_other_command() -> None:
         f"    assert main(['report', {str(run)!r}, '--json']) == 0\n"
     )
     assert {"tau2.cli.report", "tau2.report", "tau2.runs"} <= loaded
-    sidecar_readers = ["tau2.annotation", "tau2.tau2bench.results"]  # the terminal tables' extras only
+    sidecar_readers = ["tau2.annotation", "tau2.tau2bench_results"]  # the terminal tables' extras only
     assert sorted(loaded.intersection([*NEVER_FOR_A_REPORT, *sidecar_readers])) == []
 
 

@@ -1,5 +1,6 @@
-"""Cohen's and Fleiss' κ: textbook examples, and properties every ratings table has (identical verdicts
-agree perfectly, the raters' order does not matter, κ never exceeds 1)."""
+"""Cohen's and Fleiss' κ: textbook examples, the case where every label is the same one (κ undefined), and
+properties every ratings table has (identical verdicts of two labels agree perfectly, the raters' order
+does not matter, κ never exceeds 1)."""
 
 from __future__ import annotations
 
@@ -69,14 +70,30 @@ def test_unequal_tables_are_refused() -> None:
 
 @given(VERDICTS)
 def test_identical_verdicts_agree_perfectly(verdicts: list[bool]) -> None:
-    assert cohen_kappa(verdicts, verdicts) == 1.0
-    assert fleiss_kappa([[v, v, v] for v in verdicts]) == 1.0
+    expected = 1.0 if len(set(verdicts)) == 2 else None  # one label only: κ is undefined
+    assert cohen_kappa(verdicts, verdicts) == expected
+    assert fleiss_kappa([[v, v, v] for v in verdicts]) == expected
+
+
+@pytest.mark.parametrize("label", [True, False, "pass"])
+def test_one_label_everywhere_has_no_kappa(label: object) -> None:
+    # Chance agreement is already perfect (the formula reads 0/0): raters who never use a second label
+    # show no sign of telling the classes apart, so their agreement is not called perfect.
+    assert cohen_kappa([label] * 5, [label] * 5) is None
+    assert fleiss_kappa([[label] * 3] * 5) is None
+
+
+def test_raters_each_keeping_to_their_own_label_agree_as_chance_gives() -> None:
+    assert cohen_kappa([True] * 4, [False] * 4) == pytest.approx(0.0)
 
 
 @given(st.lists(st.tuples(LABELS, LABELS), min_size=1, max_size=40))
 def test_cohen_is_symmetric_and_at_most_one(pairs: list[tuple[str, str]]) -> None:
     first, second = [a for a, _ in pairs], [b for _, b in pairs]
     kappa = cohen_kappa(first, second)
+    if len(set(first) | set(second)) == 1:
+        assert kappa is None and cohen_kappa(second, first) is None
+        return
     assert kappa is not None and kappa <= 1.0
     assert cohen_kappa(second, first) == pytest.approx(kappa)
 
@@ -87,5 +104,8 @@ def test_cohen_is_symmetric_and_at_most_one(pairs: list[tuple[str, str]]) -> Non
 )
 def test_fleiss_does_not_depend_on_the_raters_order(ratings: list[list[bool]], order: list[int]) -> None:
     kappa = fleiss_kappa(ratings)
+    if len({label for row in ratings for label in row}) == 1:
+        assert kappa is None and fleiss_kappa([[row[i] for i in order] for row in ratings]) is None
+        return
     assert kappa is not None and kappa <= 1.0
     assert fleiss_kappa([[row[i] for i in order] for row in ratings]) == pytest.approx(kappa)

@@ -1,11 +1,13 @@
 """The package layout's rules: one namespace that user folders cannot shadow, and imports that only
 flow down the layers (world → tasks, retrieval engines → τ²-bench task files → llm → episode → config,
-actors, findings → runs → runner → metrics and audit → report, seats → api, RL, play, annotation,
+actors, findings → runs → runner → metrics and audit → report, stepping → api, RL, play, annotation,
 τ²-bench results → cli)."""
 
 from __future__ import annotations
 
 import ast
+import importlib
+import inspect
 import subprocess
 import sys
 import tomllib
@@ -49,13 +51,13 @@ LAYERS: dict[str, int] = {
     "regrade": 9,
     "generator": 9,
     "domains": 9,
-    "seats": 9,
+    "stepping": 9,
     "api": 10,
     "experiments": 10,
     "rl": 10,
     "play": 10,
     "annotation": 10,
-    "tau2bench.results": 10,
+    "tau2bench_results": 10,
     "cli": 11,
 }
 """Rank of each part of `tau2` (a top-level package, or a subpackage listed by its dotted name, which then
@@ -178,6 +180,52 @@ def test_the_engine_never_imports_a_domain_or_the_generator() -> None:
         if part_of(imported) in {"domains", "generator"}
     ]
     assert problems == []
+
+
+def test_the_engine_imports_packages_not_tau2_itself() -> None:
+    """`tau2` re-exports names from layers up to `tau2.api`, so an engine module importing from it would
+    import up the layers; the engine names the package each name comes from."""
+    problems = [
+        f"{name} imports tau2 itself"
+        for name, path in modules()
+        if part_of(name) in ENGINE
+        for imported in runtime_imports(path, name)
+        if imported == "tau2"
+    ]
+    assert problems == []
+
+
+def public_functions() -> dict[str, dict[str, list[str]]]:
+    """Each function name in a package's `__all__` → the function it names (module and qualified name) →
+    the packages exporting that function. A package needing an extra that is not installed is passed over."""
+    found: dict[str, dict[str, list[str]]] = {}
+    for name, path in modules():
+        if path.name != "__init__.py":
+            continue
+        try:
+            package = importlib.import_module(name)
+        except ModuleNotFoundError as error:
+            if (error.name or "").startswith("tau2"):
+                raise
+            continue
+        for public in getattr(package, "__all__", []):
+            value = getattr(package, public)
+            if inspect.isfunction(value):
+                function = f"{value.__module__}.{value.__qualname__}"
+                found.setdefault(public, {}).setdefault(function, []).append(name)
+    return found
+
+
+def test_no_two_public_functions_share_a_name_across_packages() -> None:
+    """A name in packages' `__all__` means one function wherever it is exported (re-exports of that one
+    function are fine). Domain packs are the exception among themselves: each fills the same hooks of
+    `Domain` (`load_state`, …), and a pack is always reached by its name."""
+    clashes = []
+    for public, functions in sorted(public_functions().items()):
+        owners = {package for packages in functions.values() for package in packages}
+        if len(functions) > 1 and not all(part_of(package) == "domains" for package in owners):
+            clashes.append(f"{public}: {', '.join(sorted(functions))}")
+    assert clashes == []
 
 
 SHARED_HELPERS = "tau_common"

@@ -14,7 +14,7 @@ from rich.console import Console
 from tau2.config import ConfigLayer, RunConfig
 from tau2.domains.mock.tasks import BOTH
 from tau2.llm import Usage
-from tau2.runner import Driver, ProgressBar, RunProgress, Tally, drive, prepare_run
+from tau2.runner import ProgressBar, Recorder, RunProgress, Tally, drive, prepare_run
 from tau2.runs import SimulationRecord, read_records
 from tau2.tasks._suite import Suite
 from tau2.testing import ChatRequest, Reply, ScriptedOpenAIServer, ScriptedUsage
@@ -45,8 +45,8 @@ class Store:
         return record
 
 
-def driver_of(tally: Tally, progress: RunProgress) -> Driver:
-    return Driver([Store()], tally, progress)  # type: ignore[list-item]
+def recorder_of(tally: Tally, progress: RunProgress) -> Recorder:
+    return Recorder([Store()], tally, progress)  # type: ignore[list-item]
 
 
 def test_a_call_moves_the_bar_before_its_simulation_ends() -> None:
@@ -54,9 +54,9 @@ def test_a_call_moves_the_bar_before_its_simulation_ends() -> None:
     tally = Tally(4)
     bar = ProgressBar(enabled=True, console=Console(file=buffer, force_terminal=True, width=200))
     bar.begin(tally)
-    driver = driver_of(tally, bar)
-    on_usage = driver.follow_calls()
-    driver.unit_started()
+    recorder = recorder_of(tally, bar)
+    on_usage = recorder.follow_calls()
+    recorder.unit_started()
     on_usage("openai/m", Usage(calls=1, prompt_tokens=1000, completion_tokens=234, cost=0.5))
     bar.end(tally)
     expected = (
@@ -67,9 +67,9 @@ def test_a_call_moves_the_bar_before_its_simulation_ends() -> None:
 
 def test_a_finished_record_is_not_counted_again_when_calls_are_followed() -> None:
     tally = Tally(1)
-    driver = driver_of(tally, RunProgress())
-    on_usage = driver.follow_calls()
-    driver.unit_started()
+    recorder = recorder_of(tally, RunProgress())
+    on_usage = recorder.follow_calls()
+    recorder.unit_started()
     on_usage("m", Usage(calls=1, prompt_tokens=7, completion_tokens=3, cost=None))
     record = SimulationRecord.model_validate(
         {
@@ -82,7 +82,7 @@ def test_a_finished_record_is_not_counted_again_when_calls_are_followed() -> Non
             "usage": {"agent": {"calls": 1, "prompt_tokens": 7, "completion_tokens": 3, "cost": None}},
         }
     )
-    driver.unit_finished(0, record)
+    recorder.unit_finished(0, record)
     assert (tally.tokens, tally.unpriced, tally.done) == (10, 1, 1)
     assert tally.cost_text() == "unpriced"
 

@@ -15,7 +15,7 @@ from tau2.actors._requests import RESOLVED_PHRASE, format_request
 from tau2.cli import app
 from tau2.play._terminal import PAGE, Terminal
 from tau2.runs._rundir import load_run
-from tau2.seats._tasks import load_tasks
+from tau2.stepping._tasks import load_tasks
 from tau2.tasks._task import Task
 from tau2.world import available_domains
 from tau2.world._tools import Side

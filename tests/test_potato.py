@@ -13,11 +13,16 @@ from typing import Any
 
 import pytest
 from fixtures.potato_server import free_port, potato_server
+from hypothesis import given
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from tau2.annotation._agreement import label_agreement
 from tau2.annotation._potato_import import HumanLabel
 from tau2.cli import app
+from tau2.episode import TerminationReason
+from tau2.metrics import cohen_kappa
+from tau2.runs import SimulationRecord
 from tau2.runs._rundir import load_run
 
 runner = CliRunner()
@@ -213,34 +218,45 @@ def test_a_quality_label_off_the_scale_is_left_out(run_dir: Path, tmp_path: Path
     assert label["conversation_quality"] == 4
 
 
+def _record(task: str, reward: float) -> SimulationRecord:
+    return SimulationRecord(
+        task_id=task,
+        trial=0,
+        seed=0,
+        mode="interactive",
+        reward=reward,
+        termination=TerminationReason.USER_STOP,
+    )
+
+
+def _label(task: str, verdict: str) -> HumanLabel:
+    return HumanLabel(simulation=f"{task}#0", task_id=task, trial=0, annotator="a", task_success=verdict)
+
+
 def test_kappa_and_disagreements() -> None:
-    from tau2.episode._trajectory import TerminationReason
-    from tau2.runs._records import SimulationRecord
-
-    def record(task: str, reward: float) -> SimulationRecord:
-        return SimulationRecord(
-            task_id=task,
-            trial=0,
-            seed=0,
-            mode="interactive",
-            reward=reward,
-            termination=TerminationReason.USER_STOP,
-        )
-
-    def label(task: str, verdict: str) -> HumanLabel:
-        return HumanLabel(simulation=f"{task}#0", task_id=task, trial=0, annotator="a", task_success=verdict)
-
-    records = [record("a", 1.0), record("b", 1.0), record("c", 0.0), record("d", 0.0)]
+    records = [_record("a", 1.0), _record("b", 1.0), _record("c", 0.0), _record("d", 0.0)]
     labels = [
-        label("a", "Success"),
-        label("b", "Partial Success"),
-        label("c", "Failure"),
-        label("d", "Failure"),
+        _label("a", "Success"),
+        _label("b", "Partial Success"),
+        _label("c", "Failure"),
+        _label("d", "Failure"),
     ]
     result = label_agreement(labels, records)
     # observed 3/4; chance = 1/4 * 1/2 + 3/4 * 1/2 = 1/2; kappa = (0.75 - 0.5) / 0.5
     assert (result.judgements, result.agreement, result.kappa) == (4, 0.75, 0.5)
     assert [(d.simulation, d.label) for d in result.disagreements] == [("b#0", "Partial Success")]
+
+
+@given(
+    st.lists(st.tuples(st.sampled_from(["Success", "Partial Success", "Failure"]), st.booleans()), min_size=1)
+)
+def test_label_kappa_is_the_metrics_kappa(pairs: list[tuple[str, bool]]) -> None:
+    # One κ in the project: the labels' agreement is `cohen_kappa`, undefined (None) for a single class.
+    tasks = [f"t{n}" for n in range(len(pairs))]
+    records = [_record(task, float(passed)) for task, (_, passed) in zip(tasks, pairs, strict=True)]
+    labels = [_label(task, verdict) for task, (verdict, _) in zip(tasks, pairs, strict=True)]
+    human = [verdict == "Success" for verdict, _ in pairs]
+    assert label_agreement(labels, records).kappa == cohen_kappa(human, [passed for _, passed in pairs])
 
 
 @pytest.fixture

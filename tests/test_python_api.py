@@ -50,7 +50,7 @@ def test_the_documented_toml_twin_runs_through_the_command_line(tmp_path: Path) 
     )
     assert result.exit_code == 0, result.output
     assert "159 tasks × 1 trials" in result.stdout and "pass^1: 1.000" in result.stdout
-    assert tau2.load_run(out).pass_hat_k()[1].value == 1.0
+    assert tau2.load_run_result(out).pass_hat_k()[1].value == 1.0
 
 
 def test_a_run_resumes_from_python_taking_what_was_not_given(suite_file: Path, tmp_path: Path) -> None:
@@ -121,7 +121,7 @@ def test_a_resume_runs_at_the_concurrency_given_now(
     peak = Peak()
     tau2.run(RunConfig(concurrency=1), out, resume=True, progress=peak)
     assert peak.running == 1
-    assert len(list(tau2.load_run(out).records())) == 20
+    assert len(list(tau2.load_run_result(out).records())) == 20
 
 
 def test_warnings_reach_the_progress_hooks(suite_file: Path, tmp_path: Path) -> None:
@@ -157,7 +157,7 @@ def test_every_executor_writes_the_records_of_the_local_one(
 def test_results_are_read_from_the_store_when_asked_for(suite_file: Path, tmp_path: Path) -> None:
     out = tmp_path / "run"
     result = tau2.run(RunConfig(suite=suite_file, **OFFLINE), out)
-    loaded = tau2.load_run(out)
+    loaded = tau2.load_run_result(out)
     assert loaded.manifest == result.manifest and repr(loaded) == repr(result)
     results = out / RESULTS_FILE
     lines = results.read_bytes().splitlines(keepends=True)
@@ -166,4 +166,4 @@ def test_results_are_read_from_the_store_when_asked_for(suite_file: Path, tmp_pa
     report = loaded.report()
     assert report.totals.simulations == 2 and report.manifest == loaded.manifest
     with pytest.raises(UserInputError, match="not a run directory"):
-        tau2.load_run(tmp_path / "nothing")
+        tau2.load_run_result(tmp_path / "nothing")

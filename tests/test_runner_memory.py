@@ -14,7 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from typer.testing import CliRunner, Result
 
-from tau2.api import load_run
+from tau2.api import load_run_result
 from tau2.cli import app
 from tau2.config import ActorSpec, ConfigLayer, ExecutorConfig, RunConfig
 from tau2.domains.mock.tasks import MOCK_TASKS
@@ -36,10 +36,10 @@ from tau2.runs import (
     DAMAGED_FILE,
     RecordWriter,
     SimulationRecord,
+    load_run,
     read_records,
     set_aside_damaged,
 )
-from tau2.runs import load_run as read_run
 from tau2.runs._store import record_object
 from tau2.testing import Reply, ScriptedOpenAIServer
 
@@ -114,7 +114,7 @@ async def test_records_reach_the_disk_while_a_producer_that_never_suspends_goes_
 
 def reference_summary(out: Path) -> str:
     """The summary as it was built before the runner kept running totals: from every effective record."""
-    run = read_run(out)
+    run = load_run(out)
     totals = RunTotals(len(run.manifest.task_ids) * run.manifest.trials)
     for effective in run.records:
         totals.add(Outcome.of(effective))
@@ -137,7 +137,7 @@ def test_a_resume_skips_done_units_and_its_summary_matches_the_stored_records(
     assert first.stdout.strip() == reference_summary(out)
     assert "infrastructure errors: the most common" in first.stdout
     written = len(read_records(out / "results.jsonl")[0])
-    excluded = sum(record.excluded for record in read_run(out).records)
+    excluded = sum(record.excluded for record in load_run(out).records)
     assert excluded > 0
 
     failing["both"] = "provider down after 4 attempts"  # the re-runs fail again, with other figures
@@ -165,9 +165,9 @@ def test_a_run_result_streams_the_effective_records_in_the_stored_order(
     assert first.exit_code == 0, first.output
     monkeypatch.undo()  # the user starts as usual again
     assert run("--resume", "--out", str(out), "--quiet").exit_code == 0
-    result = load_run(out)
+    result = load_run_result(out)
     streamed = list(result.records())
-    assert streamed == read_run(out).records  # re-run units keep the place of their first record
+    assert streamed == load_run(out).records  # re-run units keep the place of their first record
     assert [record.task_id for record in streamed].index("both") < len(streamed) - 2  # not at the end
     assert run_summary(result.manifest, result.totals, out) == reference_summary(out)
 

@@ -19,9 +19,9 @@ from typer.testing import CliRunner
 
 from tau2.cli import GROUPS, app
 from tau2.runs._rundir import load_run
-from tau2.seats._tasks import domain_suites
-from tau2.tau2bench.results._format import Results
-from tau2.tau2bench.results._import import load_import
+from tau2.stepping._tasks import domain_suites
+from tau2.tau2bench_results._format import Results
+from tau2.tau2bench_results._import import load_import
 from tau2.world._tools import Side
 
 runner = CliRunner()
@@ -194,7 +194,7 @@ def test_group_help_lists_its_formats(group: str) -> None:
 )
 def test_terminations_use_tau2bench_words(termination: str, detail: str | None, expected: str) -> None:
     from tau2.runs._records import SimulationRecord
-    from tau2.tau2bench.results._export import _termination
+    from tau2.tau2bench_results._export import _termination
 
     record = SimulationRecord(
         task_id="t", trial=0, seed=0, mode="interactive", reward=0.0, termination=termination,

@@ -17,7 +17,7 @@ from tau2.cli import app
 from tau2.episode._trajectory import EntryKind, TerminationReason
 from tau2.runs._rundir import load_run
 from tau2.tasks import RewardType
-from tau2.tau2bench.results._export import pass_k_percent
+from tau2.tau2bench_results._export import pass_k_percent
 from tau2.world._tools import Side
 
 FIXTURES = Path(__file__).parent / "fixtures" / "tau2bench"

@@ -8,8 +8,9 @@ from collections.abc import Iterable
 
 from pydantic import BaseModel, ConfigDict
 
-from tau2 import SimulationRecord
 from tau2.annotation._potato_import import HumanLabel
+from tau2.metrics import cohen_kappa
+from tau2.runs import SimulationRecord
 
 SUCCESS: str = "Success"
 
@@ -34,7 +35,8 @@ class LabelAgreement(BaseModel):
     """(annotator, simulation) pairs with a success label."""
     agreement: float | None
     kappa: float | None
-    """Cohen's kappa; None when chance agreement is already perfect (one class only on both sides)."""
+    """Cohen's kappa (`tau2.metrics.cohen_kappa`); None when both sides use one class only, where it is
+    undefined."""
     disagreements: list[Disagreement]
 
 
@@ -51,14 +53,10 @@ def label_agreement(labels: list[HumanLabel], records: Iterable[SimulationRecord
         return LabelAgreement(judgements=0, agreement=None, kappa=None, disagreements=[])
     total = len(pairs)
     observed = sum(human == reward for human, reward, *_ in pairs) / total
-    human_yes = sum(human for human, *_ in pairs) / total
-    reward_yes = sum(reward for _, reward, *_ in pairs) / total
-    chance = human_yes * reward_yes + (1 - human_yes) * (1 - reward_yes)
-    kappa = None if chance == 1 else (observed - chance) / (1 - chance)
     return LabelAgreement(
         judgements=total,
         agreement=observed,
-        kappa=kappa,
+        kappa=cohen_kappa([human for human, *_ in pairs], [reward for _, reward, *_ in pairs]),
         disagreements=[
             Disagreement(
                 simulation=label.simulation,

@@ -11,12 +11,15 @@ from typing import Final
 
 from pydantic import JsonValue
 
-from tau2 import Entry, EntryKind, Side, SimulationRecord, Task, UserInputError, UserInstructions
 from tau2._display import inert
 from tau2._jsonfile import json_line
 from tau2.annotation._markup import inert_markup, inert_strings
+from tau2.episode import Entry, EntryKind
+from tau2.errors import UserInputError
 from tau2.runner import check_new_run_dir
-from tau2.runs import load_run
+from tau2.runs import SimulationRecord, load_run
+from tau2.tasks import Task, UserInstructions
+from tau2.world import Side
 
 CONFIG_FILE: Final = "config.yaml"
 DATA_FILE: Final = "data/simulations.jsonl"

@@ -8,7 +8,6 @@ from typing import Any, Final
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from tau2 import UserInputError
 from tau2._jsonfile import read_json, validation_error, write_json
 from tau2.annotation._potato_export import (
     ANNOTATION_DIR,
@@ -20,6 +19,7 @@ from tau2.annotation._potato_export import (
     TOOL_USE_LABELS,
     simulation_id,
 )
+from tau2.errors import UserInputError
 from tau2.runs import load_run
 
 LABELS_FILE: Final = "human_labels.json"

@@ -10,8 +10,7 @@ from tau2.errors import UserInputError
 from tau2.metrics import Bootstrap, Estimate
 from tau2.report import RunReport, read_report
 from tau2.runner import RunTotals, stored_totals
-from tau2.runs import RunManifest, SimulationRecord, load_manifest
-from tau2.runs import load_run as read_run
+from tau2.runs import RunManifest, SimulationRecord, load_manifest, load_run
 
 
 class RunResult:
@@ -49,7 +48,7 @@ class RunResult:
     def records(self) -> Iterator[SimulationRecord]:
         """The run's effective records (the last of each task and trial), read from the store now, one at
         a time: only the record in hand is held, and those a later line replaces are skipped."""
-        yield from read_run(self.path).records
+        yield from load_run(self.path).records
 
     def report(self, bootstrap: Bootstrap | None = None) -> RunReport:
         """Everything `tau2 report --json` shows: pass^k with intervals, breakdowns, usage, …"""
@@ -63,7 +62,7 @@ class RunResult:
         return f"RunResult({str(self.path)!r}, run_id={self.manifest.run_id!r})"
 
 
-def load_run(path: str | Path) -> RunResult:
+def load_run_result(path: str | Path) -> RunResult:
     """The results of the run directory at `path` (a `UserInputError` when it holds no run)."""
     path = Path(path)
     if not path.is_dir():

@@ -6,7 +6,7 @@ deterministic. Scoring a run's stored conversations again is `tau2.regrade`."""
 
 from typing import TYPE_CHECKING, Any
 
-from tau2 import findings
+import tau2.findings as findings
 from tau2.audit._run_audit import (
     Cause,
     CheckRate,

@@ -35,7 +35,7 @@ def imported_tables(run_dir: Path) -> list[TableData]:
     outcomes agree with the recorded ones (and how many retrieval calls kept their recorded answers rather
     than being replayed), and every simulation whose reward differs. The terminal report and the HTML
     page show the same tables."""
-    from tau2.tau2bench.results import load_import
+    from tau2.tau2bench_results import load_import
 
     imported = load_import(run_dir)
     if imported is None:

@@ -74,9 +74,9 @@ def tau2bench(
     from tau2.cli._output import is_stdout, output_file, say
     from tau2.errors import UserInputError
     from tau2.runs import load_run
-    from tau2.tau2bench.results import export_tau2bench_results as export_results
-    from tau2.tau2bench.results import refuse_existing
-    from tau2.tau2bench.results import tau2bench_submission as build_submission
+    from tau2.tau2bench_results import export_tau2bench_results as export_results
+    from tau2.tau2bench_results import refuse_existing
+    from tau2.tau2bench_results import tau2bench_submission as build_submission
 
     if submission is not None and not is_stdout(submission):
         refuse_existing(submission)

@@ -37,8 +37,8 @@ def tau2bench(
 ) -> None:
     """Replay and re-evaluate every simulation of RESULTS in our world into the run directory --out."""
     from tau2.cli._output import say
-    from tau2.tau2bench.results import TAU2BENCH_DATA_HINT
-    from tau2.tau2bench.results import import_tau2bench_results as import_results
+    from tau2.tau2bench_results import TAU2BENCH_DATA_HINT
+    from tau2.tau2bench_results import import_tau2bench_results as import_results
 
     imported = import_results(results, out, data_dir)
     for warning in imported.warnings:

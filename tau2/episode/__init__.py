@@ -32,7 +32,7 @@ from tau2.episode._judge_gate import judge_needed, not_needed
 from tau2.episode._orchestrator import run_episode, start_actors, take_turns
 from tau2.episode._protocol import DONE_SCHEMA, DONE_TOOL, GREETING
 from tau2.episode._result import EpisodeResult, EpisodeTiming
-from tau2.episode._seats import agent_policy, seat_contexts, shipped_policy
+from tau2.episode._seat_contexts import agent_policy, seat_contexts, shipped_policy
 from tau2.episode._structure import TaskStructureError, check_structure, structure_problem
 from tau2.episode._trajectory import (
     Entry,

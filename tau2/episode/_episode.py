@@ -23,7 +23,7 @@ from tau2.episode._evaluation import EvaluationResult, evaluate
 from tau2.episode._judge import Judgement
 from tau2.episode._protocol import DONE_RESULT, DONE_TOOL, GREETING
 from tau2.episode._result import EpisodeResult, EpisodeTiming
-from tau2.episode._seats import seat_contexts, settled, tool_resolution, user_whitelist
+from tau2.episode._seat_contexts import seat_contexts, settled, tool_resolution, user_whitelist
 from tau2.episode._trajectory import (
     Entry,
     EntryKind,

@@ -12,7 +12,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from tau2.actors import pairing_warning
-from tau2.api import RunResult, load_run
+from tau2.api import RunResult, load_run_result
 from tau2.config import EXECUTION_SETTINGS, ConfigLayer, ExperimentConfig
 from tau2.errors import UserInputError
 from tau2.experiments._cost import CostEstimate, estimate_cost
@@ -32,9 +32,7 @@ from tau2.runs import (
     RunDirectoryLock,
     SimulationRecord,
     arm_run_dir,
-)
-from tau2.runs import (
-    load_run as read_run,
+    load_run,
 )
 
 ROUND_SHARE = 10
@@ -76,7 +74,7 @@ class ExperimentResult:
     def arm(self, name: str) -> RunResult:
         """The run of arm `name`."""
         self.manifest.config.arm(name)  # a KeyError for an unknown arm
-        return load_run(arm_run_dir(self.path, name))
+        return load_run_result(arm_run_dir(self.path, name))
 
     @property
     def arms(self) -> dict[str, RunResult]:
@@ -273,7 +271,7 @@ def open_experiment(
             for warning in [*run.warnings, *([pairing] if pairing else [])]:
                 progress.warning(f"arm {run.run_dir.name}: {warning}")
         cap = config.budget.max_cost_usd if max_cost_usd is None else max_cost_usd
-        held = [read_run(run.run_dir).records if run.stored else [] for run in arms]
+        held = [load_run(run.run_dir).records if run.stored else [] for run in arms]
         state = ArmsState(arms[0].manifest.task_ids, arms[0].manifest.seed, held)
         tally = ArmsTally(0, [(run.run_dir.name, records) for run, records in zip(arms, held, strict=True)])
         del held  # only their outcomes are kept

@@ -11,8 +11,8 @@ from typing import Any
 from tau2.episode import Trajectory
 from tau2.errors import UserInputError
 from tau2.findings._collateral import Collateral, ReferenceWrites
-from tau2.findings._findings import Severity, UserFinding
-from tau2.findings._lint import lint_task, task_errors
+from tau2.findings._findings import UserFinding
+from tau2.findings._lint import task_errors
 from tau2.findings._user_checks import SeatTools, audit_trajectory
 from tau2.tasks import Task
 from tau2.world import Domain, RecordWrite, StateChange, get_domain

@@ -51,7 +51,8 @@ class JudgeAgreement(BaseModel):
     """The judges in panel order (the first decides the reward); a model named twice gets `#n` after it."""
     statistic: Statistic
     kappa: float | None
-    """None when no assertion has every judge's verdict."""
+    """None when no assertion has every judge's verdict, or every verdict is the same one (κ is undefined
+    there; `agreed` still counts the assertions decided alike)."""
     assertions: int
     """(Simulation, assertion) pairs every judge gave a verdict on."""
     agreed: int

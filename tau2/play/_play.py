@@ -15,7 +15,12 @@ from typing import Any, Final
 
 from pydantic import JsonValue
 
-from tau2 import (
+from tau2._display import markup_literal as literal
+from tau2._jsonfile import parse_json
+from tau2.actors import actor_kinds, make_actor
+from tau2.config import RunConfig
+from tau2.episode import (
+    DONE_TOOL,
     Actor,
     ActorSpec,
     ActorTurn,
@@ -25,25 +30,17 @@ from tau2 import (
     EpisodeResult,
     Mode,
     SeatContext,
-    Side,
-    Task,
     ToolCall,
-    ToolError,
-    UserInputError,
-    actor_kinds,
-    available_domains,
-    get_domain,
-    make_actor,
+    Turn,
 )
-from tau2._display import markup_literal as literal
-from tau2._jsonfile import parse_json
-from tau2.config import RunConfig
-from tau2.episode import DONE_TOOL, Turn
+from tau2.errors import ToolError, UserInputError
 from tau2.findings import RunFindings
 from tau2.llm import ModelSpec
 from tau2.play._terminal import SessionEnded, Terminal
 from tau2.runner import episode_record, resolved_seat, write_run
-from tau2.seats import EpisodeDriver, default_suite_name, domain_suites, find_task, load_tasks, seat_brief
+from tau2.stepping import EpisodeStepper, default_suite_name, domain_suites, find_task, load_tasks, seat_brief
+from tau2.tasks import Task
+from tau2.world import Side, available_domains, get_domain
 
 HUMAN: Final = ActorSpec(kind="human")
 """The spec recorded for the person's seat."""
@@ -135,23 +132,23 @@ def play(
     if setup.other is not None:
         actors[seat.other] = make_actor(setup.other, seat.other, setup.mode)
         labels[seat.other] = setup.other.label()
-    driver = EpisodeDriver()
+    stepper = EpisodeStepper()
     seen = -1
     try:
-        event = driver.start(setup.task, actors, config, data_dir=data_dir, labels=labels)
-        context = driver.context(seat)
+        event = stepper.start(setup.task, actors, config, data_dir=data_dir, labels=labels)
+        context = stepper.context(seat)
         if context is not None:
             _introduce(term, context)
         while isinstance(event, Turn):
             assert context is not None
             _show(term, event.observation, seat)
             seen = max([seen, *(entry.index for entry in event.observation)])
-            event = driver.send(_read_turn(term, context))
+            event = stepper.send(_read_turn(term, context))
     except SessionEnded:
         term.say("[yellow]Left the session; nothing was recorded.[/]")
         return None
     finally:
-        driver.close()
+        stepper.close()
     _show(term, [e for e in event.trajectory.entries if e.index > seen and e.visible_to(seat)], seat)
     _outcome(term, event)
     return event

@@ -13,9 +13,10 @@ from typing import Any
 
 from pydantic import JsonValue
 
-from tau2 import ActorTurn, Entry, EntryKind, Side, ToolCall, Trajectory
 from tau2._jsonfile import parse_json
+from tau2.episode import ActorTurn, Entry, EntryKind, ToolCall, Trajectory
 from tau2.llm import safe_text
+from tau2.world import Side
 
 CHARSET = "".join(character for character in string.printable if character.isprintable())
 """Characters of observations and actions: printable ASCII (JSON escapes everything else)."""

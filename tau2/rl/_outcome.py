@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tau2 import EpisodeResult, TerminationReason
+from tau2.episode import EpisodeResult, TerminationReason
 
 
 def is_truncated(result: EpisodeResult) -> bool:

@@ -17,18 +17,9 @@ from typing import Any, Final
 import gymnasium
 from gymnasium import spaces
 
-from tau2 import (
-    Actor,
-    ActorSpec,
-    EpisodeConfig,
-    EpisodeResult,
-    Mode,
-    Side,
-    Task,
-    UserInputError,
-    available_domains,
-    make_actor,
-)
+from tau2.actors import make_actor
+from tau2.episode import Actor, ActorSpec, EpisodeConfig, EpisodeResult, Mode
+from tau2.errors import UserInputError
 from tau2.rl._actions import (
     CHARSET,
     MAX_ACTION_CHARS,
@@ -38,7 +29,9 @@ from tau2.rl._actions import (
     parse_action,
 )
 from tau2.rl._outcome import is_truncated, outcome_info
-from tau2.seats import EpisodeDriver, Event, TaskChooser, seat_brief
+from tau2.stepping import EpisodeStepper, Event, TaskChooser, seat_brief
+from tau2.tasks import Task
+from tau2.world import Side, available_domains
 
 OPTIONS: Final = TaskChooser.OPTIONS | {"mode"}
 """Keys `reset(options=…)` understands; an accepted option stays in force for later resets, a refused
@@ -79,7 +72,7 @@ class Tau2SeatEnv(gymnasium.Env[str, str]):
         self._chooser = TaskChooser(domain, suite, task_id, persona)
         self._other = other
         self._data_dir = data_dir
-        self._driver = EpisodeDriver()
+        self._stepper = EpisodeStepper()
         self._view = SeatView(self.seat)
         self._task: Task | None = None
         self._result: EpisodeResult | None = None
@@ -102,7 +95,7 @@ class Tau2SeatEnv(gymnasium.Env[str, str]):
     @property
     def tool_schemas(self) -> list[dict[str, Any]]:
         """The function schemas of the tools the seat may call in the current episode."""
-        context = self._driver.context(self.seat)
+        context = self._stepper.context(self.seat)
         return copy.deepcopy(context.tool_schemas) if context is not None else []
 
     def reset(
@@ -123,7 +116,7 @@ class Tau2SeatEnv(gymnasium.Env[str, str]):
         labels = {self.seat: "learner"}
         if mode is Mode.INTERACTIVE:
             actors[self.seat.other], labels[self.seat.other] = self._other_actor(mode)
-        event = self._driver.start(task, actors, config, data_dir=self._data_dir, labels=labels)
+        event = self._stepper.start(task, actors, config, data_dir=self._data_dir, labels=labels)
         self.mode, self._task = mode, task
         self._chooser.keep(options)
         self._view, self._turns = SeatView(self.seat), 0
@@ -139,7 +132,7 @@ class Tau2SeatEnv(gymnasium.Env[str, str]):
             raise RuntimeError("the episode is over (or not started): call reset()")
         turn = parse_action(checked_action(action), f"{self.seat.value}-{self._turns + 1}-")
         self._turns += 1
-        observation = self._observation(self._driver.send(turn))
+        observation = self._observation(self._stepper.send(turn))
         result = self._result
         if result is None:
             return observation, 0.0, False, False, {"task_id": self.task.id}
@@ -148,7 +141,7 @@ class Tau2SeatEnv(gymnasium.Env[str, str]):
 
     def close(self) -> None:
         """Close the event loop the other seat's actor ran on."""
-        self._driver.close()
+        self._stepper.close()
 
     def _observation(self, event: Event) -> str:
         """The observation text of an event; a finished episode's result is kept."""
@@ -160,7 +153,7 @@ class Tau2SeatEnv(gymnasium.Env[str, str]):
     def _brief(self) -> dict[str, Any]:
         """Reset's info: the task, the seat, its brief and its tool schemas (fresh objects every time)."""
         info: dict[str, Any] = {"task_id": self.task.id, "domain": self.domain, "seat": self.seat.value}
-        context = self._driver.context(self.seat)
+        context = self._stepper.context(self.seat)
         if context is not None:
             info.update(mode=self.mode.value, brief=seat_brief(context), tool_schemas=self.tool_schemas)
         return info

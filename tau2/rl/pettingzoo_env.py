@@ -19,7 +19,7 @@ from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from tau2 import EpisodeConfig, EpisodeResult, Mode, Side, Task
+from tau2.episode import EpisodeConfig, EpisodeResult, Mode
 from tau2.rl._actions import (
     CHARSET,
     MAX_ACTION_CHARS,
@@ -29,7 +29,9 @@ from tau2.rl._actions import (
     parse_action,
 )
 from tau2.rl._outcome import is_truncated, outcome_info
-from tau2.seats import EpisodeDriver, Event, TaskChooser, seat_brief
+from tau2.stepping import EpisodeStepper, Event, TaskChooser, seat_brief
+from tau2.tasks import Task
+from tau2.world import Side
 
 
 class TextObservation(str):
@@ -84,7 +86,7 @@ class Tau2AECEnv(AECEnv[str, str, str | None]):  # type: ignore[misc]  # Petting
         self._chooser = TaskChooser(domain, suite, task_id, persona)
         self._config = config.model_copy(update={"mode": self.mode})
         self._data_dir = data_dir
-        self._driver = EpisodeDriver()
+        self._stepper = EpisodeStepper()
         self._rng: np.random.Generator | None = None
         self._observation_spaces = {
             name: spaces.Text(MAX_OBSERVATION_CHARS, min_length=0, charset=CHARSET)
@@ -136,7 +138,7 @@ class Tau2AECEnv(AECEnv[str, str, str | None]):  # type: ignore[misc]  # Petting
         config = self._config.model_copy(update={"seed": int(self._rng.integers(2**31))})
         seats: dict[Side, None] = {Side(name): None for name in self.possible_agents}
         labels = {seat: "learner" for seat in seats}
-        event = self._driver.start(task, dict(seats), config, data_dir=self._data_dir, labels=labels)
+        event = self._stepper.start(task, dict(seats), config, data_dir=self._data_dir, labels=labels)
         self._chooser.keep(options)
         self._task, self._playing = task, True
         self.agents = list(self.possible_agents)
@@ -176,12 +178,12 @@ class Tau2AECEnv(AECEnv[str, str, str | None]):  # type: ignore[misc]  # Petting
         self._turns += 1
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
-        self._take(self._driver.send(turn))
+        self._take(self._stepper.send(turn))
         self._accumulate_rewards()
 
     def close(self) -> None:
         """Close the event loop actors would run on (none: both seats are agents of the game)."""
-        self._driver.close()
+        self._stepper.close()
 
     def _check_reset(self) -> None:
         if not self._playing:
@@ -211,7 +213,7 @@ class Tau2AECEnv(AECEnv[str, str, str | None]):  # type: ignore[misc]  # Petting
     def _brief(self, seat: Side) -> dict[str, Any]:
         """An agent's info after reset: the task, its brief and its tool schemas."""
         info: dict[str, Any] = {"task_id": self.task.id, "domain": self.domain, "seat": seat.value}
-        context = self._driver.context(seat)
+        context = self._stepper.context(seat)
         if context is not None:
             info.update(brief=seat_brief(context), tool_schemas=copy.deepcopy(context.tool_schemas))
         return info

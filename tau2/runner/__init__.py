@@ -6,7 +6,6 @@ its stream, an experiment's arms share one."""
 
 from tau2.runner._convert import crash_record, episode_record, with_findings
 from tau2.runner._drive import EXECUTORS, drive, drive_runs
-from tau2.runner._driver import Driver
 from tau2.runner._execute import episode_config, execute_locally, simulate
 from tau2.runner._lanes import Executor
 from tau2.runner._manifest import (
@@ -32,8 +31,9 @@ from tau2.runner._prepare import (
 )
 from tau2.runner._progress import Outcome, ProgressBar, RunProgress, Tally
 from tau2.runner._ray_workers import execute_on_ray
-from tau2.runner._seats import resolved_model, resolved_models, resolved_seat
+from tau2.runner._recorder import Recorder
 from tau2.runner._seeds import derive_seed
+from tau2.runner._specs import resolved_model, resolved_models, resolved_seat
 from tau2.runner._summary import RunTotals, latest_outcomes, nothing_judged, run_summary, stored_totals
 from tau2.runner._workers import execute_on_workers, split_limits
 from tau2.runs import RecordWriter, set_aside_damaged
@@ -41,7 +41,6 @@ from tau2.runs import RecordWriter, set_aside_damaged
 __all__ = [
     "EXECUTORS",
     "ArmUnit",
-    "Driver",
     "EpisodeSetup",
     "Executor",
     "NewRun",
@@ -49,6 +48,7 @@ __all__ = [
     "PreparedRun",
     "ProgressBar",
     "RecordWriter",
+    "Recorder",
     "RunProgress",
     "RunTotals",
     "RunUnits",

@@ -9,13 +9,13 @@ from contextlib import AsyncExitStack
 from typing import Final
 
 from tau2.config import ExecutorKind
-from tau2.runner._driver import Driver
 from tau2.runner._execute import ensure_manifest, execute_locally
 from tau2.runner._lanes import Executor
 from tau2.runner._plan import RunUnits, UnitStream
 from tau2.runner._prepare import PreparedRun
 from tau2.runner._progress import RunProgress, Tally
 from tau2.runner._ray_workers import execute_on_ray
+from tau2.runner._recorder import Recorder
 from tau2.runner._summary import RunTotals
 from tau2.runner._workers import execute_on_workers
 from tau2.runs import RESULTS_FILE, RecordWriter
@@ -57,8 +57,8 @@ async def drive_runs(
             writers = [
                 await stack.enter_async_context(RecordWriter(run.run_dir / RESULTS_FILE)) for run in runs
             ]
-            driver = Driver(writers, tally, progress, totals)
-            await EXECUTORS[runs[0].config.executor.kind](runs, units, driver)
+            recorder = Recorder(writers, tally, progress, totals)
+            await EXECUTORS[runs[0].config.executor.kind](runs, units, recorder)
     finally:
         progress.end(tally)
     return totals

@@ -1,5 +1,5 @@
 """Executing runs in this process: up to `concurrency` simulations in flight on one event loop, each record
-handed to the driver the moment its simulation ends; and the pieces every executor shares (one simulation,
+handed to the recorder the moment its simulation ends; and the pieces every executor shares (one simulation,
 the manifest written first, the model cache in scope)."""
 
 from __future__ import annotations
@@ -11,15 +11,15 @@ from tau2.episode import EpisodeConfig, JudgePanel, run_episode
 from tau2.errors import StorageError
 from tau2.llm import AuthenticationError, ModelCache, call_settings, default_limits
 from tau2.runner._convert import crash_record, episode_record
-from tau2.runner._driver import Driver
 from tau2.runner._lanes import run_lanes
 from tau2.runner._plan import ArmUnit, Unit, UnitStream
 from tau2.runner._prepare import PreparedRun
+from tau2.runner._recorder import Recorder
 from tau2.runs import MANIFEST_FILE, RunManifest, SimulationRecord, record_provenance
 from tau2.world import Side
 
 
-async def execute_locally(runs: Sequence[PreparedRun], units: UnitStream, driver: Driver) -> None:
+async def execute_locally(runs: Sequence[PreparedRun], units: UnitStream, recorder: Recorder) -> None:
     """Simulate the stream's units on this event loop, the runs' concurrency at a time, under their rate
     limits and with their model cache.
 
@@ -35,8 +35,8 @@ async def execute_locally(runs: Sequence[PreparedRun], units: UnitStream, driver
         run = runs[item.arm]
         return await simulate(run, item.unit, judge_of(run.manifest))
 
-    with call_settings(on_usage=driver.follow_calls(), cache=model_cache(runs)):
-        await run_lanes([min(settings.concurrency, len(units))], units, driver, simulate_here)
+    with call_settings(on_usage=recorder.follow_calls(), cache=model_cache(runs)):
+        await run_lanes([min(settings.concurrency, len(units))], units, recorder, simulate_here)
 
 
 def model_cache(runs: Sequence[PreparedRun]) -> ModelCache | None:

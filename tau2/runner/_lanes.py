@@ -1,6 +1,6 @@
 """The one interface every executor implements, and the one loop they all run: lanes that take units from
 the stream, have each simulated where the executor runs simulations (this event loop, a worker process, a
-Ray actor), and hand its record to the driver; a unit whose worker died goes back to the stream."""
+Ray actor), and hand its record to the recorder; a unit whose worker died goes back to the stream."""
 
 from __future__ import annotations
 
@@ -10,19 +10,19 @@ from contextlib import contextmanager
 from typing import Protocol
 
 from tau2.llm import AuthenticationError
-from tau2.runner._driver import Driver
 from tau2.runner._plan import ArmUnit, UnitStream
 from tau2.runner._prepare import PreparedRun
+from tau2.runner._recorder import Recorder
 from tau2.runs import SimulationRecord
 
 
 class Executor(Protocol):
     """Simulates the units of `units`, each of the run it is tagged with (`runs[item.arm]`), handing every
-    record to the driver as it ends. Three implementations, one per `ExecutorConfig.kind`: one event loop
+    record to the recorder as it ends. Three implementations, one per `ExecutorConfig.kind`: one event loop
     in this process, worker processes, Ray actors; the runs share one executor, whose settings
     (concurrency, rate limits, workers, model cache) are read from the first run's configuration."""
 
-    async def __call__(self, runs: Sequence[PreparedRun], units: UnitStream, driver: Driver) -> None: ...
+    async def __call__(self, runs: Sequence[PreparedRun], units: UnitStream, recorder: Recorder) -> None: ...
 
 
 class WorkerLost(Exception):
@@ -34,7 +34,7 @@ Simulate = Callable[[int, ArmUnit], Awaitable[SimulationRecord]]
 one for the local executor), returning its record or raising `WorkerLost`."""
 
 
-async def run_lanes(slots: Sequence[int], units: UnitStream, driver: Driver, simulate: Simulate) -> None:
+async def run_lanes(slots: Sequence[int], units: UnitStream, recorder: Recorder, simulate: Simulate) -> None:
     """Run `slots[i]` lanes on worker `i`, each taking units until the stream has no more. Refused
     credentials stop every lane and raise `AuthenticationError` alone; any other failure stops them and
     is raised alone too, when it is the only one; cancelling stops the simulations in flight, the records
@@ -42,19 +42,19 @@ async def run_lanes(slots: Sequence[int], units: UnitStream, driver: Driver, sim
 
     async def lane(worker: int) -> None:
         while (item := await units.take()) is not None:
-            driver.unit_started()
+            recorder.unit_started()
             try:
                 record = await simulate(worker, item)
             except WorkerLost:
-                driver.unit_abandoned()
+                recorder.unit_abandoned()
                 units.hand_back(item)
                 continue
             except BaseException:
-                driver.unit_abandoned()
+                recorder.unit_abandoned()
                 raise
-            driver.unit_finished(item.arm, record)
+            recorder.unit_finished(item.arm, record)
             units.done(item, record)
-            await driver.room()
+            await recorder.room()
 
     with one_failure():
         async with asyncio.TaskGroup() as group:

@@ -9,11 +9,12 @@ from pathlib import Path
 from types import TracebackType
 from typing import IO, Any, Final
 
-from tau2 import SimulationRecord, Suite, Task, UserInputError
 from tau2._jsonfile import json_line
 from tau2.config import RunConfig
+from tau2.errors import UserInputError
 from tau2.runner._manifest import new_run_identity, package_versions, sha256_bytes
-from tau2.runs import RESULTS_FILE, RunManifest
+from tau2.runs import RESULTS_FILE, RunManifest, SimulationRecord
+from tau2.tasks import Suite, Task
 
 SUITE_FILE: Final = "suite.json"
 """The tasks of the run, saved inside the run directory so it stands on its own."""

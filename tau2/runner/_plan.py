@@ -112,7 +112,7 @@ class UnitStream(Protocol):
         ...
 
     def done(self, item: ArmUnit, record: SimulationRecord) -> None:
-        """A unit taken ended with `record`, which the driver has stored."""
+        """A unit taken ended with `record`, which the recorder has stored."""
         ...
 
 

@@ -31,7 +31,7 @@ from tau2.runner._manifest import (
 )
 from tau2.runner._plan import Unit, UnitQueue, finished_units, planned_units
 from tau2.runner._progress import Outcome
-from tau2.runner._seats import resolved_model, resolved_models, resolved_seat
+from tau2.runner._specs import resolved_model, resolved_models, resolved_seat
 from tau2.runner._summary import latest_outcomes
 from tau2.runs import (
     DAMAGED_FILE,

@@ -1,7 +1,7 @@
 """Live counts of a run (done, running, passed, failed, infrastructure errors, pass^1 so far, tokens,
 cost) and their progress bar.
 
-Tokens and cost move with every model call when the executor feeds them in (`Driver.follow_calls`), else
+Tokens and cost move with every model call when the executor feeds them in (`Recorder.follow_calls`), else
 with every finished simulation. A call costs a few additions; the bar renders on its own timer.
 """
 

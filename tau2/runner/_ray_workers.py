@@ -18,12 +18,12 @@ from typing import Any
 from tau2._distribution import install_hint
 from tau2.errors import UserInputError
 from tau2.llm import AuthenticationError, call_settings, default_limits
-from tau2.runner._driver import Driver
 from tau2.runner._execute import judge_of, model_cache, simulate
 from tau2.runner._lanes import WorkerLost, run_lanes
 from tau2.runner._plan import ArmUnit, UnitStream
 from tau2.runner._prepare import PreparedRun
 from tau2.runner._ray_local import init_local, installation_as_working_directory, quiet_notices
+from tau2.runner._recorder import Recorder
 from tau2.runner._workers import RESTARTS_PER_WORKER, WorkerSetup, split_concurrency
 from tau2.runs import SimulationRecord
 
@@ -63,9 +63,9 @@ def _ray() -> Any:
     return ray
 
 
-async def execute_on_ray(runs: Sequence[PreparedRun], units: UnitStream, driver: Driver) -> None:
+async def execute_on_ray(runs: Sequence[PreparedRun], units: UnitStream, recorder: Recorder) -> None:
     """Simulate the stream's units on the runs' `executor.workers` Ray actors, handing each record to the
-    driver as it comes back. The executor's address names the cluster: `auto`, host:port, or `local`
+    recorder as it comes back. The executor's address names the cluster: `auto`, host:port, or `local`
     for a new local cluster."""
     ray = _ray()
     settings = runs[0].config
@@ -104,7 +104,7 @@ async def execute_on_ray(runs: Sequence[PreparedRun], units: UnitStream, driver:
         return SimulationRecord.model_validate_json(data)
 
     try:
-        await run_lanes(slots, units, driver, simulate_on)
+        await run_lanes(slots, units, recorder, simulate_on)
     finally:
         for actor in actors:
             ray.kill(actor)

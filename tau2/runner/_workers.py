@@ -35,11 +35,11 @@ from tau2.llm import (
     current_settings,
     default_limits,
 )
-from tau2.runner._driver import Driver
 from tau2.runner._execute import judge_of, model_cache, simulate
 from tau2.runner._lanes import WorkerLost, run_lanes
 from tau2.runner._plan import ArmUnit, UnitStream
 from tau2.runner._prepare import PreparedRun
+from tau2.runner._recorder import Recorder
 from tau2.runs import SimulationRecord
 
 _DONE = b""
@@ -258,9 +258,9 @@ class WorkerPool:
     """The driver's worker processes, one per slot, each replaced when it dies (at most
     `RESTARTS_PER_WORKER` times per worker over the run, after which the run stops)."""
 
-    def __init__(self, setup: WorkerSetup, workers: int, driver: Driver) -> None:
+    def __init__(self, setup: WorkerSetup, workers: int, recorder: Recorder) -> None:
         self._setup = setup
-        self._driver = driver
+        self._recorder = recorder
         self._loop = asyncio.get_running_loop()
         self._context = multiprocessing.get_context("spawn")
         self._numbers = itertools.count()
@@ -315,7 +315,7 @@ class WorkerPool:
                 kind, body = message[:1], message[1:]
                 if kind == _USAGE:
                     delta = UsageDelta.model_validate_json(body)
-                    self._driver.calls_elsewhere(
+                    self._recorder.calls_elsewhere(
                         delta.tokens, delta.cost, delta.unpriced, delta.cached, delta.saved
                     )
                     continue
@@ -363,20 +363,20 @@ class WorkerPool:
         worker.answers.clear()
 
 
-async def execute_on_workers(runs: Sequence[PreparedRun], units: UnitStream, driver: Driver) -> None:
+async def execute_on_workers(runs: Sequence[PreparedRun], units: UnitStream, recorder: Recorder) -> None:
     """Simulate the stream's units on the runs' `executor.workers` processes, handing each record to the
-    driver as it comes back; the concurrency and per-provider limits are split evenly between the
+    recorder as it comes back; the concurrency and per-provider limits are split evenly between the
     workers, and every worker shares the model cache."""
     settings = runs[0].config
     slots = split_concurrency(min(settings.concurrency, len(units)), settings.executor.workers)
     if not slots:
         return
     setup = WorkerSetup.of(runs)
-    driver.follow_calls()  # the workers report their calls' usage as they go
-    pool = WorkerPool(setup, len(slots), driver)
+    recorder.follow_calls()  # the workers report their calls' usage as they go
+    pool = WorkerPool(setup, len(slots), recorder)
     done = False
     try:
-        await run_lanes(slots, units, driver, pool.simulate)
+        await run_lanes(slots, units, recorder, pool.simulate)
         done = True
     finally:
         await pool.close(done=done)

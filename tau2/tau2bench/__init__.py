@@ -1,8 +1,7 @@
-"""τ²-bench's formats, in one place. This package holds its task files (read, converted to and from our
-`Task`, written, the splits beside them, the reward basis a file that names none implies) and
-`load_task_file`, which tells them from our suites; it sits just above `tau2.tasks`, so loading tasks
-needs nothing higher. `tau2.tau2bench.results` holds its results files (import, export, leaderboard
-submissions) near the top of the layers, and is loaded only when imported."""
+"""τ²-bench's task files: read, converted to and from our `Task`, written, the splits beside them, the
+reward basis a file that names none implies, and `load_task_file`, which tells them from our suites. It
+sits just above `tau2.tasks`, so loading tasks needs nothing higher; τ²-bench's results files, which
+replay and write runs, are the package `tau2.tau2bench_results` near the top of the layers."""
 
 from tau2.tau2bench._task_files import (
     BASIS_IMPLIED_KEY,

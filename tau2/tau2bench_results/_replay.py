@@ -12,27 +12,25 @@ from typing import Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from tau2 import (
+from tau2.episode import (
+    DONE_TOOL,
     Entry,
     EntryKind,
     EpisodeConfig,
     EpisodeResult,
-    ErrorCode,
+    EpisodeTiming,
     Mode,
-    Side,
-    Task,
     TerminationReason,
     ToolCall,
-    ToolResult,
     Trajectory,
-    Usage,
-    World,
+    Verdict,
     evaluate,
-    initialize_world,
 )
-from tau2.episode import DONE_TOOL, EpisodeTiming, Verdict
-from tau2.tau2bench.results._format import ParticipantMessage, SimulationRun, ToolMessage
-from tau2.world import WriteCall, WriteTracker
+from tau2.errors import ErrorCode
+from tau2.llm import Usage
+from tau2.tasks import Task, initialize_world
+from tau2.tau2bench_results._format import ParticipantMessage, SimulationRun, ToolMessage
+from tau2.world import Side, ToolResult, World, WriteCall, WriteTracker
 
 Outcome = Literal["success", "error", "missing"]
 

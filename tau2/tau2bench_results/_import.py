@@ -16,30 +16,21 @@ from typing import IO, Any, Final
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from tau2 import (
-    ActorSpec,
-    Domain,
-    EpisodeConfig,
-    Mode,
-    Side,
-    SimulationRecord,
-    Task,
-    TaskSetupError,
-    UnknownDomainError,
-    UserInputError,
-    get_domain,
-)
 from tau2._jsonfile import read_json, validation_error, write_json
 from tau2._registry import refuse_data_reference
 from tau2.config import MAX_TRIALS, RunConfig
+from tau2.episode import ActorSpec, EpisodeConfig, Mode
+from tau2.errors import UnknownDomainError, UserInputError
 from tau2.findings import RunFindings
 from tau2.llm import ModelSpec
 from tau2.runner import NewRun, check_new_run_dir, episode_record, sha256_text
+from tau2.runs import SimulationRecord
+from tau2.tasks import Task, TaskSetupError
 from tau2.tau2bench import task_from_tau2
-from tau2.tau2bench.results._format import SimulationRun
-from tau2.tau2bench.results._read import ResultsFile, open_results
-from tau2.tau2bench.results._replay import CallMismatch, replay
-from tau2.world import RetrievalConfig
+from tau2.tau2bench_results._format import SimulationRun
+from tau2.tau2bench_results._read import ResultsFile, open_results
+from tau2.tau2bench_results._replay import CallMismatch, replay
+from tau2.world import Domain, RetrievalConfig, Side, get_domain
 
 SIDECAR: Final = "tau2bench.json"
 """File in an imported run directory with the rewards τ²-bench recorded beside ours."""

@@ -10,32 +10,20 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, Final
 
-from tau2 import (
-    Entry,
-    EntryKind,
-    Mode,
-    Side,
-    SimulationRecord,
-    Task,
-    TerminationReason,
-    Usage,
-    UserInputError,
-    get_domain,
-    load_task_file,
-)
 from tau2._distribution import installed_version
 from tau2._jsonfile import write_json_parts
-from tau2.episode import CheckRecord, agent_policy
-from tau2.llm import ModelSpec
+from tau2.episode import CheckRecord, Entry, EntryKind, Mode, TerminationReason, agent_policy
+from tau2.errors import UserInputError
+from tau2.llm import ModelSpec, Usage
 from tau2.metrics.passk import pass_hat_k
 from tau2.runner import sha256_text
-from tau2.runs import MANIFEST_FILE, RecordFile, Run, load_run, require_named_domain
-from tau2.tasks import RewardType
-from tau2.tau2bench import default_reward_basis, task_to_tau2
-from tau2.tau2bench.results._format import Results, SimulationRun
-from tau2.tau2bench.results._import import load_import
-from tau2.tau2bench.results._tasksets import official_task_set, task_set_hash
-from tau2.world import RetrievalConfig, resolve_retrieval
+from tau2.runs import MANIFEST_FILE, RecordFile, Run, SimulationRecord, load_run, require_named_domain
+from tau2.tasks import RewardType, Task
+from tau2.tau2bench import default_reward_basis, load_task_file, task_to_tau2
+from tau2.tau2bench_results._format import Results, SimulationRun
+from tau2.tau2bench_results._import import load_import
+from tau2.tau2bench_results._tasksets import official_task_set, task_set_hash
+from tau2.world import RetrievalConfig, Side, get_domain, resolve_retrieval
 
 MAX_K: Final = 4
 """The leaderboard reports pass^1 to pass^4."""

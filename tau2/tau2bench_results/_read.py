@@ -18,10 +18,10 @@ import ijson
 from ijson import JSONError
 from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
 
-from tau2 import UserInputError
 from tau2._jsonfile import first_surrogate_escape, open_input, validation_error
+from tau2.errors import UserInputError
 from tau2.tau2bench import Tau2Task
-from tau2.tau2bench.results._format import RunInfo, SimulationRun
+from tau2.tau2bench_results._format import RunInfo, SimulationRun
 
 try:  # the C parser: fast, and strict about numbers JSON does not have
     _parser = ijson.get_backend("yajl2_c")

@@ -13,7 +13,7 @@ import json
 from collections.abc import Iterable
 from typing import Final, NamedTuple
 
-from tau2 import Task
+from tau2.tasks import Task
 from tau2.tau2bench import task_to_tau2
 
 

@@ -1,5 +1,6 @@
-"""The driver side of the runs an executor simulates together, whichever executor it is: the single writer
-of every run's results store, the live tally and the progress hooks."""
+"""The recorder: what every executor hands its results to, in the driver (the process that started the
+runs), whichever executor it is: the single writer of every run's results store, the live tally and the
+progress hooks."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from tau2.runner._summary import RunTotals
 from tau2.runs import RecordWriter, SimulationRecord, signals_held
 
 
-class Driver:
+class Recorder:
     """What an executor reports to: each simulation that starts, each record the moment its simulation
     ends (appended to its run's store by that store's one writer, counted, then dropped), each simulation
     lost without a record, and model-call usage. Runs are numbered as the executor's runs are (arm 0, 1, …)

@@ -1,7 +1,7 @@
-"""Driving the episode core from synchronous code: the seats played from outside (a learner, a person)
+"""Stepping the episode core from synchronous code: the seats played from outside (a learner, a person)
 get each `Turn` and answer it with `send`; the other seats' actors take their turns in between.
 
-The driver calls the episode core directly, in the caller's thread: there is no second orchestrator,
+The stepper calls the episode core directly, in the caller's thread: there is no second orchestrator,
 no background thread and no queue, so turns, observability, termination and evaluation are exactly those
 of every other episode, and an error in a task or an actor surfaces where the caller can see it.
 """
@@ -15,8 +15,19 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
 
-from tau2 import Actor, ActorTurn, EpisodeConfig, EpisodeResult, SeatContext, Side, Task
-from tau2.episode import Episode, Turn, start_actors, take_turns
+from tau2.episode import (
+    Actor,
+    ActorTurn,
+    Episode,
+    EpisodeConfig,
+    EpisodeResult,
+    SeatContext,
+    Turn,
+    start_actors,
+    take_turns,
+)
+from tau2.tasks import Task
+from tau2.world import Side
 
 T = TypeVar("T")
 
@@ -24,7 +35,7 @@ Event = Turn | EpisodeResult
 """What the caller is handed: the turn of a seat it plays, or the finished episode's result."""
 
 
-class EpisodeDriver:
+class EpisodeStepper:
     """Runs episodes one at a time. `start` begins one and returns its first event; `send` answers the
     `Turn` of a seat played from outside and returns the next event. A new `start` abandons an unfinished
     episode."""

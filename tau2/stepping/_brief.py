@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from tau2 import Mode, SeatContext, Side, UserInstructions
 from tau2.actors import render_plan
+from tau2.episode import Mode, SeatContext
+from tau2.tasks import UserInstructions
+from tau2.world import Side
 
 
 def seat_brief(context: SeatContext) -> str:
