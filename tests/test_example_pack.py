@@ -26,8 +26,8 @@ INSTALL = f"pip install -e {PACK.relative_to(PACK.parents[2])}"
 
 def require_installed_pack() -> None:
     """Skip (fail on CI) unless the example pack's domain is installed from this repository."""
-    points = {point.name: point.value for point in entry_points(group="tau2.domains")}
-    if points.get("library") == "library_pack:DOMAIN":
+    points = {point.name: point.value for point in entry_points(group="tau2.plugins")}
+    if points.get("domain.library") == "library_pack:DOMAIN":
         return
     reason = f"the example pack is not installed ({INSTALL})"
     if os.environ.get("CI") == "true":

@@ -3,12 +3,12 @@ episode, the difference between two of its states, a state's digest (τ²-bench'
 packs (with the wording of their offline requests) and their registry, the conformance checker for packs,
 and the read-only view reference actors judge the world through."""
 
+from tau2._registry import PLUGIN_GROUP
 from tau2.world._change_tracker import ChangeTracker
 from tau2.world._checks import check_domain
 from tau2.world._customer import CustomerRecord
 from tau2.world._digest import same_state, state_digest, state_text
 from tau2.world._domain import (
-    DOMAIN_GROUP,
     Domain,
     available_domains,
     domain_name,
@@ -26,7 +26,7 @@ from tau2.world._view import Rehearsal, WorldView
 from tau2.world._world import World
 
 __all__ = [
-    "DOMAIN_GROUP",
+    "PLUGIN_GROUP",
     "NEUTRAL_PHRASING",
     "ChangeKind",
     "ChangeTracker",
