@@ -1,5 +1,4 @@
-"""What the audit reports: findings with a check name, a severity and a detail, and the checks' rules. The
-models alone, so records (which carry simulated-user findings) load without the checks."""
+"""What the audit reports: findings with a check name, a severity and a detail, and the checks' rules."""
 
 from __future__ import annotations
 
@@ -50,7 +49,9 @@ class UserFinding(BaseModel):
 
     @property
     def severity(self) -> Severity:
-        """The check's severity."""
-        from tau2.findings._user_checks import USER_CHECKS  # the checks import this module
+        """The check's severity; a warning for a check this process does not have (a plugin check recorded
+        by a run that had it installed)."""
+        from tau2.findings._user_checks import user_checks  # the checks import this module
 
-        return USER_CHECKS[self.check].severity
+        check = user_checks().get(self.check)
+        return Severity.WARNING if check is None else check.severity

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tau2.audit import LINT_CHECKS, Severity, lint_files, lint_task
+from tau2.audit import Severity, lint_checks, lint_files, lint_task
 from tau2.domains.mock.tasks import BOTH, CUT_POWER, ENABLE_POWER, LIT, PLUG_IN, TRANSFER, UNPLUG, mock_task
 from tau2.findings._lint_duplicates import duplicate_findings
 from tau2.findings._lint_persona import contradictions
@@ -39,7 +39,7 @@ def test_a_sound_task_has_no_finding() -> None:
 
 
 def test_every_check_has_a_rule_and_a_severity() -> None:
-    assert all(check.rule and check.severity in Severity for check in LINT_CHECKS.values())
+    assert all(check.rule and check.severity in Severity for check in lint_checks().values())
 
 
 def test_a_failing_init_call_is_reported_alone() -> None:
