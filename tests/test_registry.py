@@ -175,7 +175,6 @@ def test_what_fails_to_load_is_one_line_naming_it(numbers: Registry[int]) -> Non
         numbers.get("seven")
 
 
-
 def installed_dist(site: Path, name: str, entry_points: str) -> None:
     """A distribution's metadata written by hand into `site` (a folder then put on the import path)."""
     info = site / f"{name}-0.1.dist-info"
@@ -202,7 +201,7 @@ def test_installed_entries_are_kind_dot_name_in_the_one_group_and_the_old_group_
 
 
 def test_a_kind_is_a_word_never_a_group(numbers: Registry[int]) -> None:
-    with pytest.raises(ValueError, match="plugin kind 'tau2.numbers'"):
+    with pytest.raises(ValueError, match=r"plugin kind 'tau2\.numbers'"):
         Registry("number", "tau2.numbers", accept_int, unknown)
 
 

@@ -1,7 +1,8 @@
 """Actors: the built-in seats (LLM agent, solo agent and user; offline oracle, scripted, null, transfer;
 human), the offline request format the oracle and the scripted user speak (which other actors may speak
 too), and the one registry of actor kinds, which also finds kinds other packages install (entry points
-`actor.NAME` of the `tau2.plugins` group). The actor contract itself is part of the episode and re-exported here."""
+`actor.NAME` of the `tau2.plugins` group). The actor contract itself is part of the episode and
+re-exported here."""
 
 from tau2.actors._prompts import render_plan
 from tau2.actors._registry import (

@@ -1,6 +1,7 @@
 """One registry of actor kinds: the built-ins, kinds registered in code (by `register_actor` or its
 decorator form), kinds installed by other packages (entry points `actor.NAME` of the `tau2.plugins`
-group), and local `module:attribute` or `file.py:attribute` references; the same mechanism (`tau2._registry`) finds domains.
+group), and local `module:attribute` or `file.py:attribute` references; the same mechanism
+(`tau2._registry`) finds every other kind of plugin.
 
 Installed kinds and the LLM kinds are imported only when first used, so offline runs never load litellm.
 """
@@ -26,7 +27,6 @@ from tau2.errors import UserInputError
 from tau2.llm import ModelSpec
 from tau2.tasks import UserInstructions
 from tau2.world import Side
-
 
 ActorFactory = Callable[[ActorSpec, Mode], Actor]
 """Builds an actor for one seat from its spec and the episode mode."""

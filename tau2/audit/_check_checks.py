@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from tau2.actors import make_actor
 from tau2.episode import ActorSpec, EpisodeConfig, Trajectory, run_episode
@@ -83,14 +83,14 @@ def _answers(find: Callable[[Input], object], first: Input, again: Input) -> str
     return None
 
 
-def _suite(domain: Domain[object], data_dir: Path | None) -> list[Task]:
+def _suite(domain: Domain[Any], data_dir: Path | None) -> list[Task]:
     """The tasks of the domain's default suite (none when it has none)."""
     if domain.default_suite is None:
         return []
     return load_task_file(domain.default_suite, domain.name, data_dir=data_dir)
 
 
-def _played(domain: Domain[object]) -> list[tuple[Trajectory, Task]]:
+def _played(domain: Domain[Any]) -> list[tuple[Trajectory, Task]]:
     """The trajectories the offline seats play on the domain's default suite: the oracle agent and the null
     agent, each with the scripted user."""
 

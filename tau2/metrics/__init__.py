@@ -1,7 +1,8 @@
 """Metrics over simulation records: pass^k with bootstrap intervals, flip rate, breakdowns, per-action
 diagnostics, the usage ledger, and paired comparisons of two runs; for experiments, the exact McNemar test,
-the minimum detectable difference, the one-sentence verdict, the bounds left by missing trials, and the
-adaptive allocation of trials; the agreement of several judges (Cohen's and Fleiss' κ). pass^k and its
+the minimum detectable difference, the one-sentence verdict, the bounds left by missing trials, the
+statistics added to every comparison (an extension point: `ExperimentStatistic`), and the adaptive
+allocation of trials; the agreement of several judges (Cohen's and Fleiss' κ). pass^k and its
 intervals need only per-task counts of trials and successes (`TaskCounts`), never the records themselves."""
 
 from tau2.metrics._allocation import PRIOR, Allocation, Budget, StopReason, allocate
@@ -18,6 +19,16 @@ from tau2.metrics._kappa import cohen_kappa, fleiss_kappa
 from tau2.metrics._mcnemar import McNemar, mcnemar, mcnemar_p_value
 from tau2.metrics._missing import MissingSummary, PassKBounds, missing_summary, pass_hat_k_bounds
 from tau2.metrics._power import arm_rates, mcnemar_power, trials_needed
+from tau2.metrics._statistic import (
+    BUILT_IN_STATISTICS,
+    ExperimentStatistic,
+    PairedUnit,
+    StatisticValue,
+    check_experiment_statistic,
+    experiment_statistics,
+    register_experiment_statistic,
+    statistic_values,
+)
 from tau2.metrics._tally import RunTally
 from tau2.metrics._verdict import ArmComparison, compare_arms, verdict_sentence
 from tau2.metrics.actions import ActionStat, action_stats
@@ -81,6 +92,7 @@ from tau2.metrics.usage import SeatUsage, seat_usage
 
 __all__ = [
     "BOTH",
+    "BUILT_IN_STATISTICS",
     "DEFAULT_POWER",
     "GROUPINGS",
     "NO_ESTIMATE",
@@ -94,6 +106,7 @@ __all__ = [
     "CheckStat",
     "EffortPair",
     "Estimate",
+    "ExperimentStatistic",
     "FlipSets",
     "FlipSummary",
     "GroupStat",
@@ -108,11 +121,13 @@ __all__ = [
     "PairedEstimate",
     "PairedGroup",
     "PairedMean",
+    "PairedUnit",
     "PassKBounds",
     "RecordPair",
     "RetrievalSummary",
     "RunTally",
     "SeatUsage",
+    "StatisticValue",
     "StopReason",
     "TaskCounts",
     "TaskEffort",
@@ -124,10 +139,12 @@ __all__ = [
     "arm_rates",
     "breakdown",
     "breakdowns",
+    "check_experiment_statistic",
     "check_stats",
     "cohen_kappa",
     "compare_arms",
     "estimate",
+    "experiment_statistics",
     "fleiss_kappa",
     "flip_sets",
     "flip_summary",
@@ -156,8 +173,10 @@ __all__ = [
     "pass_hat_k_values",
     "rate_estimate",
     "rate_estimates",
+    "register_experiment_statistic",
     "retrieval_summary",
     "seat_usage",
+    "statistic_values",
     "task_action_diffs",
     "task_efforts",
     "task_outcomes",

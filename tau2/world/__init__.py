@@ -26,8 +26,8 @@ from tau2.world._view import Rehearsal, WorldView
 from tau2.world._world import World
 
 __all__ = [
-    "PLUGIN_GROUP",
     "NEUTRAL_PHRASING",
+    "PLUGIN_GROUP",
     "ChangeKind",
     "ChangeTracker",
     "CustomerRecord",

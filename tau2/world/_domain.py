@@ -104,7 +104,8 @@ def _unknown(name: str, names: list[str]) -> UserInputError:
 
 
 _DOMAINS: Registry[Domain[Any]] = Registry("domain", "domain", _accept, _unknown, legacy_group="tau2.domains")
-"""Packages install domains as entry points `domain.NAME` of the `tau2.plugins` group, each naming a `Domain`."""
+"""Packages install domains as entry points `domain.NAME` of the `tau2.plugins` group, each naming a
+`Domain`."""
 
 Built = TypeVar("Built", bound=Domain[Any])
 
