@@ -15,7 +15,7 @@ from tau2.episode import ActorSpec, EpisodeConfig, Trajectory, run_episode
 from tau2.findings import AuditedTrajectory, LintCheck, LintedTask, SeatTools, UserCheck
 from tau2.tasks import Task, TaskSetupError, initialize_world
 from tau2.tau2bench import load_task_file
-from tau2.world import Domain, Side, get_domain, state_digest
+from tau2.world import Domain, Side, World, get_domain, state_digest
 
 Input = TypeVar("Input")
 
@@ -35,9 +35,14 @@ def check_lint_check(
         except TaskSetupError:
             continue  # lint reports it as setup_fails; no check runs on such a task
         before = (task.model_dump_json(), state_digest(world.state))
-        problem = _answers(check.find, LintedTask(task, world, data_dir), LintedTask(task, world, data_dir))
-        if problem is None and (task.model_dump_json(), state_digest(world.state)) != before:
-            problem = "changed the task or its world, which every check shares"
+
+        def changed(task: Task = task, world: World = world, before: tuple[str, str] = before) -> str | None:
+            unchanged = (task.model_dump_json(), state_digest(world.state)) == before
+            return None if unchanged else "changed the task or its world, which every check shares"
+
+        problem = _answers(
+            check.find, LintedTask(task, world, data_dir), LintedTask(task, world, data_dir), changed
+        )
         if problem is not None:
             problems.append(f"lint check {check.name!r} on task {task.id!r}: {problem}")
     return problems
@@ -59,23 +64,32 @@ def check_user_check(
         tools = SeatTools.of(pack, task)
         for given in (task, None) if not check.needs_task else (task,):
             before = trajectory.model_dump_json()
+
+            def changed(trajectory: Trajectory = trajectory, before: str = before) -> str | None:
+                return None if trajectory.model_dump_json() == before else "changed the trajectory"
+
             audited = AuditedTrajectory(trajectory, tools, given)
-            problem = _answers(check.find, audited, audited)
-            if problem is None and trajectory.model_dump_json() != before:
-                problem = "changed the trajectory"
+            problem = _answers(check.find, audited, audited, changed)
             if problem is not None:
                 without = "" if given is not None else " without its task"
                 problems.append(f"user check {check.name!r} on task {task.id!r}{without}: {problem}")
     return problems
 
 
-def _answers(find: Callable[[Input], object], first: Input, again: Input) -> str | None:
-    """What is wrong with a check's answer (None when nothing): it raised, it is neither None nor a non-empty
-    line of text, or asking again (`again`: the same input afresh) answers otherwise."""
+def _answers(
+    find: Callable[[Input], object], first: Input, again: Input, changed: Callable[[], str | None]
+) -> str | None:
+    """What is wrong with a check's answer (None when nothing): it raised, it changed what it read
+    (`changed` says how), it is neither None nor a non-empty line of text, or asking again (`again`: the
+    same input afresh) answers otherwise."""
     try:
-        answer, repeated = find(first), find(again)
+        answer = find(first)
+        change = changed()
+        repeated = find(again)
     except Exception as error:  # the check reports, it never raises
         return f"raised {type(error).__name__}: {error}"
+    if change is not None:
+        return change
     if answer is not None and (not isinstance(answer, str) or not answer.strip()):
         return f"answered {answer!r}: a check answers None or a line of detail"
     if repeated != answer:
