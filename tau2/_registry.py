@@ -25,8 +25,8 @@ import re
 import sys
 import warnings
 from collections.abc import Callable
-from functools import cached_property, partial, reduce
-from importlib.metadata import EntryPoint, entry_points
+from functools import cached_property, lru_cache, partial, reduce
+from importlib.metadata import EntryPoint, EntryPoints, entry_points
 from pathlib import Path
 from types import ModuleType
 from typing import Generic, TypeVar
@@ -145,6 +145,13 @@ def _file_module(path: Path) -> ModuleType:
     return module
 
 
+@lru_cache(maxsize=16)
+def _entry_points(group: str, path: tuple[str, ...]) -> EntryPoints:
+    """The entry points installed under `group`, read once per import path: every kind's registry picks its
+    own from `tau2.plugins`, so a process using several kinds scans the installed distributions once."""
+    return entry_points(group=group)
+
+
 Accept = Callable[[str, object], T]
 """Checks what a name loaded to (and may convert it); raises `UserInputError` naming the entry when wrong."""
 
@@ -191,11 +198,11 @@ class Registry(Generic[T]):
         prefix = f"{self.kind}."
         found = {
             point.name.removeprefix(prefix): point
-            for point in entry_points(group=PLUGIN_GROUP)
+            for point in _entry_points(PLUGIN_GROUP, tuple(sys.path))
             if point.name.startswith(prefix) and len(point.name) > len(prefix)
         }
         if self.legacy_group is not None:
-            for point in entry_points(group=self.legacy_group):
+            for point in _entry_points(self.legacy_group, tuple(sys.path)):
                 if point.name not in found:
                     warnings.warn(
                         f"{self.what} {point.name!r} is installed under the entry-point group "

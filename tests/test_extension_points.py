@@ -303,3 +303,32 @@ def test_a_statistic_that_fails_in_a_report_is_one_line(small_experiment: Path) 
     assert (
         result.output == "error: experiment statistic 'broken' failed: ZeroDivisionError: division by zero\n"
     )
+
+
+KINDS_FILE = """
+import dataclasses
+from pathlib import Path
+
+from tau2.actors import actor_kind
+from tau2.world import get_domain
+
+DOMAIN = dataclasses.replace(get_domain("mock"), name="filed")
+KIND = dataclasses.replace(actor_kind("null"), name="filed-null")
+EXTENSION = Path(__file__).with_name("faults.toml")
+"""
+
+
+def test_every_older_kind_takes_a_file_reference_from_the_files_own_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tau2.actors import actor_kind
+    from tau2.tasks import resolve_catalog_extension
+    from tau2.world import get_domain
+
+    (tmp_path / "kinds.py").write_text(KINDS_FILE)
+    monkeypatch.chdir(tmp_path)
+    assert get_domain("kinds.py:DOMAIN").name == "filed"
+    assert actor_kind("kinds.py:KIND").description == actor_kind("null").description
+    path, label = resolve_catalog_extension("kinds.py:EXTENSION")
+    assert path == tmp_path / "faults.toml" and label.startswith("kinds.py:EXTENSION")
+    assert "kinds" not in sys.modules, "nothing is put on the Python path"
