@@ -24,6 +24,7 @@ from tau2.audit import (
     LintCheck,
     Severity,
     UserCheck,
+    UserFinding,
     check_lint_check,
     check_user_check,
     lint_checks,
@@ -62,7 +63,7 @@ def _used(audited):
     return f"{len(calls)} tool calls" if calls else None
 
 
-CHECK = UserCheck(name="x", severity=Severity.WARNING, rule="The customer used its tools.", find=_used)
+CHECK = UserCheck(name="x", severity=Severity.ERROR, rule="The customer used its tools.", find=_used)
 """
 
 STATISTIC_FILE = """
@@ -146,12 +147,13 @@ def test_a_user_check_in_a_file_is_recorded_by_a_run_and_rated_by_its_report(
         check["check"]: check for check in invoke(*declared, "report", str(out), "--json")["audit"]["checks"]
     }
     assert rates["used_tools"]["fired"] == sum("used_tools" in checks for checks in recorded.values()) > 0
-    assert rates["used_tools"]["severity"] == "warning"
+    assert rates["used_tools"]["severity"] == "error"
     afresh(monkeypatch)
     plain = {check["check"] for check in invoke("report", str(out), "--json")["audit"]["checks"]}
     assert "used_tools" not in plain and {check.name for check in BUILT_IN_USER_CHECKS} <= plain, (
         "a report without the plugin still reads the run that recorded its findings"
     )
+    assert UserFinding(check="used_tools", detail="2 tool calls").severity is Severity.WARNING, "unknown here"
 
 
 @pytest.fixture(scope="module")

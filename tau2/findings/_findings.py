@@ -6,6 +6,8 @@ from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict
 
+from tau2.errors import UserInputError
+
 
 class Severity(StrEnum):
     """How much a finding matters: an error makes scores on the task (or the simulation) untrustworthy,
@@ -51,7 +53,9 @@ class UserFinding(BaseModel):
     def severity(self) -> Severity:
         """The check's severity; a warning for a check this process does not have (a plugin check recorded
         by a run that had it installed)."""
-        from tau2.findings._user_checks import user_checks  # the checks import this module
+        from tau2.findings._user_checks import USER_CHECK_REGISTRY  # the checks import this module
 
-        check = user_checks().get(self.check)
-        return Severity.WARNING if check is None else check.severity
+        try:
+            return USER_CHECK_REGISTRY.get(self.check).severity
+        except UserInputError:
+            return Severity.WARNING
