@@ -160,7 +160,8 @@ Unknown = Callable[[str, list[str]], UserInputError]
 
 
 class Registry(Generic[T]):
-    """Named entries of one kind: registered in code, installed under an entry-point group, or referenced."""
+    """Named entries of one kind: registered in code, declared for this process, installed as entry points
+    `KIND.NAME` of `tau2.plugins` (or of the kind's older group), or referenced."""
 
     def __init__(
         self, what: str, kind: str, accept: Accept[T], unknown: Unknown, *, legacy_group: str | None = None
