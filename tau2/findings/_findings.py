@@ -53,7 +53,7 @@ class UserFinding(BaseModel):
     def severity(self) -> Severity:
         """The check's severity; a warning for a check this process does not have (a plugin check recorded
         by a run that had it installed)."""
-        from tau2.findings._user_checks import USER_CHECK_REGISTRY  # the checks import this module
+        from tau2.findings._user_check import USER_CHECK_REGISTRY  # it imports this module
 
         try:
             return USER_CHECK_REGISTRY.get(self.check).severity
