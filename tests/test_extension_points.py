@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -334,3 +335,40 @@ def test_every_older_kind_takes_a_file_reference_from_the_files_own_folder(
     path, label = resolve_catalog_extension("kinds.py:EXTENSION")
     assert path == tmp_path / "faults.toml" and label.startswith("kinds.py:EXTENSION")
     assert "kinds" not in sys.modules, "nothing is put on the Python path"
+
+
+RAISING_FILE = """
+from tau2.audit import LintCheck, Severity, UserCheck
+
+LINT = LintCheck(name="x", severity=Severity.NOTE, rule="r", find=lambda linted: 1 / 0)
+USER = UserCheck(name="x", severity=Severity.NOTE, rule="r", find=lambda audited: 1 / 0)
+NUMBER = UserCheck(name="x", severity=Severity.NOTE, rule="r", find=lambda audited: 7)
+"""
+
+
+def test_a_check_plugin_that_fails_stops_the_command_in_one_line_and_records_nothing(
+    tmp_path: Path, suite_file: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "raising.py").write_text(RAISING_FILE)
+    (tmp_path / "broken.py").write_text("raise RuntimeError('the plugin is broken')\n")
+    monkeypatch.chdir(tmp_path)
+    linted = runner.invoke(app, ["--plugin", "lint_check.x=raising.py:LINT", "lint", str(suite_file)])
+    assert (linted.exit_code, linted.output) == (
+        2,
+        "error: lint check 'x' failed on task 'unplugged': ZeroDivisionError: division by zero\n",
+    )
+    seats = ["run", "--suite", str(suite_file), "--agent", "oracle", "--user", "scripted", "-q", "--out"]
+    expected = {
+        "broken.py:CHECK": re.escape(
+            "error: user check 'x' (broken.py:CHECK) could not be loaded: RuntimeError: the plugin is broken"
+        ),
+        "raising.py:USER": r"error: user check 'x' failed on task '\w+': ZeroDivisionError: division by zero",
+        "raising.py:NUMBER": r"error: user check 'x' answered 7 on task '\w+': a check answers None or text",
+    }
+    for number, (reference, pattern) in enumerate(expected.items()):  # the task: whichever a lane met first
+        afresh(monkeypatch)
+        out = tmp_path / f"run-{number}"
+        made = runner.invoke(app, ["--plugin", f"user_check.x={reference}", *seats, str(out)])
+        assert made.exit_code == 2 and re.fullmatch(pattern + "\n", made.output), made.output
+        results = out / "results.jsonl"
+        assert not results.exists() or results.read_text() == "", "no simulation is recorded"

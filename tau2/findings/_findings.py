@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict
@@ -59,3 +60,19 @@ class UserFinding(BaseModel):
             return USER_CHECK_REGISTRY.get(self.check).severity
         except UserInputError:
             return Severity.WARNING
+
+
+def plugin_detail(what: str, where: str, find: Callable[[], object], *, built_in: bool) -> str | None:
+    """What a check (`what`: "lint check 'polite'") found `where` ("on task 'x'"): `find`'s answer. A check of
+    tau2's own fails as any code does; one from a plugin that raises or answers neither None nor text is one
+    `UserInputError` line naming it and the task, so a broken plugin never ends a command with a traceback."""
+    if built_in:
+        answer = find()
+    else:
+        try:
+            answer = find()
+        except Exception as error:  # a plugin's failure, said in one line
+            raise UserInputError(f"{what} failed {where}: {type(error).__name__}: {error}") from None
+    if answer is not None and not isinstance(answer, str):
+        raise UserInputError(f"{what} answered {answer!r} {where}: a check answers None or text")
+    return answer

@@ -5,11 +5,12 @@ check registered, declared or installed."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from tau2.episode import EpisodeConfig, agent_policy
-from tau2.findings._findings import Check, LintFinding, Severity
+from tau2.findings._findings import Check, LintFinding, Severity, plugin_detail
 from tau2.findings._lint_basis import CRITERIA_OUTSIDE_BASIS, REWARD_BASIS_INCONSISTENT, basis_findings
 from tau2.findings._lint_check import LINT_CHECK_REGISTRY, LintCheck, LintedTask, register_lint_check
 from tau2.findings._lint_duplicates import DUPLICATE_TASK, duplicate_findings
@@ -190,11 +191,18 @@ def lint_task(task: Task, data_dir: Path | None = None) -> list[LintFinding]:
     except TaskSetupError as error:
         return [_finding(task.id, _SETUP, error.reason)]
     linted = LintedTask(task, world, data_dir)
-    return [
-        _finding(task.id, check, detail)
-        for check in active_lint_checks()
-        if (detail := check.find(linted)) is not None
-    ]
+    found = []
+    for check in active_lint_checks():
+        built_in = any(check is shipped for shipped in BUILT_IN_LINT_CHECKS)
+        detail = plugin_detail(
+            f"lint check {check.name!r}",
+            f"on task {task.id!r}",
+            partial(check.find, linted),
+            built_in=built_in,
+        )
+        if detail is not None:
+            found.append(_finding(task.id, check, detail))
+    return found
 
 
 def lint_files(

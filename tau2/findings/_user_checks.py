@@ -13,11 +13,11 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, partial
 from typing import Any, Final
 
 from tau2.episode import GREETING, Entry, EntryKind, TerminationReason, Trajectory
-from tau2.findings._findings import Severity, UserFinding
+from tau2.findings._findings import Severity, UserFinding, plugin_detail
 from tau2.findings._user_check import USER_CHECK_REGISTRY, AuditedTrajectory, UserCheck, register_user_check
 from tau2.tasks import Task
 from tau2.world import Domain, Side, ToolKind, ToolResult
@@ -103,12 +103,18 @@ def audit_trajectory(trajectory: Trajectory, tools: SeatTools, task: Task | None
     """Every simulated-user check that fires on an interactive trajectory, in `user_checks()` order; the
     checks that need the task run only when `task` is given."""
     audited = AuditedTrajectory(trajectory, tools, task)
-    return [
-        UserFinding(check=check.name, detail=detail)
-        for check in user_checks().values()
-        if task is not None or not check.needs_task
-        if (detail := check.find(audited)) is not None
-    ]
+    where = "on a trajectory whose task is unavailable" if task is None else f"on task {task.id!r}"
+    found = []
+    for check in user_checks().values():
+        if task is None and check.needs_task:
+            continue
+        built_in = any(check is shipped for shipped in BUILT_IN_USER_CHECKS)
+        detail = plugin_detail(
+            f"user check {check.name!r}", where, partial(check.find, audited), built_in=built_in
+        )
+        if detail is not None:
+            found.append(UserFinding(check=check.name, detail=detail))
+    return found
 
 
 def _windows(entries: Sequence[Entry]) -> Iterator[tuple[Entry, list[Entry], bool]]:
