@@ -1,8 +1,11 @@
-"""The one way tau2 finds a plugin by name, shared by domains, actor kinds and catalog extensions.
+"""The one way tau2 finds a plugin by name, shared by every kind of plugin: domains, actor kinds, catalog
+extensions, lint checks, simulated-user checks, experiment statistics.
 
 A name is looked up, in order, among the entries registered in code (directly, or as a builder a decorator
-registered, built on first use), the entries other packages install under the registry's entry-point group,
-and, when it is a reference, the attribute it names: `module:attribute` of an importable module, or
+registered, built on first use), the entries declared for this process (`declare_plugin`: `tau2 --plugin
+KIND.NAME=REFERENCE`), the entries other packages install under the one entry-point group `tau2.plugins`
+(entry point `KIND.NAME`, e.g. `domain.library`; the older per-kind groups are still read, deprecated), and,
+when it is a reference, the attribute it names: `module:attribute` of an importable module, or
 `path/to/file.py:attribute` of a Python file (relative to the current folder, or absolute), which needs
 nothing on the Python path. Installed and referenced entries are imported only when first asked for; an
 import that fails or names the wrong kind of object is one `UserInputError` line naming the entry.
@@ -20,9 +23,10 @@ import importlib
 import importlib.util
 import re
 import sys
+import warnings
 from collections.abc import Callable
-from functools import cached_property, reduce
-from importlib.metadata import EntryPoint, entry_points
+from functools import cached_property, lru_cache, partial, reduce
+from importlib.metadata import EntryPoint, EntryPoints, entry_points
 from pathlib import Path
 from types import ModuleType
 from typing import Generic, TypeVar
@@ -41,6 +45,30 @@ def is_reference(name: str) -> bool:
     """Whether `name` is a reference: `module:attribute` (e.g. `my_pack.domain:DOMAIN`) or
     `path/to/file.py:attribute` (e.g. `my_actors.py:KIND`)."""
     return _FILE_REFERENCE.match(name) is not None or _REFERENCE.match(name) is not None
+
+
+PLUGIN_GROUP = "tau2.plugins"
+"""The entry-point group every kind of plugin is installed under, each entry point named `KIND.NAME`."""
+
+_KIND = re.compile(r"^[a-z][a-z_]*$")
+_DECLARATION = re.compile(r"^(?P<kind>[a-z][a-z_]*)\.(?P<name>[^=\s]+)=(?P<reference>.+)$")
+
+_DECLARED: dict[str, dict[str, str]] = {}
+"""The plugins declared for this process (`declare_plugin`), by kind and name: the reference each names."""
+
+
+def declare_plugin(declaration: str) -> None:
+    """Declare a plugin for this process as an installed entry point would: `KIND.NAME=REFERENCE`
+    (`lint_check.polite=my_checks.py:POLITE`), so it is found by that name, and every plugin of its kind
+    that runs on its own (a check, a statistic) runs. A declaration that is malformed is one
+    `UserInputError` line; the reference is imported only when first used."""
+    match = _DECLARATION.match(declaration)
+    if match is None or not is_reference(match["reference"]):
+        raise UserInputError(
+            f"--plugin {declaration}: not KIND.NAME=REFERENCE (lint_check.polite=my_checks.py:POLITE)"
+        )
+    _DECLARED.setdefault(match["kind"], {})[match["name"]] = match["reference"]
+    allow_reference(match["reference"])
 
 
 _TRUSTED: set[str] = set()
@@ -117,6 +145,13 @@ def _file_module(path: Path) -> ModuleType:
     return module
 
 
+@lru_cache(maxsize=16)
+def _entry_points(group: str, path: tuple[str, ...]) -> EntryPoints:
+    """The entry points installed under `group`, read once per import path: every kind's registry picks its
+    own from `tau2.plugins`, so a process using several kinds scans the installed distributions once."""
+    return entry_points(group=group)
+
+
 Accept = Callable[[str, object], T]
 """Checks what a name loaded to (and may convert it); raises `UserInputError` naming the entry when wrong."""
 
@@ -125,13 +160,21 @@ Unknown = Callable[[str, list[str]], UserInputError]
 
 
 class Registry(Generic[T]):
-    """Named entries of one kind: registered in code, installed under an entry-point group, or referenced."""
+    """Named entries of one kind: registered in code, declared for this process, installed as entry points
+    `KIND.NAME` of `tau2.plugins` (or of the kind's older group), or referenced."""
 
-    def __init__(self, what: str, group: str, accept: Accept[T], unknown: Unknown) -> None:
+    def __init__(
+        self, what: str, kind: str, accept: Accept[T], unknown: Unknown, *, legacy_group: str | None = None
+    ) -> None:
+        if _KIND.match(kind) is None:
+            raise ValueError(f"plugin kind {kind!r}: lower-case letters and underscores (lint_check)")
         self.what = what
         """What an entry is, for messages ("domain", "actor kind")."""
-        self.group = group
-        """The entry-point group installed packages register under."""
+        self.kind = kind
+        """The kind's name in entry-point names (`domain` in `domain.library`) and in declarations."""
+        self.legacy_group = legacy_group
+        """The kind's own entry-point group from before `tau2.plugins` (`tau2.domains`), still read for one
+        release with a `DeprecationWarning`; None for kinds that never had one."""
         self._accept = accept
         self._unknown = unknown
         self._entries: dict[str, T] = {}
@@ -151,16 +194,45 @@ class Registry(Generic[T]):
 
     @cached_property
     def installed(self) -> dict[str, EntryPoint]:
-        """The entry points installed packages declare under the group, by name (read once per process)."""
-        return {point.name: point for point in entry_points(group=self.group)}
+        """The entry points installed packages declare for this kind, by name (read once per process):
+        `KIND.NAME` under `tau2.plugins`, then those of the legacy group that name no other."""
+        prefix = f"{self.kind}."
+        found = {
+            point.name.removeprefix(prefix): point
+            for point in _entry_points(PLUGIN_GROUP, tuple(sys.path))
+            if point.name.startswith(prefix) and len(point.name) > len(prefix)
+        }
+        if self.legacy_group is not None:
+            for point in _entry_points(self.legacy_group, tuple(sys.path)):
+                if point.name not in found:
+                    warnings.warn(
+                        f"{self.what} {point.name!r} is installed under the entry-point group "
+                        f"{self.legacy_group!r}, read until the next release: declare it under "
+                        f"{PLUGIN_GROUP!r} as {prefix}{point.name}",
+                        DeprecationWarning,
+                        stacklevel=2,
+                    )
+                    found[point.name] = point
+        return found
+
+    def _declared(self) -> dict[str, str]:
+        """The plugins of this kind declared for this process, by name."""
+        return _DECLARED.get(self.kind, {})
 
     def names(self) -> list[str]:
-        """Every registered or installed name, sorted (references are not listed: they name themselves)."""
-        return sorted(set(self._entries) | set(self._builders) | set(self.installed))
+        """Every registered, declared or installed name, sorted (references are not listed: they name
+        themselves)."""
+        return sorted(set(self._entries) | set(self._builders) | set(self._declared()) | set(self.installed))
 
     def knows(self, name: str) -> bool:
-        """Whether `name` is registered or installed, or is a reference (which may still fail to load)."""
-        return name in self._entries or name in self._builders or name in self.installed or is_reference(name)
+        """Whether `name` is registered, declared or installed, or is a reference (which may still fail to
+        load)."""
+        return name in self.names() or is_reference(name)
+
+    def all(self) -> list[T]:
+        """Every registered, declared and installed entry, by sorted name, each loaded (what runs every entry
+        of its kind, as the checks do: one that fails to load is one `UserInputError` line)."""
+        return [self.get(name) for name in self.names()]
 
     def get(self, name: str) -> T:
         """The entry called `name`, importing it on first use."""
@@ -171,6 +243,13 @@ class Registry(Generic[T]):
         build = self._builders.get(name)
         if build is not None:
             return self.register(name, self._accept(name, self._load(name, "", build)))
+        declared = self._declared().get(name)
+        if declared is not None:  # kept apart from the registered: a declaration lasts while it is declared
+            key = f"{name}={declared}"
+            if key not in self._references:
+                load = partial(resolve_reference, declared)
+                self._references[key] = self._accept(name, self._load(name, f" ({declared})", load))
+            return self._references[key]
         point = self.installed.get(name)
         if point is not None:
             return self.register(name, self._accept(name, self._load(name, f" ({point.value})", point.load)))

@@ -37,11 +37,12 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 @pytest.fixture(autouse=True)
 def plugins_named_afresh(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Each test starts as a new process does: no `module:attribute` plugin named yet (what one test
-    names or resolves must not let another's files name it)."""
+    """Each test starts as a new process does: no `module:attribute` plugin named or declared yet (what
+    one test names, declares or resolves must not let another's files name it, nor run in another)."""
     import tau2._registry
 
     monkeypatch.setattr(tau2._registry, "_TRUSTED", set())
+    monkeypatch.setattr(tau2._registry, "_DECLARED", {})
 
 
 @pytest.fixture

@@ -6,5 +6,9 @@ from pathlib import Path
 
 _PROJECT = tomllib.loads((Path(__file__).resolve().parents[1] / "pyproject.toml").read_text(encoding="utf-8"))
 
-SHIPPED_DOMAINS: list[str] = sorted(_PROJECT["project"]["entry-points"]["tau2.domains"])
+SHIPPED_DOMAINS: list[str] = sorted(
+    name.removeprefix("domain.")
+    for name in _PROJECT["project"]["entry-points"]["tau2.plugins"]
+    if name.startswith("domain.")
+)
 """The domains the repository's own packs register."""

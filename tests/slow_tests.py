@@ -65,6 +65,9 @@ SLOW: dict[str, tuple[str, ...] | None] = {
         "test_the_example_gives_the_same_records_and_verdict_on_every_executor",
         "test_a_killed_driver_of_an_experiment_on_workers_resumes_losing_duplicating_and_changing_nothing",
     ),
+    "test_extension_points.py": (
+        "test_installed_entry_points_add_a_lint_check_a_user_check_and_a_statistic",
+    ),
     "test_layout.py": ("test_a_users_own_folder_cannot_shadow_the_shipped_packages",),
     "test_live_progress.py": ("test_tokens_move_while_the_simulations_run[2]",),
     "test_potato.py": ("test_served_project_is_annotated_and_imported",),

@@ -34,8 +34,8 @@ build-backend = "setuptools.build_meta"
 name = "tau2-handoff-actor"
 version = "0.1.0"
 
-[project.entry-points."tau2.actors"]
-handoff = "handoff_actor:KIND"
+[project.entry-points."tau2.plugins"]
+"actor.handoff" = "handoff_actor:KIND"
 
 [tool.setuptools]
 py-modules = ["handoff_actor"]

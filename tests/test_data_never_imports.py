@@ -152,7 +152,11 @@ def test_a_plugin_the_user_names_may_be_named_by_files(tmp_path: Path) -> None:
 
 def test_plugin_takes_only_references() -> None:
     assert refused(["--plugin", "mock", "verify", str(MOCK_SUITE)]) == (
-        "error: --plugin mock: not a module:attribute reference (my_pack.domain:DOMAIN)"
+        "error: --plugin mock: neither a module:attribute or file.py:attribute reference "
+        "(my_pack.domain:DOMAIN) nor KIND.NAME=REFERENCE (lint_check.polite=my_checks.py:POLITE)"
+    )
+    assert refused(["--plugin", "lint_check=x.py:X", "verify", str(MOCK_SUITE)]) == (
+        "error: --plugin lint_check=x.py:X: not KIND.NAME=REFERENCE (lint_check.polite=my_checks.py:POLITE)"
     )
 
 

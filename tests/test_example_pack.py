@@ -26,8 +26,8 @@ INSTALL = f"pip install -e {PACK.relative_to(PACK.parents[2])}"
 
 def require_installed_pack() -> None:
     """Skip (fail on CI) unless the example pack's domain is installed from this repository."""
-    points = {point.name: point.value for point in entry_points(group="tau2.domains")}
-    if points.get("library") == "library_pack:DOMAIN":
+    points = {point.name: point.value for point in entry_points(group="tau2.plugins")}
+    if points.get("domain.library") == "library_pack:DOMAIN":
         return
     reason = f"the example pack is not installed ({INSTALL})"
     if os.environ.get("CI") == "true":
@@ -96,6 +96,46 @@ def test_the_installed_pack_passes_check_domain_and_lists_its_kind() -> None:
 
     assert "library" in available_domains() and "library-desk" in actor_kinds(Side.AGENT)
     assert check_domain(get_domain("library")) == []
+
+
+def test_the_installed_pack_adds_a_lint_check_a_user_check_and_a_statistic_that_keep_their_contracts() -> (
+    None
+):
+    require_installed_pack()
+    from library_pack import CARD_NEVER_GIVEN, CARD_NOT_STATED, FLIP_SHARE
+
+    from tau2.audit import (
+        SeatTools,
+        audit_trajectory,
+        check_lint_check,
+        check_user_check,
+        lint_checks,
+        lint_task,
+        user_checks,
+    )
+    from tau2.episode import Entry, EntryKind, Trajectory
+    from tau2.metrics import PairedUnit, check_experiment_statistic, experiment_statistics, statistic_values
+    from tau2.tau2bench import load_task_file
+    from tau2.world import get_domain
+
+    assert "card_not_stated" in lint_checks() and "card_never_given" in user_checks()
+    assert "flip_share" in [statistic.name for statistic in experiment_statistics()]
+    assert check_lint_check(CARD_NOT_STATED, "library") == check_user_check(CARD_NEVER_GIVEN, "library") == []
+    assert check_experiment_statistic(FLIP_SHARE) == []
+    task = load_task_file(TASKS, None)[0]
+    scenario = task.user_scenario.model_copy(update={"persona_text": None})
+    cardless = task.model_copy(
+        update={"user_scenario": scenario.model_copy(update={"instructions": "My e-book will not open."})}
+    )
+    assert "card_not_stated" not in [finding.check for finding in lint_task(task)]
+    assert "card_not_stated" in [finding.check for finding in lint_task(cardless)]
+    said = Trajectory(
+        entries=[Entry(index=0, seat=Side.USER, kind=EntryKind.MESSAGE, text="It will not open.")]
+    )
+    tools = SeatTools.of(get_domain("library"), task)
+    assert "card_never_given" in [finding.check for finding in audit_trajectory(said, tools, task)]
+    units = [PairedUnit("a", 0, True, False), PairedUnit("b", 0, True, True), PairedUnit("c", 0, None, True)]
+    assert {value.name: value.value for value in statistic_values(units)}["flip_share"] == 0.5
 
 
 # Not installed: named as module:attribute

@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from tau2._registry import Registry, allow_reference, is_reference
+import tau2._registry
+from tau2._registry import Registry, allow_reference, declare_plugin, is_reference
 from tau2.actors import (
     Actor,
     ActorKind,
@@ -46,7 +47,7 @@ def unknown(name: str, names: list[str]) -> UserInputError:
 @pytest.fixture
 def numbers() -> Registry[int]:
     """A registry of integers whose installed entries are given by hand (no package is installed)."""
-    registry = Registry("number", "tau2.test-numbers", accept_int, unknown)
+    registry = Registry("number", "number", accept_int, unknown)
     registry.installed = {  # what entry_points() would have listed
         "answer": EntryPoint("answer", f"{__name__}:ANSWER", "tau2.test-numbers"),
         "broken": EntryPoint("broken", "no_such_module_here:X", "tau2.test-numbers"),
@@ -172,6 +173,53 @@ def test_what_fails_to_load_is_one_line_naming_it(numbers: Registry[int]) -> Non
         numbers.get("bad")
     with pytest.raises(UserInputError, match=r"^unknown number 'seven' \(known: answer, bad, broken\)$"):
         numbers.get("seven")
+
+
+def installed_dist(site: Path, name: str, entry_points: str) -> None:
+    """A distribution's metadata written by hand into `site` (a folder then put on the import path)."""
+    info = site / f"{name}-0.1.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name}\nVersion: 0.1\n")
+    (info / "entry_points.txt").write_text(entry_points)
+
+
+def test_installed_entries_are_kind_dot_name_in_the_one_group_and_the_old_group_still_reads(
+    module_on_path: Path,
+) -> None:
+    installed_dist(
+        module_on_path,
+        "numbers_pack",
+        f"[tau2.plugins]\nnumber.answer = {__name__}:ANSWER\nword.answer = {__name__}:NOT_A_NUMBER\n"
+        f"[tau2.test_numbers]\nold = {__name__}:ANSWER\nanswer = no_such_module_here:X\n",
+    )
+    registry = Registry("number", "number", accept_int, unknown, legacy_group="tau2.test_numbers")
+    with pytest.warns(DeprecationWarning, match=r"number 'old' is installed under the entry-point group "):
+        assert registry.names() == ["answer", "old"], "another kind's entries are not this kind's"
+    assert registry.get("answer") == 42, "the one group's entry wins over the old group's"
+    assert registry.get("old") == 42
+    assert Registry("number", "number", accept_int, unknown).names() == ["answer"]
+
+
+def test_a_kind_is_a_word_never_a_group(numbers: Registry[int]) -> None:
+    with pytest.raises(ValueError, match=r"plugin kind 'tau2\.numbers'"):
+        Registry("number", "tau2.numbers", accept_int, unknown)
+
+
+def test_a_declared_plugin_is_found_by_its_name_while_it_is_declared(
+    numbers: Registry[int], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "numbers_here.py").write_text(NUMBERS_FILE)
+    monkeypatch.chdir(tmp_path)
+    declare_plugin("number.seven=numbers_here.py:VALUE")
+    declare_plugin("word.seven=numbers_here.py:Box")
+    assert "seven" in numbers.names() and numbers.get("seven") == 7
+    assert Registry("number", "number", accept_int, unknown).all() == [7], "what runs every entry runs it"
+    with pytest.raises(UserInputError, match=r"^--plugin number\.eight: not KIND\.NAME=REFERENCE"):
+        declare_plugin("number.eight")
+    with pytest.raises(UserInputError, match=r"^--plugin number\.eight=eight: not KIND\.NAME=REFERENCE"):
+        declare_plugin("number.eight=eight")
+    monkeypatch.setattr(tau2._registry, "_DECLARED", {})
+    assert "seven" not in numbers.names(), "a declaration is the process's, not the registry's"
 
 
 # Domains

@@ -15,7 +15,6 @@ from tau2 import EpisodeConfig, Side, Task, get_domain, load_task_file
 from tau2.episode import Episode
 from tau2.errors import UserInputError
 from tau2.retrieval import (
-    ENGINE_GROUP,
     AgentTool,
     Configuration,
     Document,
@@ -198,7 +197,6 @@ def test_an_engine_from_outside_is_registered_installed_or_referenced(
         Engine("titles-in-code", "Registered in code.", build=lambda k, e: Retriever())
     )
     assert get_engine("titles-in-code") is registered
-    assert ENGINE_GROUP == "tau2.retrieval_engines"
 
 
 def test_unknown_and_wrong_engines_are_one_line() -> None:

@@ -1,11 +1,11 @@
 """Actors: the built-in seats (LLM agent, solo agent and user; offline oracle, scripted, null, transfer;
 human), the offline request format the oracle and the scripted user speak (which other actors may speak
-too), and the one registry of actor kinds, which also finds kinds other packages install under the
-`tau2.actors` entry-point group. The actor contract itself is part of the episode and re-exported here."""
+too), and the one registry of actor kinds, which also finds kinds other packages install (entry points
+`actor.NAME` of the `tau2.plugins` group). The actor contract itself is part of the episode and
+re-exported here."""
 
 from tau2.actors._prompts import render_plan
 from tau2.actors._registry import (
-    ENTRY_POINT_GROUP,
     ActorFactory,
     ActorKind,
     ModelUse,
@@ -21,7 +21,6 @@ from tau2.actors._requests import RESOLVED_PHRASE, Request, format_request, is_r
 from tau2.episode import Actor, ActorSpec, ActorTurn, SeatContext
 
 __all__ = [
-    "ENTRY_POINT_GROUP",
     "RESOLVED_PHRASE",
     "Actor",
     "ActorFactory",

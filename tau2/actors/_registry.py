@@ -1,6 +1,7 @@
 """One registry of actor kinds: the built-ins, kinds registered in code (by `register_actor` or its
-decorator form), kinds installed by other packages under the `tau2.actors` entry-point group, and local
-`module:attribute` references; the same mechanism (`tau2._registry`) finds domains.
+decorator form), kinds installed by other packages (entry points `actor.NAME` of the `tau2.plugins`
+group), and local `module:attribute` or `file.py:attribute` references; the same mechanism
+(`tau2._registry`) finds every other kind of plugin.
 
 Installed kinds and the LLM kinds are imported only when first used, so offline runs never load litellm.
 """
@@ -26,8 +27,6 @@ from tau2.errors import UserInputError
 from tau2.llm import ModelSpec
 from tau2.tasks import UserInstructions
 from tau2.world import Side
-
-ENTRY_POINT_GROUP = "tau2.actors"
 
 ActorFactory = Callable[[ActorSpec, Mode], Actor]
 """Builds an actor for one seat from its spec and the episode mode."""
@@ -92,7 +91,7 @@ def _unknown(name: str, names: list[str]) -> UserInputError:
     return UserInputError(f"unknown actor kind {name!r} (kinds: {', '.join(names)})")
 
 
-_KINDS: Registry[ActorKind] = Registry("actor kind", ENTRY_POINT_GROUP, _accept, _unknown)
+_KINDS: Registry[ActorKind] = Registry("actor kind", "actor", _accept, _unknown, legacy_group="tau2.actors")
 
 
 @overload

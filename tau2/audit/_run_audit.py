@@ -25,7 +25,7 @@ from pydantic import BaseModel, ConfigDict
 from tau2.audit._conversations import conversation_key
 from tau2.episode import Mode, Trajectory
 from tau2.errors import UserInputError
-from tau2.findings import NEEDS_TASK, USER_CHECKS, Severity, UserFinding
+from tau2.findings import Severity, UserFinding, user_checks
 from tau2.metrics import NO_ESTIMATE, Bootstrap, Estimate, rate_estimates
 from tau2.runs import (
     RecordFile,
@@ -249,30 +249,32 @@ class RunAuditor:
     def _rates(self) -> list[CheckRate]:
         """Each check's rate: per task (in order of the task's first audited simulation), the simulations
         audited on the check and those it fired on."""
+        known = user_checks()
         audited: dict[_Scope, dict[str, int]] = {_Scope.WITHOUT_TASK: {}, _Scope.ALL: {}}
-        fired: dict[str, Counter[str]] = {check: Counter() for check in USER_CHECKS}
+        fired: dict[str, Counter[str]] = {check: Counter() for check in known}
         for audit, scope in zip(self._audits, self._scopes, strict=True):
             if scope is _Scope.NONE:
                 continue
             for at in (_Scope.WITHOUT_TASK, _Scope.ALL) if scope is _Scope.ALL else (_Scope.WITHOUT_TASK,):
                 audited[at][audit.task_id] = audited[at].get(audit.task_id, 0) + 1
             for finding in audit.findings:
-                fired[finding.check][audit.task_id] += 1
+                if finding.check in fired:  # a check recorded by a run that had it installed, unknown here
+                    fired[finding.check][audit.task_id] += 1
         rates: dict[str, Estimate] = {}
         for scope in (_Scope.WITHOUT_TASK, _Scope.ALL):
-            checks = [check for check in USER_CHECKS if (check in NEEDS_TASK) is (scope is _Scope.ALL)]
+            checks = [name for name, check in known.items() if check.needs_task is (scope is _Scope.ALL)]
             estimates = _rate_estimates(checks, audited[scope], fired, self._bootstrap)
             rates.update(zip(checks, estimates, strict=True))
         return [
             CheckRate(
                 check=check,
-                severity=USER_CHECKS[check].severity,
-                rule=USER_CHECKS[check].rule,
-                audited=sum(audited[_Scope.ALL if check in NEEDS_TASK else _Scope.WITHOUT_TASK].values()),
+                severity=known[check].severity,
+                rule=known[check].rule,
+                audited=sum(audited[_Scope.ALL if known[check].needs_task else _Scope.WITHOUT_TASK].values()),
                 fired=sum(fired[check].values()),
                 rate=rates[check],
             )
-            for check in USER_CHECKS
+            for check in known
         ]
 
 
@@ -352,7 +354,8 @@ def _run_tasks(manifest: RunManifest, notes: list[str]) -> dict[str, Task] | Non
     from tau2.runner import suite_hash
 
     path = Path(manifest.suite_path)
-    skipped = f"checks that read the task ({', '.join(sorted(NEEDS_TASK))}) and task defects are left out"
+    needing = sorted(name for name, check in user_checks().items() if check.needs_task)
+    skipped = f"checks that read the task ({', '.join(needing)}) and task defects are left out"
     try:
         if suite_hash(path) != manifest.suite_hash:
             notes.append(f"{path}: the suite changed since the run; {skipped}")

@@ -159,21 +159,27 @@ def _root(
         list[str] | None,
         typer.Option(
             "--plugin",
-            metavar="MODULE:ATTRIBUTE",
-            help="Let task files and runs name this plugin (a domain or actor kind that is not installed); "
-            "tau2 never imports code a file names unless you name it (repeatable).",
+            metavar="REFERENCE|KIND.NAME=REFERENCE",
+            help="A reference (module:attribute or file.py:attribute): let task files and runs name this "
+            "plugin, which tau2 never imports for a file unless you name it. KIND.NAME=REFERENCE: declare a "
+            "plugin for this command as an installed entry point would (lint_check.polite=checks.py:POLITE; "
+            "kinds: docs/extending.md). Repeatable.",
         ),
     ] = None,
 ) -> None:
     """Evaluate conversational customer-service agents in a dual-control world."""
-    from tau2._registry import allow_reference, is_reference
+    from tau2._registry import allow_reference, declare_plugin, is_reference
 
     for plugin in plugins or ():
-        if not is_reference(plugin):
+        if "=" in plugin:
+            declare_plugin(plugin)
+        elif is_reference(plugin):
+            allow_reference(plugin)
+        else:
             raise UserInputError(
-                f"--plugin {plugin}: not a module:attribute reference (my_pack.domain:DOMAIN)"
+                f"--plugin {plugin}: neither a module:attribute or file.py:attribute reference "
+                "(my_pack.domain:DOMAIN) nor KIND.NAME=REFERENCE (lint_check.polite=my_checks.py:POLITE)"
             )
-        allow_reference(plugin)
 
 
 def run_reporting_errors(run: Callable[[], Any]) -> int:

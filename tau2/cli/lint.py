@@ -36,7 +36,7 @@ def command(
 ) -> None:
     """Lint task files: print each finding (task, severity, check, detail), then counts per check; --json
     prints one document instead. Exit 1 when a finding is an error."""
-    from tau2.audit import LINT_CHECKS, Severity, lint_files
+    from tau2.audit import Severity, lint_checks, lint_files
     from tau2.cli._output import say
     from tau2.episode import EpisodeConfig
     from tau2.errors import UserInputError
@@ -50,15 +50,16 @@ def command(
         loaded.append((str(path), tasks))
     variant = given[LINT_OPTIONS[0].parameter] or EpisodeConfig().policy_variant
     findings = lint_files(loaded, data_dir, variant)
+    checks = lint_checks()
     counts = Counter(finding.check for finding in findings)
     if json_output:
         import json
 
         document = {
             "files": [{"path": path, "tasks": len(tasks)} for path, tasks in loaded],
-            "counts": {name: counts[name] for name in LINT_CHECKS},
+            "counts": {name: counts[name] for name in checks},
             "checks": {
-                name: check.model_dump(mode="json", exclude={"name"}) for name, check in LINT_CHECKS.items()
+                name: check.model_dump(mode="json", exclude={"name"}) for name, check in checks.items()
             },
             "findings": [finding.model_dump(mode="json") for finding in findings],
         }
@@ -72,7 +73,7 @@ def command(
         total = sum(len(tasks) for _, tasks in loaded)
         flagged = len({(f.file, f.task_id) for f in findings if f.task_id is not None})
         say(f"{total} tasks: {total - flagged} without findings, {flagged} with findings")
-        for name, check in LINT_CHECKS.items():
+        for name, check in checks.items():
             if counts[name]:
                 say(f"{counts[name]} {check.severity.value} {name}")
     if any(finding.severity is Severity.ERROR for finding in findings):

@@ -4,61 +4,48 @@ beside its task's reference solution (`ReferenceWrites`, `Collateral`), and `Run
 runner uses to record them in each simulation's record as it is judged. Below the runner so it can;
 `tau2.audit` re-exports these names and builds the audit of a run on them.
 
-The finding models load with the package; the checks load on first use, so reading records (which carry
-`UserFinding`s) costs none of their patterns and tables."""
+Both kinds of check are extension points: a `LintCheck` or a `UserCheck` registered in code
+(`register_lint_check`, `register_user_check`), declared (`tau2 --plugin lint_check.NAME=REFERENCE`) or
+installed (entry points `lint_check.NAME` and `user_check.NAME` of the `tau2.plugins` group) runs beside the
+built-in ones (`lint_checks()`, `user_checks()`)."""
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
-
+from tau2.findings._collateral import Collateral, ReferenceWrites
 from tau2.findings._findings import Check, LintFinding, Severity, UserFinding
-
-if TYPE_CHECKING:
-    from tau2.findings._collateral import Collateral, ReferenceWrites
-    from tau2.findings._lint import LINT_CHECKS, lint_files, lint_task, policy_findings, task_errors
-    from tau2.findings._run_findings import RunFindings
-    from tau2.findings._user_checks import NEEDS_TASK, USER_CHECKS, SeatTools, audit_trajectory
-
-_CHECKS = {
-    "Collateral": "_collateral",
-    "ReferenceWrites": "_collateral",
-    "LINT_CHECKS": "_lint",
-    "lint_files": "_lint",
-    "lint_task": "_lint",
-    "policy_findings": "_lint",
-    "task_errors": "_lint",
-    "RunFindings": "_run_findings",
-    "NEEDS_TASK": "_user_checks",
-    "USER_CHECKS": "_user_checks",
-    "SeatTools": "_user_checks",
-    "audit_trajectory": "_user_checks",
-}
-"""Where each name loaded on first use is defined."""
+from tau2.findings._lint import (
+    BUILT_IN_LINT_CHECKS,
+    lint_checks,
+    lint_files,
+    lint_task,
+    policy_findings,
+    task_errors,
+)
+from tau2.findings._lint_check import LintCheck, LintedTask, register_lint_check
+from tau2.findings._run_findings import RunFindings
+from tau2.findings._user_check import AuditedTrajectory, UserCheck, register_user_check
+from tau2.findings._user_checks import BUILT_IN_USER_CHECKS, SeatTools, audit_trajectory, user_checks
 
 __all__ = [
-    "LINT_CHECKS",
-    "NEEDS_TASK",
-    "USER_CHECKS",
+    "BUILT_IN_LINT_CHECKS",
+    "BUILT_IN_USER_CHECKS",
+    "AuditedTrajectory",
     "Check",
     "Collateral",
+    "LintCheck",
     "LintFinding",
+    "LintedTask",
     "ReferenceWrites",
     "RunFindings",
     "SeatTools",
     "Severity",
+    "UserCheck",
     "UserFinding",
     "audit_trajectory",
+    "lint_checks",
     "lint_files",
     "lint_task",
     "policy_findings",
+    "register_lint_check",
+    "register_user_check",
     "task_errors",
+    "user_checks",
 ]
-
-
-def __getattr__(name: str) -> Any:
-    """Load one of the checks' names on first use, then keep it as a module attribute."""
-    module = _CHECKS.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(import_module(f"{__name__}.{module}"), name)
-    globals()[name] = value
-    return value

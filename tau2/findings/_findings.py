@@ -1,11 +1,13 @@
-"""What the audit reports: findings with a check name, a severity and a detail, and the checks' rules. The
-models alone, so records (which carry simulated-user findings) load without the checks."""
+"""What the audit reports: findings with a check name, a severity and a detail, and the checks' rules."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict
+
+from tau2.errors import UserInputError
 
 
 class Severity(StrEnum):
@@ -50,7 +52,27 @@ class UserFinding(BaseModel):
 
     @property
     def severity(self) -> Severity:
-        """The check's severity."""
-        from tau2.findings._user_checks import USER_CHECKS  # the checks import this module
+        """The check's severity; a warning for a check this process does not have (a plugin check recorded
+        by a run that had it installed)."""
+        from tau2.findings._user_check import USER_CHECK_REGISTRY  # it imports this module
 
-        return USER_CHECKS[self.check].severity
+        try:
+            return USER_CHECK_REGISTRY.get(self.check).severity
+        except UserInputError:
+            return Severity.WARNING
+
+
+def plugin_detail(what: str, where: str, find: Callable[[], object], *, built_in: bool) -> str | None:
+    """What a check (`what`: "lint check 'polite'") found `where` ("on task 'x'"): `find`'s answer. A check of
+    tau2's own fails as any code does; one from a plugin that raises or answers neither None nor text is one
+    `UserInputError` line naming it and the task, so a broken plugin never ends a command with a traceback."""
+    if built_in:
+        answer = find()
+    else:
+        try:
+            answer = find()
+        except Exception as error:  # a plugin's failure, said in one line
+            raise UserInputError(f"{what} failed {where}: {type(error).__name__}: {error}") from None
+    if answer is not None and not isinstance(answer, str):
+        raise UserInputError(f"{what} answered {answer!r} {where}: a check answers None or text")
+    return answer

@@ -1,15 +1,18 @@
 """`tau2 lint`: deterministic, offline checks of any domain's task files (ours or τ²-bench's), no model
-involved. One finding per (task, check); the rules are the `Check`s of `LINT_CHECKS`."""
+involved. One finding per (task, check); the rules are `lint_checks()`: the built-in checks and every lint
+check registered, declared or installed."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from tau2.episode import EpisodeConfig, agent_policy
-from tau2.findings._findings import Check, LintFinding, Severity
+from tau2.findings._findings import Check, LintFinding, Severity, plugin_detail
 from tau2.findings._lint_basis import CRITERIA_OUTSIDE_BASIS, REWARD_BASIS_INCONSISTENT, basis_findings
+from tau2.findings._lint_check import LINT_CHECK_REGISTRY, LintCheck, LintedTask, register_lint_check
 from tau2.findings._lint_duplicates import DUPLICATE_TASK, duplicate_findings
 from tau2.findings._lint_facts import SCENARIO_MISSING_FACT, TICKET_MISSING_FACT, fact_findings
 from tau2.findings._lint_persona import PERSONA_CONTRADICTS_DATA, persona_findings
@@ -34,122 +37,186 @@ from tau2.tasks import Task, TaskSetupError, initialize_world
 from tau2.world import Domain, Side, get_domain
 
 E, W, N = Severity.ERROR, Severity.WARNING, Severity.NOTE
-LINT_CHECKS: dict[str, Check] = {
-    check.name: check
-    for check in (
-        Check(name=SETUP_FAILS, severity=E, rule="The task's data patches or init calls fail on fresh data."),
-        Check(
-            name=REFERENCE_ACTION_FAILS,
-            severity=E,
-            rule="A reference action fails (or its world refuses it) when the reference actions are replayed "
-            "in order on the task's fresh world; τ²-bench skips it silently when building the reference "
-            "database, and grading keeps that parity.",
-        ),
-        Check(
-            name=REFERENCE_AFTER_TRANSFER,
-            severity=E,
-            rule="Reference actions follow the transfer to a human, which ends the conversation.",
-        ),
-        Check(
-            name=REFERENCE_TOOL_NOT_OFFERED,
-            severity=E,
-            rule="A reference action is a customer tool the task does not give the customer.",
-        ),
-        Check(
-            name=VERIFICATION_FAILS,
-            severity=E,
-            rule="The reference solution does not decide the task, as `tau2 verify` checks it.",
-        ),
-        Check(
-            name=DO_NOTHING_PASSES,
-            severity=W,
-            rule="An agent that changes nothing and says nothing meets every gating check.",
-        ),
-        Check(
-            name=DO_NOTHING_PASSES_UNLESS_JUDGED,
-            severity=N,
-            rule="An agent that does nothing meets every gating check but the natural-language assertions, "
-            "which only a judge can fail.",
-        ),
-        Check(
-            name=REWARD_BASIS_INCONSISTENT,
-            severity=W,
-            rule="A component of the reward basis has nothing to check: DB when the reference actions change "
-            "nothing, ACTION without reference actions, COMMUNICATE without information (when the file "
-            "wrote it), NL_ASSERTION without statements, ENV_ASSERTION without assertions.",
-        ),
-        Check(
-            name=CRITERIA_OUTSIDE_BASIS,
-            severity=N,
-            rule="The task states information, statements or assertions that its reward basis never checks.",
-        ),
-        Check(
-            name=TICKET_MISSING_FACT,
-            severity=E,
-            rule="The solo ticket does not state a fact the fix depends on (the facts the domain's catalog "
-            "declares for the task's subtasks), so a solo agent cannot know it.",
-        ),
-        Check(
-            name=SCENARIO_MISSING_FACT,
-            severity=E,
-            rule="The customer's instructions do not state a fact the fix depends on.",
-        ),
-        Check(
-            name=PERSONA_CONTRADICTS_DATA,
-            severity=W,
-            rule="The persona or the instructions state an age, a name, a phone number or an email that the "
-            "record of the customer the task's user plays contradicts.",
-        ),
-        Check(
-            name=POLICY_NAMES_FOREIGN_TOOL,
-            severity=W,
-            rule="The agent's policy or the customer's instructions tell their seat to use a tool it does "
-            "not hold: the other seat's, or one no seat holds.",
-        ),
-        Check(
-            name=DUPLICATE_TASK,
-            severity=W,
-            rule="Two tasks have the same content under different ids, or one id has different content in "
-            "the files linted together.",
-        ),
+_SETUP = Check(name=SETUP_FAILS, severity=E, rule="The task's data patches or init calls fail on fresh data.")
+"""Lint's own first check: every other per-task check needs the world the task sets up."""
+_DUPLICATES = Check(
+    name=DUPLICATE_TASK,
+    severity=W,
+    rule="Two tasks have the same content under different ids, or one id has different content in the files "
+    "linted together.",
+)
+"""Lint's own check across the files linted together (no check of one task can see it)."""
+
+
+def _reference(linted: LintedTask) -> Mapping[str, str]:
+    # the replay of an agent doing nothing only feeds checks below error: skipped for task defects
+    return reference_findings(linted.task, linted.data_dir, idle=not linted.errors_only)
+
+
+def _basis(linted: LintedTask) -> Mapping[str, str]:
+    return basis_findings(linted.task, linted.data_dir)
+
+
+def _facts(linted: LintedTask) -> Mapping[str, str]:
+    return fact_findings(linted.task, linted.data_dir)
+
+
+def _persona(linted: LintedTask) -> Mapping[str, str]:
+    return persona_findings(linted.task, linted.world)
+
+
+def _foreign_tools(linted: LintedTask) -> str | None:
+    """The customer's instructions telling it to use tools it does not hold."""
+    task, domain = linted.task, linted.world.domain
+    offered = None if task.user_tools is None else set(task.user_tools)
+    told = list(
+        foreign_tools(task.user_scenario.text(), seat_reader(Side.USER, domain, offered), tool_owners(domain))
     )
-}
+    return "customer's instructions: " + "; ".join(told) if told else None
+
+
+def _built_in(
+    name: str, severity: Severity, rule: str, batch: Callable[[LintedTask], Mapping[str, str]]
+) -> LintCheck:
+    """A built-in check whose finding is one line of a pass several checks share."""
+    return LintCheck(
+        name=name, severity=severity, rule=rule, find=lambda linted: linted.batch(batch).get(name)
+    )
+
+
+BUILT_IN_LINT_CHECKS: tuple[LintCheck, ...] = (
+    _built_in(
+        REFERENCE_ACTION_FAILS,
+        E,
+        "A reference action fails (or its world refuses it) when the reference actions are replayed in order "
+        "on the task's fresh world; τ²-bench skips it silently when building the reference database, and "
+        "grading keeps that parity.",
+        _reference,
+    ),
+    _built_in(
+        REFERENCE_AFTER_TRANSFER,
+        E,
+        "Reference actions follow the transfer to a human, which ends the conversation.",
+        _reference,
+    ),
+    _built_in(
+        REFERENCE_TOOL_NOT_OFFERED,
+        E,
+        "A reference action is a customer tool the task does not give the customer.",
+        _reference,
+    ),
+    _built_in(
+        VERIFICATION_FAILS,
+        E,
+        "The reference solution does not decide the task, as `tau2 verify` checks it.",
+        _reference,
+    ),
+    _built_in(
+        DO_NOTHING_PASSES,
+        W,
+        "An agent that changes nothing and says nothing meets every gating check.",
+        _reference,
+    ),
+    _built_in(
+        DO_NOTHING_PASSES_UNLESS_JUDGED,
+        N,
+        "An agent that does nothing meets every gating check but the natural-language assertions, which only "
+        "a judge can fail.",
+        _reference,
+    ),
+    _built_in(
+        REWARD_BASIS_INCONSISTENT,
+        W,
+        "A component of the reward basis has nothing to check: DB when the reference actions change nothing, "
+        "ACTION without reference actions, COMMUNICATE without information (when the file wrote it), "
+        "NL_ASSERTION without statements, ENV_ASSERTION without assertions.",
+        _basis,
+    ),
+    _built_in(
+        CRITERIA_OUTSIDE_BASIS,
+        N,
+        "The task states information, statements or assertions that its reward basis never checks.",
+        _basis,
+    ),
+    _built_in(
+        TICKET_MISSING_FACT,
+        E,
+        "The solo ticket does not state a fact the fix depends on (the facts the domain's catalog declares "
+        "for the task's subtasks), so a solo agent cannot know it.",
+        _facts,
+    ),
+    _built_in(
+        SCENARIO_MISSING_FACT,
+        E,
+        "The customer's instructions do not state a fact the fix depends on.",
+        _facts,
+    ),
+    _built_in(
+        PERSONA_CONTRADICTS_DATA,
+        W,
+        "The persona or the instructions state an age, a name, a phone number or an email that the record of "
+        "the customer the task's user plays contradicts.",
+        _persona,
+    ),
+    LintCheck(
+        name=POLICY_NAMES_FOREIGN_TOOL,
+        severity=W,
+        rule="The agent's policy or the customer's instructions tell their seat to use a tool it does not "
+        "hold: the other seat's, or one no seat holds.",
+        find=_foreign_tools,
+    ),
+)
+"""The per-task checks tau2 ships, in the order their findings are listed."""
+for _check in BUILT_IN_LINT_CHECKS:
+    register_lint_check(_check)
+
+
+def active_lint_checks() -> list[LintCheck]:
+    """Every per-task check that runs: the built-ins in their order, then the others registered, declared or
+    installed, by name. One that fails to load is one `UserInputError` line."""
+    rank = {check.name: number for number, check in enumerate(BUILT_IN_LINT_CHECKS)}
+    return sorted(LINT_CHECK_REGISTRY.all(), key=lambda check: (rank.get(check.name, len(rank)), check.name))
+
+
+def lint_checks() -> dict[str, Check]:
+    """The rule of every check `tau2 lint` makes, by name, in the order findings are listed: set-up, the
+    per-task checks (`active_lint_checks`), duplicates across files."""
+    checks: list[Check] = [_SETUP, *active_lint_checks(), _DUPLICATES]
+    return {check.name: Check(name=check.name, severity=check.severity, rule=check.rule) for check in checks}
 
 
 def lint_task(task: Task, data_dir: Path | None = None) -> list[LintFinding]:
     """Every per-task check on one task (duplicates and policies are checked across files)."""
-    found = _task_checks(task, data_dir, errors_only=False)
-    return [_finding(task.id, check, found[check]) for check in LINT_CHECKS if check in found]
+    return _checked(task, data_dir, active_lint_checks(), errors_only=False)
 
 
 def task_errors(task: Task, data_dir: Path | None = None) -> list[str]:
-    """The error checks of `lint_task` that fire on one task, in `LINT_CHECKS` order, the others not run:
-    what a failed simulation's task defects are."""
-    found = _task_checks(task, data_dir, errors_only=True)
-    return [check for check in LINT_CHECKS if check in found]
+    """The names of the checks of severity error that fire on one task, in `lint_checks()` order, the
+    others not run: what a failed simulation's task defects are."""
+    errors = [check for check in active_lint_checks() if check.severity is E]
+    return [finding.check for finding in _checked(task, data_dir, errors, errors_only=True)]
 
 
-def _task_checks(task: Task, data_dir: Path | None, errors_only: bool) -> dict[str, str]:
-    """Check name → detail for the per-task checks that fire (with `errors_only`, only the checks of
-    severity error are run)."""
+def _checked(
+    task: Task, data_dir: Path | None, checks: Sequence[LintCheck], errors_only: bool
+) -> list[LintFinding]:
+    """The findings of `checks` on one task, after the set-up every check needs."""
     try:
-        if errors_only:  # the reference's replay sets the task up first: a set-up that fails raises there
-            found = {**reference_findings(task, data_dir, idle=False), **fact_findings(task, data_dir)}
-            return {check: detail for check, detail in found.items() if LINT_CHECKS[check].severity is E}
         world = initialize_world(task, data_dir)
     except TaskSetupError as error:
-        return {SETUP_FAILS: error.reason}
-    found = {
-        **reference_findings(task, data_dir),
-        **basis_findings(task, data_dir),
-        **fact_findings(task, data_dir),
-        **persona_findings(task, world),
-    }
-    offered = None if task.user_tools is None else set(task.user_tools)
-    reader = seat_reader(Side.USER, world.domain, offered)
-    told = list(foreign_tools(task.user_scenario.text(), reader, tool_owners(world.domain)))
-    if told:
-        found[POLICY_NAMES_FOREIGN_TOOL] = "customer's instructions: " + "; ".join(told)
+        return [_finding(task.id, _SETUP, error.reason)]
+    linted = LintedTask(task, world, data_dir, errors_only)
+    found = []
+    for check in checks:
+        built_in = any(check is shipped for shipped in BUILT_IN_LINT_CHECKS)
+        detail = plugin_detail(
+            f"lint check {check.name!r}",
+            f"on task {task.id!r}",
+            partial(check.find, linted),
+            built_in=built_in,
+        )
+        if detail is not None:
+            found.append(_finding(task.id, check, detail))
     return found
 
 
@@ -170,7 +237,7 @@ def lint_files(
             findings += [finding.model_copy(update={"file": file}) for finding in lint_task(task, data_dir)]
             details = duplicates.get((file, task.id))
             if details:
-                findings.append(_finding(task.id, DUPLICATE_TASK, "; ".join(details), file))
+                findings.append(_finding(task.id, _DUPLICATES, "; ".join(details), file))
     return findings
 
 
@@ -193,7 +260,7 @@ def policy_findings(domains: Sequence[str], data_dir: Path | None, variant: str)
             if told:
                 mode = "solo" if solo else "interactive"
                 detail = f"{name} agent policy ({mode}, variant {variant}): " + "; ".join(told)
-                findings.append(_finding(None, POLICY_NAMES_FOREIGN_TOOL, detail))
+                findings.append(_finding(None, _POLICY, detail))
     return findings
 
 
@@ -212,6 +279,8 @@ def _policy(domain: Domain[Any], solo: bool, variant: str, data_dir: Path | None
     return agent_policy(domain, solo, variant, data_dir)
 
 
-def _finding(task_id: str | None, check: str, detail: str, file: str | None = None) -> LintFinding:
-    severity = LINT_CHECKS[check].severity
-    return LintFinding(task_id=task_id, check=check, severity=severity, detail=detail, file=file)
+def _finding(task_id: str | None, check: Check, detail: str, file: str | None = None) -> LintFinding:
+    return LintFinding(task_id=task_id, check=check.name, severity=check.severity, detail=detail, file=file)
+
+
+_POLICY = next(check for check in BUILT_IN_LINT_CHECKS if check.name == POLICY_NAMES_FOREIGN_TOOL)

@@ -1,6 +1,7 @@
 """The simulated-user audit: deterministic checks of the customer seat in one interactive trajectory.
 
-Each check has one rule (`USER_CHECKS`). An agent message *asks the customer to use a tool* when it names
+Each check has one rule (`user_checks()`: these built-in checks, and every user check registered, declared
+or installed). An agent message *asks the customer to use a tool* when it names
 one of the customer's tools: its name (`check_status_bar`, `phone.check_status_bar`), or its words in
 order with at most an article or possessive between them ("check your status bar", "run a speed test").
 Requests in other words are not recognised, so the checks that need one under-report rather than
@@ -12,11 +13,12 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, partial
 from typing import Any, Final
 
 from tau2.episode import GREETING, Entry, EntryKind, TerminationReason, Trajectory
-from tau2.findings._findings import Check, Severity, UserFinding
+from tau2.findings._findings import Severity, UserFinding, plugin_detail
+from tau2.findings._user_check import USER_CHECK_REGISTRY, AuditedTrajectory, UserCheck, register_user_check
 from tau2.tasks import Task
 from tau2.world import Domain, Side, ToolKind, ToolResult
 
@@ -30,78 +32,6 @@ NEVER_ENDED = "never_ended"
 TOOK_AGENT_ROLE = "took_agent_role"
 NEVER_STATED_PROBLEM = "never_stated_problem"
 USER_SEAT_FAILED = "user_seat_failed"
-
-E, W = Severity.ERROR, Severity.WARNING
-USER_CHECKS: dict[str, Check] = {
-    check.name: check
-    for check in (
-        Check(
-            name=ENDED_WITH_OPEN_REQUEST,
-            severity=E,
-            rule="The customer ended the call right after an agent message asking it to use one of its "
-            "tools, without calling any tool since.",
-        ),
-        Check(
-            name=ENDED_UNVERIFIED,
-            severity=W,
-            rule="The task is judged on the customer's side (it has customer-side assertions), and the "
-            "customer ended the call without calling a tool after the agent's last change.",
-        ),
-        Check(
-            name=UNFOUNDED_FACT,
-            severity=E,
-            rule="A customer message states an identifier or number (three or more letters and digits with "
-            "a digit among them, or a decimal number) found neither in its instructions and persona nor in "
-            "anything it observed before (agent messages, its own tool calls and results).",
-        ),
-        Check(
-            name=CLAIMED_ACTION_WITHOUT_CALL,
-            severity=E,
-            rule='A customer holding tools says it has done something on its side ("I\'ve turned…", "I '
-            'checked…", "done") without a tool call since the agent\'s previous message (its opening '
-            "message aside).",
-        ),
-        Check(
-            name=TRIED_OTHER_SEAT_TOOL,
-            severity=W,
-            rule="The customer called, or tried to call, a tool of the agent's seat.",
-        ),
-        Check(
-            name=IGNORED_REQUEST,
-            severity=E,
-            rule="An agent message asked the customer to use one of its tools and the customer answered "
-            "without calling any tool before the agent spoke again.",
-        ),
-        Check(
-            name=NEVER_ENDED,
-            severity=W,
-            rule="The step limit ended the conversation: the customer never ended the call.",
-        ),
-        Check(
-            name=TOOK_AGENT_ROLE,
-            severity=E,
-            rule='A customer message greets or offers help as the agent does ("How can I help you?", '
-            '"Is there anything else I can help with?", "Thank you for contacting us").',
-        ),
-        Check(
-            name=NEVER_STATED_PROBLEM,
-            severity=E,
-            rule="The customer never stated its problem: its messages say fewer than two key words of its "
-            "reason for calling (one, when the reason has at most two) before an agent message says them. "
-            "Key words are the reason's words of three or more letters and digits, common function words "
-            "aside, compared by their first four characters; free-text instructions are their own reason.",
-        ),
-        Check(
-            name=USER_SEAT_FAILED,
-            severity=E,
-            rule="The episode ended because the customer's seat failed: its replies broke the turn protocol "
-            "too often, or its model's context overflowed.",
-        ),
-    )
-}
-NEEDS_TASK = frozenset({UNFOUNDED_FACT, ENDED_UNVERIFIED, NEVER_STATED_PROBLEM})
-"""Checks that read the task (its texts, its assertions): skipped when the task is unavailable."""
-
 
 _IGNORECASE_FOLDS: Final = str.maketrans({"İ": "i", "ı": "i", "ſ": "s", "K": "k"})
 """The four non-ASCII letters a case-insensitive pattern matches as ASCII letters, mapped to those."""
@@ -170,24 +100,21 @@ class SeatTools:
 
 
 def audit_trajectory(trajectory: Trajectory, tools: SeatTools, task: Task | None) -> list[UserFinding]:
-    """Every simulated-user check that fires on an interactive trajectory, in `USER_CHECKS` order; the
-    checks in `NEEDS_TASK` run only when `task` is given."""
-    entries = trajectory.entries
-    found = {
-        ENDED_WITH_OPEN_REQUEST: _ended_with_open_request(trajectory, tools),
-        ENDED_UNVERIFIED: _ended_unverified(trajectory, tools, task) if task is not None else None,
-        UNFOUNDED_FACT: _unfounded_fact(entries, task) if task is not None else None,
-        CLAIMED_ACTION_WITHOUT_CALL: _claimed_action(entries, tools),
-        TRIED_OTHER_SEAT_TOOL: _tried_other_seat(entries, tools),
-        IGNORED_REQUEST: _ignored_request(entries, tools),
-        NEVER_ENDED: "the step limit ended it"
-        if trajectory.termination is TerminationReason.MAX_STEPS
-        else None,
-        TOOK_AGENT_ROLE: _took_agent_role(entries),
-        NEVER_STATED_PROBLEM: _never_stated_problem(entries, task) if task is not None else None,
-        USER_SEAT_FAILED: _seat_failed(trajectory),
-    }
-    return [UserFinding(check=check, detail=detail) for check, detail in found.items() if detail is not None]
+    """Every simulated-user check that fires on an interactive trajectory, in `user_checks()` order; the
+    checks that need the task run only when `task` is given."""
+    audited = AuditedTrajectory(trajectory, tools, task)
+    where = "on a trajectory whose task is unavailable" if task is None else f"on task {task.id!r}"
+    found = []
+    for check in user_checks().values():
+        if task is None and check.needs_task:
+            continue
+        built_in = any(check is shipped for shipped in BUILT_IN_USER_CHECKS)
+        detail = plugin_detail(
+            f"user check {check.name!r}", where, partial(check.find, audited), built_in=built_in
+        )
+        if detail is not None:
+            found.append(UserFinding(check=check.name, detail=detail))
+    return found
 
 
 def _windows(entries: Sequence[Entry]) -> Iterator[tuple[Entry, list[Entry], bool]]:
@@ -512,3 +439,98 @@ def _seat_failed(trajectory: Trajectory) -> str | None:
     if reason is not None and reason in _SEAT_FAILURES and detail.startswith(f"{Side.USER.value} actor"):
         return f"{reason.value}: {detail}"
     return None
+
+
+E, W = Severity.ERROR, Severity.WARNING
+BUILT_IN_USER_CHECKS: tuple[UserCheck, ...] = (
+    UserCheck(
+        name=ENDED_WITH_OPEN_REQUEST,
+        severity=E,
+        rule="The customer ended the call right after an agent message asking it to use one of its tools, "
+        "without calling any tool since.",
+        find=lambda a: _ended_with_open_request(a.trajectory, a.tools),
+    ),
+    UserCheck(
+        name=ENDED_UNVERIFIED,
+        severity=W,
+        rule="The task is judged on the customer's side (it has customer-side assertions), and the customer "
+        "ended the call without calling a tool after the agent's last change.",
+        find=lambda a: _ended_unverified(a.trajectory, a.tools, a.known_task),
+        needs_task=True,
+    ),
+    UserCheck(
+        name=UNFOUNDED_FACT,
+        severity=E,
+        rule="A customer message states an identifier or number (three or more letters and digits with a "
+        "digit among them, or a decimal number) found neither in its instructions and persona nor in "
+        "anything it observed before (agent messages, its own tool calls and results).",
+        find=lambda a: _unfounded_fact(a.trajectory.entries, a.known_task),
+        needs_task=True,
+    ),
+    UserCheck(
+        name=CLAIMED_ACTION_WITHOUT_CALL,
+        severity=E,
+        rule='A customer holding tools says it has done something on its side ("I\'ve turned…", "I '
+        'checked…", "done") without a tool call since the agent\'s previous message (its opening message '
+        "aside).",
+        find=lambda a: _claimed_action(a.trajectory.entries, a.tools),
+    ),
+    UserCheck(
+        name=TRIED_OTHER_SEAT_TOOL,
+        severity=W,
+        rule="The customer called, or tried to call, a tool of the agent's seat.",
+        find=lambda a: _tried_other_seat(a.trajectory.entries, a.tools),
+    ),
+    UserCheck(
+        name=IGNORED_REQUEST,
+        severity=E,
+        rule="An agent message asked the customer to use one of its tools and the customer answered without "
+        "calling any tool before the agent spoke again.",
+        find=lambda a: _ignored_request(a.trajectory.entries, a.tools),
+    ),
+    UserCheck(
+        name=NEVER_ENDED,
+        severity=W,
+        rule="The step limit ended the conversation: the customer never ended the call.",
+        find=lambda a: (
+            "the step limit ended it" if a.trajectory.termination is TerminationReason.MAX_STEPS else None
+        ),
+    ),
+    UserCheck(
+        name=TOOK_AGENT_ROLE,
+        severity=E,
+        rule='A customer message greets or offers help as the agent does ("How can I help you?", "Is there '
+        'anything else I can help with?", "Thank you for contacting us").',
+        find=lambda a: _took_agent_role(a.trajectory.entries),
+    ),
+    UserCheck(
+        name=NEVER_STATED_PROBLEM,
+        severity=E,
+        rule="The customer never stated its problem: its messages say fewer than two key words of its reason "
+        "for calling (one, when the reason has at most two) before an agent message says them. Key words are "
+        "the reason's words of three or more letters and digits, common function words aside, compared by "
+        "their first four characters; free-text instructions are their own reason.",
+        find=lambda a: _never_stated_problem(a.trajectory.entries, a.known_task),
+        needs_task=True,
+    ),
+    UserCheck(
+        name=USER_SEAT_FAILED,
+        severity=E,
+        rule="The episode ended because the customer's seat failed: its replies broke the turn protocol too "
+        "often, or its model's context overflowed.",
+        find=lambda a: _seat_failed(a.trajectory),
+    ),
+)
+"""The simulated-user checks tau2 ships, in the order their findings are listed."""
+for _check in BUILT_IN_USER_CHECKS:
+    register_user_check(_check)
+
+
+def user_checks() -> dict[str, UserCheck]:
+    """Every simulated-user check that runs, by name: the built-ins in their order, then the others
+    registered, declared or installed, by name. One that fails to load is one `UserInputError` line."""
+    rank = {check.name: number for number, check in enumerate(BUILT_IN_USER_CHECKS)}
+    ordered = sorted(
+        USER_CHECK_REGISTRY.all(), key=lambda check: (rank.get(check.name, len(rank)), check.name)
+    )
+    return {check.name: check for check in ordered}

@@ -1,9 +1,10 @@
 """Metrics over simulation records: pass^k with bootstrap intervals, flip rate, breakdowns, per-action
 diagnostics, the usage ledger, collateral damage (`CollateralTally`), and paired comparisons of two runs;
 for experiments, the exact McNemar test, the minimum detectable difference, the one-sentence verdict, the
-bounds left by missing trials, and the adaptive allocation of trials; the agreement of several judges
-(Cohen's and Fleiss' κ). pass^k and its intervals need only per-task counts of trials and successes
-(`TaskCounts`), never the records themselves."""
+bounds left by missing trials, the statistics added to every comparison (an extension point:
+`ExperimentStatistic`), and the adaptive allocation of trials; the agreement of several judges (Cohen's and
+Fleiss' κ). pass^k and its intervals need only per-task counts of trials and successes (`TaskCounts`),
+never the records themselves."""
 
 from tau2.metrics._allocation import PRIOR, Allocation, Budget, StopReason, allocate
 from tau2.metrics._collateral import (
@@ -37,6 +38,16 @@ from tau2.metrics._kappa import cohen_kappa, fleiss_kappa
 from tau2.metrics._mcnemar import McNemar, mcnemar, mcnemar_p_value
 from tau2.metrics._missing import MissingSummary, PassKBounds, missing_summary, pass_hat_k_bounds
 from tau2.metrics._power import arm_rates, mcnemar_power, trials_needed
+from tau2.metrics._statistic import (
+    BUILT_IN_STATISTICS,
+    ExperimentStatistic,
+    PairedUnit,
+    StatisticValue,
+    check_experiment_statistic,
+    experiment_statistics,
+    register_experiment_statistic,
+    statistic_values,
+)
 from tau2.metrics._tally import RunTally
 from tau2.metrics._verdict import ArmComparison, compare_arms, verdict_sentence
 from tau2.metrics.actions import ActionStat, action_stats
@@ -100,6 +111,7 @@ from tau2.metrics.usage import SeatUsage, seat_usage
 
 __all__ = [
     "BOTH",
+    "BUILT_IN_STATISTICS",
     "DEFAULT_POWER",
     "GROUPINGS",
     "NO_ESTIMATE",
@@ -123,6 +135,7 @@ __all__ = [
     "CostTally",
     "EffortPair",
     "Estimate",
+    "ExperimentStatistic",
     "FlipSets",
     "FlipSummary",
     "FrontierPoint",
@@ -139,12 +152,14 @@ __all__ = [
     "PairedEstimate",
     "PairedGroup",
     "PairedMean",
+    "PairedUnit",
     "PassKBounds",
     "RecordPair",
     "RetrievalSummary",
     "RunTally",
     "SeatCost",
     "SeatUsage",
+    "StatisticValue",
     "StopReason",
     "TaskCounts",
     "TaskEffort",
@@ -156,10 +171,12 @@ __all__ = [
     "arm_rates",
     "breakdown",
     "breakdowns",
+    "check_experiment_statistic",
     "check_stats",
     "cohen_kappa",
     "compare_arms",
     "estimate",
+    "experiment_statistics",
     "fleiss_kappa",
     "flip_sets",
     "flip_summary",
@@ -191,8 +208,10 @@ __all__ = [
     "rate_estimate",
     "rate_estimates",
     "record_cost",
+    "register_experiment_statistic",
     "retrieval_summary",
     "seat_usage",
+    "statistic_values",
     "task_action_diffs",
     "task_efforts",
     "task_outcomes",

@@ -1,8 +1,9 @@
 """The report of an experiment (`tau2 experiment report`): every arm's pass^k, and every arm against the
 baseline on the paired (task, trial) units: what the arms differ in, Δpass^1 with its interval, the McNemar
-test (Holm-corrected over the arms), the minimum detectable difference and the verdict, where the
-difference comes from, the units that flip, what each arm costs per seat, per simulation and per success,
-and the arms' cost–accuracy frontier. The statistics are
+test (Holm-corrected over the arms), the minimum detectable difference and the verdict, every experiment
+statistic (`tau2.metrics.experiment_statistics`), where the difference comes from, the units that flip, what
+each arm costs per seat, per simulation and per success, and the arms' cost–accuracy frontier. The
+statistics are
 `tau2.metrics`'; this module pairs the arms' records. Each arm is read once, one record head at a time
 (`EffortHead`: no transcript is built), into per-task and per-unit aggregates: memory grows with the
 (task, trial) units, never with the records."""
@@ -33,7 +34,9 @@ from tau2.metrics import (
     PairBy,
     PairedEstimate,
     PairedMean,
+    PairedUnit,
     SeatUsage,
+    StatisticValue,
     TaskCounts,
     TaskEffort,
     TaskOutcome,
@@ -48,6 +51,7 @@ from tau2.metrics import (
     paired_task_effort,
     pareto_frontier,
     pass_hat_k_curve,
+    statistic_values,
     task_action_diffs,
 )
 from tau2.metrics.breakdown import GROUPINGS, MISSING
@@ -167,6 +171,8 @@ class ExperimentComparison(ArmComparison):
     actions: list[ActionDiff]
     effort: list[PairedMean]
     flips: list[Flip]
+    statistics: list[StatisticValue]
+    """Every registered, declared or installed experiment statistic on the comparison's paired units."""
 
     @computed_field  # type: ignore[prop-decorator]
     @property
@@ -449,6 +455,12 @@ def _comparison(
         actions=task_action_diffs(effort_pairs, bootstrap),
         effort=paired_task_effort(effort_pairs, bootstrap),
         flips=flips,
+        statistics=statistic_values(
+            [
+                PairedUnit(*unit, _outcome(base.units.get(unit)), _outcome(arm.units.get(unit)))
+                for unit in units
+            ]
+        ),
     )
 
 

@@ -141,6 +141,7 @@ def comparisons(items: Sequence[ExperimentComparison], level: float) -> TableDat
             fmt.count(c.incomplete),
             fmt.count(c.tasks),
             "yes" if c.comparable else "no",
+            *(_statistic(s.value) for s in c.statistics),
         ]
         for c in items
     ]
@@ -156,10 +157,16 @@ def comparisons(items: Sequence[ExperimentComparison], level: float) -> TableDat
         "incomplete",
         "tasks",
         "can differ",
+        *(s.label for s in (items[0].statistics if items else [])),
     ]
     arms = f"{len(items)} arm{'' if len(items) == 1 else 's'}"
     title = f"Against the baseline (paired on (task, trial); Holm p: McNemar's p corrected over the {arms})"
     return TableData(title, columns, rows)
+
+
+def _statistic(value: float | None) -> str:
+    """An experiment statistic's value: three significant digits, empty when it has none."""
+    return "" if value is None else f"{value:.3g}"
 
 
 def _p(value: float | None) -> str:
@@ -299,6 +306,7 @@ def _verdict(comparison: ExperimentComparison) -> str:
         _stat("McNemar p", _p(e.p_value), "", f"{e.flips_to_pass:,} to pass, {e.flips_to_fail:,} to fail"),
         _stat("Holm p", _p(e.p_holm), "", f"corrected over {e.family} arm{'' if e.family == 1 else 's'}"),
         _stat("MDD", fmt.rate(e.mdd), "", f"at {e.power:.0%} power"),
+        *(_stat(s.label, _statistic(s.value), "", "") for s in e.statistics),
     ]
     kind = "verdict" if e.comparable else "verdict warning"
     differ = f'<p class="config">{escape(differ_line(e.factors, "arms"))}</p>'

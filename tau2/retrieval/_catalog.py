@@ -1,5 +1,5 @@
 """The registry of retrieval engines, by name: the engines tau2 ships, those registered in code, those
-installed under the entry-point group `tau2.retrieval_engines`, and `module:attribute` or
+installed as entry points `retrieval_engine.NAME` of the `tau2.plugins` group, and `module:attribute` or
 `path/to/file.py:attribute` references (the project's one plugin mechanism, `tau2._registry`)."""
 
 from __future__ import annotations
@@ -8,9 +8,6 @@ from tau2._registry import Registry
 from tau2.errors import UserInputError
 from tau2.retrieval._engine import Engine
 from tau2.retrieval._engines import BUILT_IN
-
-ENGINE_GROUP = "tau2.retrieval_engines"
-"""Packages install retrieval engines under this entry-point group, each naming an `Engine`."""
 
 
 def _accept(name: str, loaded: object) -> Engine:
@@ -28,7 +25,7 @@ def _unknown(name: str, names: list[str]) -> UserInputError:
     )
 
 
-_ENGINES: Registry[Engine] = Registry("retrieval engine", ENGINE_GROUP, _accept, _unknown)
+_ENGINES: Registry[Engine] = Registry("retrieval engine", "retrieval_engine", _accept, _unknown)
 for _shipped in BUILT_IN:
     _ENGINES.register(_shipped.name, _shipped)
 

@@ -81,7 +81,7 @@ class SearchTool:
 class Engine:
     """A retrieval engine: how it builds its index of a knowledge base, and what it puts in the agent's
     hands. Registered by name (`register_engine`), installed under the entry-point group
-    `tau2.retrieval_engines`, or named as a reference; `check_engine` checks one."""
+    `tau2.plugins` (as `retrieval_engine.NAME`), or named as a reference; `check_engine` checks one."""
 
     name: str
     description: str

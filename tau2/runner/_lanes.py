@@ -9,6 +9,7 @@ from collections.abc import Awaitable, Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Protocol
 
+from tau2.errors import UserInputError
 from tau2.llm import AuthenticationError
 from tau2.runner._plan import ArmUnit, UnitStream
 from tau2.runner._prepare import PreparedRun
@@ -67,7 +68,8 @@ async def run_lanes(slots: Sequence[int], units: UnitStream, recorder: Recorder,
 def one_failure() -> Iterator[None]:
     """Let a task group that failed raise one exception, as a single-task failure would (one line for
     the CLI): refused credentials first (no other simulation could succeed), else a failure that is the
-    group's only one; several unrelated failures stay a group."""
+    group's only one, or the first when every one is bad input (a check plugin failing in several lanes);
+    several other failures stay a group."""
     try:
         yield
     except BaseExceptionGroup as failures:
@@ -75,7 +77,7 @@ def one_failure() -> Iterator[None]:
         if refused is not None:
             raise _first(refused) from None
         flat = list(_leaves(failures))
-        if len(flat) == 1:
+        if len(flat) == 1 or all(isinstance(found, UserInputError) for found in flat):
             raise flat[0] from None
         raise
 

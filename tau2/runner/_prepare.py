@@ -14,7 +14,7 @@ from tau2.actors import make_actor
 from tau2.config import ActorSpec, ConfigLayer, EpisodeConfig, Mode, ModelSpec, RunConfig, layered, source
 from tau2.episode import check_structure, shipped_policy
 from tau2.errors import UserInputError
-from tau2.findings import RunFindings
+from tau2.findings import RunFindings, lint_checks, user_checks
 from tau2.llm import ModelCache, missing_credentials, withheld_credentials
 from tau2.personas import PersonaError, load_persona
 from tau2.runner._manifest import (
@@ -117,7 +117,7 @@ def prepare_run(
     caller's `words`.
 
     Checks run cheapest first: the run directory, the settings, the configuration against a stored one,
-    and only then every task's initialisation and each seat's actor.
+    and only then every task's initialisation, each seat's actor and the checks every simulation gets.
     """
     stored = stored_manifest(run_dir, words) if resume else None
     if stored is None:
@@ -154,6 +154,7 @@ def prepare_run(
     for task in tasks.values():
         initialize_world(task, manifest.config.data_dir)
     _check_actors(manifest)
+    lint_checks(), user_checks()  # a check plugin that does not load stops the run before it starts
     warnings = _solo_warnings(manifest.mode, layers)
     previous: list[Outcome] = []
     if stored is not None:

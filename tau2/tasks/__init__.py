@@ -18,9 +18,6 @@ from tau2.tasks._catalog import (
     Texts,
 )
 from tau2.tasks._extension import (
-    ENTRY_POINT_GROUP as CATALOG_EXTENSION_GROUP,
-)
-from tau2.tasks._extension import (
     CatalogExtension,
     ExtensionFile,
     ExtensionRecord,
@@ -49,7 +46,6 @@ from tau2.tasks._task import (
 )
 
 __all__ = [
-    "CATALOG_EXTENSION_GROUP",
     "SUITE_FORMAT",
     "AssertionCall",
     "Catalog",

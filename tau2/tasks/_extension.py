@@ -29,7 +29,6 @@ from tau2.tasks._parameters import ParameterError, referenced
 from tau2.tasks._task import EnvCall
 from tau2.world import Domain, Tool, ToolKind, ToolTable, get_domain
 
-ENTRY_POINT_GROUP = "tau2.catalog_extensions"
 """Packages ship catalog extensions under this entry-point group; each names the path of a TOML file."""
 
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
@@ -166,7 +165,9 @@ def _unknown(name: str, names: list[str]) -> UserInputError:
     )
 
 
-_EXTENSIONS: Registry[Path] = Registry("catalog extension", ENTRY_POINT_GROUP, _accept, _unknown)
+_EXTENSIONS: Registry[Path] = Registry(
+    "catalog extension", "catalog_extension", _accept, _unknown, legacy_group="tau2.catalog_extensions"
+)
 
 
 def resolve_catalog_extension(reference: str) -> tuple[Path, str]:

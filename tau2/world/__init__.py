@@ -4,12 +4,12 @@ each, `WriteTracker`), a state's digest (τ²-bench's database hash), domain pac
 offline requests and the declaration of their identifiers) and their registry, the conformance checker for
 packs, and the read-only view reference actors judge the world through."""
 
+from tau2._registry import PLUGIN_GROUP
 from tau2.world._change_tracker import ChangeTracker
 from tau2.world._checks import check_domain
 from tau2.world._customer import CustomerRecord
 from tau2.world._digest import same_state, state_digest, state_text
 from tau2.world._domain import (
-    DOMAIN_GROUP,
     Domain,
     available_domains,
     domain_name,
@@ -36,8 +36,8 @@ from tau2.world._world import World
 from tau2.world._write_tracker import RecordWrite, WriteCall, WriteTracker
 
 __all__ = [
-    "DOMAIN_GROUP",
     "NEUTRAL_PHRASING",
+    "PLUGIN_GROUP",
     "ChangeKind",
     "ChangeTracker",
     "CustomerRecord",

@@ -1,6 +1,6 @@
 """Domain packs and their registry. The engine never imports a concrete domain: packs register
-themselves under the `tau2.domains` entry-point group (or by calling `register_domain`), or are named by a
-`module:attribute` reference."""
+themselves as entry points `domain.NAME` of the `tau2.plugins` group (or by calling `register_domain`), or
+are named by a `module:attribute` or `file.py:attribute` reference."""
 
 from __future__ import annotations
 
@@ -107,10 +107,9 @@ def _unknown(name: str, names: list[str]) -> UserInputError:
     )
 
 
-DOMAIN_GROUP = "tau2.domains"
-"""Packages install domains under this entry-point group, each naming a `Domain` object."""
-
-_DOMAINS: Registry[Domain[Any]] = Registry("domain", DOMAIN_GROUP, _accept, _unknown)
+_DOMAINS: Registry[Domain[Any]] = Registry("domain", "domain", _accept, _unknown, legacy_group="tau2.domains")
+"""Packages install domains as entry points `domain.NAME` of the `tau2.plugins` group, each naming a
+`Domain`."""
 
 Built = TypeVar("Built", bound=Domain[Any])
 

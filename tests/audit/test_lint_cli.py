@@ -6,7 +6,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from tau2.audit import LINT_CHECKS
+from tau2.audit import lint_checks
 from tau2.cli import app
 from tau2.domains.mock.tasks import BOTH, MOCK_TASKS
 from tau2.tasks import Suite, Task
@@ -48,7 +48,7 @@ def test_an_error_finding_exits_1_and_prints_one_line_per_task_and_check(tmp_pat
 def test_json_lists_checks_counts_and_findings(tmp_path: Path) -> None:
     document = lint_json(broken_suite(tmp_path), exit_code=1)
     assert document["files"] == [{"path": str(tmp_path / "broken.json"), "tasks": 6}]
-    assert list(document["checks"]) == list(LINT_CHECKS) == list(document["counts"])
+    assert list(document["checks"]) == list(lint_checks()) == list(document["counts"])
     assert document["checks"]["do_nothing_passes"]["severity"] == "warning"
     assert document["counts"]["reference_action_fails"] == 1
     assert [(f["task_id"], f["check"], f["severity"]) for f in document["findings"]] == [

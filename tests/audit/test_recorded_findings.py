@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 
 from tau2.actors import ActorKind
 from tau2.actors._registry import _KINDS
-from tau2.audit import USER_CHECKS, RunAuditor, audit_run
+from tau2.audit import RunAuditor, audit_run, user_checks
 from tau2.cli import app
 from tau2.config import ConfigLayer, RunConfig
 from tau2.domains.mock.tasks import MOCK_TASKS
@@ -107,7 +107,7 @@ def test_the_report_counts_recorded_findings_as_its_own_audit_finds_them(
     run_dir = run(tmp_path, agent, role_taker if user == "role" else user)
     recorded, audited = report_audit(run_dir), report_audit(without_findings(run_dir, tmp_path))
     assert recorded == audited
-    assert [check["check"] for check in recorded["checks"]] == list(USER_CHECKS)
+    assert [check["check"] for check in recorded["checks"]] == list(user_checks())
     assert all(check["audited"] == len(TASKS) for check in recorded["checks"])
     if user == "role":
         fired = {check["check"] for check in recorded["checks"] if check["fired"]}

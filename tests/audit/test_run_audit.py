@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from tau2.actors import ActorKind
 from tau2.actors._registry import _KINDS
-from tau2.audit import USER_CHECKS, Cause, Severity, UserFinding, attribute, audit_run
+from tau2.audit import Cause, Severity, UserFinding, attribute, audit_run, user_checks
 from tau2.cli import app
 from tau2.domains.mock.tasks import MOCK_TASKS
 from tau2.episode import GREETING, ActorSpec, ActorTurn, Entry, Mode, SeatContext, TerminationReason
@@ -100,7 +100,7 @@ def audit_of(run_dir: Path) -> dict[str, object]:
 def test_the_scripted_user_with_the_oracle_breaks_no_rule_but_leaves_a_fix_unchecked(tmp_path: Path) -> None:
     audit = audit_of(run(tmp_path, "oracle", "scripted"))
     checks = audit["checks"]
-    assert isinstance(checks, list) and [check["check"] for check in checks] == list(USER_CHECKS)
+    assert isinstance(checks, list) and [check["check"] for check in checks] == list(user_checks())
     assert all(check["audited"] == 5 for check in checks)
     fired = {check["check"]: check["fired"] for check in checks if check["fired"]}
     assert fired == {"ended_unverified": 1}, "it hangs up on the oracle's word after the agent's own fix"
@@ -143,7 +143,7 @@ def test_a_customer_repeating_the_agents_lines_is_blamed(tmp_path: Path, parrot:
         finding["check"]
         for simulation in audit["simulations"]  # type: ignore[attr-defined]
         for finding in simulation["findings"]
-        if USER_CHECKS[finding["check"]].severity is Severity.ERROR
+        if user_checks()[finding["check"]].severity is Severity.ERROR
     }
     assert errors == {"never_stated_problem"}, "nothing else it does is wrong"
 

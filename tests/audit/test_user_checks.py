@@ -11,7 +11,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from tau2.audit import USER_CHECKS, SeatTools, audit_trajectory
+from tau2.audit import SeatTools, audit_trajectory, user_checks
 from tau2.domains.mock.tasks import BOTH
 from tau2.episode import GREETING, Entry, EntryKind, RejectedReply, TerminationReason, ToolCall, Trajectory
 from tau2.llm import ModelToolCall
@@ -68,7 +68,7 @@ def sound() -> Talk:
 
 
 def test_every_check_has_a_rule() -> None:
-    assert all(check.rule for check in USER_CHECKS.values())
+    assert all(check.rule for check in user_checks().values())
 
 
 def test_a_sound_conversation_has_no_finding() -> None:

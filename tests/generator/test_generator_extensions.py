@@ -309,8 +309,8 @@ def test_an_installed_package_ships_an_extension_through_its_entry_point(tmp_pat
     (info / "entry_points.txt").write_text(
         textwrap.dedent(
             """\
-            [tau2.catalog_extensions]
-            by-hand = by_hand_faults:EXTENSION
+            [tau2.plugins]
+            catalog_extension.by-hand = by_hand_faults:EXTENSION
             """
         )
     )

@@ -1,5 +1,6 @@
 """A third-party tau2 pack: the library domain (a lending desk and a member's e-reader), its example tasks,
-its subtask catalog and a catalog extension, and the `library-desk` actor kind.
+its subtask catalog and a catalog extension, the `library-desk` actor kind, a lint check, a simulated-user
+check and an experiment statistic.
 
 tau2 finds all of it through the entry points in this pack's pyproject.toml; without installing the pack,
 `--domain library_pack:DOMAIN` and `--agent library_pack:DESK` name the same objects.
@@ -10,6 +11,7 @@ from pathlib import Path
 from tau2.world import Domain, ToolTable
 
 from .catalog import LibraryCatalog
+from .checks import CARD_NEVER_GIVEN, CARD_NOT_STATED, FLIP_SHARE
 from .desk import DESK
 from .domain import SUITE, LibraryState, desk, load_state, policy, reader
 
@@ -27,4 +29,4 @@ DOMAIN: Domain[LibraryState] = Domain(
 EXTRA_FAULTS = Path(__file__).with_name("extra_faults.toml")
 """The catalog extension the pack installs as `library-extra`."""
 
-__all__ = ["DESK", "DOMAIN", "EXTRA_FAULTS"]
+__all__ = ["CARD_NEVER_GIVEN", "CARD_NOT_STATED", "DESK", "DOMAIN", "EXTRA_FAULTS", "FLIP_SHARE"]

@@ -1,0 +1,69 @@
+"""The simulated-user check extension point: what a check of the customer seat in one interactive trajectory
+is (`UserCheck`), what it reads (`AuditedTrajectory`), and the registry that finds the built-in checks and
+those registered in code, declared or installed (entry points `user_check.NAME` of the `tau2.plugins`
+group)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from pydantic import Field
+
+from tau2._registry import Registry
+from tau2.episode import Trajectory
+from tau2.errors import UserInputError
+from tau2.findings._findings import Check
+from tau2.tasks import Task
+
+if TYPE_CHECKING:
+    from tau2.findings._user_checks import SeatTools
+
+
+@dataclass(frozen=True)
+class AuditedTrajectory:
+    """What a simulated-user check reads: the trajectory, the seats' tools (`SeatTools`: what the customer
+    holds, what only the agent holds, which agent tools write) and the task (None when it is unavailable:
+    checks that need it are then skipped)."""
+
+    trajectory: Trajectory
+    tools: SeatTools
+    task: Task | None
+
+    @property
+    def known_task(self) -> Task:
+        """The task, for a check that `needs_task` (it runs only when there is one)."""
+        if self.task is None:
+            raise ValueError("this check needs the task, and the audit has none")
+        return self.task
+
+
+class UserCheck(Check):
+    """One simulated-user check: its name, severity and rule, and `find`, which returns what made it fire
+    on an interactive trajectory (a line of detail) or None. A check is deterministic and offline and leaves
+    what it reads unchanged; `tau2.audit.check_user_check` tries one on real trajectories."""
+
+    find: Callable[[AuditedTrajectory], str | None] = Field(exclude=True)
+    needs_task: bool = False
+    """Whether the check reads the task (its texts, its assertions): skipped when the task is unavailable."""
+
+
+def _accept(name: str, loaded: object) -> UserCheck:
+    if not isinstance(loaded, UserCheck):
+        raise UserInputError(f"user check {name!r} names a {type(loaded).__name__}, not a tau2 UserCheck")
+    return loaded if loaded.name == name else loaded.model_copy(update={"name": name})
+
+
+def _unknown(name: str, names: list[str]) -> UserInputError:
+    return UserInputError(f"unknown user check {name!r} (checks: {', '.join(names)})")
+
+
+USER_CHECK_REGISTRY: Registry[UserCheck] = Registry("user check", "user_check", _accept, _unknown)
+"""Every simulated-user check: the built-ins and those registered, declared or installed."""
+
+
+def register_user_check(check: UserCheck) -> UserCheck:
+    """Make `check` audit every interactive trajectory of this process (each run records its findings with
+    each simulation); a later registration of the same name replaces it."""
+    return USER_CHECK_REGISTRY.register(check.name, check)
