@@ -49,7 +49,7 @@ def plugins_named_afresh(monkeypatch: pytest.MonkeyPatch) -> None:
 def suite_file(tmp_path: Path) -> Path:
     """The mock domain's example tasks saved as a suite file."""
     from tau2.domains.mock.tasks import MOCK_TASKS
-    from tau2.tasks._suite import Suite
+    from tau2.tasks import Suite
 
     path = tmp_path / "mock-suite.json"
     Suite(name="mock", domain="mock", tasks=MOCK_TASKS).save(path)

@@ -10,7 +10,18 @@ import sys
 import pytest
 from rich.console import Console
 
-from tau2.actors import ActorKind, ModelUse, actor_kinds, make_actor, register_actor
+from tau2.actors import (
+    RESOLVED_PHRASE,
+    ActorKind,
+    ModelUse,
+    Request,
+    actor_kinds,
+    format_request,
+    is_resolved,
+    make_actor,
+    parse_request,
+    register_actor,
+)
 from tau2.actors._human import HumanActor
 from tau2.actors._null import NULL_LINE, NullAgent
 from tau2.actors._oracle import (
@@ -23,28 +34,31 @@ from tau2.actors._oracle import (
     TRANSFER_SUMMARY,
     OracleAgent,
 )
-from tau2.actors._requests import (
-    RESOLVED_PHRASE,
-    Request,
-    format_report,
-    format_request,
-    is_resolved,
-    parse_request,
-)
+from tau2.actors._requests import format_report
 from tau2.actors._scripted import GIVE_UP, GOODBYE, ScriptedUser, reason_for_call
 from tau2.actors._transfer import TransferAgent
 from tau2.domains.mock.tasks import BOTH, UNPLUGGED, mock_task
-from tau2.episode import DONE_TOOL, GREETING, EpisodeResult, run_episode, seat_contexts
-from tau2.episode._actor import Actor, ActorSpec, ActorTurn, SeatContext
-from tau2.episode._config import EpisodeConfig, Mode
-from tau2.episode._trajectory import Entry, EntryKind, TerminationReason, ToolCall
+from tau2.episode import (
+    DONE_TOOL,
+    GREETING,
+    Actor,
+    ActorSpec,
+    ActorTurn,
+    Entry,
+    EntryKind,
+    EpisodeConfig,
+    EpisodeResult,
+    Mode,
+    SeatContext,
+    TerminationReason,
+    ToolCall,
+    run_episode,
+    seat_contexts,
+)
 from tau2.errors import UserInputError
 from tau2.llm import ModelSpec
-from tau2.tasks._task import EnvCall, SolutionStep, Task, UserScenario
-from tau2.world import NEUTRAL_PHRASING, RequestPhrasing
-from tau2.world._domain import get_domain, register_domain
-from tau2.world._results import ToolResult
-from tau2.world._tools import Side
+from tau2.tasks import EnvCall, SolutionStep, Task, UserScenario
+from tau2.world import NEUTRAL_PHRASING, RequestPhrasing, Side, ToolResult, get_domain, register_domain
 
 IDLE_LINE = NEUTRAL_PHRASING.idle_line
 PHONE = RequestPhrasing(request_prefix="Please do this on your phone:", idle_line="What now, on my phone?")

@@ -14,9 +14,7 @@ from tau2.domains.mock.domain import MockState
 from tau2.domains.mock.domain import agent as mock_agent
 from tau2.domains.mock.domain import user as mock_user
 from tau2.errors import ErrorCode, ToolError
-from tau2.world._checks import check_domain
-from tau2.world._domain import get_domain
-from tau2.world._tools import Side, ToolKind, ToolSet, ToolTable
+from tau2.world import Side, ToolKind, ToolSet, ToolTable, check_domain, get_domain
 
 
 @pytest.mark.parametrize("name", SHIPPED_DOMAINS)

@@ -14,18 +14,18 @@ import pytest
 from typer.testing import CliRunner
 
 from tau2.cli import app, main
-from tau2.tasks._suite import Suite
-from tau2.tasks._task import (
+from tau2.tasks import (
     AssertionCall,
     EnvCall,
     Evaluation,
     SolutionStep,
+    Suite,
     Task,
     UserInstructions,
     UserScenario,
 )
-from tau2.tau2bench._task_files import write_tau2_file
-from tau2.world._tools import Side
+from tau2.tau2bench import write_tau2_file
+from tau2.world import Side
 
 REPO = Path(__file__).resolve().parents[1]
 

@@ -20,7 +20,7 @@ from tau2.metrics import Bootstrap, PairBy
 from tau2.report import SCHEMA_VERSION, ComparisonReport, auto_pair_by, build_comparison, plots
 from tau2.report.factors import differing_factors, title
 from tau2.report.fmt import short_id
-from tau2.runs._rundir import Run, RunManifest, load_run
+from tau2.runs import Run, RunManifest, load_run
 
 runner = CliRunner()
 SCREEN = {"COLUMNS": "120", "LINES": "40"}

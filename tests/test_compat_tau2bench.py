@@ -13,26 +13,24 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tau2 import _jsonfile
+from tau2 import RewardType, _jsonfile
 from tau2._jsonfile import field_path
 from tau2.errors import UserInputError
-from tau2.tasks._suite import Suite, load_suite
-from tau2.tasks._task import (
+from tau2.tasks import (
     AssertionCall,
     EnvCall,
     Evaluation,
     InitialData,
     SolutionStep,
+    Suite,
     Task,
     UserInstructions,
+    load_suite,
 )
-from tau2.tasks._task import UserScenario as OurScenario
-from tau2.tau2bench import _task_files as _tau2bench
-from tau2.tau2bench._task_files import (
+from tau2.tasks import UserScenario as OurScenario
+from tau2.tau2bench import (
     BASIS_IMPLIED_KEY,
     METADATA_KEY,
-    RewardType,
-    TaskIssue,
     Tau2Task,
     default_reward_basis,
     load_task_file,
@@ -41,7 +39,9 @@ from tau2.tau2bench._task_files import (
     task_to_tau2,
     write_tau2_file,
 )
-from tau2.world._tools import Side
+from tau2.tau2bench import _task_files as _tau2bench
+from tau2.tau2bench._task_files import TaskIssue
+from tau2.world import Side
 
 CONFORMANCE = Path(__file__).resolve().parents[1].parent / "shared" / "conformance" / "tau2-telecom"
 TRANSFER = "transfer_to_human_agents"

@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 from tau2.cli import app
 from tau2.llm import AuthenticationError, InfrastructureError, ModelClient, ModelSpec, missing_credentials
-from tau2.runs._rundir import read_records
+from tau2.runs import read_records
 from tau2.testing import Reply, ScriptedOpenAIServer
 
 MESSAGES: list[dict[str, Any]] = [{"role": "user", "content": "Hello"}]

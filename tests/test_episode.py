@@ -14,15 +14,25 @@ from tau2.actors._oracle import OracleAgent
 from tau2.actors._scripted import ScriptedUser
 from tau2.actors._transfer import TransferAgent
 from tau2.domains.mock.tasks import BOTH, MOCK_TASKS, NEEDS_HUMAN, UNPLUGGED, WHITELISTED
-from tau2.episode import DONE_TOOL, GREETING, EpisodeResult, run_episode
-from tau2.episode._actor import Actor, ActorTurn, SeatContext
-from tau2.episode._config import EpisodeConfig, Mode
-from tau2.episode._trajectory import Entry, EntryKind, TerminationReason, ToolCall
+from tau2.episode import (
+    DONE_TOOL,
+    GREETING,
+    Actor,
+    ActorTurn,
+    Entry,
+    EntryKind,
+    EpisodeConfig,
+    EpisodeResult,
+    Mode,
+    SeatContext,
+    TerminationReason,
+    ToolCall,
+    run_episode,
+)
 from tau2.errors import ErrorCode
 from tau2.llm import ContextOverflowError, InfrastructureError, Usage
-from tau2.tasks._initialize import TaskSetupError
-from tau2.tasks._task import EnvCall, Task
-from tau2.world._tools import Side
+from tau2.tasks import EnvCall, Task, TaskSetupError
+from tau2.world import Side
 
 INTERACTIVE = EpisodeConfig(mode=Mode.INTERACTIVE)
 SOLO = EpisodeConfig(mode=Mode.SOLO)

@@ -13,10 +13,9 @@ from typer.testing import CliRunner
 from tau2.actors._scripted import ScriptedUser
 from tau2.cli import app
 from tau2.domains.mock.tasks import MOCK_TASKS
-from tau2.episode import EpisodeResult
-from tau2.episode._actor import SeatContext
+from tau2.episode import EpisodeResult, SeatContext
 from tau2.personas import load_persona
-from tau2.tau2bench._task_files import write_tau2_file
+from tau2.tau2bench import write_tau2_file
 
 CONFORMANCE = Path(__file__).resolve().parents[1].parent / "shared" / "conformance" / "tau2-telecom"
 runner = CliRunner()

@@ -12,13 +12,20 @@ from tau2.actors._null import NullAgent
 from tau2.actors._oracle import OracleAgent
 from tau2.actors._scripted import ScriptedUser
 from tau2.actors._transfer import TransferAgent
-from tau2.episode import run_episode
-from tau2.episode._actor import Actor, ActorTurn, SeatContext
-from tau2.episode._config import EpisodeConfig, Mode
-from tau2.episode._trajectory import Entry, EntryKind, TerminationReason
-from tau2.tasks._task import Task
-from tau2.tau2bench._task_files import load_task_file
-from tau2.world._tools import Side
+from tau2.episode import (
+    Actor,
+    ActorTurn,
+    Entry,
+    EntryKind,
+    EpisodeConfig,
+    Mode,
+    SeatContext,
+    TerminationReason,
+    run_episode,
+)
+from tau2.tasks import Task
+from tau2.tau2bench import load_task_file
+from tau2.world import Side
 
 CONFORMANCE = Path(__file__).resolve().parents[1].parent / "shared" / "conformance" / "tau2-telecom"
 BASE_SUITE = Path(__file__).resolve().parents[1] / "domains" / "telecom" / "suites" / "base.json"

@@ -6,14 +6,12 @@ import pytest
 from pydantic import JsonValue
 
 from tau2.domains.mock.tasks import LIT, NEEDS_HUMAN, UNPLUGGED
-from tau2.episode._evaluation import count_tool_errors, evaluate, match_actions
-from tau2.episode._trajectory import Entry, EntryKind, TerminationReason, ToolCall, Trajectory
+from tau2.episode import Entry, EntryKind, TerminationReason, ToolCall, Trajectory, evaluate
+from tau2.episode._evaluation import count_tool_errors, match_actions
 from tau2.errors import ErrorCode
 from tau2.llm import Usage
-from tau2.tasks._initialize import initialize_world
-from tau2.tasks._task import AssertionCall, Evaluation, SolutionStep
-from tau2.world._results import ToolResult
-from tau2.world._tools import Side
+from tau2.tasks import AssertionCall, Evaluation, SolutionStep, initialize_world
+from tau2.world import Side, ToolResult
 
 REFUEL = SolutionStep(
     side=Side.AGENT,

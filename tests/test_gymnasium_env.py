@@ -16,11 +16,11 @@ gymnasium = pytest.importorskip("gymnasium", reason="the `gym` extra (gymnasium)
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 
 from tau2 import EpisodeConfig, available_domains  # noqa: E402
-from tau2.actors._requests import RESOLVED_PHRASE, format_request  # noqa: E402
+from tau2.actors import RESOLVED_PHRASE, format_request  # noqa: E402
 from tau2.llm import ModelSpec  # noqa: E402
 from tau2.rl import message_action, stop_action, tool_call_action  # noqa: E402
 from tau2.rl.gymnasium_env import Tau2SeatEnv, env_id, register_envs  # noqa: E402
-from tau2.world._tools import Side  # noqa: E402
+from tau2.world import Side  # noqa: E402
 
 
 @pytest.mark.parametrize("seat", list(Side), ids=str)
@@ -157,7 +157,7 @@ def test_user_seat_has_no_solo_mode() -> None:
 def test_an_llm_other_seat_works_from_synchronous_code() -> None:
     """The other seat is an asynchronous LLM actor (served by the scripted OpenAI-compatible server); the
     training loop below stays plain synchronous code."""
-    from tau2.episode._actor import ActorSpec
+    from tau2.episode import ActorSpec
     from tau2.testing import Reply, ScriptedOpenAIServer
 
     script = [
@@ -182,8 +182,7 @@ def test_an_llm_other_seat_works_from_synchronous_code() -> None:
 
 def test_an_episode_the_other_seat_ends_at_once_is_over_after_reset() -> None:
     """A customer who hangs up before the agent's first turn: reset reports the outcome, step refuses."""
-    from tau2.episode._actor import ActorTurn, SeatContext
-    from tau2.episode._trajectory import Entry
+    from tau2.episode import ActorTurn, Entry, SeatContext
 
     class HangsUp:
         async def start(self, context: SeatContext) -> None:
@@ -352,7 +351,7 @@ def test_episodes_run_in_the_callers_thread() -> None:
 async def test_the_environment_works_inside_a_running_event_loop() -> None:
     """As in a notebook cell, where an event loop already runs in the thread: offline and LLM other
     seats still take their turns (on a helper thread for the length of each call)."""
-    from tau2.episode._actor import ActorSpec
+    from tau2.episode import ActorSpec
     from tau2.testing import Reply, ScriptedOpenAIServer
 
     env = Tau2SeatEnv("mock", "agent", task_id="unplugged")

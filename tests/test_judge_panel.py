@@ -20,8 +20,7 @@ from tau2.config import ConfigLayer, RunConfig, layered
 from tau2.errors import UserInputError
 from tau2.metrics import judge_agreement
 from tau2.runs import load_run
-from tau2.tasks import Suite
-from tau2.tasks._reward_basis import RewardType
+from tau2.tasks import RewardType, Suite
 from tau2.testing import ChatRequest, Reply, ScriptedOpenAIServer, ScriptedUsage
 
 FIRST, SECOND, THIRD = "openai/gpt-4o-mini", "openai/gpt-4o", "openai/gpt-4.1-mini"

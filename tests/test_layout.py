@@ -268,3 +268,34 @@ def test_a_users_own_folder_cannot_shadow_the_shipped_packages(tmp_path: Path, f
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == f"tau2.{folder}"
+
+
+def _public_home(module: str, name: str) -> str | None:
+    """The nearest package above the private module `module` (no `_` part up to it) exporting `name`."""
+    parts = module.split(".")
+    for end in range(len(parts) - 1, 0, -1):
+        if any(part.startswith("_") for part in parts[:end]):
+            continue
+        package = importlib.import_module(".".join(parts[:end]))
+        if name in getattr(package, "__all__", ()):
+            return package.__name__
+    return None
+
+
+def test_tests_import_public_names_where_there_is_one() -> None:
+    """A test reaches into a private module only for a name its package does not export: what a package
+    exports is imported from the package, as users import it, so a test breaks when the public API does."""
+    problems = []
+    for path in sorted((ROOT / "tests").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.ImportFrom) or node.level or not node.module:
+                continue
+            private = any(part.startswith("_") for part in node.module.split("."))
+            if not node.module.startswith("tau2.") or not private:
+                continue
+            for alias in node.names:
+                home = _public_home(node.module, alias.name)
+                if home is not None:
+                    where = f"{path.relative_to(ROOT)}:{node.lineno}"
+                    problems.append(f"{where}: {alias.name} from {node.module}, not {home}")
+    assert problems == []

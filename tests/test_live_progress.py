@@ -16,7 +16,7 @@ from tau2.domains.mock.tasks import BOTH
 from tau2.llm import Usage
 from tau2.runner import ProgressBar, Recorder, RunProgress, Tally, drive, prepare_run
 from tau2.runs import SimulationRecord, read_records
-from tau2.tasks._suite import Suite
+from tau2.tasks import Suite
 from tau2.testing import ChatRequest, Reply, ScriptedOpenAIServer, ScriptedUsage
 
 USAGE = ScriptedUsage(prompt_tokens=100, completion_tokens=10)

@@ -11,27 +11,15 @@ from typing import Any
 
 import pytest
 
-from tau2.actors import Actor, ActorSpec, SeatContext, make_actor
+from tau2.actors import Actor, ActorSpec, SeatContext, make_actor, render_plan
 from tau2.actors._llm import LLMActor, LLMAgent, LLMUser, SoloAgent
-from tau2.actors._prompts import render_plan
 from tau2.domains.mock import DOMAIN
-from tau2.episode import GREETING, seat_contexts
-from tau2.episode._config import EpisodeConfig, Mode
-from tau2.episode._trajectory import Entry, EntryKind, ToolCall
+from tau2.episode import GREETING, Entry, EntryKind, EpisodeConfig, Mode, ToolCall, seat_contexts
 from tau2.errors import UserInputError
 from tau2.llm import ContextOverflowError, ModelSpec, RetryPolicy
-from tau2.tasks._task import (
-    AssertionCall,
-    EnvCall,
-    Evaluation,
-    SolutionStep,
-    Task,
-    UserInstructions,
-    UserScenario,
-)
+from tau2.tasks import AssertionCall, EnvCall, Evaluation, SolutionStep, Task, UserInstructions, UserScenario
 from tau2.testing import ChatRequest, Reply, ScriptedOpenAIServer, ScriptedToolCall
-from tau2.world._results import ToolResult
-from tau2.world._tools import Side
+from tau2.world import Side, ToolResult
 
 SOLUTION = [
     SolutionStep(side=Side.AGENT, name="enable_power", arguments={"customer": "Ada"}, action_id="a0"),

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from pydantic import JsonValue
 
-from tau2.episode._trajectory import Usage
+from tau2 import Usage
 from tau2.errors import UserInputError
 from tau2.llm import (
     Completion,
@@ -205,7 +205,7 @@ async def test_concurrent_calls_are_independent(transport: str) -> None:
 
 
 def test_spec_without_model_or_with_reserved_arguments_is_rejected() -> None:
-    from tau2.llm._client import check_spec
+    from tau2.llm import check_spec
 
     with pytest.raises(UserInputError, match="fallbacks, seed"):
         check_spec(ModelSpec(name="x", args={"seed": 1, "fallbacks": ["y"]}))

@@ -11,21 +11,19 @@ import json
 from tau2.actors import is_resolved
 from tau2.actors._llm import LLMAgent, LLMUser, SoloAgent
 from tau2.actors._oracle import TRANSFER_SUMMARY, OracleAgent
-from tau2.episode import GREETING, EpisodeResult, run_episode
-from tau2.episode._config import EpisodeConfig, Mode
-from tau2.episode._trajectory import EntryKind, TerminationReason
-from tau2.llm import ModelSpec
-from tau2.tasks._task import (
-    AssertionCall,
-    EnvCall,
-    Evaluation,
-    SolutionStep,
-    Task,
-    UserInstructions,
-    UserScenario,
+from tau2.episode import (
+    GREETING,
+    EntryKind,
+    EpisodeConfig,
+    EpisodeResult,
+    Mode,
+    TerminationReason,
+    run_episode,
 )
+from tau2.llm import ModelSpec
+from tau2.tasks import AssertionCall, EnvCall, Evaluation, SolutionStep, Task, UserInstructions, UserScenario
 from tau2.testing import ChatRequest, Reply, ScriptedOpenAIServer
-from tau2.world._tools import Side
+from tau2.world import Side
 
 TASK = Task(
     id="dark_lamp",

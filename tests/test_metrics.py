@@ -41,7 +41,7 @@ from tau2.metrics import (
 )
 from tau2.metrics import bootstrap as bootstrap_module
 from tau2.metrics.bootstrap import rate_estimate, resampled_means, wilson
-from tau2.world._tools import Side
+from tau2.world import Side
 
 FAST = Bootstrap(samples=200, seed=3)
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from tau2.domains.mock.tasks import MOCK_TASKS
-from tau2.episode._verify import verify_task
-from tau2.tasks._task import Task
+from tau2.episode import verify_task
+from tau2.tasks import Task
 
 
 @pytest.mark.parametrize("task", MOCK_TASKS, ids=lambda task: task.id)
@@ -19,8 +19,8 @@ def test_default_suite_file_holds_the_example_tasks() -> None:
     """The default suite of `--domain mock` (`suites/examples.json`) is the tasks above, saved."""
     from pathlib import Path
 
-    from tau2.tasks._suite import Suite
-    from tau2.world._domain import get_domain
+    from tau2.tasks import Suite
+    from tau2.world import get_domain
 
     path = Path(get_domain("mock").default_suite)
     expected = Suite(name="mock-examples", domain="mock", tasks=MOCK_TASKS).to_json()

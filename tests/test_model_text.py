@@ -17,10 +17,8 @@ from tau2.domains.mock.tasks import BOTH
 from tau2.episode import EntryKind, Mode, TerminationReason
 from tau2.llm import RetryPolicy, call_settings, safe_text
 from tau2.report.transcripts import transcript
-from tau2.runs import RecordWriter, SimulationRecord
-from tau2.runs._rundir import load_run, read_records
-from tau2.tasks._suite import Suite
-from tau2.tasks._task import UserInstructions
+from tau2.runs import RecordWriter, SimulationRecord, load_run, read_records
+from tau2.tasks import Suite, UserInstructions
 from tau2.testing import ChatRequest, Reply, ScriptedOpenAIServer
 from tau2.world import Side
 

@@ -21,7 +21,7 @@ from tau2.report import build_report, fmt
 from tau2.report.tables import totals_line
 from tau2.report.terminal import packed
 from tau2.runs import load_run
-from tau2.stepping._tasks import load_tasks
+from tau2.stepping import load_tasks
 
 runner = CliRunner()
 PIPED = {"COLUMNS": None, "TERMINAL_WIDTH": None}

@@ -15,7 +15,7 @@ pytest.importorskip("pettingzoo", reason="the `pettingzoo` extra is not installe
 from pettingzoo.test import api_test, seed_test
 
 from tau2 import EpisodeConfig
-from tau2.actors._requests import RESOLVED_PHRASE, format_request
+from tau2.actors import RESOLVED_PHRASE, format_request
 from tau2.rl import message_action, pettingzoo_env, stop_action, tool_call_action
 
 
@@ -123,7 +123,7 @@ def test_solo_mode_is_a_one_agent_game() -> None:
 def test_each_seat_observes_exactly_its_view(task_id: str, actions: list[str]) -> None:
     """Whatever both seats do, each seat's observations add up to its view of the trajectory."""
     from tau2.rl._actions import entry_view
-    from tau2.world._tools import Side
+    from tau2.world import Side
 
     env = pettingzoo_env.raw_env(domain="mock", task_id=task_id, config=EpisodeConfig(max_steps=12))
     env.reset(seed=0)

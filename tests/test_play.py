@@ -11,14 +11,14 @@ import pytest
 from rich.console import Console
 from typer.testing import CliRunner
 
-from tau2.actors._requests import RESOLVED_PHRASE, format_request
+from tau2.actors import RESOLVED_PHRASE, format_request
 from tau2.cli import app
-from tau2.play._terminal import PAGE, Terminal
-from tau2.runs._rundir import load_run
-from tau2.stepping._tasks import load_tasks
-from tau2.tasks._task import Task
-from tau2.world import available_domains
-from tau2.world._tools import Side
+from tau2.play import Terminal
+from tau2.play._terminal import PAGE
+from tau2.runs import load_run
+from tau2.stepping import load_tasks
+from tau2.tasks import Task
+from tau2.world import Side, available_domains
 
 runner = CliRunner()
 

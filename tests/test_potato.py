@@ -17,13 +17,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from tau2.annotation._agreement import label_agreement
-from tau2.annotation._potato_import import HumanLabel
+from tau2.annotation import HumanLabel, label_agreement
 from tau2.cli import app
 from tau2.episode import TerminationReason
 from tau2.metrics import cohen_kappa
-from tau2.runs import SimulationRecord
-from tau2.runs._rundir import load_run
+from tau2.runs import SimulationRecord, load_run
 
 runner = CliRunner()
 

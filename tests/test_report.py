@@ -23,7 +23,7 @@ from tau2.metrics import Bootstrap
 from tau2.report import SCHEMA_VERSION, RunReport, build_report, plots, run_page
 from tau2.report import build as report_build
 from tau2.report.tables import headline_ks
-from tau2.runs._rundir import RESULTS_FILE, RunManifest, load_run
+from tau2.runs import RESULTS_FILE, RunManifest, load_run
 
 runner = CliRunner()
 SCREEN = {"COLUMNS": "120", "LINES": "40"}

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from fixtures.make_runs import RUNS_DIR, write_runs
 
-from tau2.episode._trajectory import TerminationReason
+from tau2.episode import TerminationReason
 from tau2.errors import UserInputError
-from tau2.runs._rundir import MANIFEST_FILE, RESULTS_FILE, latest_records, load_run, read_records
+from tau2.runs import MANIFEST_FILE, RESULTS_FILE, latest_records, load_run, read_records
 
 
 def copy_run(name: str, tmp_path: Path) -> Path:

@@ -20,9 +20,7 @@ from typer.testing import CliRunner, Result
 from tau2.cli import app
 from tau2.config import EpisodeSettings
 from tau2.domains.mock.tasks import MOCK_TASKS
-from tau2.runs._lock import RunDirectoryLock
-from tau2.runs._records import SimulationRecord
-from tau2.runs._rundir import load_run, read_records
+from tau2.runs import RunDirectoryLock, SimulationRecord, load_run, read_records
 from tau2.testing import DELAY_VARIABLE, slowed_name
 
 CONFORMANCE = Path(__file__).resolve().parents[1].parent / "shared" / "conformance" / "tau2-telecom"

@@ -17,9 +17,8 @@ from tau2.cli.run import RUN_OPTIONS
 from tau2.config import layered
 from tau2.domains.mock.tasks import BOTH
 from tau2.llm import InfrastructureError, ModelClient, ModelSpec, RetryPolicy, call_settings
-from tau2.runs._rundir import load_manifest, load_run
-from tau2.tasks._suite import Suite
-from tau2.tasks._task import UserInstructions
+from tau2.runs import load_manifest, load_run
+from tau2.tasks import Suite, UserInstructions
 from tau2.testing import ChatRequest, Reply, ScriptedOpenAIServer
 
 MESSAGES: list[dict[str, Any]] = [{"role": "user", "content": "Hello"}]

@@ -11,11 +11,16 @@ import pytest
 from tau2.cli._option_text import parse_assignments, parse_rate_limit, parse_task_ids
 from tau2.config import ConfigLayer, RunConfig, layered
 from tau2.domains.mock.tasks import BOTH, NEEDS_HUMAN
-from tau2.episode import EpisodeResult, EpisodeTiming
-from tau2.episode._actor import ActorSpec
-from tau2.episode._config import EpisodeConfig, Mode
-from tau2.episode._evaluation import EvaluationResult
-from tau2.episode._trajectory import TerminationReason, Trajectory
+from tau2.episode import (
+    ActorSpec,
+    EpisodeConfig,
+    EpisodeResult,
+    EpisodeTiming,
+    EvaluationResult,
+    Mode,
+    TerminationReason,
+    Trajectory,
+)
 from tau2.errors import UserInputError
 from tau2.llm import ModelSpec, Usage
 from tau2.runner import (
@@ -29,10 +34,8 @@ from tau2.runner import (
     resolved_seat,
     set_aside_damaged,
 )
-from tau2.runs._records import SimulationRecord
-from tau2.runs._rundir import RunManifest, latest_records, read_records
-from tau2.runs._store import DAMAGED_FILE
-from tau2.world._tools import Side
+from tau2.runs import DAMAGED_FILE, RunManifest, SimulationRecord, latest_records, read_records
+from tau2.world import Side
 
 
 def record(

@@ -14,8 +14,7 @@ from typer.testing import CliRunner, Result
 from tau2.cli import COMMANDS, app
 from tau2.domains.mock.tasks import MOCK_TASKS
 from tau2.runner import ProgressBar, Tally, derive_seed
-from tau2.runs._records import SimulationRecord
-from tau2.runs._rundir import load_run
+from tau2.runs import SimulationRecord, load_run
 
 runner = CliRunner()
 OFFLINE = ["--agent", "oracle", "--user", "scripted", "--quiet"]

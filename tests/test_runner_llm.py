@@ -14,16 +14,14 @@ from typer.testing import CliRunner
 import tau2.llm._limits
 from tau2.cli import app
 from tau2.domains.mock.tasks import BOTH
-from tau2.episode._trajectory import TerminationReason
-from tau2.llm._limits import RateLimits
-from tau2.llm._retries import RetryPolicy
+from tau2.episode import TerminationReason
+from tau2.llm import RateLimits, RetryPolicy
 from tau2.metrics import task_outcomes
 from tau2.runner import derive_seed
-from tau2.runs._rundir import load_run, read_records
-from tau2.tasks._suite import Suite
-from tau2.tasks._task import UserInstructions
+from tau2.runs import load_run, read_records
+from tau2.tasks import Suite, UserInstructions
 from tau2.testing import ChatRequest, Reply, ScriptedOpenAIServer
-from tau2.world._tools import Side
+from tau2.world import Side
 
 CASES = [f"case-{number}" for number in range(6)]
 DOWN = "case-2"

@@ -18,8 +18,7 @@ from tau2.api import load_run_result
 from tau2.cli import app
 from tau2.config import ActorSpec, ConfigLayer, ExecutorConfig, RunConfig
 from tau2.domains.mock.tasks import MOCK_TASKS
-from tau2.episode import Mode, TerminationReason
-from tau2.episode._judge import Verdict
+from tau2.episode import Mode, TerminationReason, Verdict
 from tau2.llm import ModelSpec
 from tau2.runner import (
     Outcome,

@@ -22,10 +22,11 @@ from typer.testing import CliRunner
 from tau2.cli import app
 from tau2.domains.mock.tasks import BOTH, MOCK_TASKS
 from tau2.errors import UserInputError
-from tau2.llm._limits import ProviderLimit
-from tau2.runner._workers import split_concurrency, split_limits
-from tau2.runs._rundir import load_run, read_records
-from tau2.tasks._suite import Suite
+from tau2.llm import ProviderLimit
+from tau2.runner import split_limits
+from tau2.runner._workers import split_concurrency
+from tau2.runs import load_run, read_records
+from tau2.tasks import Suite
 from tau2.testing import DELAY_VARIABLE, ChatRequest, Reply, ScriptedOpenAIServer, slowed_name
 
 OFFLINE = ["--agent", "oracle", "--user", "scripted", "--quiet"]

@@ -30,7 +30,7 @@ from tau2.llm import (
     is_secret_value,
 )
 from tau2.runs import load_manifest
-from tau2.tasks._suite import Suite
+from tau2.tasks import Suite
 from tau2.testing import ChatRequest, Reply, ScriptedOpenAIServer
 
 KEY = "sk-secret-test-5f0c2a91"

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from tau2.cli import app
-from tau2.runs._rundir import load_run
+from tau2.runs import load_run
 from tau2.tasks import initialize_world
 from tau2.tau2bench import load_task_file
 from tau2.world import ChangeKind, StateChange, get_domain, shared_state_changes, state_changes

@@ -22,12 +22,11 @@ from typer.testing import CliRunner
 from tau2.cli import app
 from tau2.domains.banking_knowledge.retrieval import KNOWLEDGE
 from tau2.runner import sha256_text
-from tau2.runs import SimulationRecord
-from tau2.runs._rundir import load_run
+from tau2.runs import SimulationRecord, load_run
 from tau2.tasks import RewardType
+from tau2.tau2bench_results import load_import
 from tau2.tau2bench_results._export import _retrieval_fields
 from tau2.tau2bench_results._format import Results
-from tau2.tau2bench_results._import import load_import
 from tau2.world import EmbedderConfig, RetrievalConfig
 
 DOMAIN = "banking_knowledge"

@@ -18,11 +18,11 @@ from tau.conformance import conformance_dir
 from typer.testing import CliRunner
 
 from tau2.cli import GROUPS, app
-from tau2.runs._rundir import load_run
-from tau2.stepping._tasks import domain_suites
+from tau2.runs import load_run
+from tau2.stepping import domain_suites
+from tau2.tau2bench_results import load_import
 from tau2.tau2bench_results._format import Results
-from tau2.tau2bench_results._import import load_import
-from tau2.world._tools import Side
+from tau2.world import Side
 
 runner = CliRunner()
 
@@ -193,7 +193,7 @@ def test_group_help_lists_its_formats(group: str) -> None:
     ],
 )
 def test_terminations_use_tau2bench_words(termination: str, detail: str | None, expected: str) -> None:
-    from tau2.runs._records import SimulationRecord
+    from tau2.runs import SimulationRecord
     from tau2.tau2bench_results._export import _termination
 
     record = SimulationRecord(

@@ -15,8 +15,8 @@ import pytest
 from typer.testing import CliRunner
 
 from tau2.cli import app
-from tau2.runs._rundir import load_run
-from tau2.tau2bench_results._export import pass_k_percent
+from tau2.runs import load_run
+from tau2.tau2bench_results import pass_k_percent
 
 TAU2BENCH_PYTHON = os.environ.get("TAU2BENCH_PYTHON")
 LOAD_AND_SCORE = """

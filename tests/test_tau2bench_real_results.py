@@ -14,11 +14,11 @@ from tau.conformance import conformance_dir
 from typer.testing import CliRunner
 
 from tau2.cli import app
-from tau2.episode._trajectory import EntryKind, TerminationReason
-from tau2.runs._rundir import load_run
+from tau2.episode import EntryKind, TerminationReason
+from tau2.runs import load_run
 from tau2.tasks import RewardType
-from tau2.tau2bench_results._export import pass_k_percent
-from tau2.world._tools import Side
+from tau2.tau2bench_results import pass_k_percent
+from tau2.world import Side
 
 FIXTURES = Path(__file__).parent / "fixtures" / "tau2bench"
 RESULTS = FIXTURES / "smollm2_telecom_results.json"

@@ -14,7 +14,7 @@ from tau.conformance import conformance_dir
 from typer.testing import CliRunner
 
 from tau2.cli import app
-from tau2.runs._rundir import load_run
+from tau2.runs import load_run
 from tau2.tau2bench import load_split, load_task_file
 from tau2.tau2bench_results._tasksets import OFFICIAL_TASK_SETS, official_task_set, task_set_hash
 

@@ -18,8 +18,8 @@ from tau2.domains.mock import DOMAIN
 from tau2.domains.mock.tasks import BOTH
 from tau2.episode import EpisodeConfig, Mode, ToolCall, seat_contexts
 from tau2.llm import ModelSpec, ModelToolCall, read_text_calls
-from tau2.runs._rundir import load_manifest, load_run
-from tau2.tasks._suite import Suite
+from tau2.runs import load_manifest, load_run
+from tau2.tasks import Suite
 from tau2.testing import ChatRequest, Reply, ScriptedOpenAIServer
 from tau2.world import Side
 

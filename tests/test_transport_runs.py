@@ -14,11 +14,10 @@ from typer.testing import CliRunner
 
 from tau2.cli import app
 from tau2.domains.mock.tasks import BOTH
-from tau2.episode._trajectory import TerminationReason
+from tau2.episode import TerminationReason
 from tau2.llm import RetryPolicy, call_settings
-from tau2.runs._rundir import load_manifest, read_records
-from tau2.tasks._suite import Suite
-from tau2.tasks._task import UserInstructions
+from tau2.runs import load_manifest, read_records
+from tau2.tasks import Suite, UserInstructions
 from tau2.testing import ChatRequest, Reply, ScriptedOpenAIServer
 
 CASES = ["plain", "malformed", "flaky", "overflow", "no-choices"]

@@ -7,11 +7,22 @@ from typing import Any
 import pytest
 
 from tau2.domains.mock.tasks import CUT_POWER, DARK, ENABLE_POWER, LIT, PLUG_IN, TRANSFER, UNPLUG
-from tau2.episode._verify import verify_task
-from tau2.tasks._assertions import AssertionOutcome, all_passed, run_assertions
-from tau2.tasks._initialize import TaskSetupError, initialize_world
-from tau2.tasks._task import AssertionCall, EnvCall, Evaluation, InitialData, SolutionStep, Task, UserScenario
-from tau2.world._tools import Side
+from tau2.episode import verify_task
+from tau2.tasks import (
+    AssertionCall,
+    EnvCall,
+    Evaluation,
+    InitialData,
+    SolutionStep,
+    Task,
+    TaskSetupError,
+    UserScenario,
+    all_passed,
+    initialize_world,
+    run_assertions,
+)
+from tau2.tasks._assertions import AssertionOutcome
+from tau2.world import Side
 
 
 def make_task(

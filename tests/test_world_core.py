@@ -7,9 +7,18 @@ from pydantic import BaseModel
 
 from tau2.domains.mock import DOMAIN as MOCK
 from tau2.errors import ErrorCode, ToolError, UnknownDomainError, UserInputError
-from tau2.world import Observation, World
-from tau2.world._domain import Domain, available_domains, get_domain
-from tau2.world._tools import Side, ToolKind, ToolSet, ToolTable, parse_docstring
+from tau2.world import (
+    Domain,
+    Observation,
+    Side,
+    ToolKind,
+    ToolSet,
+    ToolTable,
+    World,
+    available_domains,
+    get_domain,
+)
+from tau2.world._tools import parse_docstring
 
 
 @pytest.fixture

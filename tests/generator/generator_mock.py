@@ -6,11 +6,20 @@ import dataclasses
 
 from tau2.domains.mock import DOMAIN as MOCK
 from tau2.domains.mock.domain import MockState
-from tau2.tasks._catalog import Catalog, Fact, Group, Intent, Precedence, Step, Subtask, Target, Texts
-from tau2.tasks._task import AssertionCall, EnvCall
-from tau2.world import World
-from tau2.world._domain import Domain
-from tau2.world._tools import Side
+from tau2.tasks import (
+    AssertionCall,
+    Catalog,
+    EnvCall,
+    Fact,
+    Group,
+    Intent,
+    Precedence,
+    Step,
+    Subtask,
+    Target,
+    Texts,
+)
+from tau2.world import Domain, Side, World
 
 A, U = Side.AGENT, Side.USER
 LIT = AssertionCall(side=U, name="assert_lamp_lit", arguments={"expected_status": True})

@@ -7,9 +7,8 @@ from generator_mock import GRID_FAILURE, INTENT, POWER_CUT, UNPLUGGED, mock_cata
 from pydantic import ValidationError
 
 from tau2.generator.workflow import Workflow
-from tau2.tasks._catalog import Catalog, Precedence, Step, Subtask
-from tau2.tasks._task import EnvCall
-from tau2.world._tools import Side
+from tau2.tasks import Catalog, EnvCall, Precedence, Step, Subtask
+from tau2.world import Side
 
 
 def test_a_fixable_subtask_needs_a_solution_and_an_unfixable_one_has_none() -> None:

@@ -11,9 +11,8 @@ from generator_mock import SWITCHED_OFF, UNPLUGGED, mock_catalog, mock_domain
 from typer.testing import CliRunner
 
 from tau2.cli import app
-from tau2.tasks._catalog import Subtask
-from tau2.tasks._suite import load_suite
-from tau2.world._domain import register_domain
+from tau2.tasks import Subtask, load_suite
+from tau2.world import register_domain
 
 runner = CliRunner()
 STRATIFIED = [

@@ -14,9 +14,8 @@ from tau2.generator.compose import Composition, compose, offered_subtasks
 from tau2.generator.options import PersonaAssignment
 from tau2.generator.sampling import bin_key, select, stratified_sample
 from tau2.personas import load_personas
-from tau2.tasks._catalog import Intent, Subtask, Texts
-from tau2.tasks._task import AssertionCall, EnvCall
-from tau2.world._tools import Side
+from tau2.tasks import AssertionCall, EnvCall, Intent, Subtask, Texts
+from tau2.world import Side
 
 PERSONAS = load_personas(["none", "easy", "hard"])
 CHECK = AssertionCall(side=Side.USER, name="assert_lamp_lit", arguments={"expected_status": True})

@@ -12,7 +12,7 @@ from tau2.generator.assign import Draft
 from tau2.generator.compose import is_transfer
 from tau2.generator.pipeline import Generation, _personas, plan_drafts
 from tau2.generator.sampling import select, stratified_sample
-from tau2.tasks._catalog import Catalog
+from tau2.tasks import Catalog
 
 NO_REFUEL = "data_usage_exceeded_no_refuel"
 

@@ -13,9 +13,8 @@ from tau2.generator.options import GeneratorOptions, Order, PersonaAssignment, T
 from tau2.generator.pipeline import generate
 from tau2.generator.replay import verify_plans
 from tau2.generator.workflow import Workflow
-from tau2.tasks._catalog import Catalog, Subtask
-from tau2.world import World
-from tau2.world._domain import Domain
+from tau2.tasks import Catalog, Subtask
+from tau2.world import Domain, World
 
 
 @st.composite

@@ -16,8 +16,7 @@ from tau2.domains.mock.domain import MockState
 from tau2.errors import UserInputError
 from tau2.generator.options import GeneratorOptions
 from tau2.generator.pipeline import generate
-from tau2.tasks import EnvCall, Intent, load_catalog_extension
-from tau2.tasks._suite import load_suite
+from tau2.tasks import EnvCall, Intent, load_catalog_extension, load_suite
 from tau2.world import Side, ToolKind, ToolSet, ToolTable, register_domain
 
 runner = CliRunner()

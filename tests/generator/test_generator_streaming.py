@@ -17,7 +17,7 @@ from tau2.generator.pipeline import generate, generate_stream
 from tau2.generator.summary import summary_lines
 from tau2.tasks import load_catalog_extension
 from tau2.tau2bench import write_tau2_file
-from tau2.world._domain import Domain
+from tau2.world import Domain
 
 JSON: st.SearchStrategy[JsonValue] = st.recursive(
     st.none() | st.booleans() | st.integers() | st.text(),

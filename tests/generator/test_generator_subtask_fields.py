@@ -20,9 +20,8 @@ from pydantic import ValidationError
 from tau2.generator.compose import compose
 from tau2.generator.options import GeneratorOptions
 from tau2.generator.pipeline import generate
-from tau2.tasks._catalog import Catalog, Intent, Subtask, TextFragments
-from tau2.tasks._task import AssertionCall, Task, UserInstructions
-from tau2.world._tools import Side
+from tau2.tasks import AssertionCall, Catalog, Intent, Subtask, Task, TextFragments, UserInstructions
+from tau2.world import Side
 
 SECOND = INTENT.model_copy(update={"name": "cold_room", "prerequisites": ()})
 NOT_LIT = AssertionCall(

@@ -12,8 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tau2.generator.pipeline import Generation
-from tau2.tasks._task import Task
-from tau2.tau2bench._task_files import Tau2Task, task_from_tau2, task_to_tau2
+from tau2.tasks import Task
+from tau2.tau2bench import Tau2Task, task_from_tau2, task_to_tau2
 
 
 def without_texts(record: dict[str, Any]) -> dict[str, Any]:

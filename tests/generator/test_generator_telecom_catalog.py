@@ -8,8 +8,7 @@ from tau2.domains.telecom import DOMAIN, Bill, BillStatus
 from tau2.domains.telecom.catalog import OVERDUE_BILL_ID, eligible_targets, unused_bill_id
 from tau2.generator.options import GeneratorOptions
 from tau2.generator.pipeline import generate
-from tau2.tasks._catalog import Catalog
-from tau2.tasks._task import UserInstructions
+from tau2.tasks import Catalog, UserInstructions
 from tau2.world import World
 
 

@@ -17,7 +17,7 @@ from tau2.generator.assign import Draft
 from tau2.generator.compose import Composition
 from tau2.generator.sampling import bin_key, capped_sample
 from tau2.personas import load_personas
-from tau2.tasks._suite import load_suite
+from tau2.tasks import load_suite
 
 runner = CliRunner()
 PERSONAS = load_personas(["none", "easy"])

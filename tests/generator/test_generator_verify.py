@@ -7,9 +7,8 @@ from generator_mock import DARK, INTENT, LIT, POWER_CUT, SWITCHED_OFF, UNPLUGGED
 
 from tau2.generator.options import GeneratorOptions
 from tau2.generator.pipeline import Generation, generate
-from tau2.tasks._catalog import Step, Subtask
-from tau2.tasks._task import AssertionCall, EnvCall
-from tau2.world._tools import Side
+from tau2.tasks import AssertionCall, EnvCall, Step, Subtask
+from tau2.world import Side
 
 U, A = Side.USER, Side.AGENT
 

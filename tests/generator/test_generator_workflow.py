@@ -9,7 +9,7 @@ from generator_support import TAU2_OPTIONS
 from tau2.generator.options import Order
 from tau2.generator.pipeline import _personas, plan_drafts
 from tau2.generator.workflow import Arrangement, Workflow
-from tau2.tasks._catalog import Catalog, Precedence, Step, Subtask
+from tau2.tasks import Catalog, Precedence, Step, Subtask
 
 
 def arrangements(catalog: Catalog, order: Order) -> list[tuple[list[Subtask], Arrangement]]:

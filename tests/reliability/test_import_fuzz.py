@@ -29,7 +29,7 @@ from tau.conformance import SHARED
 from typer.testing import CliRunner, Result
 
 from tau2.cli import app
-from tau2.runs._rundir import load_run
+from tau2.runs import load_run
 
 runner = CliRunner()
 CASE_SECONDS = 60

@@ -34,9 +34,8 @@ from tau2.cli import app
 from tau2.domains.mock.tasks import BOTH
 from tau2.episode import EntryKind, TerminationReason
 from tau2.llm import RetryPolicy, call_settings
-from tau2.runs import SimulationRecord
-from tau2.runs._rundir import load_run, read_records
-from tau2.tasks._suite import Suite
+from tau2.runs import SimulationRecord, load_run, read_records
+from tau2.tasks import Suite
 from tau2.testing import ChatRequest, Reply, ScriptedOpenAIServer, ScriptedToolCall
 from tau2.world import Side
 

@@ -21,7 +21,7 @@ from typer.testing import CliRunner, Result
 from tau2.cli import app
 from tau2.domains.mock.tasks import BOTH
 from tau2.llm import REDACTED
-from tau2.tasks._suite import Suite
+from tau2.tasks import Suite
 from tau2.testing import ChatRequest, Reply, ScriptedOpenAIServer
 
 MODEL = "openai/tau2-test-model"

@@ -10,14 +10,19 @@ import pytest
 
 from tau2 import EpisodeConfig, Task, Trajectory, World, evaluate, get_domain, load_task_file, make_actor
 from tau2.actors._oracle import closing
-from tau2.episode import run_episode
-from tau2.episode._actor import ActorSpec
-from tau2.episode._basis import action_matches, communicate_checks, reference_state, replay_reference
-from tau2.episode._config import Mode
-from tau2.episode._trajectory import Entry, EntryKind, TerminationReason, ToolCall
-from tau2.tasks._reward_basis import RewardType
-from tau2.tasks._task import SolutionStep
-from tau2.world._tools import Side
+from tau2.episode import (
+    ActorSpec,
+    Entry,
+    EntryKind,
+    Mode,
+    TerminationReason,
+    ToolCall,
+    replay_reference,
+    run_episode,
+)
+from tau2.episode._basis import action_matches, communicate_checks, reference_state
+from tau2.tasks import RewardType, SolutionStep
+from tau2.world import Side
 
 
 def own_tasks(domain: str) -> dict[str, Task]:

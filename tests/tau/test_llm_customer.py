@@ -7,11 +7,10 @@ from pathlib import Path
 
 from tau2 import ActorSpec, EpisodeConfig, get_domain, load_task_file, make_actor, run_episode
 from tau2.actors._prompts import END_CALL
-from tau2.episode._config import Mode
-from tau2.episode._trajectory import TerminationReason
+from tau2.episode import Mode, TerminationReason
 from tau2.llm import ModelSpec
 from tau2.testing import Reply, ScriptedOpenAIServer
-from tau2.world._tools import Side
+from tau2.world import Side
 
 
 async def test_llm_customer_only_talks_and_follows_its_scenario() -> None:

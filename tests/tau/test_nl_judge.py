@@ -13,14 +13,12 @@ from typer.testing import CliRunner
 
 from tau2 import Task, get_domain, load_task_file
 from tau2.cli import app
-from tau2.episode._basis import replay_reference
-from tau2.episode._evaluation import evaluate
-from tau2.episode._judge import NLJudge, judge_episode, parse_verdicts
-from tau2.episode._trajectory import Entry, EntryKind, TerminationReason, Trajectory
+from tau2.episode import Entry, EntryKind, NLJudge, TerminationReason, Trajectory, evaluate, replay_reference
+from tau2.episode._judge import judge_episode, parse_verdicts
 from tau2.llm import ModelSpec
-from tau2.tasks._reward_basis import RewardType
+from tau2.tasks import RewardType
 from tau2.testing import Reply, ScriptedOpenAIServer, ScriptedUsage
-from tau2.world._tools import Side
+from tau2.world import Side
 
 PRICED = "openai/gpt-4o-mini"
 STATEMENTS = ["The agent cancels the order.", "The agent is polite."]

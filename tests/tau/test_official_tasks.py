@@ -13,10 +13,10 @@ from typer.testing import CliRunner
 
 from tau2 import ActorSpec, EpisodeConfig, Task, load_task_file, make_actor, run_episode
 from tau2.cli import app
-from tau2.episode._config import Mode
+from tau2.episode import Mode
 from tau2.episode._verify_basis import NOTHING_PASSES
-from tau2.tasks._reward_basis import RewardType
-from tau2.world._tools import Side
+from tau2.tasks import RewardType
+from tau2.world import Side
 
 from .conformance import conformance_dir
 

@@ -22,8 +22,8 @@ from tau2 import (
 from tau2.cli import app
 from tau2.domains.tau_common.files import canonical_hash, read_policy
 from tau2.episode import seat_contexts
-from tau2.runner._manifest import sha256_text
-from tau2.tau2bench._task_files import load_split
+from tau2.runner import sha256_text
+from tau2.tau2bench import load_split
 
 AIRLINE_TOOLS = {
     "book_reservation": "write",

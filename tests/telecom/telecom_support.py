@@ -9,9 +9,7 @@ from typing import Any
 
 from tau2.domains.telecom import DATA_DIR, DOMAIN, Bill, Customer, Line, Plan, TelecomDB, TelecomState
 from tau2.errors import ErrorCode
-from tau2.world import Observation, World
-from tau2.world._results import ToolResult
-from tau2.world._tools import Side
+from tau2.world import Observation, Side, ToolResult, World
 
 REFERENCE_DIR = Path(__file__).resolve().parents[2] / ".." / "shared" / "conformance" / "tau2-telecom"
 """τ²-bench's telecom data, kept beside the checkout (absent in some environments)."""

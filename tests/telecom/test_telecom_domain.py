@@ -6,8 +6,7 @@ import pytest
 
 from tau2.domains.telecom import DOMAIN
 from tau2.errors import UserInputError
-from tau2.world._domain import get_domain
-from tau2.world._tools import Side, ToolKind
+from tau2.world import Side, ToolKind, get_domain
 
 TAU2_INIT_FUNCTIONS = {
     Side.USER: [

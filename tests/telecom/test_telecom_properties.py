@@ -13,8 +13,7 @@ from telecom_support import DATA_SETS, UNKNOWN_NUMBER, TelecomData, make_world
 
 from tau2.domains.telecom import DOMAIN
 from tau2.errors import ErrorCode
-from tau2.world import World, check_domain
-from tau2.world._tools import Side, Tool
+from tau2.world import Side, Tool, World, check_domain
 
 PROPERTY_SETTINGS = settings(
     max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]

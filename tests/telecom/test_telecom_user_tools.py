@@ -14,8 +14,7 @@ from tau2.domains.telecom import (
     VpnPerformance,
 )
 from tau2.errors import ErrorCode
-from tau2.world import World
-from tau2.world._tools import Side, ToolKind
+from tau2.world import Side, ToolKind, World
 
 
 def test_read_tools_return_one_text_block_and_change_nothing(world: World) -> None:
