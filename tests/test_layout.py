@@ -33,6 +33,7 @@ LAYERS: dict[str, int] = {
     "tau2bench": 2,
     "llm": 3,
     "rebrand": 3,
+    "perturbations": 3,
     "episode": 4,
     "config": 5,
     "actors": 5,

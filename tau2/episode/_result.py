@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, computed_field
+from pydantic import BaseModel, ConfigDict, Field, computed_field
 
 from tau2.episode._config import EpisodeConfig
 from tau2.episode._evaluation import EvaluationResult
 from tau2.episode._trajectory import TerminationReason, Trajectory
+from tau2.perturbations import PerturbationRecord
+from tau2.tasks import Task
 from tau2.world import StateChange
 
 
@@ -35,6 +37,11 @@ class EpisodeResult(BaseModel):
     timing: EpisodeTiming
     state_changes: list[StateChange] = []
     """What the episode changed in the world, from after initialisation to the end."""
+    perturbation: PerturbationRecord | None = None
+    """What the run's perturbations did in this episode; None when they did nothing (or there were none)."""
+    played: Task | None = Field(default=None, exclude=True)
+    """The task as played when a perturbation changed it before the episode (not serialised: the record
+    names the task)."""
 
     @computed_field  # type: ignore[prop-decorator]
     @property

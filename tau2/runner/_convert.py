@@ -44,9 +44,10 @@ def episode_record(
         duration_s=result.timing.setup_s + result.timing.conversation_s + result.timing.evaluation_s,
         state_changes=result.state_changes,
         retrieval=evaluation.retrieval,
+        perturbation=result.perturbation,
         trajectory=trajectory,
     )
-    return record if findings is None else with_findings(record, task, findings)
+    return record if findings is None else with_findings(record, result.played or task, findings)
 
 
 def with_findings(record: SimulationRecord, task: Task, findings: RunFindings) -> SimulationRecord:

@@ -26,6 +26,7 @@ from tau2.episode import (
 )
 from tau2.findings import UserFinding
 from tau2.llm import Usage
+from tau2.perturbations import PerturbationRecord
 from tau2.runs._provenance import Provenance
 from tau2.world import RetrievalRecall, Side, StateChange
 
@@ -96,14 +97,24 @@ class RecordHead(BaseModel):
     task_defects: list[str] | None = None
     """For a failed simulation, the error checks of `tau2 lint` on its task (as played), found when it was
     judged; None on successes and on records made before."""
+    perturbation: PerturbationRecord | None = None
+    """What the run's perturbations did in this simulation (each fault, dropped call, withheld fact) and
+    which the agent noticed; None when they did nothing, or the run had none."""
 
     @model_serializer(mode="wrap")
     def _omit_unset_fields(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
-        """Leave `retrieval` out for domains without a knowledge base, `provenance`, `user_findings` and
-        `task_defects` out of records without them, `judge_skipped` while the judges were asked, and `judges`
-        out without a panel of judges, so such records stay as they were."""
+        """Leave `retrieval` out for domains without a knowledge base, `provenance`, `user_findings`,
+        `task_defects` and `perturbation` out of records without them, `judge_skipped` while the judges were
+        asked, and `judges` out without a panel of judges, so such records stay as they were."""
         data: dict[str, Any] = handler(self)
-        for name in ("retrieval", "provenance", "user_findings", "task_defects", "judge_skipped"):
+        for name in (
+            "retrieval",
+            "provenance",
+            "user_findings",
+            "task_defects",
+            "judge_skipped",
+            "perturbation",
+        ):
             if data.get(name) is None:
                 data.pop(name, None)
         if not data.get("judges"):
