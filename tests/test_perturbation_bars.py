@@ -1,0 +1,133 @@
+"""The bars perturbations are held to, on whole offline runs of the shipped domains by the oracle agent and
+the scripted user: rate 0 changes no record, the faults recorded match the rate set, agent-side write
+faults fail exactly the tasks that need an agent write, and a customer whose writes are all dropped fails
+exactly the tasks that need one while the audit blames none of those failures on the simulated user."""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+from scipy.stats import binom
+
+from tau2 import run
+from tau2.audit import Cause, audit_run
+from tau2.config import RunConfig
+from tau2.episode import EntryKind
+from tau2.metrics import Bootstrap
+from tau2.runs import Run, SimulationRecord, load_run
+from tau2.tasks import Task
+from tau2.tau2bench import load_task_file
+from tau2.world import Side, ToolKind, get_domain
+
+DOMAINS = ("telecom", "airline", "retail", "mock")
+
+
+def _run(tmp_path: Path, name: str, domain: str, perturbations: dict[str, Any], trials: int = 1) -> Run:
+    config = RunConfig(
+        domain=domain,
+        agent="oracle",
+        user="scripted",
+        trials=trials,
+        seed=11,
+        concurrency=8,
+        perturbations=perturbations,
+    )
+    run(config, tmp_path / name)
+    return load_run(tmp_path / name)
+
+
+@cache
+def _tasks(domain: str) -> dict[str, Task]:
+    suite = get_domain(domain).default_suite
+    assert suite is not None
+    return {task.id: task for task in load_task_file(Path(suite), domain)}
+
+
+def _needs(task: Task, side: Side) -> bool:
+    """Whether the task's reference solution has a write by `side`."""
+    tools = get_domain(task.domain).tools
+    return any(
+        step.side is side and (tool := tools.tool(step.name)) is not None and tool.kind is ToolKind.WRITE
+        for step in task.evaluation.solution
+    )
+
+
+def _comparable(record: SimulationRecord) -> dict[str, Any]:
+    """A record without what differs between two runs of one configuration: the run, its timing and the
+    hashes of its configuration."""
+    data = record.model_dump(mode="json", exclude={"run_id", "duration_s", "provenance"})
+    trajectory = data.get("trajectory") or {}
+    trajectory.pop("duration_s", None)
+    for entry in trajectory.get("entries", []):
+        entry.pop("elapsed_s", None)
+    return data
+
+
+@pytest.mark.parametrize("domain", DOMAINS)
+def test_rate_zero_of_every_perturbation_records_what_an_unperturbed_run_does(
+    tmp_path: Path, domain: str
+) -> None:
+    zero = {
+        "tool_faults": {"rate": 0.0, "seat": "both", "kinds": ["read", "write", "generic"]},
+        "unreliable_user": {"drop_rate": 0.0, "withhold_rate": 0.0},
+    }
+    plain = _run(tmp_path, "plain", domain, {})
+    perturbed = _run(tmp_path, "zero", domain, zero)
+    assert [_comparable(record) for record in perturbed.records] == [
+        _comparable(record) for record in plain.records
+    ]
+
+
+def test_faults_over_two_thousand_simulations_match_the_rate_set(tmp_path: Path) -> None:
+    rate = 0.3
+    trials = -(-2_000 // len(_tasks("telecom")))
+    faults = {"tool_faults": {"rate": rate, "seat": "both", "mode": "persistent"}}
+    records = list(_run(tmp_path, "faults", "telecom", faults, trials=trials).records)
+    assert len(records) >= 2_000
+    tools = get_domain("telecom").tools
+    subject = 0
+    drawn = 0
+    for record in records:
+        assert record.trajectory is not None
+        for entry in record.trajectory.entries:
+            call = entry.tool_call
+            tool = None if call is None or call.side is None else tools.tool(call.name)
+            if entry.kind is EntryKind.TOOL_CALL and tool is not None and tool.kind is not ToolKind.GENERIC:
+                subject += 1
+        events = [] if record.perturbation is None else record.perturbation.events
+        subject -= sum(event.repeat for event in events)  # a persistent fault again draws nothing
+        drawn += sum(not event.repeat for event in events)
+    low, high = binom.interval(0.99, subject, rate)
+    assert low <= drawn <= high, (drawn, subject)
+
+
+@pytest.mark.parametrize("domain", DOMAINS)
+def test_persistent_agent_write_faults_fail_exactly_the_tasks_needing_an_agent_write(
+    tmp_path: Path, domain: str
+) -> None:
+    plain = {record.task_id: record.reward for record in _run(tmp_path, "plain", domain, {}).records}
+    faults = {"tool_faults": {"rate": 1.0, "seat": "agent", "kinds": ["write"], "mode": "persistent"}}
+    faulted = {record.task_id: record.reward for record in _run(tmp_path, "faults", domain, faults).records}
+    needing = {task_id for task_id, task in _tasks(domain).items() if _needs(task, Side.AGENT)}
+    assert needing, "the suite has tasks needing an agent write"
+    assert {task_id: faulted[task_id] for task_id in needing} == dict.fromkeys(needing, 0.0)
+    assert {k: v for k, v in faulted.items() if k not in needing} == {
+        k: v for k, v in plain.items() if k not in needing
+    }
+
+
+def test_a_customer_whose_writes_are_dropped_fails_every_task_needing_one_and_is_not_blamed(
+    tmp_path: Path,
+) -> None:
+    dropped = _run(tmp_path, "dropped", "telecom", {"unreliable_user": {"drop_rate": 1.0}})
+    needing = {task_id for task_id, task in _tasks("telecom").items() if _needs(task, Side.USER)}
+    assert len(needing) > 50
+    rewards = {record.task_id: record.reward for record in dropped.records}
+    assert {task_id: rewards[task_id] for task_id in needing} == dict.fromkeys(needing, 0.0)
+    audit = audit_run(dropped, Bootstrap(samples=100))
+    failed = [simulation for simulation in audit.simulations if simulation.task_id in needing]
+    assert len(failed) == len(needing)
+    assert [s.task_id for s in failed if s.cause is Cause.SIMULATED_USER] == []
