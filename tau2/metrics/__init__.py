@@ -1,8 +1,9 @@
 """Metrics over simulation records: pass^k with bootstrap intervals, flip rate, breakdowns, per-action
 diagnostics, the usage ledger, and paired comparisons of two runs; for experiments, the exact McNemar test,
 the minimum detectable difference, the one-sentence verdict, the bounds left by missing trials, and the
-adaptive allocation of trials; the agreement of several judges (Cohen's and Fleiss' κ). pass^k and its
-intervals need only per-task counts of trials and successes (`TaskCounts`), never the records themselves."""
+adaptive allocation of trials; what a run's perturbations did (`RobustnessTally`); the agreement of
+several judges (Cohen's and Fleiss' κ). pass^k and its intervals need only per-task counts of trials and
+successes (`TaskCounts`), never the records themselves."""
 
 from tau2.metrics._allocation import PRIOR, Allocation, Budget, StopReason, allocate
 from tau2.metrics._cost import (
@@ -89,6 +90,7 @@ from tau2.metrics.passk import (
     pass_hat_k_values,
 )
 from tau2.metrics.retrieval import RetrievalSummary, retrieval_summary
+from tau2.metrics.robustness import PerturbationSummary, RobustnessTally
 from tau2.metrics.usage import SeatUsage, seat_usage
 
 __all__ = [
@@ -129,8 +131,10 @@ __all__ = [
     "PairedGroup",
     "PairedMean",
     "PassKBounds",
+    "PerturbationSummary",
     "RecordPair",
     "RetrievalSummary",
+    "RobustnessTally",
     "RunTally",
     "SeatCost",
     "SeatUsage",
