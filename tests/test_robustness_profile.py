@@ -158,3 +158,36 @@ def test_the_example_experiment_s_perturbed_arms_are_significantly_worse_than_no
         assert profiles[arm]["against"] == "none"
         assert profiles[arm]["delta_pass_hat_1"]["diff"] < 0
         assert profiles[arm]["p_value"] < 0.001
+
+
+def test_a_perturbed_run_resumes_with_its_perturbations(tmp_path: Path) -> None:
+    faults = {"tool_faults": {"rate": 0.5, "seat": "both"}}
+    base = {
+        "domain": "mock",
+        "task_ids": TASKS,
+        "agent": "oracle",
+        "user": "scripted",
+        "perturbations": faults,
+    }
+    run(RunConfig.model_validate({**base, "trials": 1}), tmp_path / "run")
+    run(RunConfig.model_validate({**base, "trials": 3}), tmp_path / "run", resume=True)
+    once = tmp_path / "once"
+    run(RunConfig.model_validate({**base, "trials": 3}), once)
+    resumed = {(r.task_id, r.trial): r.perturbation for r in load_run(tmp_path / "run").records}
+    assert resumed == {(r.task_id, r.trial): r.perturbation for r in load_run(once).records}
+    assert any(value is not None for value in resumed.values())
+
+
+def test_reading_a_run_never_imports_a_perturbation_kind_its_manifest_names(tmp_path: Path) -> None:
+    config = RunConfig(domain="mock", task_ids=TASKS, agent="oracle", user="scripted")
+    run(config.model_copy(update={"trials": 1}), tmp_path / "run")
+    manifest = tmp_path / "run" / "manifest.json"
+    data = json.loads(manifest.read_text(encoding="utf-8"))
+    data["config"]["perturbations"] = {"never_imported_pack:KIND": {"rate": 0.5}}
+    manifest.write_text(json.dumps(data), encoding="utf-8")
+    loaded = load_run(tmp_path / "run")
+    assert loaded.manifest.config.perturbations["never_imported_pack:KIND"].model_dump() == {"rate": 0.5}
+    assert runner.invoke(app, ["report", str(tmp_path / "run")]).exit_code == 0
+    resumed = runner.invoke(app, ["run", "--resume", "--out", str(tmp_path / "run"), "--trials", "2"])
+    assert resumed.exit_code == 2
+    assert "never_imported_pack:KIND' names a perturbation by module:attribute" in resumed.output

@@ -32,10 +32,13 @@ def parse_assignments(option: str, items: Iterable[str]) -> dict[str, JsonValue]
 
 def parse_perturbations(option: str, items: Iterable[str]) -> dict[str, dict[str, JsonValue]] | None:
     """`KIND[:KEY=VALUE,…]` items as the perturbations' settings by kind (values read as JSON when they
-    parse, so `tools=["a","b"]` is a list); None when no item was given."""
+    parse, so `tools=["a","b"]` is a list; the kind may be a `module:attribute` reference, as the settings
+    are what follows the last colon); None when no item was given."""
     parsed: dict[str, dict[str, JsonValue]] = {}
     for item in items:
-        kind, _, settings = item.partition(":")
+        kind, _, settings = item.rpartition(":")
+        if "=" not in settings and settings:  # no settings: the item is the kind (maybe module:attribute)
+            kind, settings = item, ""
         if not kind.strip():
             raise UserInputError(f"{option} {item!r}: expected KIND[:KEY=VALUE,…]")
         pairs = [pair for pair in re.split(r",(?=[A-Za-z_][\w]*=)", settings) if pair.strip()]

@@ -12,11 +12,14 @@ from pydantic import (
     SerializeAsAny,
     SerializerFunctionWrapHandler,
     ValidationError,
+    ValidationInfo,
     field_validator,
     model_serializer,
 )
 
-from tau2.perturbations import PerturbationSettings, get_perturbation
+from tau2._registry import refuse_data_reference
+from tau2.errors import UserInputError
+from tau2.perturbations import PerturbationSettings, RecordedSettings, get_perturbation
 from tau2.world import RetrievalConfig
 
 
@@ -61,13 +64,24 @@ class EpisodeSettings(BaseModel):
 
     @field_validator("perturbations", mode="before")
     @classmethod
-    def _kind_settings(cls, given: Any) -> Any:
+    def _kind_settings(cls, given: Any, info: ValidationInfo) -> Any:
         """Each kind's settings read by the kind's own settings model (an unknown kind, or a setting the
-        kind does not take, refused naming it)."""
+        kind does not take, refused naming it). A recorded configuration (a manifest) that names a kind by
+        a reference the user has not named keeps its settings as recorded, unread: reading a run never
+        imports the code it names."""
         if not isinstance(given, dict):
             return given
         settings: dict[str, PerturbationSettings] = {}
         for name, value in given.items():
+            if isinstance(value, RecordedSettings):  # kept unread already (`RunConfig.episode`)
+                settings[name] = value
+                continue
+            if (info.context or {}).get("recorded") and isinstance(value, dict):
+                try:
+                    refuse_data_reference(name, "perturbation", "perturbations")
+                except UserInputError:
+                    settings[name] = RecordedSettings.model_validate(value)
+                    continue
             kind = get_perturbation(name)
             if isinstance(value, kind.settings):
                 settings[name] = value

@@ -13,6 +13,7 @@ from tau2.perturbations._kind import (
     PerturbationBuilder,
     PerturbationKind,
     PerturbationSettings,
+    RecordedSettings,
     Step,
 )
 from tau2.perturbations._perturber import Perturber, perturbation_rng
@@ -46,6 +47,7 @@ __all__ = [
     "PerturbationRecord",
     "PerturbationSettings",
     "Perturber",
+    "RecordedSettings",
     "Step",
     "ToolFaultSettings",
     "UnreliableUserSettings",

@@ -25,6 +25,13 @@ class PerturbationSettings(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
 
+class RecordedSettings(PerturbationSettings):
+    """A recorded kind's settings kept as they were written, unread (a run's manifest naming a kind by a
+    reference nobody named in this process: it is not imported to read them)."""
+
+    model_config = ConfigDict(frozen=True, extra="allow")
+
+
 @dataclass(frozen=True)
 class EpisodeStart:
     """What an episode is built from: the task as played and the data directory its world (and the

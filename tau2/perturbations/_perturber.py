@@ -36,13 +36,15 @@ class Perturber:
 
     @classmethod
     def of(cls, settings: Mapping[str, PerturbationSettings], seed: int | None) -> Perturber:
-        """The perturbations `settings` configure (by kind name), for the simulation of `seed`."""
-        return cls(
-            [
-                get_perturbation(name).episode(given, perturbation_rng(seed, name))
-                for name, given in settings.items()
-            ]
-        )
+        """The perturbations `settings` configure (by kind name), for the simulation of `seed` (settings
+        kept as recorded are read by their kind now)."""
+        effects = []
+        for name, given in settings.items():
+            kind = get_perturbation(name)
+            if not isinstance(given, kind.settings):
+                given = kind.settings.model_validate(given.model_dump())
+            effects.append(kind.episode(given, perturbation_rng(seed, name)))
+        return cls(effects)
 
     def before_episode(self, start: EpisodeStart) -> EpisodeStart:
         """The task and data the episode is built from, after every kind's hook, in order."""
