@@ -191,3 +191,27 @@ def test_reading_a_run_never_imports_a_perturbation_kind_its_manifest_names(tmp_
     resumed = runner.invoke(app, ["run", "--resume", "--out", str(tmp_path / "run"), "--trials", "2"])
     assert resumed.exit_code == 2
     assert "never_imported_pack:KIND' names a perturbation by module:attribute" in resumed.output
+
+
+def test_tau2_episode_says_what_the_perturbations_did() -> None:
+    given = ["--perturbation", "unreliable_user:drop_rate=1", "--perturbation", "tool_faults:rate=1"]
+    shown = runner.invoke(
+        app,
+        [
+            "episode",
+            "--domain",
+            "mock",
+            "--task-id",
+            "both",
+            "--agent",
+            "oracle",
+            "--user",
+            "scripted",
+            *given,
+        ],
+    )
+    assert shown.exit_code == 0, shown.output
+    lines = [line for line in shown.output.splitlines() if line.startswith("perturbation ")]
+    assert lines[0].startswith("perturbation tool_faults: fault at entry 2 (enable_power): ")
+    assert "perturbation unreliable_user: dropped_call at entry 5 (plug_in)" in lines
+    assert "the agent noticed: unreliable_user" in shown.output

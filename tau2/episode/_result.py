@@ -2,7 +2,16 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field, computed_field
+from typing import Any
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    computed_field,
+    model_serializer,
+)
 
 from tau2.episode._config import EpisodeConfig
 from tau2.episode._evaluation import EvaluationResult
@@ -42,6 +51,15 @@ class EpisodeResult(BaseModel):
     played: Task | None = Field(default=None, exclude=True)
     """The task as played when a perturbation changed it before the episode (not serialised: the record
     names the task)."""
+
+    @model_serializer(mode="wrap")
+    def _omit_unperturbed(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        """Leave `perturbation` out of an episode the perturbations left untouched, so such a result reads
+        as it always did."""
+        data: dict[str, Any] = handler(self)
+        if data.get("perturbation") is None:
+            data.pop("perturbation", None)
+        return data
 
     @computed_field  # type: ignore[prop-decorator]
     @property

@@ -73,9 +73,12 @@ class Perturber:
         return None
 
     def record(self, steps: Sequence[Step]) -> PerturbationRecord | None:
-        """What the perturbations did in the finished episode of `steps`, and which the agent noticed; None
-        when they did nothing."""
+        """What the perturbations did in the finished episode of `steps` (in the order they happened, what
+        they changed before it first), and which the agent noticed; None when they did nothing."""
         events = [event for effect in self._effects for event in effect.events]
+        events.sort(
+            key=lambda event: -1 if event.entry is None else event.entry
+        )  # in the order they happened
         if not events:
             return None
         noticed = [
