@@ -366,8 +366,10 @@ class Episode:
     def _perturbed(self, seat: Side, call: ToolCall) -> ToolResult | None:
         """What a perturbation answers a call it keeps from the world (its entries come next), or None
         when the call goes through."""
+        if self._perturber is None:
+            return None
         tool = self._world.tools.tool(call.name)
-        if self._perturber is None or tool is None:
+        if tool is None:
             return None
         attempt = CallAttempt(seat, tool, dict(call.arguments), self._world)
         caught = self._perturber.intercept(attempt, len(self._entries))

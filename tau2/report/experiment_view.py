@@ -260,7 +260,10 @@ def experiment_page(report: ExperimentReport, runs: dict[str, Run]) -> str:
         _section(
             "Robustness",
             _table(robustness_table(report.robustness, level)),
-            *(f'<p class="note">{escape(text)}</p>' for text in noticed_lines(report.robustness, None)),
+            _folded(
+                "Where the agent noticed",
+                *(f'<p class="note">{escape(text)}</p>' for text in noticed_lines(report.robustness, None)),
+            ),
         ),
         *(_comparison_section(comparison, level, index) for comparison in report.comparisons),
         _section(

@@ -59,7 +59,10 @@ def run_page_parts(
         _section(
             "Robustness",
             _table(robustness_table(profiles, report.bootstrap.level)),
-            *(f'<p class="note">{escape(text)}</p>' for text in noticed_lines(profiles, None)),
+            _folded(
+                "Where the agent noticed",
+                *(f'<p class="note">{escape(text)}</p>' for text in noticed_lines(profiles, None)),
+            ),
         ),
         _section(
             "Simulated-user audit and failures by cause",

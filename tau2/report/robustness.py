@@ -84,8 +84,8 @@ def _units(run: Run) -> tuple[dict[tuple[str, int], bool], OutcomeTally]:
 
 
 def robustness_table(profiles: Sequence[RobustnessProfile], level: float) -> TableData:
-    """One row per perturbation of each profile: what it did, pass^1, and Δpass^1 against the unperturbed
-    arm with its interval and p-value."""
+    """One row per perturbation of each profile: the unperturbed arm it is measured against, what it did,
+    pass^1, and Δpass^1 against that arm with its interval and p-value."""
     rows = []
     for profile in profiles:
         delta = profile.delta_pass_hat_1
@@ -95,6 +95,7 @@ def robustness_table(profiles: Sequence[RobustnessProfile], level: float) -> Tab
                 [
                     profile.arm or "this run",
                     summary.kind,
+                    profile.against or "–",
                     _settings(summary),
                     _events(summary),
                     f"{summary.perturbed}/{summary.simulations}",
@@ -103,15 +104,11 @@ def robustness_table(profiles: Sequence[RobustnessProfile], level: float) -> Tab
                     "–" if delta is None else fmt.signed(delta.diff),
                     "–" if delta is None else fmt.interval(delta.ci_low, delta.ci_high, True),
                     "–" if profile.p_value is None else f"{profile.p_value:.2g}",
-                    profile.against or "–",
                 ]
             )
-    columns = ["arm", "perturbation", "settings", "events", "perturbed", "noticed", "pass^1", "Δpass^1"]
+    columns = ["arm", "perturbation", "against", "settings", "events", "perturbed", "noticed", "pass^1"]
     return TableData(
-        "Robustness profile",
-        [*columns, f"{level:.0%} CI", "p", "against"],
-        rows,
-        text_columns=4,
+        "Robustness profile", [*columns, "Δpass^1", f"{level:.0%} CI", "p"], rows, text_columns=5
     )
 
 
