@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import SHARED_CONFORMANCE
 from scipy.stats import binom
 
 from tau2 import run
@@ -25,6 +24,8 @@ from tau2.tasks import Task, initialize_world
 from tau2.tau2bench import load_task_file
 from tau2.world import Side, ToolKind, WorldView, get_domain
 
+SHARED_CONFORMANCE = Path(__file__).resolve().parents[1].parent / "shared" / "conformance"
+"""τ²-bench's public data beside the repository (see tests/conftest.py)."""
 DOMAINS = ("telecom", "airline", "retail", "banking_knowledge", "mock")
 
 
