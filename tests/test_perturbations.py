@@ -315,3 +315,22 @@ async def test_a_kind_registered_in_code_runs_in_an_episode_and_is_recorded() ->
         "plug_in",
     )
     assert result.reward == 0.0
+
+
+async def test_the_customer_is_audited_against_the_brief_it_was_given() -> None:
+    from tau2.findings import RunFindings
+    from tau2.runner import episode_record, with_findings
+    from tau2.world import get_domain
+
+    result = await play({})
+    entries = list(result.trajectory.entries)
+    first = next(i for i, e in enumerate(entries) if e.seat is Side.USER and e.kind is EntryKind.MESSAGE)
+    entries[first] = entries[first].model_copy(update={"text": "My meter M-9876 shows the lamp is dark."})
+    said = result.model_copy(update={"trajectory": result.trajectory.model_copy(update={"entries": entries})})
+    record = episode_record(BOTH, 0, said)
+    played = _with_known_info("You are Ada. Your meter is M-9876.")  # as a perturbation may rewrite it
+    findings = RunFindings(get_domain("mock"), None)
+    as_written = with_findings(record, BOTH, findings).user_findings or []
+    as_played = with_findings(record, BOTH, findings, played=played).user_findings or []
+    assert "unfounded_fact" in {finding.check for finding in as_written}
+    assert "unfounded_fact" not in {finding.check for finding in as_played}

@@ -47,18 +47,21 @@ def episode_record(
         perturbation=result.perturbation,
         trajectory=trajectory,
     )
-    return record if findings is None else with_findings(record, result.played or task, findings)
+    return record if findings is None else with_findings(record, task, findings, played=result.played)
 
 
-def with_findings(record: SimulationRecord, task: Task, findings: RunFindings) -> SimulationRecord:
+def with_findings(
+    record: SimulationRecord, task: Task, findings: RunFindings, *, played: Task | None = None
+) -> SimulationRecord:
     """`record` of a simulation of `task` with its findings: the simulated-user checks that fired, for an
-    interactive simulation, and its task's defects, for a failed one (none for infrastructure failures, and
-    none when the task's data cannot be read: the report looks them up again)."""
+    interactive simulation, read against the task as played (`played`, when a perturbation changed it: the
+    brief the customer was given), and its task's defects, for a failed one (none for infrastructure
+    failures, and none when the task's data cannot be read: the report looks them up again)."""
     if record.excluded:
         return record
     user_findings = None
     if record.mode is Mode.INTERACTIVE and record.trajectory is not None:
-        user_findings = findings.user_findings(record.trajectory, task)
+        user_findings = findings.user_findings(record.trajectory, played or task)
     task_defects = None
     if not record.success:
         with suppress(UserInputError):
