@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     from tau2.errors import ErrorCode, ToolError, UnknownDomainError, UserInputError
     from tau2.experiments import ExperimentResult, arun_experiment, run_experiment
     from tau2.llm import ContextOverflowError, InfrastructureError, Usage
+    from tau2.perturbations import PerturbationKind, check_perturbation, register_perturbation
     from tau2.runs import SimulationRecord
     from tau2.tasks import (
         AssertionCall,
@@ -91,6 +92,7 @@ __all__ = [
     "InitialData",
     "Mode",
     "NLJudge",
+    "PerturbationKind",
     "RejectedReply",
     "RewardType",
     "RunConfig",
@@ -125,6 +127,7 @@ __all__ = [
     "available_domains",
     "check_actor",
     "check_domain",
+    "check_perturbation",
     "evaluate",
     "get_domain",
     "initialize_world",
@@ -133,6 +136,7 @@ __all__ = [
     "make_actor",
     "register_actor",
     "register_domain",
+    "register_perturbation",
     "run",
     "run_episode",
     "run_experiment",
@@ -147,6 +151,7 @@ _SOURCES = (
     "tau2.tasks",
     "tau2.tau2bench",
     "tau2.llm",
+    "tau2.perturbations",
     "tau2.episode",
     "tau2.actors",
     "tau2.runs",

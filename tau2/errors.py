@@ -30,6 +30,8 @@ class ErrorCode(StrEnum):
     UNKNOWN_TOOL = "unknown_tool"
     WRONG_SEAT = "wrong_seat"
     INTERNAL_ERROR = "internal_error"
+    UNAVAILABLE = "unavailable"
+    """The service behind a tool did not answer (down, slow or overloaded): the call changed nothing."""
 
 
 class ToolError(Exception):

@@ -16,6 +16,10 @@ SLOW: dict[str, tuple[str, ...] | None] = {
     "reliability/": None,
     "test_report_browser.py": None,
     "test_example_pack.py": None,
+    "test_perturbation_bars.py": None,
+    "test_robustness_profile.py": (
+        "test_the_example_experiment_s_perturbed_arms_are_significantly_worse_than_none",
+    ),
     "test_output_over_input.py": ("test_standard_output_sent_into_a_runs_records_is_refused",),
     "test_data_never_imports.py": (
         "test_no_python_file_in_the_working_folder_is_imported_by_the_command_or_its_workers",

@@ -71,3 +71,37 @@ def test_page_of_long_task_ids_and_a_long_arm_name_fits_the_window(tmp_path: Pat
         assert len(browser.find_elements(By.CSS_SELECTOR, "a[href^='#sim-']")) == 8, "4 flips, 2 links each"
         assert layout_problems(browser) == []
         assert script_errors(browser) == []
+
+
+def test_the_robustness_profile_shows_on_the_experiment_and_the_run_page(tmp_path: Path) -> None:
+    from selenium.webdriver.common.by import By
+
+    base = {"domain": "mock", "trials": 3, "seed": 3, "agent": "oracle", "user": "scripted"}
+    dropped = {"perturbations": {"unreliable_user": {"drop_rate": 1.0}}}
+    config = experiment("robustness", "none", base, none={}, dropped=dropped)
+    directory = write_experiment(tmp_path / "experiment", config)
+    runner = CliRunner()
+    pages = {"experiment": tmp_path / "experiment.html", "run": tmp_path / "run.html"}
+    assert (
+        runner.invoke(
+            app, ["experiment", "report", str(directory), "--html", str(pages["experiment"])]
+        ).exit_code
+        == 0
+    )
+    assert (
+        runner.invoke(app, ["report", str(directory / "dropped"), "--html", str(pages["run"])]).exit_code == 0
+    )
+
+    with chromium(tmp_path / "profile") as browser:
+        for page in pages.values():
+            browser.get(page.as_uri())
+            (table,) = [
+                t for t in browser.find_elements(By.TAG_NAME, "table") if "Robustness profile" in t.text
+            ]
+            cells = [cell.text for cell in table.find_elements(By.CSS_SELECTOR, "tr:nth-child(2) td")]
+            assert cells[:3] == ["dropped", "unreliable_user", "none"]
+            folded = browser.find_element(By.XPATH, "//summary[contains(., 'Where the agent noticed')]")
+            folded.click()
+            assert "unreliable_user: the agent noticed in" in folded.find_element(By.XPATH, "..").text
+            assert layout_problems(browser) == []
+            assert script_errors(browser) == []

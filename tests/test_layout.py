@@ -37,6 +37,7 @@ LAYERS: dict[str, int] = {
     "retrieval": 2,
     "llm": 3,
     "rebrand": 3,
+    "perturbations": 3,
     "episode": 4,
     "config": 5,
     "actors": 5,

@@ -25,7 +25,7 @@ from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 from pydantic_core import PydanticUndefined
 
-from tau2.cli._option_text import parse_assignments, parse_rate_limit, parse_task_ids
+from tau2.cli._option_text import parse_assignments, parse_perturbations, parse_rate_limit, parse_task_ids
 from tau2.config import (
     EXECUTION_SETTINGS,
     ActorSpec,
@@ -47,6 +47,7 @@ _NAMES: dict[tuple[type[BaseModel], str], str] = {
     (ModelSpec, "args"): "arg",
     (ActorSpec, "kind"): "",
     (RunConfig, "rate_limits"): "rate-limit",
+    (RunConfig, "perturbations"): "perturbation",
     (ExecutorConfig, "address"): "ray",
     (RetrievalConfig, "name"): "",
 }
@@ -75,6 +76,7 @@ repeated `--judge-model`s."""
 _METAVARS: dict[tuple[type[BaseModel], str], str] = {
     (ModelSpec, "args"): "KEY=VALUE",
     (RunConfig, "rate_limits"): "PROVIDER=CONCURRENCY[/RPM]",
+    (RunConfig, "perturbations"): "KIND[:KEY=VALUE,…]",
     (ExecutorConfig, "address"): "ADDRESS",
     (RunConfig, "task_ids"): "ID[,ID…]",
     (RunConfig, "cache"): "DIR",
@@ -104,6 +106,9 @@ _TEXT_FORMS: dict[tuple[type[BaseModel], str], TextForm] = {
     (RunConfig, "task_ids"): TextForm(lambda flag, items: parse_task_ids(items), NAMES.note),
     (RunConfig, "rate_limits"): TextForm(
         lambda flag, items: dict(parse_rate_limit(item) for item in items), "Repeatable."
+    ),
+    (RunConfig, "perturbations"): TextForm(
+        parse_perturbations, "Repeatable, one kind each: e.g. tool_faults:rate=0.2,mode=persistent."
     ),
 }
 """Repeatable options whose items are not plain names."""

@@ -1,9 +1,10 @@
 """The text forms settings take on the command line: `KEY=VALUE` provider arguments, comma-separated task
-ids and `PROVIDER=CONCURRENCY[/RPM]` rate limits."""
+ids, `PROVIDER=CONCURRENCY[/RPM]` rate limits and `KIND:KEY=VALUE,…` perturbations."""
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable
 
 from pydantic import JsonValue
@@ -26,6 +27,22 @@ def parse_assignments(option: str, items: Iterable[str]) -> dict[str, JsonValue]
         except json.JSONDecodeError:
             value = text
         parsed[key.strip()] = value
+    return parsed or None
+
+
+def parse_perturbations(option: str, items: Iterable[str]) -> dict[str, dict[str, JsonValue]] | None:
+    """`KIND[:KEY=VALUE,…]` items as the perturbations' settings by kind (values read as JSON when they
+    parse, so `tools=["a","b"]` is a list; the kind may be a `module:attribute` reference, as the settings
+    are what follows the last colon); None when no item was given."""
+    parsed: dict[str, dict[str, JsonValue]] = {}
+    for item in items:
+        kind, _, settings = item.rpartition(":")
+        if "=" not in settings and settings:  # no settings: the item is the kind (maybe module:attribute)
+            kind, settings = item, ""
+        if not kind.strip():
+            raise UserInputError(f"{option} {item!r}: expected KIND[:KEY=VALUE,…]")
+        pairs = [pair for pair in re.split(r",(?=[A-Za-z_][\w]*=)", settings) if pair.strip()]
+        parsed[kind.strip()] = parse_assignments(option, pairs) or {}
     return parsed or None
 
 

@@ -108,6 +108,14 @@ def show_episode(console: Console, result: EpisodeResult) -> None:
         item = f" {literal(check.item)}" if check.item else ""
         console.print(f"{check.kind.value.lower()} ({role}) {outcome}{item}")
     console.print(f"steps: {result.trajectory.steps}  tool errors: {evaluation.tool_errors}")
+    perturbation = result.perturbation
+    for event in [] if perturbation is None else perturbation.events:
+        where = "" if event.entry is None else f" at entry {event.entry} ({literal(event.tool or '')})"
+        detail = "" if event.detail is None else f": {literal(event.detail)}"
+        repeat = " again" if event.repeat else ""
+        console.print(f"perturbation {literal(event.kind)}: {literal(event.effect)}{repeat}{where}{detail}")
+    if perturbation is not None and perturbation.noticed:
+        console.print(f"the agent noticed: {literal(', '.join(perturbation.noticed))}")
     recall = evaluation.retrieval
     if recall is not None:
         shown = len(set(recall.required) & set(recall.retrieved))

@@ -107,6 +107,9 @@ def layered(layers: Sequence[ConfigLayer], base: RunConfig | None = None) -> Run
             named = _at(merged, path)
             if isinstance(named, str) and not any(layer.gives(path) for layer in layers):
                 refuse_data_reference(named, what, f"the run's manifest: config.{dotted(path)}")
+        for kind in merged.get("perturbations") or {}:
+            if not any(layer.gives(("perturbations", kind)) for layer in layers):
+                refuse_data_reference(kind, "perturbation", "the run's manifest: config.perturbations")
     for layer in layers:
         merged = _merge(merged, layer.values, RunConfig)
     try:
@@ -122,6 +125,8 @@ def _allow_plugins(layers: Sequence[ConfigLayer]) -> None:
             named = _at(layer.values, path)
             if isinstance(named, str):
                 allow_reference(named)
+        for kind in _at(layer.values, ("perturbations",)) or {}:
+            allow_reference(kind)
 
 
 def _at(values: Mapping[str, Any], path: FieldPath) -> Any:

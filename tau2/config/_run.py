@@ -143,12 +143,13 @@ class RunConfig(EpisodeSettings):
     @model_serializer(mode="wrap")
     def _run_settings_first(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
         """The settings in the order they read best (the tasks and seats before the episode settings),
-        `retrieval` left out while unset as in `EpisodeSettings`, `extra_judges` while empty and
-        `judge_always` while off (so a configuration of one judge reads as it always did)."""
+        `retrieval` left out while unset and `perturbations` while there are none as in `EpisodeSettings`,
+        `extra_judges` while empty and `judge_always` while off (so a configuration of one judge reads as it
+        always did)."""
         data: dict[str, Any] = handler(self)
         if data.get("retrieval") is None:
             data.pop("retrieval", None)
-        for name in ("extra_judges", "judge_always"):
+        for name in ("extra_judges", "judge_always", "perturbations"):
             if not data.get(name):
                 data.pop(name, None)
         return {name: data[name] for name, _ in ordered_fields(type(self)) if name in data}

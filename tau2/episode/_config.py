@@ -5,8 +5,21 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializeAsAny,
+    SerializerFunctionWrapHandler,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+    model_serializer,
+)
 
+from tau2._registry import refuse_data_reference
+from tau2.errors import UserInputError
+from tau2.perturbations import PerturbationSettings, RecordedSettings, get_perturbation
 from tau2.world import RetrievalConfig
 
 
@@ -44,14 +57,53 @@ class EpisodeSettings(BaseModel):
     retrieval: RetrievalConfig | None = None
     """How the agent reaches the domain's knowledge base (domains that have one); left out, the domain's
     default, which a run resolves and records."""
+    perturbations: dict[str, SerializeAsAny[PerturbationSettings]] = Field(default_factory=dict)
+    """Perturbations every episode runs under, by kind (`tool_faults`, `unreliable_user`, an installed
+    kind), each with its own settings (`[perturbations.tool_faults] rate = 0.2`); each draws from a
+    stream seeded by the episode's seed, so arms of an experiment stay paired."""
+
+    @field_validator("perturbations", mode="before")
+    @classmethod
+    def _kind_settings(cls, given: Any, info: ValidationInfo) -> Any:
+        """Each kind's settings read by the kind's own settings model (an unknown kind, or a setting the
+        kind does not take, refused naming it). A recorded configuration (a manifest) that names a kind by
+        a reference the user has not named keeps its settings as recorded, unread: reading a run never
+        imports the code it names."""
+        if not isinstance(given, dict):
+            return given
+        settings: dict[str, PerturbationSettings] = {}
+        for name, value in given.items():
+            if isinstance(value, RecordedSettings):  # kept unread already (`RunConfig.episode`)
+                settings[name] = value
+                continue
+            if (info.context or {}).get("recorded") and isinstance(value, dict):
+                try:
+                    refuse_data_reference(name, "perturbation", "perturbations")
+                except UserInputError:
+                    settings[name] = RecordedSettings.model_validate(value)
+                    continue
+            kind = get_perturbation(name)
+            if isinstance(value, kind.settings):
+                settings[name] = value
+                continue
+            try:
+                settings[name] = kind.settings.model_validate(value)
+            except ValidationError as error:
+                first = error.errors()[0]
+                where = ".".join(str(part) for part in (name, *first["loc"]))
+                raise ValueError(f"{where}: {first['msg']}") from None
+        return settings
 
     @model_serializer(mode="wrap")
     def _omit_unset_retrieval(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
-        """Leave `retrieval` out while unset, so configurations of domains without a knowledge base (and
-        the manifests holding them) stay as they were."""
+        """Leave `retrieval` out while unset and `perturbations` while there are none, so configurations of
+        domains without a knowledge base, or of unperturbed runs, (and the manifests holding them) stay as
+        they were."""
         data: dict[str, Any] = handler(self)
         if data.get("retrieval") is None:
             data.pop("retrieval", None)
+        if not data.get("perturbations"):
+            data.pop("perturbations", None)
         return data
 
     def label(self) -> str:

@@ -41,8 +41,18 @@ from tau2.llm import (
     Usage,
     safe_text,
 )
+from tau2.perturbations import CallAttempt, EpisodeStart, PerturbationRecord, Perturber, Step
 from tau2.tasks import Task, initialize_world
-from tau2.world import Side, ToolResult, WorldView, WriteCall, WriteTracker, refusal_of, state_changes
+from tau2.world import (
+    Side,
+    ToolKind,
+    ToolResult,
+    WorldView,
+    WriteCall,
+    WriteTracker,
+    refusal_of,
+    state_changes,
+)
 
 
 @dataclass(frozen=True)
@@ -57,8 +67,11 @@ class Episode:
     """One episode: `start` opens the conversation, `apply` carries out one actor turn; both return the
     next `Turn`, or None once the episode is over. `result` then evaluates it.
 
-    Building it initialises the task's world (a task that fails raises `TaskSetupError`) and the seats'
-    contexts, which the actors are started with before `start`. `persona_text` overrides the task's.
+    Building it applies the configured perturbations' start (which may change the task as played and the
+    data its world is built from), initialises the task's world (a task that fails raises
+    `TaskSetupError`) and the seats' contexts, which the actors are started with before `start`.
+    `persona_text` overrides the task's. Every tool call passes the perturbations before the world: one
+    they intercept never reaches it, and its caller is told what the perturbation says.
     """
 
     __slots__ = (
@@ -69,6 +82,8 @@ class Episode:
         "_entries",
         "_errors",
         "_initial",
+        "_perturber",
+        "_played",
         "_ready",
         "_resolve",
         "_retrieval",
@@ -98,7 +113,14 @@ class Episode:
         persona_text: str | None = None,
     ) -> None:
         started = time.perf_counter()
+        self._perturber = Perturber.of(config.perturbations, config.seed) if config.perturbations else None
+        self._played: Task | None = None
+        if self._perturber is not None:
+            start = self._perturber.before_episode(EpisodeStart(task, data_dir))
+            self._played = None if start.task == task else start.task
+            task, data_dir = start.task, start.data_dir
         self.task = task
+        """The task as played (a perturbation may have changed it)."""
         self.config = config
         self.data_dir = data_dir
         seated = settled(task, config)
@@ -206,7 +228,42 @@ class Episode:
             ),
             state_changes=(changes := state_changes(self._initial, self._world.snapshot())),
             record_writes=self._writes.written(changes),
+            perturbation=self.perturbation,
+            played=self._played,
         )
+
+    @property
+    def perturbation(self) -> PerturbationRecord | None:
+        """What the perturbations did in the finished episode, and which the agent noticed; None when
+        there were none or they did nothing."""
+        if self._perturber is None:
+            return None
+        return self._perturber.record(self._steps_taken())
+
+    def _steps_taken(self) -> list[Step]:
+        """The finished episode's messages and tool calls, as perturbations read them."""
+        tools = self._world.tools
+        steps = []
+        for entry in self.trajectory.entries:
+            call = entry.tool_call
+            if entry.kind is EntryKind.MESSAGE:
+                steps.append(Step(index=entry.index, seat=entry.seat))
+            elif entry.kind is EntryKind.TOOL_CALL and call is not None:
+                tool = tools.tool(call.name)
+                reads = tool is not None and tool.kind is ToolKind.READ
+                steps.append(Step(entry.index, entry.seat, call.name, dict(call.arguments), reads))
+        return steps
+
+    def _evaluated_trajectory(self) -> Trajectory:
+        """The trajectory the evaluation compares with the reference: without the calls a perturbation
+        kept from the world (and their results), which did nothing there."""
+        trajectory = self.trajectory
+        record = self.perturbation
+        unreached = frozenset() if record is None else record.unreached_entries()
+        if not unreached:
+            return trajectory
+        kept = [entry for entry in trajectory.entries if entry.index not in unreached]
+        return trajectory.model_copy(update={"entries": kept})
 
     def evaluate(self, judgement: Judgement | None = None) -> EvaluationResult:
         """The finished episode's evaluation, with `judgement`'s verdicts on its natural-language assertions
@@ -215,7 +272,7 @@ class Episode:
         return evaluate(
             self.task,
             self._world,
-            self.trajectory,
+            self._evaluated_trajectory(),
             data_dir=self.data_dir,
             nl_verdicts=judgement.verdicts,
             judge_usage=judgement.usage,
@@ -305,9 +362,11 @@ class Episode:
             if side is None:
                 result = self._refusal(seat, call.name)
             else:
-                self._writes.before(call.name)
-                result = self._world.call(side, call.name, call.arguments)
-                self._writes.after(WriteCall(entry=len(self._entries), seat=seat, tool=call.name))
+                result = self._perturbed(seat, call)
+                if result is None:
+                    self._writes.before(call.name)
+                    result = self._world.call(side, call.name, call.arguments)
+                    self._writes.after(WriteCall(entry=len(self._entries), seat=seat, tool=call.name))
             resolved = call if call.side is side else call.model_copy(update={"side": side})
             self._append(seat, EntryKind.TOOL_CALL, tool_call=resolved, usage=usage)
             usage = None
@@ -320,6 +379,18 @@ class Episode:
             elif call.name == self._transfer_tool and refusal_of(self._world.domain, result) is None:
                 self._end(TerminationReason.TRANSFER, ending)
                 return
+
+    def _perturbed(self, seat: Side, call: ToolCall) -> ToolResult | None:
+        """What a perturbation answers a call it keeps from the world (its entries come next), or None
+        when the call goes through."""
+        if self._perturber is None:
+            return None
+        tool = self._world.tools.tool(call.name)
+        if tool is None:
+            return None
+        attempt = CallAttempt(seat, tool, dict(call.arguments), self._world)
+        caught = self._perturber.intercept(attempt, len(self._entries))
+        return None if caught is None else caught.result
 
     def _refusal(self, seat: Side, name: str) -> ToolResult:
         """The error result for a call of a tool the seat does not hold."""

@@ -2,11 +2,22 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, computed_field
+from typing import Any
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    computed_field,
+    model_serializer,
+)
 
 from tau2.episode._config import EpisodeConfig
 from tau2.episode._evaluation import EvaluationResult
 from tau2.episode._trajectory import TerminationReason, Trajectory
+from tau2.perturbations import PerturbationRecord
+from tau2.tasks import Task
 from tau2.world import RecordWrite, StateChange
 
 
@@ -38,6 +49,20 @@ class EpisodeResult(BaseModel):
     record_writes: dict[str, RecordWrite] | None = None
     """The records those changes touch, by their path in the state: each one's name and the calls (and
     seats) that changed it; what the runner measures collateral damage from (None: not tracked)."""
+    perturbation: PerturbationRecord | None = None
+    """What the run's perturbations did in this episode; None when they did nothing (or there were none)."""
+    played: Task | None = Field(default=None, exclude=True)
+    """The task as played when a perturbation changed it before the episode (not serialised: the record
+    names the task)."""
+
+    @model_serializer(mode="wrap")
+    def _omit_unperturbed(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        """Leave `perturbation` out of an episode the perturbations left untouched, so such a result reads
+        as it always did."""
+        data: dict[str, Any] = handler(self)
+        if data.get("perturbation") is None:
+            data.pop("perturbation", None)
+        return data
 
     @computed_field  # type: ignore[prop-decorator]
     @property

@@ -2,9 +2,9 @@
 diagnostics, the usage ledger, collateral damage (`CollateralTally`), and paired comparisons of two runs;
 for experiments, the exact McNemar test, the minimum detectable difference, the one-sentence verdict, the
 bounds left by missing trials, the statistics added to every comparison (an extension point:
-`ExperimentStatistic`), and the adaptive allocation of trials; the agreement of several judges (Cohen's and
-Fleiss' κ). pass^k and its intervals need only per-task counts of trials and successes (`TaskCounts`),
-never the records themselves."""
+`ExperimentStatistic`), and the adaptive allocation of trials; what a run's perturbations did
+(`RobustnessTally`); the agreement of several judges (Cohen's and Fleiss' κ). pass^k and its intervals need
+only per-task counts of trials and successes (`TaskCounts`), never the records themselves."""
 
 from tau2.metrics._allocation import PRIOR, Allocation, Budget, StopReason, allocate
 from tau2.metrics._collateral import (
@@ -107,6 +107,7 @@ from tau2.metrics.passk import (
     pass_hat_k_values,
 )
 from tau2.metrics.retrieval import RetrievalSummary, retrieval_summary
+from tau2.metrics.robustness import PerturbationSummary, RobustnessTally
 from tau2.metrics.usage import SeatUsage, seat_usage
 
 __all__ = [
@@ -154,8 +155,10 @@ __all__ = [
     "PairedMean",
     "PairedUnit",
     "PassKBounds",
+    "PerturbationSummary",
     "RecordPair",
     "RetrievalSummary",
+    "RobustnessTally",
     "RunTally",
     "SeatCost",
     "SeatUsage",

@@ -10,6 +10,7 @@ from tau2.metrics.actions import ActionTally
 from tau2.metrics.checks import CheckTally
 from tau2.metrics.outcomes import OutcomeTally, TaskTally
 from tau2.metrics.retrieval import RetrievalTally
+from tau2.metrics.robustness import RobustnessTally
 from tau2.metrics.usage import UsageTally
 from tau2.runs import RecordHead
 
@@ -25,6 +26,7 @@ class RunTally:
         self.cost = CostTally()
         self.retrieval = RetrievalTally()
         self.judges = JudgeTally()
+        self.robustness = RobustnessTally()
         self.simulations = self.excluded = self.successes = self.steps = self.tool_errors = 0
         self._durations: list[float] = []
 
@@ -37,6 +39,7 @@ class RunTally:
         self.cost.add(record)
         self.retrieval.add(record)
         self.judges.add(record)
+        self.robustness.add(record)
         self.simulations += 1
         self._durations.append(record.duration_s)
         if record.excluded:

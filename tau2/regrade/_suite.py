@@ -256,13 +256,17 @@ def _regraded_manifest(
 def _regrade(
     record: SimulationRecord, task: Task, manifest: RunManifest, data_dir: Path | None
 ) -> tuple[SimulationRecord, dict[str, RecordWrite]]:
-    """`record` re-scored against `task`: its trajectory's calls replayed in the task's fresh world; with
+    """`record` re-scored against `task`: its trajectory's calls replayed in the task's fresh world (but
+    those a perturbation kept from the world, which are left out of the evaluation as when it ran); with
     the records the replay changed (by path, with the calls that changed each)."""
     assert record.trajectory is not None
     world = initialize_world(task, data_dir)
     changes = WriteTracker(world)
+    unreached = frozenset() if record.perturbation is None else record.perturbation.unreached_entries()
+    solo = record.mode is Mode.SOLO
+    entries = _replayed(record.trajectory.entries, world, changes, solo=solo, kept=unreached)
     trajectory = Trajectory(
-        entries=_replayed(record.trajectory.entries, world, changes, solo=record.mode is Mode.SOLO),
+        entries=entries,
         termination=record.termination,
         termination_detail=record.termination_detail,
         duration_s=record.trajectory.duration_s,
@@ -270,10 +274,11 @@ def _regrade(
         usage=record.usage,
     )
     retrieval = manifest.episode.retrieval
+    evaluated = [entry for entry in entries if entry.index not in unreached]
     evaluation = evaluate(
         task,
         world,
-        trajectory,
+        trajectory.model_copy(update={"entries": evaluated}) if unreached else trajectory,
         data_dir=data_dir,
         nl_verdicts=_recorded_verdicts(record),
         retrieval=retrieval,
@@ -299,19 +304,32 @@ def _regrade(
     return SimulationRecord.model_validate(fields), changes.written(state_changes)
 
 
-def _replayed(entries: Iterable[Entry], world: World, changes: WriteTracker, *, solo: bool) -> list[Entry]:
+def _replayed(
+    entries: Iterable[Entry],
+    world: World,
+    changes: WriteTracker,
+    *,
+    solo: bool,
+    kept: frozenset[int] = frozenset(),
+) -> list[Entry]:
     """The entries with every tool call run again in `world` and its result replaced by the new one. Calls
-    that reached no tool (refused to the seat), a solo agent's `done` and a knowledge base's retrieval
-    calls (which change nothing) keep their recorded results."""
+    that reached no tool (refused to the seat), a solo agent's `done`, a knowledge base's retrieval calls
+    (which change nothing) and the calls at the indices `kept` (a perturbation kept them from the world)
+    keep their recorded results."""
     support = world.domain.retrieval
-    kept = support.tools if support is not None else frozenset()
+    retrieved = support.tools if support is not None else frozenset()
     replayed: list[Entry] = []
     result: ToolResult | None = None
     for entry in entries:
         call = entry.tool_call
         if entry.kind is EntryKind.TOOL_CALL and call is not None:
             result = None
-            if call.side is not None and call.name not in kept and not (solo and call.name == DONE_TOOL):
+            if (
+                call.side is not None
+                and call.name not in retrieved
+                and entry.index not in kept
+                and not (solo and call.name == DONE_TOOL)
+            ):
                 changes.before(call.name)
                 result = world.call(call.side, call.name, call.arguments)
                 changes.after(WriteCall(entry=len(replayed), seat=entry.seat, tool=call.name))

@@ -33,6 +33,7 @@ from tau2.metrics import (
 )
 from tau2.report.cost import paired_frontier
 from tau2.report.factors import differing_factors, side_labels, title
+from tau2.report.robustness import run_profile
 from tau2.report.schema import ComparisonReport, Factor, RunRef, RunReport, SimulationRow, Totals
 from tau2.runs import EffortHead, RecordFile, RecordHead, Run, RunManifest, fold_run, record_heads
 
@@ -79,6 +80,8 @@ class _RunFold:
         manifest, tally, bootstrap = run.manifest, self.tally, self.bootstrap
         outcomes = tally.outcomes.outcomes()
         shown_k = min(manifest.trials, max_k or DEFAULT_MAX_K)
+        pass_hat_k = pass_hat_k_curve(outcomes, shown_k, bootstrap)
+        perturbations = tally.robustness.summaries(manifest.config.perturbations)
         return RunReport(
             path=str(run.path),
             manifest=manifest,
@@ -94,7 +97,7 @@ class _RunFold:
                 tool_errors=tally.tool_errors,
                 duration_s=tally.duration_s,
             ),
-            pass_hat_k=pass_hat_k_curve(outcomes, shown_k, bootstrap),
+            pass_hat_k=pass_hat_k,
             flips=flip_summary(outcomes),
             breakdowns=breakdowns(outcomes, shown_k, bootstrap),
             actions=tally.actions.stats(),
@@ -111,6 +114,7 @@ class _RunFold:
             audit=self.auditor.result(run.records),
             judges=tally.judges.result(),
             collateral=self.collateral.summary(bootstrap),
+            robustness=run_profile(run, perturbations, pass_hat_k, bootstrap),
         )
 
 

@@ -35,6 +35,7 @@ from tau2.metrics import (
     PairedEstimate,
     PairedMean,
     PairedUnit,
+    RobustnessTally,
     SeatUsage,
     StatisticValue,
     TaskCounts,
@@ -61,7 +62,7 @@ from tau2.metrics.usage import UsageTally
 from tau2.report.ablation import Ablation, ablation
 from tau2.report.build import DEFAULT_MAX_K
 from tau2.report.factors import differing_factors
-from tau2.report.schema import Factor
+from tau2.report.schema import Factor, RobustnessProfile
 from tau2.runs import (
     EXPERIMENT_FILE,
     EffortHead,
@@ -204,6 +205,9 @@ class ExperimentReport(_Document):
     frontier: list[FrontierPoint] = []
     """Every arm on the cost–accuracy plane: pass^1 against the cost per simulation, each with its
     interval, the Pareto frontier marked."""
+    robustness: list[RobustnessProfile] = []
+    """Each perturbed arm against the unperturbed baseline: what each perturbation did, when the agent
+    noticed, pass^k and Δpass^1 with its paired interval and McNemar p (empty without perturbed arms)."""
 
 
 def load_arms(directory: Path) -> tuple[ExperimentManifest, dict[str, Run]]:
@@ -277,6 +281,7 @@ def build_experiment_report(
         _arm(arm.name, runs[arm.name], reads[arm.name], arm.overrides, baseline, bootstrap)
         for arm in config.arms
     ]
+    robustness, robustness_warning = _robustness(runs, baseline, arms, comparisons, reads)
     return ExperimentReport(
         name=config.name,
         path=str(directory),
@@ -284,9 +289,39 @@ def build_experiment_report(
         bootstrap=bootstrap,
         arms=arms,
         comparisons=comparisons,
-        warnings=warnings,
+        warnings=warnings + robustness_warning,
         frontier=pareto_frontier([_frontier_point(arm) for arm in arms]),
+        robustness=robustness,
     )
+
+
+def _robustness(
+    runs: dict[str, Run],
+    baseline: str,
+    arms: Sequence[ArmSummary],
+    comparisons: Sequence[ExperimentComparison],
+    reads: dict[str, _ArmRead],
+) -> tuple[list[RobustnessProfile], list[str]]:
+    """The profile of every perturbed arm against the baseline, which must be unperturbed (else a warning
+    says why there is none)."""
+    perturbed = [name for name, run in runs.items() if run.manifest.config.perturbations]
+    if not perturbed:
+        return [], []
+    if baseline in perturbed:
+        return [], [f"{baseline}: the baseline is perturbed: the robustness profile needs an unperturbed one"]
+    summaries = {arm.name: arm for arm in arms}
+    return [
+        RobustnessProfile(
+            arm=c.arm,
+            perturbations=reads[c.arm].robustness.summaries(runs[c.arm].manifest.config.perturbations),
+            pass_hat_k=summaries[c.arm].pass_hat_k,
+            against=baseline,
+            delta_pass_hat_1=c.pass_hat_k.get("1"),
+            p_value=c.p_value,
+        )
+        for c in comparisons
+        if c.arm in perturbed
+    ], []
 
 
 class _UnitEnd(NamedTuple):
@@ -323,6 +358,7 @@ class _ArmRead:
         self.usage = UsageTally()
         self.cost = CostTally()
         self.collateral = CollateralTally()
+        self.robustness = RobustnessTally()
         self.units: dict[Unit, _UnitEnd] = {}
         self.expected: dict[str, set[tuple[str, str]]] = {}
         self.sums = [0.0] * len(MEASURES)
@@ -346,6 +382,7 @@ class _ArmRead:
         self.usage.add(record)
         self.cost.add(record)
         self.collateral.add(record)
+        self.robustness.add(record)
         self.simulations += 1
         self.units[unit] = _UnitEnd(None if record.excluded else record.success, record.seed)
         self.expected.setdefault(record.task_id, set()).update((a.side.value, a.name) for a in record.actions)

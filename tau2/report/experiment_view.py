@@ -29,6 +29,7 @@ from tau2.report.html import (
     _warnings,
     frontier_section,
 )
+from tau2.report.robustness import noticed_lines, robustness_table
 from tau2.report.tables import TableData
 from tau2.report.terminal import line, rich_table
 from tau2.report.transcripts import table_rows
@@ -64,6 +65,9 @@ def experiment_tables(report: ExperimentReport) -> list[RenderableType]:
         sources = sources_table(comparison, level, limit=SOURCE_ROWS)
         if not sources.empty:
             rendered.append(rich_table(sources))
+    if report.robustness:
+        rendered.append(rich_table(robustness_table(report.robustness, level)))
+        rendered += [line(text, "dim") for text in noticed_lines(report.robustness)]
     rendered.append(rich_table(seat_effort(report.arms)))
     if paid(report.frontier):
         rendered.append(rich_table(frontier_table(report.frontier, level, "arm")))
@@ -261,6 +265,14 @@ def experiment_page(report: ExperimentReport, runs: dict[str, Run]) -> str:
         *(_verdict(comparison) for comparison in report.comparisons),
         _section("Arms", *(_arm_section(arm, level) for arm in report.arms)),
         _section("Against the baseline", _table(comparisons(report.comparisons, level))),
+        _section(
+            "Robustness",
+            _table(robustness_table(report.robustness, level)),
+            _folded(
+                "Where the agent noticed",
+                *(f'<p class="note">{escape(text)}</p>' for text in noticed_lines(report.robustness, None)),
+            ),
+        ),
         *(_comparison_section(comparison, level, index) for comparison in report.comparisons),
         _section(
             "What each arm costs",

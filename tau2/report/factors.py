@@ -38,11 +38,12 @@ FACTORS: Final[tuple[tuple[str, Labels], ...]] = (
     ("user", lambda a, b, _: _user_labels(a.manifest.user, b.manifest.user)),
     ("policy", _pair(lambda run: run.manifest.episode.policy_variant)),
     ("retrieval", _pair(lambda run: _retrieval_label(run))),
+    ("perturbation", _pair(lambda run: perturbation_label(run))),
 )
 """The study factors: what a comparison, or an experiment's arms, varies on purpose — mode, persona, the
-agent's and the user's actor and model, the policy variant and the retrieval configuration. Runs that
-differ in them are compared, and the output names them ("runs differ in: mode"). A new factor (a
-perturbation of the tasks, say) is one more entry here."""
+agent's and the user's actor and model, the policy variant, the retrieval configuration and the
+perturbations. Runs that differ in them are compared, and the output names them ("runs differ in: mode").
+A new factor is one more entry here."""
 SETTINGS: Final[tuple[tuple[str, Labels], ...]] = (
     ("suite", lambda a, b, _: [_suite_labels(a, b)]),
     ("domain", _pair(lambda run: run.manifest.domain)),
@@ -83,6 +84,16 @@ def differ_line(factors: list[Factor], what: str = "runs") -> str:
 def _retrieval_label(run: Run) -> str:
     retrieval = run.manifest.episode.retrieval
     return "none" if retrieval is None else retrieval.label()
+
+
+def perturbation_label(run: Run) -> str:
+    """The run's perturbations with their settings that differ from the kind's defaults, e.g.
+    `tool_faults(rate=0.3, mode=persistent)`; `none` without any."""
+    parts = []
+    for name, settings in run.manifest.config.perturbations.items():
+        given = settings.model_dump(mode="json", exclude_defaults=True)
+        parts.append(f"{name}({', '.join(f'{key}={value}' for key, value in given.items())})")
+    return " + ".join(parts) or "none"
 
 
 def _judges_label(run: Run) -> str:

@@ -15,6 +15,7 @@ from tau2.metrics import BOTH, FrontierPoint, GroupStat, PairedGroup, pair_key
 from tau2.report import audit, collateral, cost, fmt, judges, plots, tables
 from tau2.report.factors import differ_line, side_labels
 from tau2.report.frontier import frontier_figure, frontier_table, paid
+from tau2.report.robustness import noticed_lines, robustness_table
 from tau2.report.schema import ComparisonReport, RunReport
 from tau2.report.tables import TableData
 from tau2.report.transcripts import CHUNK, ROW_FIELDS, chunks, report_rows, script_json, table_rows
@@ -37,6 +38,7 @@ def run_page_parts(
     rewards), shown after the headline. The viewer's table rows come from the report; the transcripts are
     read from `records` one block at a time, so the page is never held whole."""
     m = report.manifest
+    profiles = [] if report.robustness is None else [report.robustness]
     before = [
         f'<p class="config">{escape(tables.config_line(report))}</p>',
         f'<p class="config">{escape(tables.totals_line(report))}</p>',
@@ -55,6 +57,14 @@ def run_page_parts(
         _collateral(report),
         _table(tables.missing(report.missing)),
         _section("Recorded elsewhere", *(_table(table) for table in extra)),
+        _section(
+            "Robustness",
+            _table(robustness_table(profiles, report.bootstrap.level)),
+            _folded(
+                "Where the agent noticed",
+                *(f'<p class="note">{escape(text)}</p>' for text in noticed_lines(profiles, None)),
+            ),
+        ),
         _section(
             "Simulated-user audit and failures by cause",
             _table(audit.user_checks(report.audit)),

@@ -28,6 +28,7 @@ from tau2.metrics import (
     PairedEstimate,
     PairedGroup,
     PairedMean,
+    PerturbationSummary,
     RetrievalSummary,
     SeatUsage,
     TaskOutcome,
@@ -79,6 +80,23 @@ class SimulationRow:
     """USD of both seats; None when a seat was unpriced."""
 
 
+class RobustnessProfile(_Document):
+    """A perturbed run (or experiment arm) against the unperturbed one: per perturbation what it did and
+    in which simulations the agent noticed, the run's pass^k, and Δpass^1 with its paired interval."""
+
+    arm: str | None = None
+    """The experiment arm (None for a run reported on its own)."""
+    perturbations: list[PerturbationSummary]
+    pass_hat_k: dict[str, Estimate]
+    against: str | None = None
+    """The unperturbed arm Δ is measured against (None: no such arm, so no Δ)."""
+    delta_pass_hat_1: PairedEstimate | None = None
+    """pass^1 of the unperturbed arm (`a`) and of this one (`b`) on the paired tasks, and b − a with its
+    paired bootstrap interval."""
+    p_value: float | None = None
+    """The exact McNemar test on the paired (task, trial) units (experiment reports)."""
+
+
 class RunReport(_Document):
     """Everything `tau2 report` shows about one run."""
 
@@ -116,6 +134,9 @@ class RunReport(_Document):
     """The simulated-user audit (each check's rate with an interval) and each failed simulation's cause."""
     judges: JudgeAgreement | None = None
     """Runs with two or more judges: their agreement (κ), the assertions they disagree on, each one's cost."""
+    robustness: RobustnessProfile | None = None
+    """Runs under perturbations: what each did, when the agent noticed, and Δpass^1 against the unperturbed
+    arm of the run's experiment (when it is an arm of one)."""
     collateral: CollateralSummary | None = None
     """Collateral damage: the simulations that changed records their task's reference leaves alone (and, for
     database-scored tasks, those that left out a reference write), by seat and tool; None without records."""

@@ -17,6 +17,7 @@ from tau2._display import data_text
 from tau2.metrics import BOTH
 from tau2.report import audit, collateral, cost, fmt, judges, tables
 from tau2.report.factors import differ_line, side_labels
+from tau2.report.robustness import NOTICED_LISTED, noticed_lines, robustness_table
 from tau2.report.schema import ComparisonReport, RunReport
 from tau2.report.tables import TableData
 
@@ -104,6 +105,7 @@ def run_tables(report: RunReport, full: bool = False) -> list[RenderableType]:
                     tables.terminations(report.termination_outcomes, report.totals.excluded),
                 ]
             ),
+            *_robustness(report),
             *_audit_line(report),
             *_collateral_line(report),
             *_judge_lines(report),
@@ -136,8 +138,18 @@ def run_tables(report: RunReport, full: bool = False) -> list[RenderableType]:
         ),
         *(line(f"audit: {note}", "dim") for note in audit.notes(report.audit)),
         *_collateral_line(report),
+        *_robustness(report, full=True),
         *_judge_lines(report),
         *_cost_lines(report),
+    ]
+
+
+def _robustness(report: RunReport, full: bool = False) -> list[RenderableType]:
+    """The robustness profile of a perturbed run, and where the agent noticed (all of them with `full`)."""
+    profiles = [] if report.robustness is None else [report.robustness]
+    return [
+        *_rendered([robustness_table(profiles, report.bootstrap.level)]),
+        *(line(text, "dim") for text in noticed_lines(profiles, None if full else NOTICED_LISTED)),
     ]
 
 

@@ -46,9 +46,14 @@ def episode_record(
         duration_s=result.timing.setup_s + result.timing.conversation_s + result.timing.evaluation_s,
         state_changes=result.state_changes,
         retrieval=evaluation.retrieval,
+        perturbation=result.perturbation,
         trajectory=trajectory,
     )
-    return record if findings is None else with_findings(record, task, findings, result.record_writes)
+    return (
+        record
+        if findings is None
+        else with_findings(record, task, findings, result.record_writes, played=result.played)
+    )
 
 
 def with_findings(
@@ -56,11 +61,14 @@ def with_findings(
     task: Task,
     findings: RunFindings,
     writes: Mapping[str, RecordWrite] | None = None,
+    *,
+    played: Task | None = None,
 ) -> SimulationRecord:
     """`record` of a simulation of `task` with its findings: the simulated-user checks that fired, for an
-    interactive simulation, its task's defects, for a failed one (none for infrastructure failures, and
-    none when the task's data cannot be read: the report looks them up again), and, given the records its
-    changes touched (`writes`, by path), its collateral damage beside the task's reference solution."""
+    interactive simulation, read against the task as played (`played`, when a perturbation changed it: the
+    brief the customer was given), its task's defects, for a failed one (none for infrastructure failures,
+    and none when the task's data cannot be read: the report looks them up again), and, given the records
+    its changes touched (`writes`, by path), its collateral damage beside the task's reference solution."""
     if record.excluded:
         return record
     update: dict[str, Any] = {}
@@ -70,7 +78,7 @@ def with_findings(
             update = {"collateral": collateral.extra, "missing_writes": collateral.missing}
     user_findings = None
     if record.mode is Mode.INTERACTIVE and record.trajectory is not None:
-        user_findings = findings.user_findings(record.trajectory, task)
+        user_findings = findings.user_findings(record.trajectory, played or task)
     task_defects = None
     if not record.success:
         with suppress(UserInputError):

@@ -26,6 +26,7 @@ from tau2.episode import (
 )
 from tau2.findings import UserFinding
 from tau2.llm import Usage
+from tau2.perturbations import PerturbationRecord
 from tau2.runs._provenance import Provenance
 from tau2.world import RecordWrite, RetrievalRecall, Side, StateChange
 
@@ -103,13 +104,16 @@ class RecordHead(BaseModel):
     missing_writes: list[RecordWrite] | None = None
     """For a task scored by its database: the records its reference solution changes that the simulation
     left alone (no calls) or changed to other values (the calls that did); None for other tasks."""
+    perturbation: PerturbationRecord | None = None
+    """What the run's perturbations did in this simulation (each fault, dropped call, withheld fact) and
+    which the agent noticed; None when they did nothing, or the run had none."""
 
     @model_serializer(mode="wrap")
     def _omit_unset_fields(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
         """Leave `retrieval` out for domains without a knowledge base, `provenance`, `user_findings`,
-        `task_defects`, `collateral` and `missing_writes` out of records without them, `judge_skipped` while
-        the judges were asked, and `judges` out without a panel of judges, so such records stay as they
-        were."""
+        `task_defects`, `collateral`, `missing_writes` and `perturbation` out of records without them,
+        `judge_skipped` while the judges were asked, and `judges` out without a panel of judges, so such
+        records stay as they were."""
         data: dict[str, Any] = handler(self)
         for name in (
             "retrieval",
@@ -119,6 +123,7 @@ class RecordHead(BaseModel):
             "collateral",
             "missing_writes",
             "judge_skipped",
+            "perturbation",
         ):
             if data.get(name) is None:
                 data.pop(name, None)

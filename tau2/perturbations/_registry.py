@@ -1,0 +1,59 @@
+"""The registry of perturbation kinds: the built-ins (`tool_faults`, `unreliable_user`), kinds registered in
+code (`register_perturbation`), kinds other packages install as entry points `perturbation.NAME` of the
+`tau2.plugins` group, and `module:attribute` references, found the one way tau2 finds plugins (`tau2._registry`)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from tau2._registry import Registry
+from tau2.errors import UserInputError
+from tau2.perturbations._kind import PerturbationKind
+from tau2.perturbations._tool_faults import ToolFaultSettings, tool_faults
+from tau2.perturbations._unreliable_user import UnreliableUserSettings, unreliable_user
+
+
+def _accept(name: str, target: object) -> PerturbationKind:
+    if isinstance(target, PerturbationKind):
+        return target if target.name == name else dataclasses.replace(target, name=name)
+    raise UserInputError(f"perturbation {name!r} does not name a PerturbationKind")
+
+
+def _unknown(name: str, names: list[str]) -> UserInputError:
+    return UserInputError(f"unknown perturbation {name!r} (perturbations: {', '.join(names)})")
+
+
+_KINDS: Registry[PerturbationKind] = Registry("perturbation", "perturbation", _accept, _unknown)
+
+
+def register_perturbation(kind: PerturbationKind) -> PerturbationKind:
+    """Make `kind` available by its name (a later registration of the same name replaces it)."""
+    return _KINDS.register(kind.name, kind)
+
+
+def get_perturbation(name: str) -> PerturbationKind:
+    """The kind called `name` (registered, installed, or a `module:attribute` reference)."""
+    return _KINDS.get(name)
+
+
+def available_perturbations() -> list[str]:
+    """Every registered or installed kind's name, sorted."""
+    return _KINDS.names()
+
+
+register_perturbation(
+    PerturbationKind(
+        "tool_faults",
+        ToolFaultSettings,
+        tool_faults,
+        "a tool call fails before it reaches the world, with a realistic error, at a rate",
+    )
+)
+register_perturbation(
+    PerturbationKind(
+        "unreliable_user",
+        UnreliableUserSettings,
+        unreliable_user,
+        "the customer's writes are dropped while it believes it acted; a fact of its brief is withheld",
+    )
+)
