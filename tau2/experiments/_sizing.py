@@ -10,10 +10,13 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from tau2.config import ExperimentConfig, RunConfig
+from tau2.config import RunConfig
 from tau2.errors import UserInputError
-from tau2.metrics import OutcomeTally, mcnemar_power, trials_needed
-from tau2.runs import EXPERIMENT_FILE, arm_run_dir, fold_run, load_experiment
+from tau2.experiments._config import ExperimentConfig
+from tau2.experiments._manifest import EXPERIMENT_FILE, arm_run_dir, load_experiment
+from tau2.experiments._power import mcnemar_power, trials_needed
+from tau2.metrics import OutcomeTally
+from tau2.runs import fold_run
 from tau2.tau2bench import load_split, load_task_file
 from tau2.world import get_domain
 

@@ -3,18 +3,6 @@ trajectory viewer (`tau2 view`), and an experiment's arms against its baseline (
 terminal, JSON and self-contained HTML."""
 
 from tau2.report.build import auto_pair_by, build_comparison, build_report, read_report
-from tau2.report.experiment import (
-    ArmSummary,
-    ExperimentComparison,
-    ExperimentReport,
-    Flip,
-    SeatMean,
-    SourceGroup,
-    build_experiment_report,
-    load_arms,
-    refuse_own_files,
-)
-from tau2.report.experiment_view import experiment_page, experiment_tables
 from tau2.report.html import (
     comparison_page,
     comparison_page_parts,
@@ -39,31 +27,20 @@ from tau2.report.viewer import select_simulations, simulation_view
 
 __all__ = [
     "SCHEMA_VERSION",
-    "ArmSummary",
     "ComparisonReport",
-    "ExperimentComparison",
-    "ExperimentReport",
     "Factor",
-    "Flip",
     "RunRef",
     "RunReport",
-    "SeatMean",
     "SimulationRow",
-    "SourceGroup",
     "TableData",
     "Totals",
     "auto_pair_by",
     "build_comparison",
-    "build_experiment_report",
     "build_report",
     "comparison_page",
     "comparison_page_parts",
     "comparison_tables",
-    "experiment_page",
-    "experiment_tables",
-    "load_arms",
     "read_report",
-    "refuse_own_files",
     "rich_table",
     "run_page",
     "run_page_parts",

@@ -17,10 +17,11 @@ from typing import Any, Final, Literal, NamedTuple
 from pydantic import BaseModel, ConfigDict, computed_field
 
 from tau2.errors import UserInputError
+from tau2.experiments._manifest import EXPERIMENT_FILE, ExperimentManifest, arm_run_dir, load_experiment
+from tau2.experiments._verdict import ArmComparison, compare_arms
 from tau2.metrics import (
     NO_ESTIMATE,
     ActionDiff,
-    ArmComparison,
     Bootstrap,
     CollateralSummary,
     CollateralTally,
@@ -40,7 +41,6 @@ from tau2.metrics import (
     TaskCounts,
     TaskEffort,
     TaskOutcome,
-    compare_arms,
     frontier_point,
     holm,
     mcnemar,
@@ -62,16 +62,7 @@ from tau2.report.ablation import Ablation, ablation
 from tau2.report.build import DEFAULT_MAX_K
 from tau2.report.factors import differing_factors
 from tau2.report.schema import Factor
-from tau2.runs import (
-    EXPERIMENT_FILE,
-    EffortHead,
-    ExperimentManifest,
-    RecordFile,
-    Run,
-    arm_run_dir,
-    load_experiment,
-    load_run,
-)
+from tau2.runs import EffortHead, RecordFile, Run, load_run
 
 SCHEMA_VERSION: Final = 1
 
