@@ -1,9 +1,9 @@
 """The configuration of a run, one typed model per concept, each setting and its default declared once: a
 model (`ModelSpec`), a seat (`ActorSpec`), the episode (`EpisodeSettings`, `EpisodeConfig`) with its
 retrieval configuration (`RetrievalConfig`, `EmbedderConfig`), the executor (`ExecutorConfig`) and the run
-(`RunConfig`), which TOML files, command-line options and run manifests all hold; an experiment's base
-configuration, arms and budget (`ExperimentConfig`); and the layering of
-settings given in several places into one configuration."""
+(`RunConfig`), which TOML files, command-line options and run manifests all hold (an experiment's
+configuration, `tau2.experiments.ExperimentConfig`, builds on them); and the layering of settings given in
+several places into one configuration."""
 
 from tau2.config._fields import field_docs, ordered_fields
 from tau2.config._layers import ConfigLayer, FieldPath, dotted, layered, settings, source

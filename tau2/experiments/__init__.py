@@ -1,6 +1,9 @@
-"""Running experiments: every arm an ordinary run in its own directory, their units interleaved through one
-executor so an interrupted experiment stays balanced, trials allocated adaptively under a budget, a spend
-cap enforced while running and a cost estimate before the first simulation."""
+"""Experiments, the whole concept: the configuration (a base run configuration, its arms and budget), the
+experiment directory (`experiment.json` beside one ordinary run directory per arm), running it (the arms'
+units interleaved through one executor so an interrupted experiment stays balanced, trials allocated
+adaptively under a budget, a spend cap enforced while running and a cost estimate before the first
+simulation), planning its trials, the statistics only experiments use (power, the minimum detectable
+difference, an arm against the baseline and its verdict, the adaptive allocation) and its report."""
 
 from tau2.experiments._allocation import PRIOR, Allocation, Budget, StopReason, allocate
 from tau2.experiments._config import ExperimentArm, ExperimentBudget, ExperimentConfig

@@ -3,10 +3,9 @@ baseline on the paired (task, trial) units: what the arms differ in, Δpass^1 wi
 test (Holm-corrected over the arms), the minimum detectable difference and the verdict, every experiment
 statistic (`tau2.metrics.experiment_statistics`), where the difference comes from, the units that flip, what
 each arm costs per seat, per simulation and per success, and the arms' cost–accuracy frontier. The
-statistics are
-`tau2.metrics`'; this module pairs the arms' records. Each arm is read once, one record head at a time
-(`EffortHead`: no transcript is built), into per-task and per-unit aggregates: memory grows with the
-(task, trial) units, never with the records."""
+statistics are `tau2.metrics`' and `_verdict`'s; this module pairs the arms' records. Each arm is read
+once, one record head at a time (`EffortHead`: no transcript is built), into per-task and per-unit
+aggregates: memory grows with the (task, trial) units, never with the records."""
 
 from __future__ import annotations
 

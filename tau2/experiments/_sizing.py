@@ -1,7 +1,7 @@
 """How many trials per task an experiment needs before it is run (`tau2 experiment plan`): the experiment's
 tasks counted from its file, the baseline's per-task pass rates taken from a pilot run or stated, and the
 fewest trials per task at which the exact McNemar test finds a chosen Δpass^1 with a chosen power
-(`tau2.metrics.trials_needed`; the model is in `tau2.metrics._power` and docs/experiments.md)."""
+(`trials_needed`; the model is in `_power` and docs/experiments.md)."""
 
 from __future__ import annotations
 

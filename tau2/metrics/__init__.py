@@ -1,10 +1,10 @@
 """Metrics over simulation records: pass^k with bootstrap intervals, flip rate, breakdowns, per-action
 diagnostics, the usage ledger, collateral damage (`CollateralTally`), and paired comparisons of two runs;
-for experiments, the exact McNemar test, the minimum detectable difference, the one-sentence verdict, the
-bounds left by missing trials, the statistics added to every comparison (an extension point:
-`ExperimentStatistic`), and the adaptive allocation of trials; the agreement of several judges (Cohen's and
-Fleiss' κ). pass^k and its intervals need only per-task counts of trials and successes (`TaskCounts`),
-never the records themselves."""
+the exact McNemar test, Holm's correction and the bounds left by missing trials; the statistics added to
+every comparison of an experiment (an extension point, `ExperimentStatistic`, here so that a plugin
+defining one loads without the runner); the agreement of several judges (Cohen's and Fleiss' κ). The
+statistics only experiments use are `tau2.experiments`'. pass^k and its intervals need only per-task
+counts of trials and successes (`TaskCounts`), never the records themselves."""
 
 from tau2.metrics._collateral import (
     CollateralCall,

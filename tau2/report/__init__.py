@@ -1,6 +1,7 @@
 """Reports over run directories: one run (`tau2 report`), a paired comparison (`tau2 compare`), the
-trajectory viewer (`tau2 view`), and an experiment's arms against its baseline (`tau2 experiment report`);
-terminal, JSON and self-contained HTML."""
+trajectory viewer (`tau2 view`); terminal, JSON and self-contained HTML. Its public modules (tables,
+factors, ablation, frontier, cost, collateral, html) are the shared helpers the experiment report of
+`tau2.experiments` builds on."""
 
 from tau2.report.build import auto_pair_by, build_comparison, build_report, read_report
 from tau2.report.html import (

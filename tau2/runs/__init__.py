@@ -1,9 +1,9 @@
 """Run records on disk: one JSONL record per simulation, the manifest, reading a run directory, the
 append-only writer (a signal that lands while a record is written stops the run once it is stored whole)
 and the lock that gives a run sole use of its directory; the provenance of scores
-(task content hashes, the hashes a record carries, which differ between runs); experiment directories (an
-experiment file beside one run directory per arm). `load_run` streams: its `Run.records` is a `RecordFile`
-that reads the effective records from disk one at a time."""
+(task content hashes, the hashes a record carries, which differ between runs). `load_run` streams: its
+`Run.records` is a `RecordFile` that reads the effective records from disk one at a time. (An experiment's
+directory, an experiment file beside one run directory per arm, is `tau2.experiments`'.)"""
 
 from tau2.runs._atomic import clear_unfinished_writes, is_temporary, write_atomically
 from tau2.runs._lines import MAX_RECORD_BYTES
