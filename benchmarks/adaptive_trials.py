@@ -31,7 +31,8 @@ from statistics import NormalDist
 import numpy as np
 import numpy.typing as npt
 
-from tau2.metrics import Bootstrap, Budget, TaskCounts, allocate, paired_pass_hat_k
+from tau2.experiments import Budget, allocate
+from tau2.metrics import Bootstrap, TaskCounts, paired_pass_hat_k
 
 Rates = npt.NDArray[np.float64]
 

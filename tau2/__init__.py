@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from tau2.actors import actor_kinds, make_actor, register_actor
     from tau2.api import RunResult, arun, load_run_result, run
-    from tau2.config import ExperimentConfig, RunConfig
+    from tau2.config import RunConfig
     from tau2.episode import (
         Actor,
         ActorSpec,
@@ -35,7 +35,7 @@ if TYPE_CHECKING:
         verify_task,
     )
     from tau2.errors import ErrorCode, ToolError, UnknownDomainError, UserInputError
-    from tau2.experiments import ExperimentResult, arun_experiment, run_experiment
+    from tau2.experiments import ExperimentConfig, ExperimentResult, arun_experiment, run_experiment
     from tau2.llm import ContextOverflowError, InfrastructureError, Usage
     from tau2.perturbations import PerturbationKind, check_perturbation, register_perturbation
     from tau2.runs import SimulationRecord
@@ -163,7 +163,7 @@ _RUNS_API = {
     "run": "tau2.api",
     "arun": "tau2.api",
     "load_run_result": "tau2.api",
-    "ExperimentConfig": "tau2.config",
+    "ExperimentConfig": "tau2.experiments",
     "ExperimentResult": "tau2.experiments",
     "run_experiment": "tau2.experiments",
     "arun_experiment": "tau2.experiments",

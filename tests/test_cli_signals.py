@@ -18,7 +18,8 @@ from pydantic import SerializerFunctionWrapHandler, model_serializer
 
 from tau2.cli import _signals
 from tau2.episode import Mode, TerminationReason
-from tau2.runs import ExperimentStop, RecordHead, RecordWriter, SimulationRecord
+from tau2.experiments import ExperimentStop
+from tau2.runs import RecordHead, RecordWriter, SimulationRecord
 from tau2.testing import DELAY_VARIABLE, slowed_name
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
@@ -220,7 +221,8 @@ def test_an_experiment_interrupted_while_a_record_is_serialised_is_not_complete(
     from typer.testing import CliRunner
 
     from tau2.cli import app
-    from tau2.runs import load_experiment, load_run
+    from tau2.experiments import load_experiment
+    from tau2.runs import load_run
 
     written = RecordWriter.write
     records_seen: list[str] = []

@@ -17,8 +17,8 @@ from fixtures.experiments import experiment, write_experiment
 from typer.testing import CliRunner
 
 from tau2.cli import app
+from tau2.experiments import arm_run_dir
 from tau2.llm import UNPRICED, spent_text
-from tau2.runs import arm_run_dir
 from tau2.testing import ChatRequest, Reply, ScriptedOpenAIServer, ScriptedUsage
 
 runner = CliRunner()

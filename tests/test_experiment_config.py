@@ -8,9 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from tau2.config import ExperimentConfig
 from tau2.errors import UserInputError
-from tau2.runs import EXPERIMENT_FILE, ExperimentManifest, arm_run_dir, load_experiment
+from tau2.experiments import (
+    EXPERIMENT_FILE,
+    ExperimentConfig,
+    ExperimentManifest,
+    arm_run_dir,
+    load_experiment,
+)
 
 EXPERIMENT = """
 name = "coordination-cost"

@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from tau2.cli import app
-from tau2.metrics import arm_rates, mcnemar_p_value, mcnemar_power, trials_needed
+from tau2.experiments import arm_rates, mcnemar_power, trials_needed
+from tau2.metrics import mcnemar_p_value
 
 runner = CliRunner()
 EXAMPLE = Path(__file__).resolve().parents[1] / "docs" / "examples" / "oracle-vs-transfer.toml"

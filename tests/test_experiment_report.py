@@ -18,18 +18,10 @@ from typer.testing import CliRunner
 
 from tau2.cli import app
 from tau2.config import RunConfig
+from tau2.experiments import ExperimentManifest, arm_run_dir, build_experiment_report
 from tau2.metrics import Bootstrap
-from tau2.report import build_experiment_report
 from tau2.report.ablation import ablation
-from tau2.runs import (
-    RESULTS_FILE,
-    ExperimentManifest,
-    Run,
-    RunManifest,
-    SimulationRecord,
-    arm_run_dir,
-    load_run,
-)
+from tau2.runs import RESULTS_FILE, Run, RunManifest, SimulationRecord, load_run
 
 runner = CliRunner()
 

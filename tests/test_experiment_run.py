@@ -20,11 +20,20 @@ from tau2 import ExperimentConfig, run_experiment
 from tau2.actors import Actor, ActorSpec, actor_kind
 from tau2.cli import app
 from tau2.episode import ActorTurn, Entry, Mode, SeatContext
-from tau2.experiments import CostEstimate, ExperimentProgress
+from tau2.experiments import (
+    Budget,
+    CostEstimate,
+    ExperimentManifest,
+    ExperimentProgress,
+    ExperimentStop,
+    StopReason,
+    allocate,
+    load_experiment,
+)
 from tau2.experiments._plan import ArmsState
-from tau2.metrics import Budget, StopReason, TaskCounts, allocate
+from tau2.metrics import TaskCounts
 from tau2.runner import Tally, derive_seed
-from tau2.runs import ExperimentManifest, ExperimentStop, SimulationRecord, load_experiment, read_records
+from tau2.runs import SimulationRecord, read_records
 from tau2.testing import DELAY_VARIABLE, Reply, ScriptedOpenAIServer, ScriptedUsage, slowed_name
 from tau2.world import Side
 

@@ -12,18 +12,20 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tau2.metrics import (
+from tau2.experiments import (
     ArmComparison,
-    Bootstrap,
     Budget,
     StopReason,
-    TaskCounts,
-    TaskOutcome,
     allocate,
     compare_arms,
+    minimum_detectable_difference,
+)
+from tau2.metrics import (
+    Bootstrap,
+    TaskCounts,
+    TaskOutcome,
     mcnemar,
     mcnemar_p_value,
-    minimum_detectable_difference,
     missing_summary,
     paired_pass_hat_k,
     pass_hat_k_bounds,

@@ -7,7 +7,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tau2.metrics import ArmComparison, holm
+from tau2.experiments import ArmComparison
+from tau2.metrics import holm
 
 P_VALUES = st.lists(st.floats(0.0, 1.0), max_size=12)
 

@@ -1,7 +1,7 @@
 """The package layout's rules: one namespace that user folders cannot shadow, and imports that only
 flow down the layers (world → tasks, retrieval engines → τ²-bench task files → llm → episode → config,
-actors, findings → runs → runner → metrics and audit → report, stepping → api, RL, play, annotation,
-τ²-bench results → cli)."""
+actors, findings → runs → runner → metrics and audit → report, stepping → api, experiments, RL, play,
+annotation, τ²-bench results → cli)."""
 
 from __future__ import annotations
 

@@ -14,7 +14,8 @@ from typer.testing import CliRunner
 
 from tau2.cli import app
 from tau2.domains.mock.tasks import BOTH
-from tau2.runs import load_experiment, read_records
+from tau2.experiments import load_experiment
+from tau2.runs import read_records
 from tau2.tasks import Suite
 from tau2.testing import ChatRequest, Reply, ScriptedOpenAIServer, ScriptedUsage
 

@@ -17,8 +17,9 @@ from typer.testing import CliRunner
 
 import tau2
 from tau2.cli import app
-from tau2.config import ActorSpec, ExecutorConfig, ExperimentConfig, RunConfig
+from tau2.config import ActorSpec, ExecutorConfig, RunConfig
 from tau2.errors import UserInputError
+from tau2.experiments import ExperimentConfig
 from tau2.runner import RunProgress, Tally
 from tau2.runs import MANIFEST_FILE, RESULTS_FILE, SimulationRecord
 from tau2.testing import DELAY_VARIABLE, slowed_name

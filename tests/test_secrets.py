@@ -168,8 +168,8 @@ def secret_settings(draw: st.DrawFn) -> tuple[dict[str, Any], str, list[str]]:
 def test_no_written_form_of_a_configuration_holds_a_secret(
     drawn: tuple[dict[str, Any], str, list[str]],
 ) -> None:
-    from tau2.config import ExperimentConfig, RunConfig
-    from tau2.runs import redacted
+    from tau2.config import RunConfig
+    from tau2.experiments import ExperimentConfig, redacted
 
     args, url, secrets = drawn
     spec = ModelSpec(name=MODEL, api_base=url, args=args, transport="native")

@@ -55,9 +55,8 @@ def command(
     Holm-corrected over the arms; the baseline's per-task pass rates come from --pilot DIR or --rate P.
     The method is in docs/experiments.md ("Planning trials")."""
     from tau2.cli._output import say
-    from tau2.config import ExperimentConfig
     from tau2.errors import UserInputError
-    from tau2.experiments import pilot_rates, plan_trials
+    from tau2.experiments import ExperimentConfig, pilot_rates, plan_trials
 
     if (pilot is None) == (rate is None):
         raise UserInputError("give the baseline's pass rates: --pilot DIR or --rate P (one of them)")

@@ -65,7 +65,7 @@ def command(
     from tau2._jsonfile import collector_paused
     from tau2.cli._exit import ExitCode
     from tau2.cli._output import is_stdout, say
-    from tau2.report import (
+    from tau2.experiments import (
         build_experiment_report,
         experiment_page,
         experiment_tables,

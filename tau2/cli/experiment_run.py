@@ -57,9 +57,15 @@ def command(
     from tau2.cli._output import say
     from tau2.cli._progress import CommandProgress
     from tau2.cli._signals import Stopped
-    from tau2.config import ExperimentConfig, layered
+    from tau2.config import layered
     from tau2.errors import UserInputError
-    from tau2.experiments import CostEstimate, ExperimentProgress, experiment_summary, open_experiment
+    from tau2.experiments import (
+        CostEstimate,
+        ExperimentConfig,
+        ExperimentProgress,
+        experiment_summary,
+        open_experiment,
+    )
     from tau2.llm import AuthenticationError
     from tau2.runs import COMMAND_LINE
 

@@ -40,6 +40,10 @@ def command(
     guard_outputs(html, [run_dir])
     with collector_paused():
         run, report = read_report(run_dir, bootstrap, max_k)
+        if report.robustness is not None:  # a perturbed arm: against its experiment's unperturbed arm
+            from tau2.experiments import against_unperturbed_arm
+
+            report = against_unperturbed_arm(run, report, bootstrap)
     emit_report(
         report,
         report.warnings,

@@ -1,11 +1,10 @@
 """The configuration of a run, one typed model per concept, each setting and its default declared once: a
 model (`ModelSpec`), a seat (`ActorSpec`), the episode (`EpisodeSettings`, `EpisodeConfig`) with its
 retrieval configuration (`RetrievalConfig`, `EmbedderConfig`), the executor (`ExecutorConfig`) and the run
-(`RunConfig`), which TOML files, command-line options and run manifests all hold; an experiment's base
-configuration, arms and budget (`ExperimentConfig`); and the layering of
-settings given in several places into one configuration."""
+(`RunConfig`), which TOML files, command-line options and run manifests all hold (an experiment's
+configuration, `tau2.experiments.ExperimentConfig`, builds on them); and the layering of settings given in
+several places into one configuration."""
 
-from tau2.config._experiment import ExperimentArm, ExperimentBudget, ExperimentConfig
 from tau2.config._fields import field_docs, ordered_fields
 from tau2.config._layers import ConfigLayer, FieldPath, dotted, layered, settings, source
 from tau2.config._run import (
@@ -18,6 +17,7 @@ from tau2.config._run import (
     ExecutorKind,
     RunConfig,
 )
+from tau2.config._toml import read_toml
 from tau2.episode import ActorSpec, EpisodeConfig, EpisodeSettings, Mode
 from tau2.llm import ModelSpec, ProviderLimit, TransportChoice
 from tau2.world import EmbedderConfig, RetrievalConfig
@@ -35,9 +35,6 @@ __all__ = [
     "EpisodeSettings",
     "ExecutorConfig",
     "ExecutorKind",
-    "ExperimentArm",
-    "ExperimentBudget",
-    "ExperimentConfig",
     "FieldPath",
     "Mode",
     "ModelSpec",
@@ -49,6 +46,7 @@ __all__ = [
     "field_docs",
     "layered",
     "ordered_fields",
+    "read_toml",
     "settings",
     "source",
 ]

@@ -362,8 +362,10 @@ class Episode:
             if side is None:
                 result = self._refusal(seat, call.name)
             else:
-                result = self._perturbed(seat, call)
-                if result is None:
+                kept = self._perturbed(seat, call)
+                if kept is not None:
+                    result = kept
+                else:
                     self._writes.before(call.name)
                     result = self._world.call(side, call.name, call.arguments)
                     self._writes.after(WriteCall(entry=len(self._entries), seat=seat, tool=call.name))

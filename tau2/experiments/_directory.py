@@ -9,17 +9,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from tau2.config import EXECUTION_SETTINGS, ExperimentConfig
+from tau2.config import EXECUTION_SETTINGS
 from tau2.errors import UserInputError
-from tau2.runs import (
-    EXPERIMENT_FILE,
-    DirectoryWords,
-    ExperimentManifest,
-    RunDirectoryLock,
-    clear_unfinished_writes,
-    load_experiment,
-    redacted,
-)
+from tau2.experiments._config import ExperimentConfig
+from tau2.experiments._manifest import EXPERIMENT_FILE, ExperimentManifest, load_experiment, redacted
+from tau2.runs import DirectoryWords, RunDirectoryLock, clear_unfinished_writes
 
 _SHOWN = 3
 """How many differences a refused resume names."""

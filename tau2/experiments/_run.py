@@ -13,27 +13,18 @@ from pathlib import Path
 
 from tau2.actors import pairing_warning
 from tau2.api import RunResult, load_run_result
-from tau2.config import EXECUTION_SETTINGS, ConfigLayer, ExperimentConfig
+from tau2.config import EXECUTION_SETTINGS, ConfigLayer
 from tau2.errors import UserInputError
+from tau2.experiments._allocation import Allocation, Budget, StopReason, allocate
+from tau2.experiments._config import ExperimentConfig
 from tau2.experiments._cost import CostEstimate, estimate_cost
 from tau2.experiments._directory import claim_directory, experiment_manifest
+from tau2.experiments._manifest import ExperimentManifest, ExperimentStatus, ExperimentStop, arm_run_dir
 from tau2.experiments._plan import ArmsState, record_cost
 from tau2.experiments._rounds import Rounds
 from tau2.experiments._tally import ArmsTally
-from tau2.metrics import Allocation, Budget, StopReason, allocate
 from tau2.runner import ArmUnit, PreparedRun, RunProgress, Tally, drive_runs, prepare_run
-from tau2.runs import (
-    MANIFEST_FILE,
-    PYTHON,
-    DirectoryWords,
-    ExperimentManifest,
-    ExperimentStatus,
-    ExperimentStop,
-    RunDirectoryLock,
-    SimulationRecord,
-    arm_run_dir,
-    load_run,
-)
+from tau2.runs import MANIFEST_FILE, PYTHON, DirectoryWords, RunDirectoryLock, SimulationRecord, load_run
 
 ROUND_SHARE = 10
 """An adaptive round gives one more trial to at least a tenth of the tasks (and enough to fill the

@@ -1,7 +1,7 @@
 """How many trials per task an experiment needs before it is run (`tau2 experiment plan`): the experiment's
 tasks counted from its file, the baseline's per-task pass rates taken from a pilot run or stated, and the
 fewest trials per task at which the exact McNemar test finds a chosen Δpass^1 with a chosen power
-(`tau2.metrics.trials_needed`; the model is in `tau2.metrics._power` and docs/experiments.md)."""
+(`trials_needed`; the model is in `_power` and docs/experiments.md)."""
 
 from __future__ import annotations
 
@@ -10,10 +10,13 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from tau2.config import ExperimentConfig, RunConfig
+from tau2.config import RunConfig
 from tau2.errors import UserInputError
-from tau2.metrics import OutcomeTally, mcnemar_power, trials_needed
-from tau2.runs import EXPERIMENT_FILE, arm_run_dir, fold_run, load_experiment
+from tau2.experiments._config import ExperimentConfig
+from tau2.experiments._manifest import EXPERIMENT_FILE, arm_run_dir, load_experiment
+from tau2.experiments._power import mcnemar_power, trials_needed
+from tau2.metrics import OutcomeTally
+from tau2.runs import fold_run
 from tau2.tau2bench import load_split, load_task_file
 from tau2.world import get_domain
 

@@ -3,10 +3,10 @@ experiment stopped, and where to go next."""
 
 from __future__ import annotations
 
+from tau2.experiments._manifest import ExperimentStop
 from tau2.experiments._run import ExperimentResult
 from tau2.llm import spent_text
 from tau2.runner import Tally
-from tau2.runs import ExperimentStop
 
 _WHY = {
     ExperimentStop.COMPLETE: "every planned trial ran",

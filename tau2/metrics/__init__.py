@@ -1,12 +1,12 @@
 """Metrics over simulation records: pass^k with bootstrap intervals, flip rate, breakdowns, per-action
 diagnostics, the usage ledger, collateral damage (`CollateralTally`), and paired comparisons of two runs;
-for experiments, the exact McNemar test, the minimum detectable difference, the one-sentence verdict, the
-bounds left by missing trials, the statistics added to every comparison (an extension point:
-`ExperimentStatistic`), and the adaptive allocation of trials; what a run's perturbations did
-(`RobustnessTally`); the agreement of several judges (Cohen's and Fleiss' κ). pass^k and its intervals need
-only per-task counts of trials and successes (`TaskCounts`), never the records themselves."""
+the exact McNemar test, Holm's correction and the bounds left by missing trials; the statistics added to
+every comparison of an experiment (an extension point, `ExperimentStatistic`, here so that a plugin
+defining one loads without the runner); what a run's perturbations did
+(`RobustnessTally`); the agreement of several judges (Cohen's and Fleiss' κ). The
+statistics only experiments use are `tau2.experiments`'. pass^k and its intervals need only per-task
+counts of trials and successes (`TaskCounts`), never the records themselves."""
 
-from tau2.metrics._allocation import PRIOR, Allocation, Budget, StopReason, allocate
 from tau2.metrics._collateral import (
     CollateralCall,
     CollateralSimulation,
@@ -24,7 +24,6 @@ from tau2.metrics._cost import (
     SeatCost,
     record_cost,
 )
-from tau2.metrics._detectable import DEFAULT_POWER, minimum_detectable_difference
 from tau2.metrics._frontier import FrontierPoint, frontier_point, pareto_frontier
 from tau2.metrics._holm import holm
 from tau2.metrics._judge_agreement import (
@@ -37,7 +36,6 @@ from tau2.metrics._judge_agreement import (
 from tau2.metrics._kappa import cohen_kappa, fleiss_kappa
 from tau2.metrics._mcnemar import McNemar, mcnemar, mcnemar_p_value
 from tau2.metrics._missing import MissingSummary, PassKBounds, missing_summary, pass_hat_k_bounds
-from tau2.metrics._power import arm_rates, mcnemar_power, trials_needed
 from tau2.metrics._statistic import (
     BUILT_IN_STATISTICS,
     ExperimentStatistic,
@@ -49,7 +47,6 @@ from tau2.metrics._statistic import (
     statistic_values,
 )
 from tau2.metrics._tally import RunTally
-from tau2.metrics._verdict import ArmComparison, compare_arms, verdict_sentence
 from tau2.metrics.actions import ActionStat, action_stats
 from tau2.metrics.bootstrap import (
     NO_ESTIMATE,
@@ -113,17 +110,12 @@ from tau2.metrics.usage import SeatUsage, seat_usage
 __all__ = [
     "BOTH",
     "BUILT_IN_STATISTICS",
-    "DEFAULT_POWER",
     "GROUPINGS",
     "NO_ESTIMATE",
-    "PRIOR",
     "UNDEFINED",
     "ActionDiff",
     "ActionStat",
-    "Allocation",
-    "ArmComparison",
     "Bootstrap",
-    "Budget",
     "CheckStat",
     "CollateralCall",
     "CollateralSimulation",
@@ -163,21 +155,17 @@ __all__ = [
     "SeatCost",
     "SeatUsage",
     "StatisticValue",
-    "StopReason",
     "TaskCounts",
     "TaskEffort",
     "TaskOutcome",
     "TaskTally",
     "action_diffs",
     "action_stats",
-    "allocate",
-    "arm_rates",
     "breakdown",
     "breakdowns",
     "check_experiment_statistic",
     "check_stats",
     "cohen_kappa",
-    "compare_arms",
     "estimate",
     "experiment_statistics",
     "fleiss_kappa",
@@ -189,8 +177,6 @@ __all__ = [
     "judge_labels",
     "mcnemar",
     "mcnemar_p_value",
-    "mcnemar_power",
-    "minimum_detectable_difference",
     "missing_summary",
     "pair_key",
     "pair_outcomes",
@@ -220,7 +206,5 @@ __all__ = [
     "task_outcomes",
     "termination_counts",
     "termination_outcomes",
-    "trials_needed",
-    "verdict_sentence",
     "wilson",
 ]

@@ -1,6 +1,7 @@
 """The registry of perturbation kinds: the built-ins (`tool_faults`, `unreliable_user`), kinds registered in
 code (`register_perturbation`), kinds other packages install as entry points `perturbation.NAME` of the
-`tau2.plugins` group, and `module:attribute` references, found the one way tau2 finds plugins (`tau2._registry`)."""
+`tau2.plugins` group, and `module:attribute` references, found the one way tau2 finds plugins
+(`tau2._registry`)."""
 
 from __future__ import annotations
 

@@ -1,20 +1,9 @@
 """Reports over run directories: one run (`tau2 report`), a paired comparison (`tau2 compare`), the
-trajectory viewer (`tau2 view`), and an experiment's arms against its baseline (`tau2 experiment report`);
-terminal, JSON and self-contained HTML."""
+trajectory viewer (`tau2 view`); terminal, JSON and self-contained HTML. Its public modules (tables,
+factors, ablation, frontier, cost, collateral, html) are the shared helpers the experiment report of
+`tau2.experiments` builds on."""
 
 from tau2.report.build import auto_pair_by, build_comparison, build_report, read_report
-from tau2.report.experiment import (
-    ArmSummary,
-    ExperimentComparison,
-    ExperimentReport,
-    Flip,
-    SeatMean,
-    SourceGroup,
-    build_experiment_report,
-    load_arms,
-    refuse_own_files,
-)
-from tau2.report.experiment_view import experiment_page, experiment_tables
 from tau2.report.html import (
     comparison_page,
     comparison_page_parts,
@@ -24,6 +13,7 @@ from tau2.report.html import (
     viewer_page_parts,
     write_page,
 )
+from tau2.report.robustness import profile_against
 from tau2.report.schema import (
     SCHEMA_VERSION,
     ComparisonReport,
@@ -39,31 +29,21 @@ from tau2.report.viewer import select_simulations, simulation_view
 
 __all__ = [
     "SCHEMA_VERSION",
-    "ArmSummary",
     "ComparisonReport",
-    "ExperimentComparison",
-    "ExperimentReport",
     "Factor",
-    "Flip",
     "RunRef",
     "RunReport",
-    "SeatMean",
     "SimulationRow",
-    "SourceGroup",
     "TableData",
     "Totals",
     "auto_pair_by",
     "build_comparison",
-    "build_experiment_report",
     "build_report",
     "comparison_page",
     "comparison_page_parts",
     "comparison_tables",
-    "experiment_page",
-    "experiment_tables",
-    "load_arms",
+    "profile_against",
     "read_report",
-    "refuse_own_files",
     "rich_table",
     "run_page",
     "run_page_parts",

@@ -114,7 +114,7 @@ class _RunFold:
             audit=self.auditor.result(run.records),
             judges=tally.judges.result(),
             collateral=self.collateral.summary(bootstrap),
-            robustness=run_profile(run, perturbations, pass_hat_k, bootstrap),
+            robustness=run_profile(perturbations, pass_hat_k),
         )
 
 

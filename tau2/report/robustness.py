@@ -19,7 +19,7 @@ from tau2.metrics import (
 from tau2.report import fmt
 from tau2.report.schema import RobustnessProfile
 from tau2.report.tables import TableData
-from tau2.runs import EXPERIMENT_FILE, Run, arm_run_dir, load_experiment, load_run, record_heads
+from tau2.runs import Run, record_heads
 
 NOTICED_LISTED = 5
 """Noticed simulations named per perturbation on the terminal (all of them are in --json)."""
@@ -28,48 +28,32 @@ SHORT_ID = 40
 
 
 def run_profile(
-    run: Run, perturbations: list[PerturbationSummary], pass_hat_k: dict[str, Estimate], bootstrap: Bootstrap
+    perturbations: list[PerturbationSummary], pass_hat_k: dict[str, Estimate]
 ) -> RobustnessProfile | None:
-    """The profile of a run under perturbations (None for an unperturbed run): when the run is an arm of an
-    experiment that has an unperturbed arm (its baseline when that is one), Δpass^1 and the McNemar test
-    against that arm on the paired (task, trial) units."""
+    """The profile of a run under perturbations (None for an unperturbed run), as the run alone shows it:
+    what each perturbation did, pass^k, the simulations in which the agent noticed."""
     if not perturbations:
         return None
-    unperturbed = _unperturbed_arm(run)
-    if unperturbed is None:
-        return RobustnessProfile(perturbations=perturbations, pass_hat_k=pass_hat_k)
-    name, other = unperturbed
-    ends_a, tally_a = _units(other)
+    return RobustnessProfile(perturbations=perturbations, pass_hat_k=pass_hat_k)
+
+
+def profile_against(
+    profile: RobustnessProfile, run: Run, name: str, unperturbed: Run, bootstrap: Bootstrap
+) -> RobustnessProfile:
+    """`profile` of `run` measured against the unperturbed run `unperturbed` (an arm called `name` of the
+    same experiment): Δpass^1 and the McNemar test on the paired (task, trial) units."""
+    ends_a, tally_a = _units(unperturbed)
     ends_b, tally_b = _units(run)
     pairs = pair_outcomes(tally_a.outcomes(), tally_b.outcomes(), PairBy.TASK)
     units = sorted(ends_a.keys() & ends_b.keys())
-    return RobustnessProfile(
-        arm=run.path.name,
-        perturbations=perturbations,
-        pass_hat_k=pass_hat_k,
-        against=name,
-        delta_pass_hat_1=paired_curve(pairs, 1, bootstrap)["1"],
-        p_value=mcnemar((ends_a[unit], ends_b[unit]) for unit in units).p_value,
+    return profile.model_copy(
+        update={
+            "arm": run.path.name,
+            "against": name,
+            "delta_pass_hat_1": paired_curve(pairs, 1, bootstrap)["1"],
+            "p_value": mcnemar((ends_a[unit], ends_b[unit]) for unit in units).p_value,
+        }
     )
-
-
-def _unperturbed_arm(run: Run) -> tuple[str, Run] | None:
-    """The arm without perturbations of the experiment `run` is an arm of (the baseline first), or None."""
-    directory = run.path.parent
-    if not (directory / EXPERIMENT_FILE).is_file():
-        return None
-    config = load_experiment(directory).config
-    if run.path.name not in {arm.name for arm in config.arms}:
-        return None
-    names = [config.baseline, *(arm.name for arm in config.arms if arm.name != config.baseline)]
-    for name in names:
-        path = arm_run_dir(directory, name)
-        if name == run.path.name or not path.is_dir():
-            continue
-        other = load_run(path)
-        if not other.manifest.config.perturbations:
-            return name, other
-    return None
 
 
 def _units(run: Run) -> tuple[dict[tuple[str, int], bool], OutcomeTally]:

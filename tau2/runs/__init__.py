@@ -1,20 +1,11 @@
 """Run records on disk: one JSONL record per simulation, the manifest, reading a run directory, the
 append-only writer (a signal that lands while a record is written stops the run once it is stored whole)
 and the lock that gives a run sole use of its directory; the provenance of scores
-(task content hashes, the hashes a record carries, which differ between runs); experiment directories (an
-experiment file beside one run directory per arm). `load_run` streams: its `Run.records` is a `RecordFile`
-that reads the effective records from disk one at a time."""
+(task content hashes, the hashes a record carries, which differ between runs). `load_run` streams: its
+`Run.records` is a `RecordFile` that reads the effective records from disk one at a time. (An experiment's
+directory, an experiment file beside one run directory per arm, is `tau2.experiments`'.)"""
 
-from tau2.runs._atomic import clear_unfinished_writes, is_temporary
-from tau2.runs._experiment import (
-    EXPERIMENT_FILE,
-    ExperimentManifest,
-    ExperimentStatus,
-    ExperimentStop,
-    arm_run_dir,
-    load_experiment,
-    redacted,
-)
+from tau2.runs._atomic import clear_unfinished_writes, is_temporary, write_atomically
 from tau2.runs._lines import MAX_RECORD_BYTES
 from tau2.runs._lock import RunDirectoryLock
 from tau2.runs._provenance import (
@@ -58,7 +49,6 @@ from tau2.runs._words import COMMAND_LINE, PYTHON, DirectoryWords
 __all__ = [
     "COMMAND_LINE",
     "DAMAGED_FILE",
-    "EXPERIMENT_FILE",
     "MANIFEST_FILE",
     "MAX_RECORD_BYTES",
     "PYTHON",
@@ -67,9 +57,6 @@ __all__ = [
     "DirectoryWords",
     "EffortHead",
     "EntryShape",
-    "ExperimentManifest",
-    "ExperimentStatus",
-    "ExperimentStop",
     "HeadFold",
     "Provenance",
     "ProvenanceCheck",
@@ -85,24 +72,22 @@ __all__ = [
     "SimulationRecord",
     "TrajectoryRecord",
     "TrajectoryShape",
-    "arm_run_dir",
     "check_provenance",
     "clear_unfinished_writes",
     "fold_run",
     "index_run",
     "is_temporary",
     "latest_records",
-    "load_experiment",
     "load_manifest",
     "load_run",
     "read_records",
     "record_heads",
     "record_provenance",
-    "redacted",
     "require_named_domain",
     "run_records",
     "set_aside_damaged",
     "signals_held",
     "task_hash",
     "task_hashes",
+    "write_atomically",
 ]

@@ -11,9 +11,9 @@ from typing import Final, Literal
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from tau2._jsonfile import canonical_json, read_json, validation_error
-from tau2.config import ExperimentConfig
+from tau2.experiments._config import ExperimentConfig
 from tau2.llm import redacted_settings
-from tau2.runs._atomic import write_atomically
+from tau2.runs import write_atomically
 
 EXPERIMENT_FILE: Final = "experiment.json"
 

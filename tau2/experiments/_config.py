@@ -10,9 +10,7 @@ from typing import Any, Final
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from tau2._jsonfile import validation_error
-from tau2.config._layers import ConfigLayer, FieldPath, dotted, layered
-from tau2.config._run import PATH_FIELDS, RunConfig
-from tau2.config._toml import read_toml
+from tau2.config import PATH_FIELDS, ConfigLayer, FieldPath, RunConfig, dotted, layered, read_toml
 
 ARM_NAME_PATTERN: Final = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$"
 """An arm's name is also the name of its run directory: letters, digits, `_`, `.` and `-`, at most 64."""

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, computed_field
 
-from tau2.metrics._detectable import DEFAULT_POWER, minimum_detectable_difference
-from tau2.metrics._mcnemar import McNemar
+from tau2.experiments._detectable import DEFAULT_POWER, minimum_detectable_difference
+from tau2.metrics import McNemar
 from tau2.metrics.bootstrap import Bootstrap
 from tau2.metrics.paired_stats import paired_pass_hat_k
 from tau2.metrics.passk import TaskCounts

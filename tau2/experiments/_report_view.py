@@ -11,9 +11,9 @@ from typing import Final
 
 from rich.console import RenderableType
 
+from tau2.experiments._report import SOURCES, ArmSummary, ExperimentComparison, ExperimentReport, Flip
 from tau2.metrics import BOTH
 from tau2.report import collateral, cost, fmt, tables
-from tau2.report.experiment import SOURCES, ArmSummary, ExperimentComparison, ExperimentReport, Flip
 from tau2.report.factors import differ_line
 from tau2.report.frontier import frontier_table, paid
 from tau2.report.html import (

@@ -3,10 +3,9 @@ baseline on the paired (task, trial) units: what the arms differ in, Δpass^1 wi
 test (Holm-corrected over the arms), the minimum detectable difference and the verdict, every experiment
 statistic (`tau2.metrics.experiment_statistics`), where the difference comes from, the units that flip, what
 each arm costs per seat, per simulation and per success, and the arms' cost–accuracy frontier. The
-statistics are
-`tau2.metrics`'; this module pairs the arms' records. Each arm is read once, one record head at a time
-(`EffortHead`: no transcript is built), into per-task and per-unit aggregates: memory grows with the
-(task, trial) units, never with the records."""
+statistics are `tau2.metrics`' and `_verdict`'s; this module pairs the arms' records. Each arm is read
+once, one record head at a time (`EffortHead`: no transcript is built), into per-task and per-unit
+aggregates: memory grows with the (task, trial) units, never with the records."""
 
 from __future__ import annotations
 
@@ -17,10 +16,11 @@ from typing import Any, Final, Literal, NamedTuple
 from pydantic import BaseModel, ConfigDict, computed_field
 
 from tau2.errors import UserInputError
+from tau2.experiments._manifest import EXPERIMENT_FILE, ExperimentManifest, arm_run_dir, load_experiment
+from tau2.experiments._verdict import ArmComparison, compare_arms
 from tau2.metrics import (
     NO_ESTIMATE,
     ActionDiff,
-    ArmComparison,
     Bootstrap,
     CollateralSummary,
     CollateralTally,
@@ -41,7 +41,6 @@ from tau2.metrics import (
     TaskCounts,
     TaskEffort,
     TaskOutcome,
-    compare_arms,
     frontier_point,
     holm,
     mcnemar,
@@ -63,16 +62,7 @@ from tau2.report.ablation import Ablation, ablation
 from tau2.report.build import DEFAULT_MAX_K
 from tau2.report.factors import differing_factors
 from tau2.report.schema import Factor, RobustnessProfile
-from tau2.runs import (
-    EXPERIMENT_FILE,
-    EffortHead,
-    ExperimentManifest,
-    RecordFile,
-    Run,
-    arm_run_dir,
-    load_experiment,
-    load_run,
-)
+from tau2.runs import EffortHead, RecordFile, Run, load_run
 
 SCHEMA_VERSION: Final = 1
 
