@@ -1,0 +1,28 @@
+"""Issue 30's bar for the `identifier_format` perturbation on τ²-bench's public tasks and data (skipped
+without them, failing on CI): every reference of telecom, airline, retail and banking, renamed for one
+simulation by each of 20 seeds, replays to reward 1.0, and no original identifier survives in the renamed
+data or brief."""
+
+from __future__ import annotations
+
+import pytest
+from identifier_format_support import assert_renamed
+from rebrand_support import conformance
+
+from tau2.tau2bench import load_task_file
+
+SEEDS = range(20)
+TASK_FILES = {
+    "airline": ["tasks.json", "tasks_v1.json"],
+    "retail": ["tasks.json", "tasks_v1.json"],
+    "banking_knowledge": ["tasks"],
+    "telecom": ["tasks_small.json"],
+}
+
+
+@pytest.mark.parametrize("domain", sorted(TASK_FILES))
+def test_every_reference_keeps_its_reward_under_twenty_seeds(domain: str) -> None:
+    source = conformance(domain)
+    tasks = [task for name in TASK_FILES[domain] for task in load_task_file(source / name, domain)]
+    for task in tasks:
+        assert_renamed(task, SEEDS, source)
