@@ -3,7 +3,8 @@ human), the offline request format the oracle and the scripted user speak (which
 too), and the one registry of actor kinds, which also finds kinds other packages install under the
 `tau2.actors` entry-point group. The actor contract itself is part of the episode and re-exported here."""
 
-from tau2.actors._prompts import render_plan
+from tau2.actors._paraphrase import PARAPHRASE_PROMPT, paraphrase_brief
+from tau2.actors._prompts import LATE_INFO_LEAD, render_plan
 from tau2.actors._registry import (
     ENTRY_POINT_GROUP,
     ActorFactory,
@@ -22,6 +23,8 @@ from tau2.episode import Actor, ActorSpec, ActorTurn, SeatContext
 
 __all__ = [
     "ENTRY_POINT_GROUP",
+    "LATE_INFO_LEAD",
+    "PARAPHRASE_PROMPT",
     "RESOLVED_PHRASE",
     "Actor",
     "ActorFactory",
@@ -39,6 +42,7 @@ __all__ = [
     "is_resolved",
     "make_actor",
     "pairing_warning",
+    "paraphrase_brief",
     "parse_request",
     "register_actor",
     "render_plan",

@@ -205,6 +205,7 @@ class Renaming:
                 known_info=_maybe(text, instructions.known_info),
                 unknown_info=_maybe(text, instructions.unknown_info),
                 task_instructions=text(instructions.task_instructions),
+                late_info=_maybe(text, instructions.late_info),
             )
         )
         evaluation = task.evaluation

@@ -47,11 +47,23 @@ from tau2.tasks._task import (
     UserScenario,
     check_task_id,
 )
+from tau2.tasks._variants import (
+    TERSE_STYLE,
+    VERBOSE_STYLE,
+    BriefVariant,
+    VariedBrief,
+    brief_facts,
+    sentences,
+    vary_brief,
+)
 
 __all__ = [
     "CATALOG_EXTENSION_GROUP",
     "SUITE_FORMAT",
+    "TERSE_STYLE",
+    "VERBOSE_STYLE",
     "AssertionCall",
+    "BriefVariant",
     "Catalog",
     "CatalogExtension",
     "CatalogSource",
@@ -80,7 +92,9 @@ __all__ = [
     "Texts",
     "UserInstructions",
     "UserScenario",
+    "VariedBrief",
     "all_passed",
+    "brief_facts",
     "check_task_id",
     "extend_catalog",
     "fill_text",
@@ -95,4 +109,6 @@ __all__ = [
     "require_tickets",
     "resolve_catalog_extension",
     "run_assertions",
+    "sentences",
+    "vary_brief",
 ]
