@@ -56,6 +56,15 @@ def test_the_same_seed_gives_the_same_renaming_and_another_seed_another() -> Non
     assert other.task.user_scenario != first.task.user_scenario
 
 
+def test_the_renamed_data_follows_the_seed_not_the_task() -> None:
+    tasks = {task.id: task for task in shipped_tasks("banking_knowledge")}
+    plain, own = (rename_identifiers(tasks[name], 3) for name in ("task_001", "task_007"))
+    assert own.renaming.task_only and not plain.renaming.task_only  # task_007 brings an e-mail of its own
+    assert plain.base.__pydantic_serializer__.to_json(plain.base) == own.base.__pydantic_serializer__.to_json(
+        own.base
+    )
+
+
 @pytest.mark.parametrize("domain", ["telecom", "telecom_extended", "airline", "retail", "banking_knowledge"])
 def test_the_renamed_data_is_what_the_renaming_engine_writes(domain: str) -> None:
     task = shipped_tasks(domain)[0]

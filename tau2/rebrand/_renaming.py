@@ -395,21 +395,31 @@ class Survey:
         return any(vocabulary.occurs(candidate) for vocabulary in self.vocabularies)
 
     def renaming(self, seed: int) -> Renaming:
-        """The renaming drawn with `seed`: each kind's identifiers in sorted order, each given a fresh one."""
+        """The renaming drawn with `seed`: the data's identifiers first, then those only tasks hold, each
+        kind's in sorted order, each given a fresh one (so the data's renaming follows the seed alone, not
+        the tasks renamed with it, but for a drawn identifier that a task happens to write)."""
         declaration = self.kinds.declaration
         rng = random.Random(seed)
         taken = set(self.found) | self.protected | set(self.names.values())
-        renamed: dict[str, str] = {}
         for kind in declaration.kinds:
-            originals = sorted(value for value, owner in self.found.items() if owner == kind.name)
             form = self.kinds.formats[kind.name]
-            if form.room < 2 * len(originals) + 1:
+            count = sum(owner == kind.name for owner in self.found.values())
+            if form.room < 2 * count + 1:
                 raise UserInputError(
                     f"identifiers: {kind.name}: format {form.text!r} has room for {form.room} identifiers, "
-                    f"too few for the {len(originals)} the data holds"
+                    f"too few for the {count} the data holds"
                 )
-            for original in originals:
-                renamed[original] = _fresh(form, original, rng, taken, self.occurs, kind.name)
+        renamed: dict[str, str] = {}
+        for in_data in (True, False):
+            for kind in declaration.kinds:
+                form = self.kinds.formats[kind.name]
+                originals = sorted(
+                    value
+                    for value, owner in self.found.items()
+                    if owner == kind.name and (value in self.in_data) is in_data
+                )
+                for original in originals:
+                    renamed[original] = _fresh(form, original, rng, taken, self.occurs, kind.name)
         return Renaming(
             self.kinds,
             renamed,
