@@ -56,6 +56,20 @@ def test_the_same_seed_gives_the_same_renaming_and_another_seed_another() -> Non
     assert other.task.user_scenario != first.task.user_scenario
 
 
+def test_the_identifiers_a_task_meets_are_what_a_record_keeps() -> None:
+    tasks = {task.id: task for task in shipped_tasks("banking_knowledge")}
+    start = rename_identifiers(tasks["task_007"], 0)
+    kept = start.task_identifiers()
+    assert set(kept) == {
+        "u_bo_lindqvist",  # named in the brief and the calls
+        "218-555-0117",  # named in the brief only
+        "bo.lindqvist@example.org",  # named in the calls
+        "bo.lindqvist@fjordmail.example",  # the task's own, in no record of the data
+    }
+    assert all(start.renaming.identifiers[old] == new for old, new in kept.items())
+    assert len(start.renaming.identifiers) > len(kept)
+
+
 def test_the_renamed_data_follows_the_seed_not_the_task() -> None:
     tasks = {task.id: task for task in shipped_tasks("banking_knowledge")}
     plain, own = (rename_identifiers(tasks[name], 3) for name in ("task_001", "task_007"))

@@ -35,6 +35,8 @@ from tau2.world import Domain, Side
 
 MAX_DRAWS = 1_000
 """Draws tried for one new identifier before the format is declared too crowded."""
+GENERATED = "generated"
+"""The kind of an identifier a task's tools wrote (learned by replaying the task)."""
 _REMEMBERED = 200_000
 """Renamed strings a renaming remembers."""
 
@@ -94,6 +96,10 @@ class Renaming:
     def text(self, text: str) -> str:
         """Free text renamed: identifiers, names and policy phrases wherever they stand on their own."""
         return self._text(text)
+
+    def in_text(self, text: str) -> list[str]:
+        """The old identifiers standing on their own in `text` (those this renaming changes there)."""
+        return [literal for _, _, literal, _ in self._text.occurrences(text) if literal in self.identifiers]
 
     def _cached_text(self, text: str) -> str:
         """`text` renamed, remembered (data repeats its short strings: statuses, dates, names)."""
@@ -261,7 +267,7 @@ class Renaming:
             }
         )
 
-    def extended(self, identifiers: Mapping[str, str], kind: str = "generated") -> Renaming:
+    def extended(self, identifiers: Mapping[str, str], kind: str = GENERATED) -> Renaming:
         """This renaming with more identifiers (those the domain's tools write during a task)."""
         if not identifiers:
             return self

@@ -18,8 +18,10 @@ from typing import Any
 from pydantic import BaseModel
 
 from tau2.rebrand._delta import Delta
+from tau2.rebrand._documents import task_documents_of, task_texts
+from tau2.rebrand._kinds import walk_identifiers
 from tau2.rebrand._lockstep import replay_renamed
-from tau2.rebrand._renaming import Renaming, Survey
+from tau2.rebrand._renaming import GENERATED, Renaming, Survey
 from tau2.rebrand._template import StateTemplate
 from tau2.tasks import Task, TaskSetupError, initialize_world
 from tau2.world import Domain, RetrievalConfig, World, get_domain
@@ -34,6 +36,7 @@ class RenamedStart:
     patches, init calls, brief, ticket, reference actions, assertions and expected outputs), the renamed
     data its worlds start from, and the reference end state a database check compares with."""
 
+    original: Task
     task: Task
     renaming: Renaming
     """Every identifier renamed, old → new (`renaming.identifiers`), those the task's tools write
@@ -48,6 +51,19 @@ class RenamedStart:
     data_dir: Path | None
     """The data directory the original data came from (None: the domain's own); it still gives the
     knowledge base and the policy."""
+
+    def task_identifiers(self) -> dict[str, str]:
+        """The part of the renaming the task itself meets, old → new: the identifiers its data patches,
+        calls, metadata and texts name and those its tools write (what a simulation's record keeps; the
+        whole renaming follows from the seed)."""
+        renaming = self.renaming
+        named = set(renaming.task_only)
+        named.update(old for old, kind in renaming.kind_of.items() if kind == GENERATED)
+        for document, root in task_documents_of(self.original):
+            named.update(value for _, value in walk_identifiers(renaming.kinds, document, root))
+        for text in task_texts([self.original]):
+            named.update(renaming.in_text(text))
+        return {old: renaming.identifiers[old] for old in sorted(named) if old in renaming.identifiers}
 
     def world(self, retrieval: RetrievalConfig | None = None) -> World:
         """A fresh starting world of the renamed task (what `initialize_world` gives the original one)."""
@@ -72,7 +88,9 @@ def rename_identifiers(task: Task, seed: int, data_dir: Path | None = None) -> R
         raise TaskSetupError(task.id, renamed.setup)
     if renamed.end is None:
         raise TaskSetupError(task.id, f"identifier renaming: {'; '.join(renamed.problems)}")
-    return RenamedStart(renamed.task, renamed.renaming, base, renamed.end, tuple(renamed.problems), data_dir)
+    return RenamedStart(
+        task, renamed.task, renamed.renaming, base, renamed.end, tuple(renamed.problems), data_dir
+    )
 
 
 @dataclass(frozen=True)
