@@ -27,6 +27,7 @@ SLOW: dict[str, tuple[str, ...] | None] = {
     "test_actor_plugins.py": None,
     "test_tau2bench_loader.py": None,
     "test_rebrand_conformance.py": None,
+    "test_identifier_format_conformance.py": None,
     "test_packaging.py": ("test_the_sdist_carries_every_folder_installs_and_runs_the_quickstart",),
     "test_runner_workers.py": (
         "test_workers_run_every_unit_once",

@@ -17,6 +17,7 @@ from tau2.domains.telecom.extended_agent_env import EXTENDED_AGENT_ENV
 from tau2.domains.telecom.extended_agent_tools import EXTENDED_AGENT_TOOLS
 from tau2.domains.telecom.extended_state import SIM_PIN_ATTEMPTS, ExtendedTelecomState, extended
 from tau2.domains.telecom.extended_user import EXTENDED_USER_ENV, EXTENDED_USER_TOOLS
+from tau2.domains.telecom.identifiers import EXTENDED_IDENTIFIERS
 from tau2.domains.telecom.invariants import invariant_violations
 from tau2.domains.telecom.loader import load_state
 from tau2.domains.telecom.patches import apply_patches
@@ -90,4 +91,5 @@ EXTENDED_DOMAIN: Domain[ExtendedTelecomState] = Domain(
     default_suite=EXTENDED_SUITE,
     phrasing=PHRASING,
     customer_record=customer_record,
+    identifiers=EXTENDED_IDENTIFIERS,
 )

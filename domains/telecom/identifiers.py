@@ -3,6 +3,7 @@ first letter of a record's id tells its kind (`get_details_by_id`), so new ids k
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from tau2.world import IdentifierKind, Identifiers
@@ -28,3 +29,12 @@ IDENTIFIERS = Identifiers(
     data_dir=DATA_DIR,
     delta=Path(__file__).parent / "rebrand.toml",
 )
+
+EXTENDED_IDENTIFIERS = replace(
+    IDENTIFIERS,
+    kinds=tuple(
+        replace(kind, keys=("account_services.autopay",)) if kind.name == "customer" else kind
+        for kind in IDENTIFIERS.kinds
+    ),
+)
+"""The extended domain's identifiers: telecom's, and the customers autopay is set up for (its keys)."""

@@ -4,7 +4,8 @@ too), and the one registry of actor kinds, which also finds kinds other packages
 `actor.NAME` of the `tau2.plugins` group). The actor contract itself is part of the episode and
 re-exported here."""
 
-from tau2.actors._prompts import render_plan
+from tau2.actors._paraphrase import PARAPHRASE_PROMPT, paraphrase_brief
+from tau2.actors._prompts import LATE_INFO_LEAD, render_plan
 from tau2.actors._registry import (
     ActorFactory,
     ActorKind,
@@ -21,6 +22,8 @@ from tau2.actors._requests import RESOLVED_PHRASE, Request, format_request, is_r
 from tau2.episode import Actor, ActorSpec, ActorTurn, SeatContext
 
 __all__ = [
+    "LATE_INFO_LEAD",
+    "PARAPHRASE_PROMPT",
     "RESOLVED_PHRASE",
     "Actor",
     "ActorFactory",
@@ -38,6 +41,7 @@ __all__ = [
     "is_resolved",
     "make_actor",
     "pairing_warning",
+    "paraphrase_brief",
     "parse_request",
     "register_actor",
     "render_plan",

@@ -20,6 +20,9 @@ LLM_PROMPT_VERSION = "1"
 their text changes, so runs name the prompt their simulated user played by; a test pins the templates'
 hash to it."""
 
+LATE_INFO_LEAD = "What you know but say only once the agent asks for it, never in your first message:"
+"""How a brief's late information (`UserInstructions.late_info`) is introduced to the customer."""
+
 END_CALL = "end_call"
 """The customer's pseudo-tool for hanging up; the actor turns it into a stop signal."""
 
@@ -116,8 +119,9 @@ def user_system_prompt(
         scenario = _join(
             f"Why you are contacting support: {instructions.reason_for_call}",
             f"What you know: {instructions.known_info}" if instructions.known_info else None,
+            f"{LATE_INFO_LEAD} {instructions.late_info}" if instructions.late_info else None,
             f"What you do not know: {instructions.unknown_info}" if instructions.unknown_info else None,
-            f"How to act: {instructions.task_instructions}",
+            f"How to act: {instructions.task_instructions}" if instructions.task_instructions else None,
         )
     persona = _section("Who you are", persona_text)
     guide = TALKING_USER_GUIDE if talk_only else USER_GUIDE

@@ -17,6 +17,8 @@ DEFAULT_PATIENCE = 3
 class ScriptedUser:
     """States its reason for calling, runs each requested tool once and reports the result; hangs up
     when told the issue is resolved, or after `patience` agent messages in a row that ask for nothing.
+    A brief's late information is said once, in answer to the first agent message after the opening
+    that asks for no action, in place of the idle line.
 
     A transfer ends the episode in the orchestrator, so the user never needs to react to one.
     """
@@ -25,6 +27,7 @@ class ScriptedUser:
         self.spec = spec
         self.patience = patience
         self._reason = ""
+        self._late: str | None = None
         self._spoke = False
         self._idle = 0
         self._pending: ToolCall | None = None
@@ -34,6 +37,7 @@ class ScriptedUser:
     async def start(self, context: SeatContext) -> None:
         """Read the reason for calling from the task's user scenario."""
         self._reason = reason_for_call(context.task)
+        self._late = late_info(context.task)
         self._spoke = False
         self._idle = 0
         self._pending = None
@@ -64,6 +68,9 @@ class ScriptedUser:
         if not self._spoke:
             self._spoke = True
             return ActorTurn(text=self._reason)
+        if self._late is not None:
+            late, self._late = self._late, None
+            return ActorTurn(text=late)
         self._idle += 1
         if self._idle >= self.patience:
             return ActorTurn(text=GIVE_UP, stop=True)
@@ -90,3 +97,9 @@ class ScriptedUser:
 def reason_for_call(task: Task) -> str:
     """The opening line of the user seat: its reason for calling (or its whole brief if unstructured)."""
     return task.user_scenario.reason()
+
+
+def late_info(task: Task) -> str | None:
+    """What the user seat's brief holds back for later (`UserInstructions.late_info`), if anything."""
+    instructions = task.user_scenario.instructions
+    return None if isinstance(instructions, str) else instructions.late_info

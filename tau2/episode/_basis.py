@@ -59,12 +59,14 @@ def evaluate_basis(
     *,
     data_dir: Path | None = None,
     nl_verdicts: Mapping[str, Verdict] | None = None,
+    reference: BaseModel | None = None,
 ) -> BasisVerdict:
     """Score `trajectory` (ending in `world`) by the task's reward basis; `nl_verdicts` maps
-    natural-language assertions to the judge's verdicts (absent: not judged)."""
+    natural-language assertions to the judge's verdicts (absent: not judged); `reference` is the
+    reference end state when the world did not start from `data_dir`'s data (a renamed one)."""
     basis = set(task.evaluation.reward_basis or [])
     checks: list[CheckRecord] = []
-    checks.append(database_check(task, world, data_dir, gating=RewardType.DB in basis))
+    checks.append(database_check(task, world, data_dir, gating=RewardType.DB in basis, reference=reference))
     checks.extend(assertion_checks(task, world, gating=RewardType.ENV_ASSERTION in basis))
     checks.extend(communicate_checks(task, trajectory, gating=RewardType.COMMUNICATE in basis))
     checks.extend(action_checks(task, trajectory.tool_calls(), gating=RewardType.ACTION in basis))
@@ -79,9 +81,13 @@ def gated_reward(checks: Sequence[CheckRecord], termination: TerminationReason |
     return 1.0 if success else 0.0
 
 
-def database_check(task: Task, world: World, data_dir: Path | None, *, gating: bool) -> CheckRecord:
-    """Whether the final state equals the reference end state."""
-    passed = same_state(world.state, reference_state(task, data_dir))
+def database_check(
+    task: Task, world: World, data_dir: Path | None, *, gating: bool, reference: BaseModel | None = None
+) -> CheckRecord:
+    """Whether the final state equals the reference end state (`reference`, else the one the task's
+    reference actions reach from `data_dir`'s data)."""
+    expected = reference_state(task, data_dir) if reference is None else reference
+    passed = same_state(world.state, expected)
     detail = None if passed else "the final database differs from the one the reference actions produce"
     return CheckRecord(kind=RewardType.DB, gating=gating, passed=passed, detail=detail)
 

@@ -106,13 +106,15 @@ def evaluate(
     judges: list[JudgeRecord] | None = None,
     judge_skipped: JudgeSkip | None = None,
     retrieval: RetrievalConfig | None = None,
+    reference: BaseModel | None = None,
 ) -> EvaluationResult:
     """Run the task's assertions on the final `world` and compare `trajectory` with the reference; a task
     with a reward basis is scored by it instead (`data_dir` rebuilds its reference end state). `retrieval`:
     the configuration the agent ran under, as the episode or the run's manifest settled it, for the recall
     diagnostic (None: no diagnostic); `judges`: every judge's verdicts, when a panel judged the
     natural-language assertions (`nl_verdicts` are its first judge's); `judge_skipped`: why the judge was
-    not asked."""
+    not asked; `reference`: the reference end state when the world did not start from `data_dir`'s data (a
+    renamed one, `tau2.rebrand.rename_identifiers`)."""
     assertions = [
         AssertionRecord(
             side=outcome.call.side,
@@ -131,7 +133,9 @@ def evaluate(
     success = assertions_passed and (transferred or not expects_transfer)
     checks: list[CheckRecord] = []
     if task.evaluation.reward_basis is not None:
-        verdict = evaluate_basis(task, world, trajectory, data_dir=data_dir, nl_verdicts=nl_verdicts)
+        verdict = evaluate_basis(
+            task, world, trajectory, data_dir=data_dir, nl_verdicts=nl_verdicts, reference=reference
+        )
         success, checks = verdict.reward >= 1.0, verdict.checks
     ended_properly = trajectory.termination in FINISHED
     return EvaluationResult(

@@ -8,12 +8,14 @@ from tau2.rebrand._kinds import stands_out
 from tau2.rebrand._lockstep import RenamedTask, rename_task
 from tau2.rebrand._rebrand import Rebrand, RenamedWorld, declaration_of, rebrand, rename_world
 from tau2.rebrand._renaming import Renaming, build_renaming
+from tau2.rebrand._start import RenamedStart, rename_identifiers
 from tau2.rebrand._survivors import SurvivorSearch
 
 __all__ = [
     "Delta",
     "IdFormat",
     "Rebrand",
+    "RenamedStart",
     "RenamedTask",
     "RenamedWorld",
     "Renaming",
@@ -24,6 +26,7 @@ __all__ = [
     "load_delta",
     "prefix_of",
     "rebrand",
+    "rename_identifiers",
     "rename_task",
     "rename_world",
     "staged_directory",

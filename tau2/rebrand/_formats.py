@@ -97,7 +97,7 @@ class IdFormat:
         kind, count = part
         if kind == PREFIX:
             return prefix_of(original)
-        return "".join(rng.choice(CLASSES[kind]) for _ in range(count))
+        return "".join(rng.choices(CLASSES[kind], k=count))
 
     def pattern(self, original: str = "") -> re.Pattern[str]:
         """A regular expression matching exactly the identifiers this format writes for `original`."""

@@ -9,11 +9,13 @@ expected outputs that name them are renamed too.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
+
+from pydantic import BaseModel
 
 from tau2.rebrand._changes import Change, call_with_changes
 from tau2.rebrand._documents import dumped_like, parsed_json
@@ -23,7 +25,7 @@ from tau2.rebrand._renaming import Renaming
 from tau2.rebrand._results import difference, kept_sorted, short, sorted_like
 from tau2.rebrand._text import RUN
 from tau2.tasks import SolutionStep, Task, TaskSetupError, initialize_world
-from tau2.world import ToolResult
+from tau2.world import ToolResult, World
 
 _TOKENS = re.compile(r"(\d+\.\d+|[\w-]+)")
 """Words of a text as identifiers write them (`IDR_93be3ce5`, `555-123-2002`), kept by `split`."""
@@ -43,6 +45,9 @@ class RenamedTask:
     problems: list[str] = field(default_factory=list)
     setup: str | None = None
     """Why the original task could not be set up on its own data (then nothing was replayed)."""
+    end: BaseModel | None = None
+    """The renamed world's state after the renamed reference actions (the reference end state a database
+    check compares with); None when nothing was replayed."""
 
 
 @dataclass
@@ -200,14 +205,30 @@ class _Replay:
 def rename_task(renaming: Renaming, task: Task, source: Path | None, target: Path) -> RenamedTask:
     """`task` renamed for the renamed data in `target` (the original data is `source`, None for the
     domain's own), by replaying its reference actions on both worlds."""
+    return replay_renamed(
+        renaming,
+        task,
+        lambda original: initialize_world(original, source),
+        lambda renamed: initialize_world(renamed, target),
+    )
+
+
+def replay_renamed(
+    renaming: Renaming,
+    task: Task,
+    original_world: Callable[[Task], World],
+    renamed_world: Callable[[Task], World],
+) -> RenamedTask:
+    """`task` renamed by replaying its reference actions on the fresh world `original_world` sets up for it
+    and on the one `renamed_world` sets up for its renamed form (each may raise `TaskSetupError`)."""
     static = renaming.task(task)
     try:
-        original_world = initialize_world(task, source)
+        original = original_world(task)
     except TaskSetupError as error:
         return RenamedTask(task, static, renaming, setup=error.reason)
     replay = _Replay(renaming)
     try:
-        renamed_world = initialize_world(static, target)
+        renamed_start = renamed_world(static)
     except TaskSetupError as error:
         replay.problems.append(f"the renamed task cannot be set up: {error.reason}")
         return RenamedTask(task, static, renaming, problems=replay.problems)
@@ -218,8 +239,8 @@ def rename_task(renaming: Renaming, task: Task, source: Path | None, target: Pat
         renamed = _traced_arguments(replay, replay.current.step(step))
         replay.align(step.arguments, renamed.arguments, where)
         steps.append(renamed)
-        original_result, original_changes = call_with_changes(original_world, step)
-        renamed_result, renamed_changes = call_with_changes(renamed_world, renamed)
+        original_result, original_changes = call_with_changes(original, step)
+        renamed_result, renamed_changes = call_with_changes(renamed_start, renamed)
         _learn_changes(replay, original_changes, renamed_changes, where)
         if original_result.ok and renamed_result.ok:
             replay.align(original_result.content, renamed_result.content, where)
@@ -230,7 +251,7 @@ def rename_task(renaming: Renaming, task: Task, source: Path | None, target: Pat
         update={"evaluation": renamed_task.evaluation.model_copy(update={"solution": steps})}
     )
     renamed_task = with_values(renamed_task, replay.values, final)
-    return RenamedTask(task, renamed_task, final, replay.values, replay.problems)
+    return RenamedTask(task, renamed_task, final, replay.values, replay.problems, end=renamed_start.state)
 
 
 def _learn_changes(replay: _Replay, original: list[Change], renamed: list[Change], where: str) -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from typing import Any
 
@@ -35,6 +35,8 @@ from tau2.world import Domain, Side
 
 MAX_DRAWS = 1_000
 """Draws tried for one new identifier before the format is declared too crowded."""
+GENERATED = "generated"
+"""The kind of an identifier a task's tools wrote (learned by replaying the task)."""
 _REMEMBERED = 200_000
 """Renamed strings a renaming remembers."""
 
@@ -94,6 +96,10 @@ class Renaming:
     def text(self, text: str) -> str:
         """Free text renamed: identifiers, names and policy phrases wherever they stand on their own."""
         return self._text(text)
+
+    def in_text(self, text: str) -> list[str]:
+        """The old identifiers standing on their own in `text` (those this renaming changes there)."""
+        return [literal for _, _, literal, _ in self._text.occurrences(text) if literal in self.identifiers]
 
     def _cached_text(self, text: str) -> str:
         """`text` renamed, remembered (data repeats its short strings: statuses, dates, names)."""
@@ -205,6 +211,7 @@ class Renaming:
                 known_info=_maybe(text, instructions.known_info),
                 unknown_info=_maybe(text, instructions.unknown_info),
                 task_instructions=text(instructions.task_instructions),
+                late_info=_maybe(text, instructions.late_info),
             )
         )
         evaluation = task.evaluation
@@ -260,7 +267,7 @@ class Renaming:
             }
         )
 
-    def extended(self, identifiers: Mapping[str, str], kind: str = "generated") -> Renaming:
+    def extended(self, identifiers: Mapping[str, str], kind: str = GENERATED) -> Renaming:
         """This renaming with more identifiers (those the domain's tools write during a task)."""
         if not identifiers:
             return self
@@ -327,52 +334,131 @@ def build_renaming(
     each identifier gets a new one of its kind's format, drawn with `random.Random(seed)` in a fixed order,
     distinct from every identifier and every word already written in the sources (`texts` included), so
     the renaming is a bijection and can be undone."""
-    declaration = domain.identifiers
-    if declaration is None:
-        raise UserInputError(f"domain {domain.name!r} declares no identifiers: it cannot be renamed")
-    kinds = Kinds.compile(declaration, delta.identifiers)
-    task_documents = [document for task in tasks for document in task_documents_of(task)]
-    found: dict[str, str] = {}
-    for document in documents:
-        for owner, value in walk_identifiers(kinds, document):
-            found.setdefault(value, owner)
-    in_data = frozenset(found)
-    for document, root in task_documents:
-        for owner, value in walk_identifiers(kinds, document, root):
-            found.setdefault(value, owner)
-    sources = [*documents, *(document for document, _ in task_documents), *texts, *task_texts(tasks)]
-    vocabulary = Vocabulary(text for source in sources for text in strings(source))
-    protected = frozenset(protected_words(domain))
-    names = capitals(delta.names)
+    return Survey.of(domain, delta, documents, texts).with_tasks(list(tasks)).renaming(seed)
+
+
+@dataclass(frozen=True)
+class Survey:
+    """Everything a renaming is drawn from that no seed changes: the identifiers the sources hold (and which
+    of them only tasks hold), what the sources write, the words never renamed and the delta's names and
+    rules. Surveying a large database once lets many renamings of it be drawn cheaply."""
+
+    domain: Domain[Any]
+    kinds: Kinds
+    found: Mapping[str, str]
+    """Every identifier of the sources and its kind."""
+    in_data: frozenset[str]
+    """The identifiers the data documents hold (the rest only tasks hold)."""
+    vocabularies: tuple[Vocabulary, ...]
+    protected: frozenset[str]
+    names: Mapping[str, str]
+    rules: tuple[ValueRule, ...]
+
+    @classmethod
+    def of(
+        cls, domain: Domain[Any], delta: Delta, documents: Sequence[Any], texts: Iterable[str] = ()
+    ) -> Survey:
+        """The survey of data `documents` (walked from their top) and `texts`."""
+        declaration = domain.identifiers
+        if declaration is None:
+            raise UserInputError(f"domain {domain.name!r} declares no identifiers: it cannot be renamed")
+        kinds = Kinds.compile(declaration, delta.identifiers)
+        found: dict[str, str] = {}
+        for document in documents:
+            for owner, value in walk_identifiers(kinds, document):
+                found.setdefault(value, owner)
+        vocabulary = Vocabulary(text for source in [*documents, *texts] for text in strings(source))
+        names = capitals(delta.names)
+        survey = cls(
+            domain,
+            kinds,
+            found,
+            frozenset(found),
+            (vocabulary,),
+            frozenset(protected_words(domain)),
+            names,
+            tuple(delta.rules),
+        )
+        _refuse_written_names(names, survey.occurs)
+        return survey
+
+    def with_tasks(self, tasks: Sequence[Task]) -> Survey:
+        """This survey with the identifiers `tasks` hold and the words they write."""
+        if not tasks:
+            return self
+        found = dict(self.found)
+        task_documents = [document for task in tasks for document in task_documents_of(task)]
+        for document, root in task_documents:
+            for owner, value in walk_identifiers(self.kinds, document, root):
+                found.setdefault(value, owner)
+        sources = [*(document for document, _ in task_documents), *task_texts(tasks)]
+        vocabulary = Vocabulary(text for source in sources for text in strings(source))
+        _refuse_written_names(self.names, vocabulary.occurs)
+        return replace(self, found=found, vocabularies=(*self.vocabularies, vocabulary))
+
+    def occurs(self, candidate: str) -> bool:
+        """Whether `candidate` may already stand somewhere in the sources."""
+        return any(vocabulary.occurs(candidate) for vocabulary in self.vocabularies)
+
+    def renaming(self, seed: int) -> Renaming:
+        """The renaming drawn with `seed`: the data's identifiers first, then those only tasks hold, each
+        kind's in sorted order, each given a fresh one (so the data's renaming follows the seed alone, not
+        the tasks renamed with it, but for a drawn identifier that a task happens to write)."""
+        declaration = self.kinds.declaration
+        rng = random.Random(seed)
+        taken = set(self.found) | self.protected | set(self.names.values())
+        for kind in declaration.kinds:
+            form = self.kinds.formats[kind.name]
+            count = sum(owner == kind.name for owner in self.found.values())
+            if form.room < 2 * count + 1:
+                raise UserInputError(
+                    f"identifiers: {kind.name}: format {form.text!r} has room for {form.room} identifiers, "
+                    f"too few for the {count} the data holds"
+                )
+        renamed: dict[str, str] = {}
+        for in_data in (True, False):
+            for kind in declaration.kinds:
+                form = self.kinds.formats[kind.name]
+                originals = sorted(
+                    value
+                    for value, owner in self.found.items()
+                    if owner == kind.name and (value in self.in_data) is in_data
+                )
+                for original in originals:
+                    renamed[original] = _fresh(form, original, rng, taken, self.occurs, kind.name)
+        return Renaming(
+            self.kinds,
+            renamed,
+            self.found,
+            self.names,
+            self.protected,
+            self.rules,
+            frozenset(self.found) - self.in_data,
+        )
+
+
+def _refuse_written_names(names: Mapping[str, str], occurs: Callable[[str], bool]) -> None:
+    """Refuse a name map one of whose new names the sources already write."""
     for old, new in names.items():
-        if vocabulary.occurs(new):
+        if occurs(new):
             raise UserInputError(
                 f"names: {old!r} becomes {new!r}, which the data already writes: choose another"
             )
-    rng = random.Random(seed)
-    taken = set(found) | protected | set(names.values())
-    renamed: dict[str, str] = {}
-    for kind in declaration.kinds:
-        originals = sorted(value for value, owner in found.items() if owner == kind.name)
-        form = kinds.formats[kind.name]
-        if form.room < 2 * len(originals) + 1:
-            raise UserInputError(
-                f"identifiers: {kind.name}: format {form.text!r} has room for {form.room} identifiers, "
-                f"too few for the {len(originals)} the data holds"
-            )
-        for original in originals:
-            renamed[original] = _fresh(form, original, rng, taken, vocabulary, kind.name)
-    return Renaming(kinds, renamed, found, names, protected, tuple(delta.rules), frozenset(found) - in_data)
 
 
 def _fresh(
-    form: IdFormat, original: str, rng: random.Random, taken: set[str], vocabulary: Vocabulary, kind: str
+    form: IdFormat,
+    original: str,
+    rng: random.Random,
+    taken: set[str],
+    occurs: Callable[[str], bool],
+    kind: str,
 ) -> str:
     """A new identifier of `form` for `original`: one that stands out in text, is not taken and is not
     already written in the sources."""
     for _ in range(MAX_DRAWS):
         candidate = form.draw(rng, original)
-        if stands_out(candidate) and candidate not in taken and not vocabulary.occurs(candidate):
+        if stands_out(candidate) and candidate not in taken and not occurs(candidate):
             taken.add(candidate)
             return candidate
     raise UserInputError(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tau2.actors import render_plan
+from tau2.actors import LATE_INFO_LEAD, render_plan
 from tau2.episode import Mode, SeatContext
 from tau2.tasks import UserInstructions
 from tau2.world import Side
@@ -27,6 +27,8 @@ def _scenario(context: SeatContext) -> str:
         lines = [f"Why you are calling: {instructions.reason_for_call}"]
         if instructions.known_info:
             lines.append(f"What you know: {instructions.known_info}")
+        if instructions.late_info:
+            lines.append(f"{LATE_INFO_LEAD} {instructions.late_info}")
         if instructions.unknown_info:
             lines.append(f"What you do not know: {instructions.unknown_info}")
         lines.append(f"How to act: {instructions.task_instructions}")

@@ -44,10 +44,22 @@ from tau2.tasks._task import (
     UserScenario,
     check_task_id,
 )
+from tau2.tasks._variants import (
+    TERSE_STYLE,
+    VERBOSE_STYLE,
+    BriefVariant,
+    VariedBrief,
+    brief_facts,
+    sentences,
+    vary_brief,
+)
 
 __all__ = [
     "SUITE_FORMAT",
+    "TERSE_STYLE",
+    "VERBOSE_STYLE",
     "AssertionCall",
+    "BriefVariant",
     "Catalog",
     "CatalogExtension",
     "CatalogSource",
@@ -76,7 +88,9 @@ __all__ = [
     "Texts",
     "UserInstructions",
     "UserScenario",
+    "VariedBrief",
     "all_passed",
+    "brief_facts",
     "check_task_id",
     "extend_catalog",
     "fill_text",
@@ -91,4 +105,6 @@ __all__ = [
     "require_tickets",
     "resolve_catalog_extension",
     "run_assertions",
+    "sentences",
+    "vary_brief",
 ]

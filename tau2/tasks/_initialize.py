@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from pydantic import BaseModel
+
 from tau2.errors import UserInputError
 from tau2.tasks._task import Task
 from tau2.world import RetrievalConfig, World, get_domain
@@ -19,12 +21,18 @@ class TaskSetupError(UserInputError):
 
 
 def initialize_world(
-    task: Task, data_dir: Path | None = None, *, retrieval: RetrievalConfig | None = None
+    task: Task,
+    data_dir: Path | None = None,
+    *,
+    retrieval: RetrievalConfig | None = None,
+    base: BaseModel | None = None,
 ) -> World:
     """A fresh world of the task's domain with its initial data patches, the settings the task implies and
-    its init calls applied in order; with `retrieval`, the world offers that configuration's tools."""
+    its init calls applied in order; with `retrieval`, the world offers that configuration's tools. With
+    `base`, the world starts from a copy of that loaded state (a renamed database) instead of `data_dir`'s
+    data (`data_dir` still gives the knowledge base)."""
     domain = get_domain(task.domain)
-    world = World.create(domain, data_dir)
+    world = World.create(domain, data_dir, base=base)
     patches = task.initial_data
     if patches is not None and (patches.agent_data is not None or patches.user_data is not None):
         if domain.patch_state is None:

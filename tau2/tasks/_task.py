@@ -126,6 +126,9 @@ class UserInstructions(_Frozen):
     known_info: str | None = None
     unknown_info: str | None = None
     task_instructions: str
+    late_info: str | None = Field(default=None, exclude_if=lambda value: value is None)
+    """What the customer knows but gives only once asked for it, never in its opening (a brief varied by
+    `fact_late`); left out of the task's content when absent, so no task's content hash changes."""
 
 
 class UserScenario(_Frozen):
@@ -144,6 +147,7 @@ class UserScenario(_Frozen):
         parts = (
             instructions.reason_for_call,
             instructions.known_info,
+            instructions.late_info,
             unknown,
             instructions.task_instructions,
         )

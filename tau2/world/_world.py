@@ -34,8 +34,15 @@ class World:
             domain.couple(state)
 
     @classmethod
-    def create(cls, domain: Domain[Any], data_dir: Path | None = None) -> World:
-        """A fresh world on the domain's own data, or on the data directory given."""
+    def create(
+        cls, domain: Domain[Any], data_dir: Path | None = None, *, base: BaseModel | None = None
+    ) -> World:
+        """A fresh world on the domain's own data, on the data directory given, or on a copy of `base`, a
+        loaded and coupled state of the domain (a renamed database), which the world never changes."""
+        if base is not None:
+            if domain.fresh_state is not None:
+                return cls(domain, domain.fresh_state(base))
+            return cls(domain, type(base).model_validate_json(base.__pydantic_serializer__.to_json(base)))
         if domain.fresh_state is not None:
             return cls(domain, domain.fresh_state(_base_state(domain, data_dir)))
         state_type, snapshot = _base_snapshot(domain, data_dir)

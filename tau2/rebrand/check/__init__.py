@@ -4,7 +4,7 @@ rebranded world must fail (the memorisation check). It sits above `tau2.episode`
 `tau2.rebrand` itself stays below it."""
 
 from tau2.rebrand.check._check import Check, Summary, TaskCheck, check_rebrand, check_task, check_world
-from tau2.rebrand.check._score import replay_reward, writes_records
+from tau2.rebrand.check._score import replay_reward, replay_start_reward, writes_records
 
 __all__ = [
     "Check",
@@ -14,5 +14,6 @@ __all__ = [
     "check_task",
     "check_world",
     "replay_reward",
+    "replay_start_reward",
     "writes_records",
 ]

@@ -10,6 +10,7 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from tau2.episode import Entry, EntryKind, TerminationReason, ToolCall, Trajectory, Verdict, evaluate
+from tau2.rebrand import RenamedStart
 from tau2.tasks import SolutionStep, Task, TaskSetupError, initialize_world
 from tau2.world import Side, World
 
@@ -28,6 +29,18 @@ def replay_reward(
     trajectory = _trajectory(world, steps, info)
     verdicts = {statement: MET for statement in task.evaluation.nl_assertions or []}
     return evaluate(task, world, trajectory, data_dir=data_dir, nl_verdicts=verdicts).reward
+
+
+def replay_start_reward(start: RenamedStart, steps: Sequence[SolutionStep], info: Sequence[str]) -> float:
+    """`replay_reward` on a renamed simulation start: `steps` made on a fresh world of it, scored by its
+    task against its own reference end state."""
+    task = start.task
+    world = start.world()
+    trajectory = _trajectory(world, steps, info)
+    verdicts = {statement: MET for statement in task.evaluation.nl_assertions or []}
+    return evaluate(
+        task, world, trajectory, data_dir=start.data_dir, nl_verdicts=verdicts, reference=start.reference
+    ).reward
 
 
 def _trajectory(world: World, steps: Sequence[SolutionStep], info: Sequence[str]) -> Trajectory:

@@ -1,0 +1,44 @@
+"""Issue 30's bar for the `identifier_format` perturbation on τ²-bench's public tasks and data (skipped
+without them, failing on CI): every reference of telecom, airline, retail and banking, renamed for one
+simulation by each of 20 seeds, replays to reward 1.0, and no original identifier survives in the renamed
+data or brief. The renamed data follows the seed alone, so it is searched once per seed and every other
+task of the seed is checked to start from the same data."""
+
+from __future__ import annotations
+
+import pytest
+from identifier_format_support import (
+    assert_original_solved,
+    renamed_start,
+    survivors_in_data,
+    survivors_in_task,
+)
+from rebrand_support import conformance
+
+from tau2.tau2bench import load_task_file
+
+SEEDS = range(20)
+TASK_FILES = {
+    "airline": ["tasks.json", "tasks_v1.json"],
+    "retail": ["tasks.json", "tasks_v1.json"],
+    "banking_knowledge": ["tasks"],
+    "telecom": ["tasks_small.json"],
+}
+
+
+@pytest.mark.parametrize("domain", sorted(TASK_FILES))
+def test_every_reference_keeps_its_reward_under_twenty_seeds(domain: str) -> None:
+    source = conformance(domain)
+    tasks = [task for name in TASK_FILES[domain] for task in load_task_file(source / name, domain)]
+    for task in tasks:
+        assert_original_solved(task, source)
+    for seed in SEEDS:
+        searched: bytes | None = None
+        for task in tasks:
+            start = renamed_start(task, seed, source)
+            data = start.base.__pydantic_serializer__.to_json(start.base)
+            if searched is None:
+                assert survivors_in_data(start) == [], seed
+                searched = data
+            assert data == searched, (task.id, seed)
+            assert survivors_in_task(start) == [], (task.id, seed)
