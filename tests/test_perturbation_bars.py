@@ -104,6 +104,8 @@ def test_rate_zero_of_every_perturbation_records_what_an_unperturbed_run_does(
     zero = {
         "tool_faults": {"rate": 0.0, "seat": "both", "kinds": ["read", "write", "generic"]},
         "unreliable_user": {"drop_rate": 0.0, "withhold_rate": 0.0},
+        "identifier_format": {"rate": 0.0},
+        "instruction_variant": {},
     }
     plain = _run(tmp_path, "plain", domain, {})
     perturbed = _run(tmp_path, "zero", domain, zero)

@@ -147,17 +147,21 @@ def test_a_regrade_of_a_perturbed_run_keeps_calls_kept_from_the_world_out_of_it(
     assert after == before and set(before.values()) == {0.0}
 
 
-def test_the_example_experiment_s_perturbed_arms_are_significantly_worse_than_none(tmp_path: Path) -> None:
+def test_the_example_experiment_s_faulty_arms_are_significantly_worse_than_none_renaming_is_not(
+    tmp_path: Path,
+) -> None:
     out = tmp_path / "robustness"
     result = runner.invoke(app, ["experiment", "run", str(EXAMPLE), "--out", str(out)])
     assert result.exit_code == 0, result.output
     report = json.loads(runner.invoke(app, ["experiment", "report", str(out), "--json"]).output)
     profiles = {profile["arm"]: profile for profile in report["robustness"]}
-    assert set(profiles) >= {"tool_faults", "unreliable_user"}
+    assert set(profiles) == {"tool_faults", "unreliable_user", "identifier_format"}
     for arm in ("tool_faults", "unreliable_user"):
         assert profiles[arm]["against"] == "none"
         assert profiles[arm]["delta_pass_hat_1"]["diff"] < 0
         assert profiles[arm]["p_value"] < 0.001
+    renamed = profiles["identifier_format"]
+    assert renamed["against"] == "none" and renamed["p_value"] >= 0.001
 
 
 def test_a_perturbed_run_resumes_with_its_perturbations(tmp_path: Path) -> None:

@@ -85,6 +85,7 @@ class Episode:
         "_perturber",
         "_played",
         "_ready",
+        "_reference",
         "_resolve",
         "_retrieval",
         "_seat",
@@ -115,17 +116,19 @@ class Episode:
         started = time.perf_counter()
         self._perturber = Perturber.of(config.perturbations, config.seed) if config.perturbations else None
         self._played: Task | None = None
+        start = EpisodeStart(task, data_dir)
         if self._perturber is not None:
-            start = self._perturber.before_episode(EpisodeStart(task, data_dir))
+            start = self._perturber.before_episode(start)
             self._played = None if start.task == task else start.task
             task, data_dir = start.task, start.data_dir
+        self._reference = start.reference
         self.task = task
         """The task as played (a perturbation may have changed it)."""
         self.config = config
         self.data_dir = data_dir
         seated = settled(task, config)
         self._retrieval = seated.retrieval
-        self._world = initialize_world(task, data_dir, retrieval=self._retrieval)
+        self._world = initialize_world(task, data_dir, retrieval=self._retrieval, base=start.base)
         self._initial = self._world.snapshot()
         self._writes = WriteTracker(self._world)
         self.contexts: dict[Side, SeatContext] = seat_contexts(
@@ -279,6 +282,7 @@ class Episode:
             judges=judgement.judges,
             judge_skipped=judgement.skipped,
             retrieval=self._retrieval,
+            reference=self._reference,
         )
 
     def _next(self) -> Turn | None:

@@ -92,7 +92,7 @@ def _play(
     start = EpisodeStart(task, data_dir)
     after = effect.before_episode(start)
     trace: Trace = [("start", after.task.model_dump(mode="json"))] if after != start else []
-    world = initialize_world(after.task, after.data_dir)
+    world = initialize_world(after.task, after.data_dir, base=after.base)
     for step in after.task.evaluation.solution:
         tool = world.tools.tool(step.name)
         if tool is None:

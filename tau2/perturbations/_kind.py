@@ -35,10 +35,14 @@ class RecordedSettings(PerturbationSettings):
 @dataclass(frozen=True)
 class EpisodeStart:
     """What an episode is built from: the task as played and the data directory its world (and the
-    evaluation's reference world) is built from (None: the domain's own data)."""
+    evaluation's reference world) is built from (None: the domain's own data); or, when a perturbation
+    renamed the data, the loaded state its world starts from (`base`) and the reference end state the
+    database check compares with (`reference`)."""
 
     task: Task
     data_dir: Path | None
+    base: BaseModel | None = None
+    reference: BaseModel | None = None
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,5 @@
-"""The registry of perturbation kinds: the built-ins (`tool_faults`, `unreliable_user`), kinds registered in
+"""The registry of perturbation kinds: the built-ins (`tool_faults`, `unreliable_user`,
+`identifier_format`, `instruction_variant`), kinds registered in
 code (`register_perturbation`), kinds other packages install as entry points `perturbation.NAME` of the
 `tau2.plugins` group, and `module:attribute` references, found the one way tau2 finds plugins
 (`tau2._registry`)."""
@@ -9,6 +10,8 @@ import dataclasses
 
 from tau2._registry import Registry
 from tau2.errors import UserInputError
+from tau2.perturbations._identifier_format import IdentifierFormatSettings, identifier_format
+from tau2.perturbations._instruction_variant import InstructionVariantSettings, instruction_variant
 from tau2.perturbations._kind import PerturbationKind
 from tau2.perturbations._tool_faults import ToolFaultSettings, tool_faults
 from tau2.perturbations._unreliable_user import UnreliableUserSettings, unreliable_user
@@ -56,5 +59,21 @@ register_perturbation(
         UnreliableUserSettings,
         unreliable_user,
         "the customer's writes are dropped while it believes it acted; a fact of its brief is withheld",
+    )
+)
+register_perturbation(
+    PerturbationKind(
+        "identifier_format",
+        IdentifierFormatSettings,
+        identifier_format,
+        "the world's identifiers renamed by one bijection per simulation, the reference renamed alike",
+    )
+)
+register_perturbation(
+    PerturbationKind(
+        "instruction_variant",
+        InstructionVariantSettings,
+        instruction_variant,
+        "the customer's brief told by a named variant: terse, verbose, facts out of order, one fact late",
     )
 )

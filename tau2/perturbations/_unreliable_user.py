@@ -6,6 +6,7 @@ episode around whatever plays the customer (a model, a script, a person), so the
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import re
 from collections.abc import Sequence
@@ -61,7 +62,7 @@ class UnreliableUser(EpisodePerturbation):
         self.events.append(
             PerturbationEvent(kind=self.name, effect=WITHHELD_FACT, seat=Side.USER, detail=facts[place])
         )
-        return EpisodeStart(without_fact(start.task, facts, place), start.data_dir)
+        return dataclasses.replace(start, task=without_fact(start.task, facts, place))
 
     def intercept(self, attempt: CallAttempt) -> Interception | None:
         """Drop a customer's write as drawn: it runs on a copy of the world, and the customer is told what

@@ -72,7 +72,7 @@ def with_findings(
     if record.excluded:
         return record
     update: dict[str, Any] = {}
-    if writes is not None:
+    if writes is not None and _same_reference(task, played):
         collateral = findings.collateral(task, writes, record.state_changes)
         if collateral is not None:
             update = {"collateral": collateral.extra, "missing_writes": collateral.missing}
@@ -123,3 +123,11 @@ def _unit_fields(
         "oracle_plan": config.oracle_plan,
         "provenance": provenance,
     }
+
+
+def _same_reference(task: Task, played: Task | None) -> bool:
+    """Whether the task as played has the reference solution and data of `task` (a perturbation that
+    renamed its world gives another reference: its collateral damage is not measured)."""
+    return played is None or (
+        played.evaluation == task.evaluation and played.initial_data == task.initial_data
+    )
