@@ -138,6 +138,31 @@ def test_the_installed_pack_adds_a_lint_check_a_user_check_and_a_statistic_that_
     assert {value.name: value.value for value in statistic_values(units)}["flip_share"] == 0.5
 
 
+def test_the_installed_pack_adds_a_retrieval_engine_and_a_perturbation_that_keep_their_contracts(
+    tmp_path: Path,
+) -> None:
+    require_installed_pack()
+    from library_pack import HURRIED_MEMBER, TITLES
+
+    from tau2.perturbations import available_perturbations, check_perturbation
+    from tau2.retrieval import available_engines, check_engine, get_engine
+    from tau2.tau2bench import load_task_file
+
+    assert "titles" in available_engines() and get_engine("titles") is TITLES
+    assert check_engine(TITLES) == []
+    assert "hurried_member" in available_perturbations()
+    task = load_task_file(TASKS, None)[0]
+    assert check_perturbation(HURRIED_MEMBER, task, {"rate": 1.0}) == []
+    run = tmp_path / "hurried"
+    ran = tau2(
+        "run", "--domain", "library", "--agent", "oracle", "--user", "scripted",
+        "--perturbation", "hurried_member:rate=1", "--out", str(run), cwd=tmp_path,
+    )  # fmt: skip
+    assert ran.returncode == 0, ran.stderr
+    done = records(run)
+    assert done and all(record["reward"] == 1.0 and record["perturbation"] for record in done)
+
+
 # Not installed: named as module:attribute
 
 

@@ -274,7 +274,8 @@ class _WorldTouching(EpisodePerturbation):
 
 def test_the_conformance_check_names_a_kinds_defects() -> None:
     unseeded = PerturbationKind("unseeded", _Rate, _Unseeded)
-    problems = check_perturbation(unseeded, BOTH, {"rate": 0.5}, seeds=range(3))
+    random.seed(3)  # the planted defect draws from the global stream: fixed here so the test is deterministic
+    problems = check_perturbation(unseeded, BOTH, {"rate": 0.5}, seeds=range(8))
     assert any("default settings perturb" in problem for problem in problems)
     assert any("same seed differ" in problem for problem in problems)
     touching = PerturbationKind("touching", PerturbationSettings, lambda s, n, r: _WorldTouching(n, r))

@@ -192,7 +192,9 @@ def test_an_engine_from_outside_is_registered_installed_or_referenced(
     referenced = get_engine("title_engine.py:TITLES")
     assert referenced.name == "titles" and check_engine(referenced) == []
     assert [hit.document.id for hit in referenced.build(DOCUMENTS, None).search("cards", 5)] == ["doc_b"]
-    assert "titles" not in available_engines()  # a reference is found under what named it only
+    # a reference is found under what named it only: never listed, never standing in for an installed engine
+    assert "title_engine.py:TITLES" not in available_engines()
+    assert "titles" not in available_engines() or get_engine("titles") is not referenced
     registered = register_engine(
         Engine("titles-in-code", "Registered in code.", build=lambda k, e: Retriever())
     )
