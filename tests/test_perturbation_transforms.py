@@ -75,7 +75,10 @@ def test_both_kinds_pass_their_conformance_check() -> None:
     assert check_perturbation("instruction_variant", task, {"variant": "fact_late"}) == []
 
 
-def test_a_domain_without_identifiers_ends_each_simulation_saying_why(tmp_path: Path) -> None:
-    records = list(_run(tmp_path, "mock", "mock", {"identifier_format": {"rate": 1.0}}).records)
-    assert records and all(record.excluded for record in records)
-    assert all("declares no identifiers" in (record.termination_detail or "") for record in records)
+def test_a_domain_without_identifiers_is_refused_in_one_line_before_any_simulation(tmp_path: Path) -> None:
+    from tau2.errors import UserInputError
+
+    with pytest.raises(UserInputError, match=r"^perturbations\.identifier_format: domain 'mock' declares no"):
+        _run(tmp_path, "mock", "mock", {"identifier_format": {"rate": 1.0}})
+    assert not (tmp_path / "mock" / "results.jsonl").exists()
+    _run(tmp_path, "rate-zero", "mock", {"identifier_format": {"rate": 0.0}})  # nothing to rename: it runs

@@ -21,6 +21,7 @@ from tau2.perturbations._record import PerturbationEvent, PerturbationRecord
 from tau2.perturbations._registry import (
     available_perturbations,
     get_perturbation,
+    refuse_inapplicable,
     register_perturbation,
 )
 from tau2.perturbations._tool_faults import FAULT, FAULT_MESSAGES, ToolFaultSettings
@@ -53,5 +54,6 @@ __all__ = [
     "check_perturbation",
     "get_perturbation",
     "perturbation_rng",
+    "refuse_inapplicable",
     "register_perturbation",
 ]

@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from typing import Any
 
 from pydantic import Field
 
 from tau2.perturbations._kind import EpisodePerturbation, EpisodeStart, PerturbationSettings
 from tau2.perturbations._record import PerturbationEvent
 from tau2.rebrand import rename_identifiers
+from tau2.world import Domain
 
 RENAMED_IDENTIFIERS = "renamed_identifiers"
 
@@ -52,6 +54,13 @@ class IdentifierFormat(EpisodePerturbation):
             )
         )
         return dataclasses.replace(start, task=renamed.task, base=renamed.base, reference=renamed.reference)
+
+
+def cannot_rename(settings: IdentifierFormatSettings, domain: Domain[Any]) -> str | None:
+    """Why `domain`'s episodes cannot be renamed with `settings`: it declares no identifiers to rename."""
+    if settings.rate > 0.0 and domain.identifiers is None:
+        return f"domain {domain.name!r} declares no identifiers: it cannot be renamed"
+    return None
 
 
 def identifier_format(settings: IdentifierFormatSettings, name: str, rng: random.Random) -> IdentifierFormat:

@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict
 
 from tau2.perturbations._record import PerturbationEvent
 from tau2.tasks import Task
-from tau2.world import Side, Tool, ToolResult, World
+from tau2.world import Domain, Side, Tool, ToolResult, World
 
 
 class PerturbationSettings(BaseModel):
@@ -118,6 +118,10 @@ class PerturbationKind:
     settings: type[PerturbationSettings]
     build: PerturbationBuilder
     description: str = ""
+    refuses: Callable[[Any, Domain[Any]], str | None] | None = None
+    """Why the kind cannot perturb a domain's episodes with given settings (None: it can), asked before
+    a run or an episode starts so that a condition no simulation could meet is one line, not a run of
+    failures."""
 
     def episode(self, settings: PerturbationSettings, rng: random.Random) -> EpisodePerturbation:
         """The kind's effect on one episode with `settings`, drawing from `rng`."""

@@ -7,14 +7,17 @@ code (`register_perturbation`), kinds other packages install as entry points `pe
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
+from typing import Any
 
 from tau2._registry import Registry
 from tau2.errors import UserInputError
-from tau2.perturbations._identifier_format import IdentifierFormatSettings, identifier_format
+from tau2.perturbations._identifier_format import IdentifierFormatSettings, cannot_rename, identifier_format
 from tau2.perturbations._instruction_variant import InstructionVariantSettings, instruction_variant
-from tau2.perturbations._kind import PerturbationKind
+from tau2.perturbations._kind import PerturbationKind, PerturbationSettings, RecordedSettings
 from tau2.perturbations._tool_faults import ToolFaultSettings, tool_faults
 from tau2.perturbations._unreliable_user import UnreliableUserSettings, unreliable_user
+from tau2.world import Domain
 
 
 def _accept(name: str, target: object) -> PerturbationKind:
@@ -38,6 +41,18 @@ def register_perturbation(kind: PerturbationKind) -> PerturbationKind:
 def get_perturbation(name: str) -> PerturbationKind:
     """The kind called `name` (registered, installed, or a `module:attribute` reference)."""
     return _KINDS.get(name)
+
+
+def refuse_inapplicable(perturbations: Mapping[str, PerturbationSettings], domain: Domain[Any]) -> None:
+    """A one-line `UserInputError` when a configured kind cannot perturb `domain`'s episodes with its
+    settings (a renaming of a domain without identifiers), before any simulation runs."""
+    for name, settings in perturbations.items():
+        if isinstance(settings, RecordedSettings):
+            continue  # a kind recorded by a reference nobody named: not imported to ask it
+        kind = get_perturbation(name)
+        reason = None if kind.refuses is None else kind.refuses(settings, domain)
+        if reason is not None:
+            raise UserInputError(f"perturbations.{name}: {reason}")
 
 
 def available_perturbations() -> list[str]:
@@ -67,6 +82,7 @@ register_perturbation(
         IdentifierFormatSettings,
         identifier_format,
         "the world's identifiers renamed by one bijection per simulation, the reference renamed alike",
+        refuses=cannot_rename,
     )
 )
 register_perturbation(

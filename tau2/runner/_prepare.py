@@ -17,6 +17,7 @@ from tau2.errors import UserInputError
 from tau2.findings import RunFindings, lint_checks, user_checks
 from tau2.llm import ModelCache, missing_credentials, withheld_credentials
 from tau2.personas import PersonaError, load_persona
+from tau2.perturbations import refuse_inapplicable
 from tau2.runner._manifest import (
     data_hash,
     differences,
@@ -151,6 +152,7 @@ def prepare_run(
     if manifest.mode is Mode.SOLO:
         require_tickets(list(tasks.values()))
     check_structure(list(tasks.values()))
+    refuse_inapplicable(config.perturbations, get_domain(manifest.domain))
     for task in tasks.values():
         initialize_world(task, manifest.config.data_dir)
     _check_actors(manifest)
@@ -226,6 +228,7 @@ def prepare_episode(layers: Layers, task_id: str, seed: int | None = None) -> Ep
     if config.mode is Mode.SOLO:
         require_tickets([task])
     check_structure([task])
+    refuse_inapplicable(config.perturbations, get_domain(task.domain))
     if run.data_dir is not None:
         _require_directory(run.data_dir, layers)
     agent = resolved_seat(run.agent, Side.AGENT, layers)
