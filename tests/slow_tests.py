@@ -18,7 +18,7 @@ SLOW: dict[str, tuple[str, ...] | None] = {
     "test_example_pack.py": None,
     "test_perturbation_bars.py": None,
     "test_robustness_profile.py": (
-        "test_the_example_experiment_s_perturbed_arms_are_significantly_worse_than_none",
+        "test_the_example_experiment_s_faulty_arms_are_significantly_worse_than_none_renaming_is_not",
     ),
     "test_output_over_input.py": ("test_standard_output_sent_into_a_runs_records_is_refused",),
     "test_data_never_imports.py": (
