@@ -4,6 +4,7 @@ checked against the stored one on resume), damaged results set aside and the pen
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
@@ -123,8 +124,10 @@ def prepare_run(
     stored = stored_manifest(run_dir, words) if resume else None
     if stored is None:
         _require_empty(run_dir, words)
-    manifest, tasks = _resolve(layered(layers, None if stored is None else stored.config), layers, stored)
+    resolved = _resolve_settings(layered(layers, None if stored is None else stored.config), layers)
+    manifest = _manifest(resolved, layers, stored)
     config = manifest.config
+    tasks = {task.id: task for task in resolved.tasks}
     if stored is not None:
         changed = differences(stored, manifest)
         if changed:
@@ -147,15 +150,7 @@ def prepare_run(
         }
         added = stored.config.model_copy(update={"trials": manifest.trials, **seats})
         manifest = stored.model_copy(update={"config": added})
-    if config.cache is not None:
-        ModelCache.open(config.cache)  # a cache this tau2 cannot read is refused before anything is written
-    if manifest.mode is Mode.SOLO:
-        require_tickets(list(tasks.values()))
-    check_structure(list(tasks.values()))
-    refuse_inapplicable(config.perturbations, get_domain(manifest.domain))
-    for task in tasks.values():
-        initialize_world(task, manifest.config.data_dir)
-    _check_actors(manifest)
+    _check_resolved(resolved)
     lint_checks(), user_checks()  # a check plugin that does not load stops the run before it starts
     warnings = _solo_warnings(manifest.mode, layers)
     previous: list[Outcome] = []
@@ -215,37 +210,19 @@ class EpisodeSetup(BaseModel):
 
 
 def prepare_episode(layers: Layers, task_id: str, seed: int | None = None) -> EpisodeSetup:
-    """Resolve the settings `layers` give for one episode of `task_id` with `seed`, with the same defaults
-    and checks as a run."""
-    run = layered(layers)
-    suite_path = _suite_path(run, layers)
-    tasks = _select(load_task_file(suite_path, run.domain), None, layers)
-    task = _find_task(tasks, task_id, suite_path)
-    if run.persona is not None:
-        (task,), _ = _with_persona([task], run.persona, layers)
-    config = run.episode.model_copy(update={"seed": seed})
-    config = with_retrieval(get_domain(task.domain), config, run.data_dir, layers)
-    if config.mode is Mode.SOLO:
-        require_tickets([task])
-    check_structure([task])
-    refuse_inapplicable(config.perturbations, get_domain(task.domain))
-    if run.data_dir is not None:
-        _require_directory(run.data_dir, layers)
-    agent = resolved_seat(run.agent, Side.AGENT, layers)
-    user = None if config.mode is Mode.SOLO else resolved_seat(run.user, Side.USER, layers)
-    _policy(get_domain(task.domain), config.mode, config.policy_variant, layers)
-    judge = resolved_model(run.judge)
-    extra_judges = resolved_models(run.extra_judges)
-    check_credentials(agent.model, user.model if user else None, judge, extra_judges)
+    """Resolve the settings `layers` give for one episode of `task_id` with `seed`, the same way as a run's
+    (the same defaults, and the same checks)."""
+    resolved = _resolve_settings(layered(layers), layers, task_id=task_id)
+    _check_resolved(resolved)
     return EpisodeSetup(
-        task=task,
-        config=config,
-        agent=agent,
-        user=user,
-        judge=judge,
-        extra_judges=extra_judges,
-        data_dir=run.data_dir,
-        warnings=_solo_warnings(config.mode, layers),
+        task=resolved.tasks[0],
+        config=resolved.episode.model_copy(update={"seed": seed}),
+        agent=resolved.agent,
+        user=resolved.user,
+        judge=resolved.judge,
+        extra_judges=resolved.extra_judges,
+        data_dir=resolved.data_dir,
+        warnings=_solo_warnings(resolved.mode, layers),
     )
 
 
@@ -291,62 +268,138 @@ def _require_empty(run_dir: Path, words: DirectoryWords) -> None:
     clear_unfinished_writes(run_dir, MANIFEST_FILE, "run", words)
 
 
-def _resolve(
-    config: RunConfig, layers: Layers, base: RunManifest | None
-) -> tuple[RunManifest, dict[str, Task]]:
-    """The manifest `config` makes: its seats checked and their transports resolved, its paths absolute,
-    its tasks loaded and selected, every hash taken; the identity is `base`'s on resume."""
-    mode = config.mode
-    agent = resolved_seat(config.agent, Side.AGENT, layers)
-    user = config.user if mode is Mode.SOLO else resolved_seat(config.user, Side.USER, layers)
+@dataclass(frozen=True)
+class _Resolved:
+    """The settings a run or an episode runs with, resolved one way for both: the seats checked and their
+    transports resolved, the tasks loaded, selected and played as the persona, the retrieval configuration
+    and the agent's instructions settled."""
+
+    given: RunConfig
+    """The settings as given (over the defaults)."""
+    agent: ActorSpec
+    user: ActorSpec | None
+    """None in solo mode."""
+    judge: ModelSpec | None
+    extra_judges: list[ModelSpec]
+    suite_path: Path
+    suite_hash: str
+    domain: Domain[Any]
+    tasks: list[Task]
+    """The selected tasks, as played (with the persona's override)."""
+    task_hashes: dict[str, str]
+    """The selected tasks' hashes as the file defines them (a persona override is hashed on its own)."""
+    persona_hash: str | None
+    episode: EpisodeConfig
+    """The episode settings, with the retrieval configuration resolved."""
+    policy: str | None
+    """The agent's instructions (None: the domain has none)."""
+
+    @property
+    def mode(self) -> Mode:
+        return self.episode.mode
+
+    @property
+    def data_dir(self) -> Path | None:
+        return self.given.data_dir
+
+
+def _resolve_settings(config: RunConfig, layers: Layers, *, task_id: str | None = None) -> _Resolved:
+    """Resolve `config` (the settings `layers` give, over a base): the tasks it chooses, or the one task
+    `task_id` of its suite for an episode. Reads the suite and the settings only; `_check_resolved` does
+    the costlier checks."""
     suite_path = _suite_path(config, layers)
-    hashed_suite = suite_hash(suite_path)
+    hashed_suite = suite_hash(suite_path)  # first: a missing file is one line naming it
     tasks = load_task_file(suite_path, config.domain, data_dir=config.data_dir)
-    tasks = _select(tasks, _task_ids(config, suite_path, layers), layers)
+    if task_id is None:
+        tasks = _select(tasks, _task_ids(config, suite_path, layers), layers)
+    else:
+        tasks = [_find_task(_select(tasks, None, layers), task_id, suite_path)]
     domain = get_domain(tasks[0].domain)
-    data_dir = config.data_dir
-    if data_dir is not None:
-        _require_directory(data_dir, layers)
-    episode = with_retrieval(domain, config.episode, data_dir, layers)
-    hashes = prompt_hashes(agent, None if mode is Mode.SOLO else user, mode, talk_only=domain.single_control)
-    hashed_tasks = task_hashes(tasks)  # as the file defines them: a persona override is hashed on its own
+    if config.data_dir is not None:
+        _require_directory(config.data_dir, layers)
+    agent = resolved_seat(config.agent, Side.AGENT, layers)
+    user = None if config.mode is Mode.SOLO else resolved_seat(config.user, Side.USER, layers)
+    episode = with_retrieval(domain, config.episode, config.data_dir, layers)
+    hashed_tasks = task_hashes(tasks)
+    persona_hash = None
     if config.persona is not None:
-        tasks, hashes["persona"] = _with_persona(tasks, config.persona, layers)
+        tasks, persona_hash = _with_persona(tasks, config.persona, layers)
+    return _Resolved(
+        given=config,
+        agent=agent,
+        user=user,
+        judge=resolved_model(config.judge),
+        extra_judges=resolved_models(config.extra_judges),
+        suite_path=suite_path,
+        suite_hash=hashed_suite,
+        domain=domain,
+        tasks=tasks,
+        task_hashes=hashed_tasks,
+        persona_hash=persona_hash,
+        episode=episode,
+        policy=_run_policy(domain, episode, config.data_dir, layers),
+    )
+
+
+def _check_resolved(resolved: _Resolved) -> None:
+    """What a run and an episode both check before anything runs: the model cache readable, the tasks fit
+    for the mode, the perturbations for the domain, every task's world built, each seat's actor made and
+    every model's key present."""
+    given = resolved.given
+    if given.cache is not None:
+        ModelCache.open(given.cache)  # a cache this tau2 cannot read is refused before anything is written
+    if resolved.mode is Mode.SOLO:
+        require_tickets(resolved.tasks)
+    check_structure(resolved.tasks)
+    refuse_inapplicable(resolved.episode.perturbations, resolved.domain)
+    for task in resolved.tasks:
+        initialize_world(task, resolved.data_dir)
+    make_actor(resolved.agent, Side.AGENT, resolved.mode)
+    if resolved.user is not None:
+        make_actor(resolved.user, Side.USER, resolved.mode)
+    user_model = None if resolved.user is None else resolved.user.model
+    check_credentials(resolved.agent.model, user_model, resolved.judge, resolved.extra_judges)
+
+
+def _manifest(resolved: _Resolved, layers: Layers, base: RunManifest | None) -> RunManifest:
+    """The manifest of a run with the `resolved` settings, every hash taken, its paths absolute; the
+    identity is `base`'s on resume."""
+    config = resolved.given
+    agent, user, domain, data_dir = resolved.agent, resolved.user, resolved.domain, resolved.data_dir
+    hashes = prompt_hashes(agent, user, resolved.mode, talk_only=domain.single_control)
+    if resolved.persona_hash is not None:
+        hashes["persona"] = resolved.persona_hash
     if data_dir is not None:
         hashes["data_dir"] = sha256_tree(data_dir)
-    policy = _run_policy(domain, episode, data_dir, layers)
-    if policy is not None:
-        hashes["policy"] = sha256_text(policy)
+    if resolved.policy is not None:
+        hashes["policy"] = sha256_text(resolved.policy)
     hashes["data"] = data_hash(domain, data_dir)
-    judge = resolved_model(config.judge)
-    extra_judges = resolved_models(config.extra_judges)
-    judged = judge_hash([] if judge is None else [judge, *extra_judges])
+    judged = judge_hash([] if resolved.judge is None else [resolved.judge, *resolved.extra_judges])
     if judged is not None:
         hashes["judge"] = judged
-    resolved = config.model_copy(
+    stored = config.model_copy(
         update={
             "suite": None if config.suite is None else config.suite.resolve(),
             "data_dir": None if data_dir is None else data_dir.resolve(),
             "agent": agent,
-            "user": user,
-            "judge": judge,
-            "extra_judges": extra_judges,
-            "retrieval": episode.retrieval,
+            "user": config.user if user is None else user,
+            "judge": resolved.judge,
+            "extra_judges": resolved.extra_judges,
+            "retrieval": resolved.episode.retrieval,
         }
     )
-    manifest = RunManifest(
+    return RunManifest(
         **(new_run_identity() if base is None else base.model_dump(include={"run_id", "created_at"})),
-        config=resolved,
-        suite_path=str(suite_path.resolve()),
-        suite_hash=hashed_suite,
+        config=stored,
+        suite_path=str(resolved.suite_path.resolve()),
+        suite_hash=resolved.suite_hash,
         domain=domain.name,
-        task_ids=[task.id for task in tasks],
-        versions={**package_versions(), **prompt_versions(agent, None if mode is Mode.SOLO else user)},
+        task_ids=[task.id for task in resolved.tasks],
+        versions={**package_versions(), **prompt_versions(agent, user)},
         hashes=hashes,
-        task_hashes=hashed_tasks,
-        reward_basis_source=reward_basis_source(tasks),
+        task_hashes=resolved.task_hashes,
+        reward_basis_source=reward_basis_source(resolved.tasks),
     )
-    return manifest, {task.id: task for task in tasks}
 
 
 def with_retrieval(
@@ -472,16 +525,6 @@ def _policy(domain: Domain[Any], mode: Mode, variant: str, layers: Layers) -> st
 def _require_directory(data_dir: Path, layers: Layers) -> None:
     if not data_dir.is_dir():
         raise UserInputError(f"{source(layers, ('data_dir',))} {data_dir}: not a directory")
-
-
-def _check_actors(manifest: RunManifest) -> None:
-    """Build each seat's actor once, so a spec the actor refuses fails now rather than in every unit."""
-    make_actor(manifest.agent, Side.AGENT, manifest.mode)
-    if manifest.user is not None:
-        make_actor(manifest.user, Side.USER, manifest.mode)
-    user = manifest.user
-    config = manifest.config
-    check_credentials(manifest.agent.model, user.model if user else None, config.judge, config.extra_judges)
 
 
 def check_credentials(
