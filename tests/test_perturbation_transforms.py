@@ -16,13 +16,14 @@ from tau2.config import RunConfig
 from tau2.perturbations import check_perturbation
 from tau2.runs import Run, load_run
 from tau2.tau2bench import load_task_file
-from tau2.world import get_domain
+from tau2.world import Side, get_domain
 
+COLLATERAL = "tau2.testing:collateral_oracle"
 SAMPLE = 4
 """Tasks of each domain's default suite played (enough to cover its identifier kinds, quick to run)."""
 
 
-def _run(tmp_path: Path, name: str, domain: str, perturbations: dict[str, Any]) -> Run:
+def _run(tmp_path: Path, name: str, domain: str, perturbations: dict[str, Any], agent: str = "oracle") -> Run:
     suite = get_domain(domain).default_suite
     assert suite is not None
     ids = [task.id for task in load_task_file(Path(suite), domain)][:SAMPLE]
@@ -30,7 +31,7 @@ def _run(tmp_path: Path, name: str, domain: str, perturbations: dict[str, Any]) 
         suite=Path(suite),
         domain=domain,
         task_ids=ids,
-        agent="oracle",
+        agent=agent,
         user="scripted",
         seed=5,
         perturbations=perturbations,
@@ -45,6 +46,8 @@ def test_renamed_identifiers_keep_every_reward_and_leave_no_original_id(tmp_path
     again = _run(tmp_path, "again", domain, {"identifier_format": {"rate": 1.0}})
     records = list(renamed.records)
     assert records and all(record.reward == 1.0 for record in records)
+    assert all(record.collateral == [] for record in records), "measured against the renamed reference"
+    assert all(not record.missing_writes for record in records)
     for record, repeated in zip(records, again.records, strict=True):
         assert record.perturbation is not None
         (event,) = record.perturbation.events
@@ -54,6 +57,20 @@ def test_renamed_identifiers_keep_every_reward_and_leave_no_original_id(tmp_path
         said = json.dumps(record.trajectory.model_dump(mode="json"))
         originals = [pair.split(" → ")[0] for pair in (event.detail or "").split(": ", 1)[1].split(", ")]
         assert all(old not in said for old in originals if len(old) > 3), record.task_id
+
+
+def test_collateral_on_a_renamed_world_names_the_renamed_record(tmp_path: Path) -> None:
+    """The collateral oracle's extra write (a line of an uninvolved customer) is found on the renamed world
+    too, named by its renamed identifier, and nothing the renamed reference writes counts."""
+    renaming = {"identifier_format": {"rate": 1.0}}
+    renamed = list(_run(tmp_path, "renamed", "telecom", renaming, COLLATERAL).records)
+    plain = list(_run(tmp_path, "plain", "telecom", {}, COLLATERAL).records)
+    assert renamed and all(record.reward == 1.0 for record in renamed)
+    for record, unrenamed in zip(renamed, plain, strict=True):
+        (write,) = record.collateral
+        (original,) = unrenamed.collateral
+        assert write.record.startswith("crm.lines[L") and write.record != original.record
+        assert [(call.seat, call.tool) for call in write.calls] == [(Side.AGENT, "suspend_line")]
 
 
 @pytest.mark.parametrize("variant", ["terse", "verbose", "facts_out_of_order", "fact_late"])

@@ -76,6 +76,7 @@ class Episode:
 
     __slots__ = (
         "_bad_turns",
+        "_base",
         "_cursors",
         "_detail",
         "_ended",
@@ -122,6 +123,7 @@ class Episode:
             self._played = None if start.task == task else start.task
             task, data_dir = start.task, start.data_dir
         self._reference = start.reference
+        self._base = start.base
         self.task = task
         """The task as played (a perturbation may have changed it)."""
         self.config = config
@@ -233,6 +235,7 @@ class Episode:
             record_writes=self._writes.written(changes),
             perturbation=self.perturbation,
             played=self._played,
+            played_base=self._base,
         )
 
     @property

@@ -9,6 +9,7 @@ from pydantic import (
     ConfigDict,
     Field,
     SerializerFunctionWrapHandler,
+    SkipValidation,
     computed_field,
     model_serializer,
 )
@@ -54,6 +55,9 @@ class EpisodeResult(BaseModel):
     played: Task | None = Field(default=None, exclude=True)
     """The task as played when a perturbation changed it before the episode (not serialised: the record
     names the task)."""
+    played_base: SkipValidation[BaseModel | None] = Field(default=None, exclude=True)
+    """The renamed state the played world started from, when a perturbation renamed the data (not
+    serialised): with `played`, what the reference solution is replayed on to tell collateral damage."""
 
     @model_serializer(mode="wrap")
     def _omit_unperturbed(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:

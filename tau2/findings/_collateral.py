@@ -10,6 +10,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from pydantic import BaseModel
+
 from tau2.tasks import RewardType, Task, initialize_world
 from tau2.world import (
     RecordWrite,
@@ -45,10 +47,11 @@ class ReferenceWrites:
     """Whether the task's reward compares the database (only then are missing writes told)."""
 
     @classmethod
-    def of(cls, task: Task, data_dir: Path | None) -> ReferenceWrites:
-        """Replay `task`'s reference actions on its fresh world (a failing action changes nothing) and
-        name the records they change; raises `TaskSetupError` when the task's world cannot be set up."""
-        world = initialize_world(task, data_dir)
+    def of(cls, task: Task, data_dir: Path | None, base: BaseModel | None = None) -> ReferenceWrites:
+        """Replay `task`'s reference actions on its fresh world (a failing action changes nothing; `base`:
+        the world starts from that loaded state, a renamed database) and name the records they change;
+        raises `TaskSetupError` when the task's world cannot be set up."""
+        world = initialize_world(task, data_dir, base=base)
         copy = world.domain.fresh_state
         start = copy(world.state) if copy is not None else world.snapshot()
         for step in task.evaluation.solution:

@@ -8,6 +8,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from pydantic import BaseModel
+
 from tau2.episode import Trajectory
 from tau2.errors import UserInputError
 from tau2.findings._collateral import Collateral, ReferenceWrites
@@ -58,10 +60,22 @@ class RunFindings:
         return defects
 
     def collateral(
-        self, task: Task, writes: Mapping[str, RecordWrite], changes: Sequence[StateChange]
+        self,
+        task: Task,
+        writes: Mapping[str, RecordWrite],
+        changes: Sequence[StateChange],
+        *,
+        base: BaseModel | None = None,
     ) -> Collateral | None:
         """What a simulation of `task` that made `changes`, touching the records `writes`, wrote beside
-        the task's reference solution; None when the task's world cannot be set up."""
+        the task's reference solution; None when the task's world cannot be set up. With `base` (a world
+        renamed for this one simulation, `task` renamed with it) the reference is replayed on that state,
+        for this simulation alone."""
+        if base is not None:
+            try:
+                return ReferenceWrites.of(task, self.data_dir, base).compare(writes, changes)
+            except UserInputError:
+                return None
         if task.id not in self._references:
             try:
                 self._references[task.id] = ReferenceWrites.of(task, self.data_dir)

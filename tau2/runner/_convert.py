@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from contextlib import suppress
 from typing import Any
 
+from pydantic import BaseModel
+
 from tau2.episode import EpisodeConfig, EpisodeResult, Mode, TerminationReason
 from tau2.errors import UserInputError
-from tau2.findings import RunFindings
+from tau2.findings import Collateral, RunFindings
 from tau2.runs import Provenance, SimulationRecord
 from tau2.tasks import Task
-from tau2.world import RecordWrite
+from tau2.world import RecordWrite, StateChange
 
 
 def episode_record(
@@ -52,7 +54,9 @@ def episode_record(
     return (
         record
         if findings is None
-        else with_findings(record, task, findings, result.record_writes, played=result.played)
+        else with_findings(
+            record, task, findings, result.record_writes, played=result.played, played_base=result.played_base
+        )
     )
 
 
@@ -63,17 +67,19 @@ def with_findings(
     writes: Mapping[str, RecordWrite] | None = None,
     *,
     played: Task | None = None,
+    played_base: BaseModel | None = None,
 ) -> SimulationRecord:
     """`record` of a simulation of `task` with its findings: the simulated-user checks that fired, for an
     interactive simulation, read against the task as played (`played`, when a perturbation changed it: the
     brief the customer was given), its task's defects, for a failed one (none for infrastructure failures,
     and none when the task's data cannot be read: the report looks them up again), and, given the records
-    its changes touched (`writes`, by path), its collateral damage beside the task's reference solution."""
+    its changes touched (`writes`, by path), its collateral damage beside the task's reference solution (as
+    played: on a renamed world, `played_base`, the renamed reference)."""
     if record.excluded:
         return record
     update: dict[str, Any] = {}
-    if writes is not None and _same_reference(task, played):
-        collateral = findings.collateral(task, writes, record.state_changes)
+    if writes is not None:
+        collateral = _collateral(task, findings, writes, record.state_changes, played, played_base)
         if collateral is not None:
             update = {"collateral": collateral.extra, "missing_writes": collateral.missing}
     user_findings = None
@@ -125,9 +131,19 @@ def _unit_fields(
     }
 
 
-def _same_reference(task: Task, played: Task | None) -> bool:
-    """Whether the task as played has the reference solution and data of `task` (a perturbation that
-    renamed its world gives another reference: its collateral damage is not measured)."""
-    return played is None or (
-        played.evaluation == task.evaluation and played.initial_data == task.initial_data
-    )
+def _collateral(
+    task: Task,
+    findings: RunFindings,
+    writes: Mapping[str, RecordWrite],
+    changes: Sequence[StateChange],
+    played: Task | None,
+    played_base: BaseModel | None,
+) -> Collateral | None:
+    """The collateral damage of a simulation beside the reference solution it was played against: on a
+    renamed world, the renamed task's on the renamed state; otherwise the task's own (cached per task). A
+    task played with another reference but no state to replay it on is not measured (None)."""
+    if played_base is not None:
+        return findings.collateral(played or task, writes, changes, base=played_base)
+    if played is None or (played.evaluation == task.evaluation and played.initial_data == task.initial_data):
+        return findings.collateral(task, writes, changes)
+    return None
