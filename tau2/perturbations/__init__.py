@@ -16,6 +16,7 @@ from tau2.perturbations._kind import (
     RecordedSettings,
     Step,
 )
+from tau2.perturbations._paraphrase import PARAPHRASE_PROMPT, paraphrase_brief
 from tau2.perturbations._perturber import Perturber, perturbation_rng
 from tau2.perturbations._record import PerturbationEvent, PerturbationRecord
 from tau2.perturbations._registry import (
@@ -35,6 +36,7 @@ __all__ = [
     "DROPPED_CALL",
     "FAULT",
     "FAULT_MESSAGES",
+    "PARAPHRASE_PROMPT",
     "WITHHELD_FACT",
     "CallAttempt",
     "EpisodePerturbation",
@@ -53,6 +55,7 @@ __all__ = [
     "available_perturbations",
     "check_perturbation",
     "get_perturbation",
+    "paraphrase_brief",
     "perturbation_rng",
     "refuse_inapplicable",
     "register_perturbation",
