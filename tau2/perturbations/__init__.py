@@ -22,6 +22,7 @@ from tau2.perturbations._record import PerturbationEvent, PerturbationRecord
 from tau2.perturbations._registry import (
     available_perturbations,
     get_perturbation,
+    perturbation_models,
     refuse_inapplicable,
     register_perturbation,
 )
@@ -56,6 +57,7 @@ __all__ = [
     "check_perturbation",
     "get_perturbation",
     "paraphrase_brief",
+    "perturbation_models",
     "perturbation_rng",
     "refuse_inapplicable",
     "register_perturbation",

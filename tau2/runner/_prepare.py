@@ -3,7 +3,7 @@ checked against the stored one on resume), damaged results set aside and the pen
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
@@ -17,7 +17,7 @@ from tau2.errors import UserInputError
 from tau2.findings import RunFindings, lint_checks, user_checks
 from tau2.llm import ModelCache, missing_credentials, withheld_credentials
 from tau2.personas import PersonaError, load_persona
-from tau2.perturbations import refuse_inapplicable
+from tau2.perturbations import PerturbationSettings, perturbation_models, refuse_inapplicable
 from tau2.runner._manifest import (
     data_hash,
     differences,
@@ -144,6 +144,7 @@ def prepare_run(
             "user": config.user,
             "judge": config.judge,
             "extra_judges": config.extra_judges,
+            "perturbations": config.perturbations,  # a paraphrasing model's secrets, given again
         }
         added = stored.config.model_copy(update={"trials": manifest.trials, **seats})
         manifest = stored.model_copy(update={"config": added})
@@ -237,6 +238,7 @@ def prepare_episode(layers: Layers, task_id: str, seed: int | None = None) -> Ep
     judge = resolved_model(run.judge)
     extra_judges = resolved_models(run.extra_judges)
     check_credentials(agent.model, user.model if user else None, judge, extra_judges)
+    check_perturbation_credentials(config.perturbations)
     return EpisodeSetup(
         task=task,
         config=config,
@@ -482,6 +484,21 @@ def _check_actors(manifest: RunManifest) -> None:
     user = manifest.user
     config = manifest.config
     check_credentials(manifest.agent.model, user.model if user else None, config.judge, config.extra_judges)
+    check_perturbation_credentials(config.perturbations)
+
+
+def check_perturbation_credentials(perturbations: Mapping[str, PerturbationSettings]) -> None:
+    """Refuse, on one line naming the setting, a model a perturbation asks (a paraphrasing model) whose key
+    is missing, or whose secrets a resumed run needs given again (they are never stored with a run)."""
+    for where, spec in perturbation_models(perturbations):
+        if withheld_credentials(spec, where) is not None:
+            raise UserInputError(
+                f"{where} ({spec.name}): its secrets are never stored with a run: give the configuration "
+                "that sets them again"
+            )
+        problem = missing_credentials(spec)
+        if problem is not None:
+            raise UserInputError(f"{where} ({spec.name}): {problem}; set it, or give api_key in {where}.args")
 
 
 def check_credentials(
