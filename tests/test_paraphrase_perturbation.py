@@ -2,7 +2,8 @@
 tested at the HTTP boundary against the scripted OpenAI-compatible server: a run through `tau2 run
 --config` records the event and plays the paraphrased brief, a rerun with the same `--cache` asks nothing,
 the model's key is written nowhere in the run, a paraphrase the check refuses is an infrastructure error of
-its simulation, settings in error are one line (exit 2), and the synchronous paths prepare it or refuse it."""
+its simulation, settings in error are one line (exit 2), an experiment's arm paraphrases while staying
+paired with its baseline, and the synchronous paths prepare it or refuse it."""
 
 from __future__ import annotations
 
@@ -216,3 +217,29 @@ async def test_run_episode_awaits_the_paraphrase_and_raises_a_refused_one() -> N
     assert result.played is not None
     assert result.played.user_scenario.reason().startswith(LEAD)
     assert asyncio.iscoroutinefunction(Episode.create)
+
+
+def test_an_experiment_arm_paraphrases_and_stays_paired_with_the_baseline(
+    suite_file: Path, tmp_path: Path
+) -> None:
+    out = tmp_path / "experiment"
+    with ScriptedOpenAIServer(paraphrasing) as server:
+        experiment = tmp_path / "experiment.toml"
+        experiment.write_text(
+            f'name = "paraphrased"\nbaseline = "none"\n\n[base]\nsuite = "{suite_file}"\n'
+            'task_ids = ["unplugged", "both"]\ntrials = 2\nseed = 7\n'
+            'agent = { kind = "oracle" }\nuser = { kind = "scripted" }\n\n'
+            '[[arms]]\nname = "none"\n\n[[arms]]\nname = "paraphrase"\n'
+            "[arms.perturbations.instruction_variant]\n"
+            f'variant = "paraphrase"\nmodel = {model_table(server)}\n'
+        )
+        result = runner.invoke(app, ["experiment", "run", str(experiment), "--out", str(out), "--quiet"])
+        assert result.exit_code == 0, result.stderr
+        assert server.request_count == 4  # the paraphrased arm's simulations only
+    baseline = {(r.task_id, r.trial): r for r in load_records(out / "none")}
+    paraphrased = {(r.task_id, r.trial): r for r in load_records(out / "paraphrase")}
+    assert baseline.keys() == paraphrased.keys()
+    for unit, record in paraphrased.items():
+        assert record.seed == baseline[unit].seed and baseline[unit].perturbation is None
+        assert first_user_message(record) == LEAD + "My lamp is dark."
+    assert not [path for path in out.rglob("*") if path.is_file() and KEY.encode() in path.read_bytes()]
