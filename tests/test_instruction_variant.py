@@ -19,11 +19,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from identifier_format_support import shipped_tasks
 
-from tau2.actors import LATE_INFO_LEAD, make_actor, paraphrase_brief
+from tau2.actors import LATE_INFO_LEAD, make_actor
 from tau2.actors._prompts import user_system_prompt
 from tau2.episode import ActorSpec, ActorTurn, Entry, EntryKind, EpisodeConfig, Mode, SeatContext, run_episode
 from tau2.errors import UserInputError
 from tau2.llm import InfrastructureError, ModelCache, ModelSpec
+from tau2.perturbations import paraphrase_brief
 from tau2.rebrand import rename_identifiers
 from tau2.runs import task_hash
 from tau2.tasks import (

@@ -72,7 +72,7 @@ WITHIN_LAYER: dict[str, set[str]] = {
     "tau2bench": {"tasks"},
     "testing": {"config", "actors"},
     "audit": {"metrics"},
-    "perturbations": {"rebrand"},
+    "perturbations": {"rebrand", "llm"},
     "experiments": {"api"},
 }
 """The parts of its own rank each part may import (the order inside a layer); no other import inside a

@@ -4,7 +4,6 @@ too), and the one registry of actor kinds, which also finds kinds other packages
 `actor.NAME` of the `tau2.plugins` group). The actor contract itself is part of the episode and
 re-exported here."""
 
-from tau2.actors._paraphrase import PARAPHRASE_PROMPT, paraphrase_brief
 from tau2.actors._prompts import LATE_INFO_LEAD, render_plan
 from tau2.actors._registry import (
     ActorFactory,
@@ -23,7 +22,6 @@ from tau2.episode import Actor, ActorSpec, ActorTurn, SeatContext
 
 __all__ = [
     "LATE_INFO_LEAD",
-    "PARAPHRASE_PROMPT",
     "RESOLVED_PHRASE",
     "Actor",
     "ActorFactory",
@@ -41,7 +39,6 @@ __all__ = [
     "is_resolved",
     "make_actor",
     "pairing_warning",
-    "paraphrase_brief",
     "parse_request",
     "register_actor",
     "render_plan",

@@ -118,7 +118,7 @@ def check_actor(
 async def _converse(
     task: Task, config: EpisodeConfig, data_dir: Path | None, actors: dict[Side, _Recorder]
 ) -> Trajectory:
-    episode = Episode(task, config, data_dir=data_dir)
+    episode = await Episode.create(task, config, data_dir=data_dir)
     await take_turns(episode, actors, await start_actors(episode, actors))
     return episode.trajectory
 

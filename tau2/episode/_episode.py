@@ -71,7 +71,10 @@ class Episode:
     data its world is built from), initialises the task's world (a task that fails raises
     `TaskSetupError`) and the seats' contexts, which the actors are started with before `start`.
     `persona_text` overrides the task's. Every tool call passes the perturbations before the world: one
-    they intercept never reaches it, and its caller is told what the perturbation says.
+    they intercept never reaches it, and its caller is told what the perturbation says. A perturbation
+    that waits on a model before the episode (a paraphrased brief) needs `await Episode.create(...)`,
+    which prepares the perturbations and hands them in as `perturber`; what their model calls cost is
+    counted in the usage of the seat they served.
     """
 
     __slots__ = (
@@ -113,9 +116,12 @@ class Episode:
         *,
         data_dir: Path | None = None,
         persona_text: str | None = None,
+        perturber: Perturber | None = None,
     ) -> None:
         started = time.perf_counter()
-        self._perturber = Perturber.of(config.perturbations, config.seed) if config.perturbations else None
+        if perturber is None and config.perturbations:
+            perturber = Perturber.of(config.perturbations, config.seed)
+        self._perturber = perturber
         self._played: Task | None = None
         start = EpisodeStart(task, data_dir)
         if self._perturber is not None:
@@ -147,7 +153,7 @@ class Episode:
         self._entries: list[Entry] = []
         self._cursors = dict.fromkeys(self.contexts, 0)
         self._bad_turns = dict.fromkeys(self.contexts, 0)
-        self._usage: dict[Side, Usage] = {}
+        self._usage: dict[Side, Usage] = {} if perturber is None else perturber.usage
         self._errors = 0
         self._steps = 0
         self._seat: Side | None = None
@@ -157,6 +163,24 @@ class Episode:
         self._ended = 0.0
         self._ready = time.perf_counter()
         self._setup_s = self._ready - started
+
+    @classmethod
+    async def create(
+        cls,
+        task: Task,
+        config: EpisodeConfig,
+        *,
+        data_dir: Path | None = None,
+        persona_text: str | None = None,
+    ) -> Episode:
+        """The episode of `task`, built once its perturbations are prepared: a kind that waits on an answer
+        before the episode (a brief paraphrased by a model) is awaited here, which building it directly
+        cannot do. A preparation that fails raises (`InfrastructureError` for a refused paraphrase)."""
+        perturber = None
+        if config.perturbations:
+            perturber = Perturber.of(config.perturbations, config.seed)
+            await perturber.prepare(EpisodeStart(task, data_dir))
+        return cls(task, config, data_dir=data_dir, persona_text=persona_text, perturber=perturber)
 
     def world_view(self) -> WorldView:
         """A read-only view of this episode's world, for actors that judge the world itself."""

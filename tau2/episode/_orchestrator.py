@@ -35,14 +35,15 @@ async def run_episode(
     `persona_text` overrides the task's persona; `judge` (or a panel of judges) grades the task's
     natural-language assertions, when a deterministic part of the reward has not already failed
     (`judge_always`: whatever the rest says).
-    A task whose initialisation fails raises `TaskSetupError`.
+    A task whose initialisation fails raises `TaskSetupError`; a perturbation prepared before the episode
+    that fails (a paraphrase of the brief refused) raises `InfrastructureError`.
     """
     actors = {Side.AGENT: agent}
     if config.mode is not Mode.SOLO:
         if user is None:
             raise ValueError("interactive mode needs a user actor")
         actors[Side.USER] = user
-    episode = Episode(task, config, data_dir=data_dir, persona_text=persona_text)
+    episode = await Episode.create(task, config, data_dir=data_dir, persona_text=persona_text)
     await take_turns(episode, actors, await start_actors(episode, actors))
     judgement = await needed_judgement(judge, episode, always=judge_always)
     return episode.result(agent_label=agent_label, user_label=user_label, judgement=judgement)

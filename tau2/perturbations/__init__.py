@@ -16,11 +16,13 @@ from tau2.perturbations._kind import (
     RecordedSettings,
     Step,
 )
+from tau2.perturbations._paraphrase import PARAPHRASE_PROMPT, paraphrase_brief
 from tau2.perturbations._perturber import Perturber, perturbation_rng
 from tau2.perturbations._record import PerturbationEvent, PerturbationRecord
 from tau2.perturbations._registry import (
     available_perturbations,
     get_perturbation,
+    perturbation_models,
     refuse_inapplicable,
     register_perturbation,
 )
@@ -35,6 +37,7 @@ __all__ = [
     "DROPPED_CALL",
     "FAULT",
     "FAULT_MESSAGES",
+    "PARAPHRASE_PROMPT",
     "WITHHELD_FACT",
     "CallAttempt",
     "EpisodePerturbation",
@@ -53,6 +56,8 @@ __all__ = [
     "available_perturbations",
     "check_perturbation",
     "get_perturbation",
+    "paraphrase_brief",
+    "perturbation_models",
     "perturbation_rng",
     "refuse_inapplicable",
     "register_perturbation",

@@ -97,6 +97,13 @@ class EpisodePerturbation:
         events of what it changed go to `events`."""
         return start
 
+    async def abefore_episode(self, start: EpisodeStart) -> EpisodeStart:
+        """`before_episode` for a driver that can await (`Episode.create`, which every run, `run_episode`
+        and the stepper use): a kind whose change needs an answer it must wait for (a model's) overrides
+        this one, and its `before_episode` refuses in one line (`UserInputError`) what it cannot do
+        without waiting. The default is `before_episode`."""
+        return self.before_episode(start)
+
     def intercept(self, attempt: CallAttempt) -> Interception | None:
         """What to do with a call before it reaches the world: None lets it through."""
         return None

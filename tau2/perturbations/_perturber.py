@@ -8,6 +8,7 @@ import hashlib
 import random
 from collections.abc import Mapping, Sequence
 
+from tau2.llm import Usage
 from tau2.perturbations._kind import (
     CallAttempt,
     EpisodePerturbation,
@@ -18,6 +19,7 @@ from tau2.perturbations._kind import (
 )
 from tau2.perturbations._record import PerturbationEvent, PerturbationRecord
 from tau2.perturbations._registry import get_perturbation
+from tau2.world import Side
 
 
 def perturbation_rng(seed: int | None, name: str) -> random.Random:
@@ -33,6 +35,7 @@ class Perturber:
 
     def __init__(self, effects: Sequence[EpisodePerturbation]) -> None:
         self._effects = list(effects)
+        self._prepared: tuple[EpisodeStart, EpisodeStart] | None = None
 
     @classmethod
     def of(cls, settings: Mapping[str, PerturbationSettings], seed: int | None) -> Perturber:
@@ -46,11 +49,38 @@ class Perturber:
             effects.append(kind.episode(given, perturbation_rng(seed, name)))
         return cls(effects)
 
+    async def prepare(self, start: EpisodeStart) -> None:
+        """Run every kind's hook before the episode of `start` now, in order, awaiting those that wait on
+        an answer (`abefore_episode`: a brief paraphrased by a model), so that `before_episode` of the same
+        start then returns what they made without waiting on anything. A kind that raises (a paraphrase
+        refused: `InfrastructureError`) raises here, before any episode is built."""
+        prepared = start
+        for effect in self._effects:
+            prepared = await effect.abefore_episode(prepared)
+        self._prepared = (start, prepared)
+
     def before_episode(self, start: EpisodeStart) -> EpisodeStart:
-        """The task and data the episode is built from, after every kind's hook, in order."""
+        """The task and data the episode is built from, after every kind's hook, in order: what `prepare`
+        made of `start` when it was prepared, or else every kind's synchronous hook now."""
+        if self._prepared is not None:
+            given, prepared = self._prepared
+            if given != start:
+                raise ValueError("the perturbations were prepared for the episode of another start")
+            return prepared
         for effect in self._effects:
             start = effect.before_episode(start)
         return start
+
+    @property
+    def usage(self) -> dict[Side, Usage]:
+        """What the kinds' model calls cost so far (a paraphrased brief), by the seat they served."""
+        spent: dict[Side, Usage] = {}
+        for effect in self._effects:
+            for event in effect.events:
+                if event.usage is not None and event.seat is not None:
+                    previous = spent.get(event.seat)
+                    spent[event.seat] = event.usage if previous is None else previous + event.usage
+        return spent
 
     def intercept(self, attempt: CallAttempt, entry: int) -> Interception | None:
         """What becomes of a call about to reach the world whose `tool_call` entry will be `entry`: the

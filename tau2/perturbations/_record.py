@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from tau2.llm import Usage
 from tau2.world import Side
 
 
@@ -31,6 +32,9 @@ class PerturbationEvent(BaseModel):
     repeat: bool = False
     """The effect repeats an earlier one (a persistent fault on the same call again), so no new draw was
     made for it: rates count the events without this flag."""
+    usage: Usage | None = Field(default=None, exclude_if=lambda usage: usage is None)
+    """What the model call behind the effect cost (a paraphrased brief), also counted in its seat's usage;
+    None (left out of the record) for effects that asked no model."""
 
 
 class PerturbationRecord(BaseModel):

@@ -12,6 +12,7 @@ from typing import Any
 
 from tau2._registry import Registry
 from tau2.errors import UserInputError
+from tau2.llm import ModelSpec
 from tau2.perturbations._identifier_format import IdentifierFormatSettings, cannot_rename, identifier_format
 from tau2.perturbations._instruction_variant import InstructionVariantSettings, instruction_variant
 from tau2.perturbations._kind import PerturbationKind, PerturbationSettings, RecordedSettings
@@ -53,6 +54,20 @@ def refuse_inapplicable(perturbations: Mapping[str, PerturbationSettings], domai
         reason = None if kind.refuses is None else kind.refuses(settings, domain)
         if reason is not None:
             raise UserInputError(f"perturbations.{name}: {reason}")
+
+
+def perturbation_models(perturbations: Mapping[str, PerturbationSettings]) -> list[tuple[str, ModelSpec]]:
+    """The models the configured kinds ask (a setting holding a `ModelSpec`, as the paraphrase's `model`),
+    each with where it is set (`perturbations.instruction_variant.model`), so a run checks their keys
+    before it starts as it checks the seats'."""
+    found = []
+    for name, settings in perturbations.items():
+        if isinstance(settings, RecordedSettings):
+            continue  # a kind recorded by a reference nobody named: not imported to read it
+        for field, value in settings:
+            if isinstance(value, ModelSpec):
+                found.append((f"perturbations.{name}.{field}", value))
+    return found
 
 
 def available_perturbations() -> list[str]:

@@ -3,7 +3,7 @@ checked against the stored one on resume), damaged results set aside and the pen
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -18,7 +18,7 @@ from tau2.errors import UserInputError
 from tau2.findings import RunFindings, lint_checks, user_checks
 from tau2.llm import ModelCache, missing_credentials, withheld_credentials
 from tau2.personas import PersonaError, load_persona
-from tau2.perturbations import refuse_inapplicable
+from tau2.perturbations import PerturbationSettings, perturbation_models, refuse_inapplicable
 from tau2.runner._manifest import (
     data_hash,
     differences,
@@ -147,6 +147,7 @@ def prepare_run(
             "user": config.user,
             "judge": config.judge,
             "extra_judges": config.extra_judges,
+            "perturbations": config.perturbations,  # a paraphrasing model's secrets, given again
         }
         added = stored.config.model_copy(update={"trials": manifest.trials, **seats})
         manifest = stored.model_copy(update={"config": added})
@@ -359,6 +360,7 @@ def _check_resolved(resolved: _Resolved) -> None:
         make_actor(resolved.user, Side.USER, resolved.mode)
     user_model = None if resolved.user is None else resolved.user.model
     check_credentials(resolved.agent.model, user_model, resolved.judge, resolved.extra_judges)
+    _check_perturbation_credentials(resolved.episode.perturbations)
 
 
 def _manifest(resolved: _Resolved, layers: Layers, base: RunManifest | None) -> RunManifest:
@@ -525,6 +527,20 @@ def _policy(domain: Domain[Any], mode: Mode, variant: str, layers: Layers) -> st
 def _require_directory(data_dir: Path, layers: Layers) -> None:
     if not data_dir.is_dir():
         raise UserInputError(f"{source(layers, ('data_dir',))} {data_dir}: not a directory")
+
+
+def _check_perturbation_credentials(perturbations: Mapping[str, PerturbationSettings]) -> None:
+    """Refuse, on one line naming the setting, a model a perturbation asks (a paraphrasing model) whose key
+    is missing, or whose secrets a resumed run needs given again (they are never stored with a run)."""
+    for where, spec in perturbation_models(perturbations):
+        if withheld_credentials(spec, where) is not None:
+            raise UserInputError(
+                f"{where} ({spec.name}): its secrets are never stored with a run: give the configuration "
+                "that sets them again"
+            )
+        problem = missing_credentials(spec)
+        if problem is not None:
+            raise UserInputError(f"{where} ({spec.name}): {problem}; set it, or give api_key in {where}.args")
 
 
 def check_credentials(

@@ -59,7 +59,11 @@ class EpisodeStepper:
         """Begin an episode; a seat whose actor is None is played from outside (through `send`). A task
         that fails to initialise raises `TaskSetupError`."""
         self._episode, self._waiting = None, False
-        episode = Episode(task, config, data_dir=data_dir)
+        episode = (
+            self._actors.run(Episode.create(task, config, data_dir=data_dir))
+            if config.perturbations  # one may wait on a model before the episode (a paraphrased brief)
+            else Episode(task, config, data_dir=data_dir)
+        )
         self._episode = episode
         self._playing = {seat: actor for seat, actor in actors.items() if actor is not None}
         self._labels = labels or {}

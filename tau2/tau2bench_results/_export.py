@@ -451,6 +451,8 @@ def _closing(record: SimulationRecord, start: datetime) -> list[dict[str, Any]]:
     if record.termination is not TerminationReason.USER_STOP or total is None:
         return []
     seen = [entry.usage for entry in record.trajectory.entries if entry.seat is Side.USER and entry.usage]
+    events = [] if record.perturbation is None else record.perturbation.events
+    seen += [event.usage for event in events if event.seat is Side.USER and event.usage]  # a paraphrase
     calls = total.calls - sum(usage.calls for usage in seen)
     if calls <= 0:
         return []

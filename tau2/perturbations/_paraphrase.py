@@ -1,7 +1,7 @@
-"""The customer's brief paraphrased by a model (the optional model-based `instruction_variant`): each part
-of a structured brief rewritten in other words, every name, number and identifier kept as written. The
-request goes through `tau2.llm`, so a model cache in scope answers it again without asking, and the
-answer is checked: a paraphrase that drops a part or a value is refused, never used."""
+"""The customer's brief paraphrased by a model (`instruction_variant` with `variant = "paraphrase"`):
+each part of a structured brief rewritten in other words, every name, number and identifier kept as
+written. The request goes through `tau2.llm`, so a model cache in scope answers it again without asking,
+and the answer is checked: a paraphrase that drops a part or a value is refused, never used."""
 
 from __future__ import annotations
 
