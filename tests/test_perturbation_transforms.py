@@ -14,6 +14,7 @@ import pytest
 from tau2 import run
 from tau2.config import RunConfig
 from tau2.perturbations import check_perturbation
+from tau2.regrade import regrade_suite
 from tau2.runs import Run, load_run
 from tau2.tau2bench import load_task_file
 from tau2.world import Side, get_domain
@@ -71,6 +72,25 @@ def test_collateral_on_a_renamed_world_names_the_renamed_record(tmp_path: Path) 
         (original,) = unrenamed.collateral
         assert write.record.startswith("crm.lines[L") and write.record != original.record
         assert [(call.seat, call.tool) for call in write.calls] == [(Side.AGENT, "suspend_line")]
+
+
+@pytest.mark.parametrize(("domain", "agent"), [("telecom", COLLATERAL), ("airline", "oracle")])
+def test_a_regrade_of_a_renamed_run_replays_it_on_its_renamed_world(
+    tmp_path: Path, domain: str, agent: str
+) -> None:
+    """Regrading against the suite the run played: each simulation is replayed on the world its seed renamed
+    (its calls name renamed identifiers), so rewards, collateral and missing writes come out as recorded."""
+    played = _run(tmp_path, "renamed", domain, {"identifier_format": {"rate": 1.0}}, agent)
+    suite = get_domain(domain).default_suite
+    assert suite is not None
+    regrade_suite(tmp_path / "renamed", Path(suite), tmp_path / "regraded")
+    regraded = list(load_run(tmp_path / "regraded").records)
+    records = list(played.records)
+    assert [r.reward for r in regraded] == [r.reward for r in records] and {r.reward for r in records} == {
+        1.0
+    }
+    assert [r.collateral for r in regraded] == [r.collateral for r in records]
+    assert [r.missing_writes for r in regraded] == [r.missing_writes for r in records]
 
 
 @pytest.mark.parametrize("variant", ["terse", "verbose", "facts_out_of_order", "fact_late"])

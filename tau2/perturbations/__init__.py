@@ -5,6 +5,7 @@ hooks (before it starts; at each tool call) and recorded with each simulation (`
 Kinds are found the one way tau2 finds plugins (entry points `perturbation.NAME` of `tau2.plugins`)."""
 
 from tau2.perturbations._check import check_perturbation
+from tau2.perturbations._identifier_format import RENAMED_IDENTIFIERS
 from tau2.perturbations._kind import (
     CallAttempt,
     EpisodePerturbation,
@@ -38,6 +39,7 @@ __all__ = [
     "FAULT",
     "FAULT_MESSAGES",
     "PARAPHRASE_PROMPT",
+    "RENAMED_IDENTIFIERS",
     "WITHHELD_FACT",
     "CallAttempt",
     "EpisodePerturbation",

@@ -30,6 +30,7 @@ from tau2.episode import (
 from tau2.errors import UserInputError
 from tau2.findings import RunFindings
 from tau2.personas import PersonaError
+from tau2.perturbations import RENAMED_IDENTIFIERS, EpisodeStart, get_perturbation, perturbation_rng
 from tau2.regrade._output import claimed_output
 from tau2.runner import (
     data_hash,
@@ -146,7 +147,8 @@ def _regraded_into(run_dir: Path, suite: Path, out: Path, data_dir: Path | None)
         if record.trajectory is None or record.excluded:
             not_regraded.append(f"{record.task_id}/{record.trial}")
             continue
-        regraded, writes = _regrade(record, task, new, data)
+        start = _played_start(record, task if played is None else played[task.id], manifest, data)
+        regraded, writes = _regrade(record, task, start, new, data)
         if played is None:
             regraded = regraded.model_copy(
                 update={
@@ -157,7 +159,15 @@ def _regraded_into(run_dir: Path, suite: Path, out: Path, data_dir: Path | None)
                 }
             )
         else:
-            regraded = with_findings(regraded, played[task.id], findings, writes)
+            renamed = start.base is not None
+            regraded = with_findings(
+                regraded,
+                played[task.id],
+                findings,
+                writes,
+                played=start.task if renamed else None,
+                played_base=start.base,
+            )
         records.append(regraded)
         if regraded.success != record.success:
             flips.append(_flip(record, regraded))
@@ -253,14 +263,31 @@ def _regraded_manifest(
     )
 
 
-def _regrade(
+def _played_start(
     record: SimulationRecord, task: Task, manifest: RunManifest, data_dir: Path | None
+) -> EpisodeStart:
+    """What the simulation of `record` is replayed from: `task` on `data_dir`'s data, or, when a
+    perturbation renamed its identifiers, `task` renamed by the same bijection (drawn again from the
+    simulation's seed, as the run drew it) with the renamed data and reference its calls were made on."""
+    start = EpisodeStart(task, data_dir)
+    events = [] if record.perturbation is None else record.perturbation.events
+    for name in dict.fromkeys(event.kind for event in events if event.effect == RENAMED_IDENTIFIERS):
+        effect = get_perturbation(name).episode(
+            manifest.config.perturbations[name], perturbation_rng(record.seed, name)
+        )
+        start = effect.before_episode(start)
+    return start
+
+
+def _regrade(
+    record: SimulationRecord, task: Task, start: EpisodeStart, manifest: RunManifest, data_dir: Path | None
 ) -> tuple[SimulationRecord, dict[str, RecordWrite]]:
-    """`record` re-scored against `task`: its trajectory's calls replayed in the task's fresh world (but
-    those a perturbation kept from the world, which are left out of the evaluation as when it ran); with
-    the records the replay changed (by path, with the calls that changed each)."""
+    """`record` of `task` re-scored as played from `start` (the task, or the task renamed with its world):
+    its trajectory's calls replayed in a fresh world (but those a perturbation kept from the world, which
+    are left out of the evaluation as when it ran); with the records the replay changed (by path, with the
+    calls that changed each)."""
     assert record.trajectory is not None
-    world = initialize_world(task, data_dir)
+    world = initialize_world(start.task, data_dir, base=start.base)
     changes = WriteTracker(world)
     unreached = frozenset() if record.perturbation is None else record.perturbation.unreached_entries()
     solo = record.mode is Mode.SOLO
@@ -276,12 +303,13 @@ def _regrade(
     retrieval = manifest.episode.retrieval
     evaluated = [entry for entry in entries if entry.index not in unreached]
     evaluation = evaluate(
-        task,
+        start.task,
         world,
         trajectory.model_copy(update={"entries": evaluated}) if unreached else trajectory,
         data_dir=data_dir,
         nl_verdicts=_recorded_verdicts(record),
         retrieval=retrieval,
+        reference=start.reference,
     )
     state_changes = changes.since_start()
     fields: dict[str, Any] = {
