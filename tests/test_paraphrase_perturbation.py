@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -19,10 +20,12 @@ import pytest
 from typer.testing import CliRunner
 
 from tau2.cli import app
+from tau2.config import RunConfig
 from tau2.episode import EntryKind, Episode, EpisodeConfig, Mode, run_episode
 from tau2.errors import UserInputError
+from tau2.experiments import simulation_cost
 from tau2.llm import InfrastructureError
-from tau2.runs import SimulationRecord, load_manifest, read_records
+from tau2.runs import RunManifest, SimulationRecord, load_manifest, read_records
 from tau2.stepping import EpisodeStepper
 from tau2.testing import ChatRequest, Reply, ScriptedOpenAIServer, ScriptedUsage
 from tau2.world import Side
@@ -236,6 +239,9 @@ def test_an_experiment_arm_paraphrases_and_stays_paired_with_the_baseline(
         result = runner.invoke(app, ["experiment", "run", str(experiment), "--out", str(out), "--quiet"])
         assert result.exit_code == 0, result.stderr
         assert server.request_count == 4  # the paraphrased arm's simulations only
+    # the paraphrasing model is counted in the estimate beside the seats (unpriced here, so said to be)
+    unpriced = "unpriced, not counted: paraphrase: perturbations.instruction_variant.model openai/paraphraser"
+    assert unpriced in result.stdout
     baseline = {(r.task_id, r.trial): r for r in load_records(out / "none")}
     paraphrased = {(r.task_id, r.trial): r for r in load_records(out / "paraphrase")}
     assert baseline.keys() == paraphrased.keys()
@@ -243,3 +249,24 @@ def test_an_experiment_arm_paraphrases_and_stays_paired_with_the_baseline(
         assert record.seed == baseline[unit].seed and baseline[unit].perturbation is None
         assert first_user_message(record) == LEAD + "My lamp is dark."
     assert not [path for path in out.rglob("*") if path.is_file() and KEY.encode() in path.read_bytes()]
+
+
+def test_the_cost_estimate_counts_a_priced_paraphrasing_model() -> None:
+    """A priced paraphrasing model makes an offline arm's simulations cost something before any has run."""
+
+    def manifest(perturbations: dict[str, object]) -> RunManifest:
+        config = RunConfig(agent="oracle", user="scripted", perturbations=perturbations)
+        return RunManifest(
+            run_id="r",
+            created_at=datetime.now(UTC),
+            config=config,
+            suite_path="suite.json",
+            suite_hash="0",
+            domain="mock",
+            task_ids=["unplugged"],
+        )
+
+    paraphrase = {"instruction_variant": {"variant": "paraphrase", "model": "openai/gpt-4o-mini"}}
+    assert simulation_cost(manifest({})) == (0.0, [])
+    cost, unpriced = simulation_cost(manifest(paraphrase))
+    assert cost > 0 and unpriced == []

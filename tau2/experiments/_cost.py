@@ -9,6 +9,7 @@ from typing import Final
 from pydantic import BaseModel, ConfigDict
 
 from tau2.llm import ModelSpec, token_prices
+from tau2.perturbations import perturbation_models
 from tau2.runs import RunManifest
 
 SEAT_TOKENS: Final = (60_000, 1_500)
@@ -18,6 +19,10 @@ so far (about 4,000 tokens on average) and writing one reply (about 100)."""
 
 JUDGE_TOKENS: Final = (3_000, 300)
 """Prompt and completion tokens the natural-language judge spends on one simulation."""
+
+PERTURBATION_TOKENS: Final = (1_000, 500)
+"""Prompt and completion tokens a model a perturbation asks spends on one simulation: a paraphrased brief
+sends its instructions and the brief (about 1,000 tokens) and gets the brief back rewritten."""
 
 
 class CostEstimate(BaseModel):
@@ -47,12 +52,16 @@ class CostEstimate(BaseModel):
 
 
 def simulation_cost(manifest: RunManifest) -> tuple[float, list[str]]:
-    """The likely cost of one simulation of a run (offline seats cost nothing), and the seats whose model
-    is unpriced."""
+    """The likely cost of one simulation of a run (offline seats cost nothing; a perturbation's model,
+    such as a paraphrasing one, counts beside the seats), and the seats whose model is unpriced."""
     seats: list[tuple[str, ModelSpec | None, tuple[int, int]]] = [
         ("agent", manifest.agent.model, SEAT_TOKENS),
         ("user", None if manifest.user is None else manifest.user.model, SEAT_TOKENS),
         ("judge", manifest.config.judge, JUDGE_TOKENS),
+        *(
+            (where, model, PERTURBATION_TOKENS)
+            for where, model in perturbation_models(manifest.config.perturbations)
+        ),
     ]
     cost, unpriced = 0.0, []
     for seat, model, (prompt, completion) in seats:
