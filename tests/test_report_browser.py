@@ -197,6 +197,32 @@ def test_transcript_shows_what_a_seat_said_that_was_not_accepted(browser: Any, t
     assert script_errors(browser) == []
 
 
+def test_transcript_marks_the_calls_a_perturbation_kept_from_the_world(browser: Any, tmp_path: Path) -> None:
+    """A customer whose calls are all dropped: each dropped call and its result are marked in the
+    transcript, and the simulation lists what the perturbation did and whether the agent noticed."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    out = tmp_path / "run"
+    arguments = ["run", "--domain", "mock", "--task-ids", "both", "--agent", "oracle", "--user", "scripted"]
+    config = tmp_path / "dropped.toml"
+    config.write_text("[perturbations.unreliable_user]\ndrop_rate = 1.0\n")
+    result = CliRunner().invoke(app, [*arguments, "--config", str(config), "--quiet", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    browser.get(write_page(tmp_path, "report", str(out)).as_uri())
+    browser.find_elements(By.CSS_SELECTOR, "#sim-body tr")[0].click()
+    panel = browser.find_element(By.ID, "transcript")
+    WebDriverWait(browser, 10).until(lambda _: panel.is_displayed() and "Transcript" in panel.text)
+    marked = panel.find_elements(By.CSS_SELECTOR, ".turn.perturbed")
+    assert marked and len(marked) % 2 == 0, "each dropped call with its result"
+    assert all("[never reached the world: unreliable_user: dropped_call]" in turn.text for turn in marked)
+    assert all("user" in turn.get_attribute("class") for turn in marked)
+    (events,) = [t for t in panel.find_elements(By.TAG_NAME, "table") if "Perturbations" in t.text]
+    assert "Perturbations (the agent noticed" in events.text and "dropped_call" in events.text
+    assert layout_problems(browser) == []
+    assert script_errors(browser) == []
+
+
 def test_long_names_are_shortened_in_the_simulations_table_and_whole_on_demand(
     browser: Any, tmp_path: Path
 ) -> None:

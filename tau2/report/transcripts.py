@@ -103,9 +103,10 @@ def report_rows(rows: Iterable[SimulationRow]) -> list[list[Any]]:
 
 
 def transcript(record: SimulationRecord) -> dict[str, Any]:
-    """Everything the viewer shows about one simulation, with short keys."""
+    """Everything the viewer shows about one simulation, with short keys (`perturbation` only for a
+    simulation a perturbation touched)."""
     entries = record.trajectory.entries if record.trajectory is not None else []
-    return {
+    shown = {
         "mode": mode_label(record.mode, record.oracle_plan),
         "seed": record.seed,
         "detail": record.termination_detail,
@@ -124,6 +125,24 @@ def transcript(record: SimulationRecord) -> dict[str, Any]:
         "actions": [[a.name, a.side.value, a.performed, a.by_right_seat] for a in record.actions],
         "changes": [[c.path, c.kind.value, c.before, c.after] for c in record.state_changes],
     }
+    perturbation = record.perturbation
+    if perturbation is not None:
+        shown["perturbation"] = {
+            "events": [
+                [
+                    e.kind,
+                    e.effect,
+                    None if e.seat is None else e.seat.value,
+                    e.entry,
+                    e.tool,
+                    e.detail,
+                    e.repeat,
+                ]
+                for e in perturbation.events
+            ],
+            "noticed": perturbation.noticed,
+        }
+    return shown
 
 
 def _entry(entry: Entry) -> list[Any]:

@@ -182,7 +182,30 @@
         { text: a[3] ? "yes" : "NO", cls: a[3] ? "good" : "bad" },
       ]),
     );
-    return [head, facts, conversation(t), assertions, changes, actions, usage];
+    return [head, facts, conversation(t), perturbations(t), assertions, changes, actions, usage];
+  }
+
+  // What the run's perturbations did to this simulation (a fault, a dropped call, a renamed world, …).
+  function perturbations(t) {
+    const p = t.perturbation;
+    if (!p) return el("span");
+    const noticed = p.noticed.length ? "the agent noticed: " + p.noticed.join(", ") : "the agent noticed none";
+    return table(
+      `Perturbations (${noticed})`, ["kind", "effect", "seat", "entry", "tool", "detail"],
+      p.events.map((e) => [e[0], e[1] + (e[6] ? " (again)" : ""), e[2] || "", e[3] === null ? "" : e[3], e[4] || "", e[5] || ""]),
+    );
+  }
+
+  // The events of perturbations by the entry of the call they kept from the world (and of its result).
+  function perturbedEntries(t) {
+    const marks = new Map();
+    for (const e of (t.perturbation ? t.perturbation.events : [])) {
+      if (e[3] === null) continue;
+      for (const index of [e[3], e[3] + 1]) {
+        marks.set(index, [...(marks.get(index) || []), `${e[0]}: ${e[1]}`]);
+      }
+    }
+    return marks;
   }
 
   function table(title, columns, body, empty) {
@@ -203,6 +226,7 @@
       el("option", { value: "both" }, "both seats"),
       ...seats.map((seat) => el("option", { value: seat }, seat + "'s view")));
     const grid = el("div", { class: "turns cols-" + seats.length });
+    const marks = perturbedEntries(t);
     const draw = () => {
       grid.replaceChildren(el("div", { class: "th" }, "#"), ...seats.map((s) => el("div", { class: "th" }, s)));
       t.entries.forEach((e, number) => {
@@ -210,7 +234,7 @@
         const view = picker.value;
         if (view !== "both" && kind !== "message" && seat !== view) return;
         grid.append(el("div", { class: "idx" }, number));
-        for (const s of seats) grid.append(s === seat ? entry(e) : el("div", { class: "blank" }));
+        for (const s of seats) grid.append(s === seat ? entry(e, marks.get(number)) : el("div", { class: "blank" }));
       });
     };
     picker.addEventListener("change", draw);
@@ -220,9 +244,13 @@
     return box;
   }
 
-  function entry(e) {
+  function entry(e, perturbed) {
     const shown = entryBody(e);
     if (e[5]) shown.append(el("span", { class: "cut" }, " [reply cut at the token cap]"));
+    if (perturbed) {
+      shown.classList.add("perturbed");
+      shown.append(el("span", { class: "cut" }, ` [never reached the world: ${perturbed.join("; ")}]`));
+    }
     return shown;
   }
 
