@@ -121,3 +121,22 @@ def test_records_written_before_observed_values_show_none() -> None:
     out = view("interactive", "--failed")
     row = next(line for line in out.splitlines() if "assert_airplane_mode_off" in line)
     assert re.search(r"│ \{\} +│ True +│ +│ +│", row), "must return True, nothing observed, no error"
+
+
+def test_view_marks_the_calls_a_perturbation_kept_from_the_world(tmp_path: Path) -> None:
+    """Every dropped customer call and its result carry the mark, in the user's column, and a table says
+    what the perturbation did and whether the agent noticed."""
+    config = tmp_path / "dropped.toml"
+    config.write_text("[perturbations.unreliable_user]\ndrop_rate = 1.0\n")
+    out_dir = tmp_path / "run"
+    arguments = ["run", "--domain", "mock", "--task-ids", "both", "--agent", "oracle", "--user", "scripted"]
+    ran = runner.invoke(app, [*arguments, "--config", str(config), "--quiet", "--out", str(out_dir)])
+    assert ran.exit_code == 0, ran.output
+    result = runner.invoke(app, ["view", str(out_dir)], env=WIDE)
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    header = next(line for line in lines if line.lstrip().startswith("#"))
+    marked = [line for line in lines if "[never reached the world: unreliable_user:" in line]
+    assert marked and len(marked) % 2 == 0, "each dropped call with its result"
+    assert all(line.index("[never") > header.index(" user") for line in marked), "in the user's column"
+    assert "Perturbations (the agent noticed:" in result.stdout and "dropped_call" in result.stdout

@@ -4,7 +4,7 @@ header that never wraps, the failed assertions, what changed in the world and th
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from rich import box
 from rich.console import Group, RenderableType
@@ -14,6 +14,7 @@ from rich.text import Text
 from tau2._display import data_text
 from tau2.episode import AssertionRecord, Entry, EntryKind, Mode, mode_label
 from tau2.errors import UserInputError
+from tau2.perturbations import PerturbationRecord
 from tau2.report import fmt
 from tau2.report.terminal import line
 from tau2.runs import RecordFile, Run, SimulationRecord
@@ -21,6 +22,9 @@ from tau2.world import ChangeKind, Side, StateChange
 
 CUT_MARK = "[reply cut at the token cap]"
 """Shown after the first entry of a turn whose model reply hit the token cap."""
+
+UNREACHED_MARK = "[never reached the world: {}]"
+"""Shown after a call a perturbation kept from the world and after its result, with what kept it."""
 
 
 def select_simulations(
@@ -57,13 +61,15 @@ def select_simulations(
 
 
 def simulation_view(record: SimulationRecord) -> list[RenderableType]:
-    """Header, the trajectory by seat, the failed assertions, the world's changes and the reference
-    actions of one record."""
+    """Header, the trajectory by seat, what perturbations did (when any did), the failed assertions, the
+    world's changes and the reference actions of one record."""
     parts: list[RenderableType] = [_header(record)]
     if record.trajectory is None:
         parts.append(data_text("no trajectory recorded", style="italic"))
     else:
-        parts.append(_trajectory(record.trajectory.entries, record.mode))
+        parts.append(_trajectory(record.trajectory.entries, record.mode, _unreached(record)))
+    if record.perturbation is not None:
+        parts.append(_perturbations(record.perturbation))
     parts.append(_checks(record) if record.checks else _failed_assertions(record.assertions))
     if record.state_changes:
         parts.append(_changes(record.state_changes))
@@ -122,7 +128,33 @@ def _changes(changes: Sequence[StateChange]) -> Table:
     return table
 
 
-def _trajectory(entries: Sequence[Entry], mode: Mode) -> Table:
+def _unreached(record: SimulationRecord) -> dict[int, list[str]]:
+    """What kept each call from the world (and its result), by entry: `KIND: EFFECT` per event."""
+    marks: dict[int, list[str]] = {}
+    for event in [] if record.perturbation is None else record.perturbation.events:
+        if event.entry is not None:
+            for index in (event.entry, event.entry + 1):
+                marks.setdefault(index, []).append(f"{event.kind}: {event.effect}")
+    return marks
+
+
+def _perturbations(perturbation: PerturbationRecord) -> Table:
+    noticed = ", ".join(perturbation.noticed) or "none"
+    table = Table(
+        title=data_text(f"Perturbations (the agent noticed: {noticed})", style="bold"), title_justify="left"
+    )
+    for column in ("kind", "effect", "seat", "entry", "tool", "detail"):
+        table.add_column(column, overflow="fold")
+    for event in perturbation.events:
+        effect = event.effect + (" (again)" if event.repeat else "")
+        seat = "" if event.seat is None else event.seat.value
+        entry = "" if event.entry is None else str(event.entry)
+        cells = (event.kind, effect, seat, entry, event.tool or "", event.detail or "")
+        table.add_row(*(data_text(cell) for cell in cells))
+    return table
+
+
+def _trajectory(entries: Sequence[Entry], mode: Mode, unreached: Mapping[int, list[str]]) -> Table:
     seats = [Side.AGENT] if mode is Mode.SOLO else [Side.AGENT, Side.USER]
     table = Table(
         title=data_text("Trajectory", style="bold"),
@@ -138,15 +170,18 @@ def _trajectory(entries: Sequence[Entry], mode: Mode) -> Table:
     for seat in seats:
         table.add_column(data_text(seat.value), ratio=1, overflow="fold")
     for entry in entries:
-        cells = [_entry_text(entry) if entry.seat is seat else data_text() for seat in seats]
+        marks = unreached.get(entry.index)
+        cells = [_entry_text(entry, marks) if entry.seat is seat else data_text() for seat in seats]
         table.add_row(data_text(str(entry.index)), *cells)
     return table
 
 
-def _entry_text(entry: Entry) -> Text:
+def _entry_text(entry: Entry, unreached: list[str] | None = None) -> Text:
     text = _entry_body(entry)
     if entry.usage is not None and entry.usage.truncated:
         text.append_text(data_text(f" {CUT_MARK}", style="bold yellow"))
+    if unreached:
+        text.append_text(data_text(" " + UNREACHED_MARK.format("; ".join(unreached)), style="bold yellow"))
     return text
 
 
