@@ -13,11 +13,11 @@ from typing import Literal
 from pydantic import Field, field_validator, model_validator
 
 from tau2.errors import UserInputError
-from tau2.llm import ModelSpec
+from tau2.llm import ModelSpec, Usage
 from tau2.perturbations._kind import EpisodePerturbation, EpisodeStart, PerturbationSettings
 from tau2.perturbations._paraphrase import paraphrase_brief
 from tau2.perturbations._record import PerturbationEvent
-from tau2.tasks import BriefVariant, vary_brief
+from tau2.tasks import BriefVariant, VariedBrief, vary_brief
 from tau2.world import Side
 
 VARIED_BRIEF = "varied_brief"
@@ -75,15 +75,7 @@ class InstructionVariant(EpisodePerturbation):
         seed = self.rng.getrandbits(32)
         varied = vary_brief(start.task.user_scenario.instructions, self.settings.variant, seed)
         late = f"; held back: {varied.held_back}" if varied.held_back else ""
-        self.events.append(
-            PerturbationEvent(
-                kind=self.name,
-                effect=VARIED_BRIEF,
-                seat=Side.USER,
-                detail=f"{varied.variant} (seed {seed}){late}",
-            )
-        )
-        return dataclasses.replace(start, task=varied.apply(start.task))
+        return self._told(start, varied, f"{varied.variant} (seed {seed}){late}")
 
     async def abefore_episode(self, start: EpisodeStart) -> EpisodeStart:
         """`before_episode`, and the paraphrase: the brief rewritten by the model with a seed drawn from
@@ -95,15 +87,17 @@ class InstructionVariant(EpisodePerturbation):
             return self.before_episode(start)
         seed = self.rng.getrandbits(32)
         varied, usage = await paraphrase_brief(start.task.user_scenario.instructions, model, seed)
-        self.events.append(
-            PerturbationEvent(
-                kind=self.name,
-                effect=VARIED_BRIEF,
-                seat=Side.USER,
-                detail=f"{PARAPHRASE} (seed {seed}) by {model.name}",
-                usage=usage,
-            )
+        return self._told(start, varied, f"{PARAPHRASE} (seed {seed}) by {model.name}", usage)
+
+    def _told(
+        self, start: EpisodeStart, varied: VariedBrief, detail: str, usage: Usage | None = None
+    ) -> EpisodeStart:
+        """`start` with the customer's brief told as `varied`, recorded with `detail` (and what the model
+        call that wrote it cost)."""
+        event = PerturbationEvent(
+            kind=self.name, effect=VARIED_BRIEF, seat=Side.USER, detail=detail, usage=usage
         )
+        self.events.append(event)
         return dataclasses.replace(start, task=varied.apply(start.task))
 
 
