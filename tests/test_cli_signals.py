@@ -245,3 +245,27 @@ def test_an_experiment_interrupted_while_a_record_is_serialised_is_not_complete(
     assert status is not None and status.stopped is ExperimentStop.INTERRUPTED
     records = [record for arm in ("oracle", "transfer") for record in load_run(out / arm).records]
     assert len(records) == 3 and not any(record.excluded for record in records)  # whole, no stand-in
+
+
+def test_a_signal_a_library_wraps_in_its_own_error_still_stops_with_one_line(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A signal landing while pydantic builds a schema comes out as pydantic's `SchemaError` holding the
+    interruption: the command line still says it was interrupted, not that something unexpected failed."""
+    from pydantic_core import SchemaError
+
+    from tau2.cli import run_reporting_errors
+
+    def command() -> None:
+        try:
+            signal.raise_signal(signal.SIGTERM)  # the handler raises inside the command, as from outside
+        except _signals.Interrupted as interruption:
+            raise SchemaError(f'Error building "enum" validator: Interrupted: {interruption}') from None
+
+    previous = signal.signal(signal.SIGTERM, _signals._handle)
+    try:
+        code = run_reporting_errors(command)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    assert code == 128 + signal.SIGTERM
+    assert capsys.readouterr().err.splitlines() == ["interrupted by SIGTERM: stopped"]

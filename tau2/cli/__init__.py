@@ -218,6 +218,9 @@ def run_reporting_errors(run: Callable[[], Any]) -> int:
     except RecursionError:
         return _report("the input is nested too deeply to process", ExitCode.BAD_INPUT)
     except Exception as error:
+        interrupted = _signals.received()
+        if interrupted is not None:  # a library caught the interruption and raised its own error instead
+            return _interrupted(interrupted, "stopped")
         from tau2.personas import PersonaError  # here: only a command that loaded personas can raise one
 
         if isinstance(error, PersonaError):
