@@ -1,4 +1,5 @@
-"""Shared pytest setup: litellm kept offline (its bundled cost map), a hypothesis profile without deadlines,
+"""Shared pytest setup: litellm kept offline (its bundled cost map), output laid out as on a pipe whatever
+width the shell or a test runner set, a hypothesis profile without deadlines,
 the rule that CI must have the τ²-bench conformance data, the `slow` marks, and the mock suite file the CLI
 tests run."""
 
@@ -10,6 +11,8 @@ from hypothesis import settings
 from slow_tests import is_slow
 
 os.environ["LITELLM_LOCAL_MODEL_COST_MAP"] = "True"
+for width in ("COLUMNS", "TERMINAL_WIDTH"):  # tests that want a width give it; pytest-xdist sets COLUMNS
+    os.environ.pop(width, None)
 
 settings.register_profile("tau2", deadline=None)
 settings.load_profile("tau2")
