@@ -125,7 +125,7 @@ def prepare_run(
     if stored is None:
         _require_empty(run_dir, words)
     resolved = _resolve_settings(layered(layers, None if stored is None else stored.config), layers)
-    manifest = _manifest(resolved, layers, stored)
+    manifest = _manifest(resolved, stored)
     config = manifest.config
     tasks = {task.id: task for task in resolved.tasks}
     if stored is not None:
@@ -297,10 +297,12 @@ class _Resolved:
 
     @property
     def mode(self) -> Mode:
+        """Solo or interactive, as the episode settings say."""
         return self.episode.mode
 
     @property
     def data_dir(self) -> Path | None:
+        """The data directory the tasks run on (None: the domain's own data)."""
         return self.given.data_dir
 
 
@@ -363,7 +365,7 @@ def _check_resolved(resolved: _Resolved) -> None:
     _check_perturbation_credentials(resolved.episode.perturbations)
 
 
-def _manifest(resolved: _Resolved, layers: Layers, base: RunManifest | None) -> RunManifest:
+def _manifest(resolved: _Resolved, base: RunManifest | None) -> RunManifest:
     """The manifest of a run with the `resolved` settings, every hash taken, its paths absolute; the
     identity is `base`'s on resume."""
     config = resolved.given
