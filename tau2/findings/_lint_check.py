@@ -11,8 +11,7 @@ from pathlib import Path
 from pydantic import Field
 
 from tau2._registry import Registry
-from tau2.errors import UserInputError
-from tau2.findings._findings import Check
+from tau2.findings._findings import Check, check_registry
 from tau2.tasks import Task
 from tau2.world import World
 
@@ -49,17 +48,7 @@ class LintCheck(Check):
     find: Callable[[LintedTask], str | None] = Field(exclude=True)
 
 
-def _accept(name: str, loaded: object) -> LintCheck:
-    if not isinstance(loaded, LintCheck):
-        raise UserInputError(f"lint check {name!r} names a {type(loaded).__name__}, not a tau2 LintCheck")
-    return loaded if loaded.name == name else loaded.model_copy(update={"name": name})
-
-
-def _unknown(name: str, names: list[str]) -> UserInputError:
-    return UserInputError(f"unknown lint check {name!r} (checks: {', '.join(names)})")
-
-
-LINT_CHECK_REGISTRY: Registry[LintCheck] = Registry("lint check", "lint_check", _accept, _unknown)
+LINT_CHECK_REGISTRY: Registry[LintCheck] = check_registry(LintCheck, "lint check", "lint_check")
 """Every per-task lint check: the built-ins and those registered, declared or installed."""
 
 

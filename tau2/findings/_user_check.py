@@ -13,8 +13,7 @@ from pydantic import Field
 
 from tau2._registry import Registry
 from tau2.episode import Trajectory
-from tau2.errors import UserInputError
-from tau2.findings._findings import Check
+from tau2.findings._findings import Check, check_registry
 from tau2.tasks import Task
 
 if TYPE_CHECKING:
@@ -49,17 +48,7 @@ class UserCheck(Check):
     """Whether the check reads the task (its texts, its assertions): skipped when the task is unavailable."""
 
 
-def _accept(name: str, loaded: object) -> UserCheck:
-    if not isinstance(loaded, UserCheck):
-        raise UserInputError(f"user check {name!r} names a {type(loaded).__name__}, not a tau2 UserCheck")
-    return loaded if loaded.name == name else loaded.model_copy(update={"name": name})
-
-
-def _unknown(name: str, names: list[str]) -> UserInputError:
-    return UserInputError(f"unknown user check {name!r} (checks: {', '.join(names)})")
-
-
-USER_CHECK_REGISTRY: Registry[UserCheck] = Registry("user check", "user_check", _accept, _unknown)
+USER_CHECK_REGISTRY: Registry[UserCheck] = check_registry(UserCheck, "user check", "user_check")
 """Every simulated-user check: the built-ins and those registered, declared or installed."""
 
 
