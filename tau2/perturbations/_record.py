@@ -49,9 +49,14 @@ class PerturbationRecord(BaseModel):
 
     def unreached_entries(self) -> frozenset[int]:
         """The trajectory entries (calls and their results) of calls that never reached the world."""
-        return frozenset(
-            index
-            for event in self.events
-            if event.entry is not None
-            for index in (event.entry, event.entry + 1)
-        )
+        return frozenset(self.events_by_entry())
+
+    def events_by_entry(self) -> dict[int, list[PerturbationEvent]]:
+        """The events that kept a call from the world, by the entries they concern: the call's and its
+        result's."""
+        found: dict[int, list[PerturbationEvent]] = {}
+        for event in self.events:
+            if event.entry is not None:
+                for index in (event.entry, event.entry + 1):
+                    found.setdefault(index, []).append(event)
+        return found

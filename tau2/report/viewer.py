@@ -130,12 +130,8 @@ def _changes(changes: Sequence[StateChange]) -> Table:
 
 def _unreached(record: SimulationRecord) -> dict[int, list[str]]:
     """What kept each call from the world (and its result), by entry: `KIND: EFFECT` per event."""
-    marks: dict[int, list[str]] = {}
-    for event in [] if record.perturbation is None else record.perturbation.events:
-        if event.entry is not None:
-            for index in (event.entry, event.entry + 1):
-                marks.setdefault(index, []).append(f"{event.kind}: {event.effect}")
-    return marks
+    by_entry = {} if record.perturbation is None else record.perturbation.events_by_entry()
+    return {index: [f"{e.kind}: {e.effect}" for e in events] for index, events in by_entry.items()}
 
 
 def _perturbations(perturbation: PerturbationRecord) -> Table:
