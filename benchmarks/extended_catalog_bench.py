@@ -22,8 +22,8 @@ from tau2.actors import make_actor
 from tau2.episode import ActorSpec, EpisodeConfig, Mode, run_episode, verify_task
 from tau2.generator.options import GeneratorOptions, Order, PersonaAssignment, TargetMode
 from tau2.generator.pipeline import generate_stream
-from tau2.tasks import Task
-from tau2.world import Side, get_domain
+from tau2.tasks import Task, get_domain
+from tau2.world import Side
 
 SEATS = (
     ("oracle", Mode.INTERACTIVE),

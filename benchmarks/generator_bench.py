@@ -14,7 +14,7 @@ from pathlib import Path
 
 from tau2.generator.options import GeneratorOptions, Order, PersonaAssignment
 from tau2.generator.pipeline import generate
-from tau2.world._domain import get_domain
+from tau2.tasks import get_domain
 
 CONFORMANCE = Path(__file__).resolve().parents[1].parent / "shared" / "conformance" / "tau2-telecom"
 REFERENCE_MS_PER_TASK = (7.0, 9.0)

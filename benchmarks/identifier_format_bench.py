@@ -18,9 +18,8 @@ from pathlib import Path
 from tau2.rebrand import rename_identifiers
 from tau2.rebrand._lockstep import replay_renamed
 from tau2.rebrand._start import _surveyed
-from tau2.tasks import Task, initialize_world
+from tau2.tasks import Task, get_domain, initialize_world
 from tau2.tau2bench import load_task_file
-from tau2.world import get_domain
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "conformance"
 SOURCES = {

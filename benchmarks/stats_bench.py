@@ -99,7 +99,7 @@ timed(load_tasks, sys.argv[1])
 OUR_LOADER = """
 from pathlib import Path
 from tau2.tau2bench import load_task_file
-from tau2.world import get_domain
+from tau2.tasks import get_domain
 get_domain(sys.argv[2])
 timed(load_task_file, Path(sys.argv[1]))
 """

@@ -13,6 +13,7 @@ from tau2.personas import Persona
 from tau2.tasks import (
     AssertionCall,
     Catalog,
+    Domain,
     EnvCall,
     Evaluation,
     Intent,
@@ -23,7 +24,7 @@ from tau2.tasks import (
     UserScenario,
     fill_text,
 )
-from tau2.world import Domain, Side
+from tau2.world import Side
 
 
 @dataclass(frozen=True, slots=True)

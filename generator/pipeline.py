@@ -24,13 +24,15 @@ from tau2.tasks import (
     Catalog,
     CatalogExtension,
     CatalogSource,
+    Domain,
     ExtensionRecord,
     LayeredCatalogSource,
     Task,
     extend_catalog,
+    get_domain,
     load_catalog_extension,
 )
-from tau2.world import Domain, World, get_domain
+from tau2.world import World
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,8 +21,8 @@ from tau2.generator.options import GeneratorOptions, Order
 from tau2.generator.replay import Outcome, verify_plans
 from tau2.generator.verify import baseline_problem
 from tau2.generator.workflow import Workflow
-from tau2.tasks import Catalog, CatalogSource, ExtensionRecord, Task
-from tau2.world import Domain, World
+from tau2.tasks import Catalog, CatalogSource, Domain, ExtensionRecord, Task
+from tau2.world import World
 
 
 @dataclass(frozen=True, slots=True)

@@ -41,6 +41,7 @@ if TYPE_CHECKING:
     from tau2.runs import SimulationRecord
     from tau2.tasks import (
         AssertionCall,
+        Domain,
         EnvCall,
         Evaluation,
         InitialData,
@@ -51,11 +52,13 @@ if TYPE_CHECKING:
         TaskSetupError,
         UserInstructions,
         UserScenario,
+        available_domains,
+        get_domain,
         initialize_world,
+        register_domain,
     )
     from tau2.tau2bench import load_task_file, write_tau2_file
     from tau2.world import (
-        Domain,
         Side,
         Tool,
         ToolFailure,
@@ -64,10 +67,7 @@ if TYPE_CHECKING:
         ToolSet,
         ToolTable,
         World,
-        available_domains,
         check_domain,
-        get_domain,
-        register_domain,
     )
 
 __all__ = [

@@ -10,9 +10,8 @@ from typing import Any
 
 from tau2.rebrand import RenamedStart, SurvivorSearch, rename_identifiers
 from tau2.rebrand.check import replay_reward, replay_start_reward
-from tau2.tasks import Task
+from tau2.tasks import Task, get_domain
 from tau2.tau2bench import load_task_file
-from tau2.world import get_domain
 
 
 def shipped_tasks(domain: str) -> list[Task]:

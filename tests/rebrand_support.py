@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 from tau2.cli import app
 from tau2.rebrand import Delta, Rebrand, load_delta, rebrand
 from tau2.rebrand.check import Check, check_rebrand
-from tau2.world import get_domain
+from tau2.tasks import get_domain
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "conformance"
 CONFORMANCE = {

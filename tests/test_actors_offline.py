@@ -57,8 +57,8 @@ from tau2.episode import (
 )
 from tau2.errors import UserInputError
 from tau2.llm import ModelSpec
-from tau2.tasks import EnvCall, SolutionStep, Task, UserScenario
-from tau2.world import NEUTRAL_PHRASING, RequestPhrasing, Side, ToolResult, get_domain, register_domain
+from tau2.tasks import EnvCall, SolutionStep, Task, UserScenario, get_domain, register_domain
+from tau2.world import NEUTRAL_PHRASING, RequestPhrasing, Side, ToolResult
 
 IDLE_LINE = NEUTRAL_PHRASING.idle_line
 PHONE = RequestPhrasing(request_prefix="Please do this on your phone:", idle_line="What now, on my phone?")

@@ -18,9 +18,8 @@ from tau2.cli import app
 from tau2.domains.mock.tasks import MOCK_TASKS
 from tau2.metrics import Bootstrap
 from tau2.stepping import TaskChooser
-from tau2.tasks import Suite
+from tau2.tasks import Suite, register_domain
 from tau2.tau2bench import task_to_tau2
-from tau2.world import register_domain
 
 runner = CliRunner()
 OFFLINE = ["--agent", "oracle", "--user", "scripted", "--quiet"]

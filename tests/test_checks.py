@@ -14,7 +14,8 @@ from tau2.domains.mock.domain import MockState
 from tau2.domains.mock.domain import agent as mock_agent
 from tau2.domains.mock.domain import user as mock_user
 from tau2.errors import ErrorCode, ToolError
-from tau2.world import Side, ToolKind, ToolSet, ToolTable, check_domain, get_domain
+from tau2.tasks import get_domain
+from tau2.world import Side, ToolKind, ToolSet, ToolTable, check_domain
 
 
 @pytest.mark.parametrize("name", SHIPPED_DOMAINS)

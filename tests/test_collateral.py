@@ -17,17 +17,9 @@ from typer.testing import CliRunner
 
 from tau2.cli import app
 from tau2.runs import load_run
-from tau2.tasks import RewardType, initialize_world
+from tau2.tasks import RewardType, get_domain, initialize_world
 from tau2.tau2bench import load_task_file
-from tau2.world import (
-    Side,
-    WriteCall,
-    WriteTracker,
-    get_domain,
-    record_name,
-    record_paths,
-    state_changes,
-)
+from tau2.world import Side, WriteCall, WriteTracker, record_name, record_paths, state_changes
 
 COLLATERAL_ORACLE = "tau2.testing:collateral_oracle"
 REPOSITORY = Path(__file__).resolve().parents[1]

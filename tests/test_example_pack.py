@@ -115,8 +115,8 @@ def test_the_installed_pack_adds_a_lint_check_a_user_check_and_a_statistic_that_
     )
     from tau2.episode import Entry, EntryKind, Trajectory
     from tau2.metrics import PairedUnit, check_experiment_statistic, experiment_statistics, statistic_values
+    from tau2.tasks import get_domain
     from tau2.tau2bench import load_task_file
-    from tau2.world import get_domain
 
     assert "card_not_stated" in lint_checks() and "card_never_given" in user_checks()
     assert "flip_share" in [statistic.name for statistic in experiment_statistics()]

@@ -197,7 +197,8 @@ from tau2.audit import SeatTools, audit_trajectory, lint_checks, lint_task, user
 from tau2.domains.mock.tasks import MOCK_TASKS
 from tau2.episode import Entry, EntryKind, ToolCall, Trajectory
 from tau2.metrics import PairedUnit, experiment_statistics, statistic_values
-from tau2.world import Side, get_domain
+from tau2.world import Side
+from tau2.tasks import get_domain
 
 needs_human = next(task for task in MOCK_TASKS if task.id == "needs_human")
 plug_in = ToolCall(call_id="c1", name="plug_in", arguments={})
@@ -313,7 +314,7 @@ import dataclasses
 from pathlib import Path
 
 from tau2.actors import actor_kind
-from tau2.world import get_domain
+from tau2.tasks import get_domain
 
 DOMAIN = dataclasses.replace(get_domain("mock"), name="filed")
 KIND = dataclasses.replace(actor_kind("null"), name="filed-null")
@@ -325,8 +326,7 @@ def test_every_older_kind_takes_a_file_reference_from_the_files_own_folder(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from tau2.actors import actor_kind
-    from tau2.tasks import resolve_catalog_extension
-    from tau2.world import get_domain
+    from tau2.tasks import get_domain, resolve_catalog_extension
 
     (tmp_path / "kinds.py").write_text(KINDS_FILE)
     monkeypatch.chdir(tmp_path)

@@ -17,9 +17,9 @@ from rebrand_support import conformance
 
 from tau2.errors import UserInputError
 from tau2.rebrand import rename_identifiers
-from tau2.tasks import Evaluation, Task, UserInstructions, UserScenario
+from tau2.tasks import Domain, Evaluation, Task, UserInstructions, UserScenario, get_domain, register_domain
 from tau2.tau2bench import load_task_file
-from tau2.world import Domain, IdentifierKind, Identifiers, ToolTable, World, get_domain, register_domain
+from tau2.world import IdentifierKind, Identifiers, ToolTable, World
 
 SAMPLE = {
     "airline": ("tasks.json", 3),

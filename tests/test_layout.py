@@ -1,6 +1,6 @@
 """The package layout's rules: one namespace that user folders cannot shadow, and imports that only
-flow down the layers (world → tasks, retrieval engines → τ²-bench task files → llm → episode → config,
-actors, findings → runs → runner → metrics and audit → report, stepping → api, experiments, RL, play,
+flow down the layers (world → tasks and domains, retrieval engines → τ²-bench task files → llm → episode →
+config, actors, findings → runs → runner → metrics and audit → report, stepping → api, experiments, RL, play,
 annotation, τ²-bench results → cli)."""
 
 from __future__ import annotations
@@ -70,6 +70,7 @@ WITHIN_LAYER: dict[str, set[str]] = {
     "_registry": {"errors"},
     "_urls": {"_credentials"},
     "tau2bench": {"tasks"},
+    "retrieval": {"tasks"},
     "testing": {"config", "actors"},
     "audit": {"metrics"},
     "perturbations": {"rebrand", "llm"},

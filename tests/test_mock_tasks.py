@@ -19,8 +19,7 @@ def test_default_suite_file_holds_the_example_tasks() -> None:
     """The default suite of `--domain mock` (`suites/examples.json`) is the tasks above, saved."""
     from pathlib import Path
 
-    from tau2.tasks import Suite
-    from tau2.world import get_domain
+    from tau2.tasks import Suite, get_domain
 
     path = Path(get_domain("mock").default_suite)
     expected = Suite(name="mock-examples", domain="mock", tasks=MOCK_TASKS).to_json()

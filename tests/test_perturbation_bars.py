@@ -20,9 +20,9 @@ from tau2.config import RunConfig
 from tau2.episode import EntryKind
 from tau2.metrics import Bootstrap
 from tau2.runs import Run, SimulationRecord, load_run
-from tau2.tasks import Task, initialize_world
+from tau2.tasks import Task, get_domain, initialize_world
 from tau2.tau2bench import load_task_file
-from tau2.world import Side, ToolKind, WorldView, get_domain
+from tau2.world import Side, ToolKind, WorldView
 
 SHARED_CONFORMANCE = Path(__file__).resolve().parents[1].parent / "shared" / "conformance"
 """τ²-bench's public data beside the repository (see tests/conftest.py)."""

@@ -16,8 +16,9 @@ from tau2.config import RunConfig
 from tau2.perturbations import check_perturbation
 from tau2.regrade import regrade_suite
 from tau2.runs import Run, load_run
+from tau2.tasks import get_domain
 from tau2.tau2bench import load_task_file
-from tau2.world import Side, get_domain
+from tau2.world import Side
 
 COLLATERAL = "tau2.testing:collateral_oracle"
 SAMPLE = 4

@@ -321,7 +321,7 @@ async def test_a_kind_registered_in_code_runs_in_an_episode_and_is_recorded() ->
 async def test_the_customer_is_audited_against_the_brief_it_was_given() -> None:
     from tau2.findings import RunFindings
     from tau2.runner import episode_record, with_findings
-    from tau2.world import get_domain
+    from tau2.tasks import get_domain
 
     result = await play({})
     entries = list(result.trajectory.entries)

@@ -17,8 +17,8 @@ from tau2.play import Terminal
 from tau2.play._terminal import PAGE
 from tau2.runs import load_run
 from tau2.stepping import load_tasks
-from tau2.tasks import Task
-from tau2.world import Side, available_domains
+from tau2.tasks import Task, available_domains
+from tau2.world import Side
 
 runner = CliRunner()
 

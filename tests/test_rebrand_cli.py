@@ -10,7 +10,7 @@ import pytest
 from typer.testing import CliRunner, Result
 
 from tau2.cli import app
-from tau2.world import get_domain
+from tau2.tasks import get_domain
 
 runner = CliRunner()
 TELECOM_SMALL = Path(get_domain("telecom").default_suite or "").parent / "small.json"

@@ -13,8 +13,8 @@ from rebrand_support import assert_memorisation, assert_sound, assert_verified, 
 
 from tau2.rebrand import Delta, rename_world
 from tau2.rebrand.check import replay_reward
+from tau2.tasks import get_domain
 from tau2.tau2bench import load_task_file
-from tau2.world import get_domain
 
 DOMAINS = ["airline", "retail", "banking_knowledge", "telecom"]
 SEEDS = range(20)

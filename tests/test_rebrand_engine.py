@@ -19,7 +19,8 @@ from pydantic import BaseModel
 from tau2.errors import UserInputError
 from tau2.rebrand import Delta, IdFormat, SurvivorSearch, build_renaming, load_delta, prefix_of, stands_out
 from tau2.rebrand._numbers import numbers_changed
-from tau2.world import Domain, IdentifierKind, Identifiers, ToolTable
+from tau2.tasks import Domain
+from tau2.world import IdentifierKind, Identifiers, ToolTable
 
 DECLARATION = Identifiers(
     kinds=(

@@ -14,17 +14,17 @@ from pydantic import BaseModel
 
 from tau2.errors import ErrorCode, ToolError
 from tau2.rebrand import Delta, rename_world
-from tau2.tasks import AssertionCall, Evaluation, SolutionStep, Task, UserInstructions, UserScenario
-from tau2.world import (
+from tau2.tasks import (
+    AssertionCall,
     Domain,
-    IdentifierKind,
-    Identifiers,
-    Side,
-    ToolKind,
-    ToolSet,
-    ToolTable,
+    Evaluation,
+    SolutionStep,
+    Task,
+    UserInstructions,
+    UserScenario,
     register_domain,
 )
+from tau2.world import IdentifierKind, Identifiers, Side, ToolKind, ToolSet, ToolTable
 
 
 class Bank(BaseModel):

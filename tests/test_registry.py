@@ -27,9 +27,17 @@ from tau2.actors import (
 )
 from tau2.episode import Mode
 from tau2.errors import UnknownDomainError, UserInputError
-from tau2.tasks import Suite, resolve_catalog_extension
+from tau2.tasks import (
+    Domain,
+    Suite,
+    available_domains,
+    domain_name,
+    get_domain,
+    register_domain,
+    resolve_catalog_extension,
+)
 from tau2.tau2bench import load_task_file
-from tau2.world import Domain, Side, available_domains, domain_name, get_domain, register_domain
+from tau2.world import Side
 
 MOCK = get_domain("mock")
 
@@ -227,7 +235,7 @@ def test_a_declared_plugin_is_found_by_its_name_while_it_is_declared(
 
 def test_a_domain_is_found_by_reference_and_then_by_its_own_name(module_on_path: Path) -> None:
     (module_on_path / "shelf_domain.py").write_text(
-        "import dataclasses\nfrom tau2.world import get_domain\n"
+        "import dataclasses\nfrom tau2.tasks import get_domain\n"
         "DOMAIN = dataclasses.replace(get_domain('mock'), name='shelf')\n"
     )
     assert "shelf" not in available_domains()
@@ -238,7 +246,7 @@ def test_a_domain_is_found_by_reference_and_then_by_its_own_name(module_on_path:
 
 def test_a_domain_is_found_by_a_file_reference(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     (tmp_path / "drawer_domain.py").write_text(
-        "import dataclasses\nfrom tau2.world import get_domain\n"
+        "import dataclasses\nfrom tau2.tasks import get_domain\n"
         "DOMAIN = dataclasses.replace(get_domain('mock'), name='drawer')\n"
     )
     monkeypatch.chdir(tmp_path)
@@ -287,7 +295,7 @@ def test_a_suite_read_for_a_reference_to_its_domain_names_the_reference(
     module_on_path: Path, suite_file: Path
 ) -> None:
     (module_on_path / "lamp_alias.py").write_text(
-        "from tau2.world import get_domain\nDOMAIN = get_domain('mock')\n"
+        "from tau2.tasks import get_domain\nDOMAIN = get_domain('mock')\n"
     )
     tasks = load_task_file(suite_file, "lamp_alias:DOMAIN")
     assert tasks and {task.domain for task in tasks} == {"lamp_alias:DOMAIN"}

@@ -31,8 +31,9 @@ from tau2.retrieval import (
     get_engine,
     register_engine,
 )
+from tau2.tasks import resolve_retrieval
 from tau2.testing import ScriptedOpenAIServer
-from tau2.world import EmbedderConfig, RetrievalConfig, resolve_retrieval
+from tau2.world import EmbedderConfig, RetrievalConfig
 
 pytest.importorskip("rank_bm25", reason="the knowledge extra (rank-bm25) is not installed")
 

@@ -12,7 +12,7 @@ from tau2 import ExperimentConfig, RunConfig, run, run_experiment
 from tau2.cli import app
 from tau2.regrade import regrade_suite
 from tau2.runs import load_run
-from tau2.world import get_domain
+from tau2.tasks import get_domain
 
 runner = CliRunner()
 EXAMPLE = Path(__file__).resolve().parents[1] / "docs" / "examples" / "robustness.toml"

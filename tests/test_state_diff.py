@@ -13,9 +13,9 @@ from typer.testing import CliRunner
 
 from tau2.cli import app
 from tau2.runs import load_run
-from tau2.tasks import initialize_world
+from tau2.tasks import get_domain, initialize_world
 from tau2.tau2bench import load_task_file
-from tau2.world import ChangeKind, StateChange, get_domain, shared_state_changes, state_changes
+from tau2.world import ChangeKind, StateChange, shared_state_changes, state_changes
 
 
 def pack_data(domain: str) -> Path:

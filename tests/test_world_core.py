@@ -7,17 +7,8 @@ from pydantic import BaseModel
 
 from tau2.domains.mock import DOMAIN as MOCK
 from tau2.errors import ErrorCode, ToolError, UnknownDomainError, UserInputError
-from tau2.world import (
-    Domain,
-    Observation,
-    Side,
-    ToolKind,
-    ToolSet,
-    ToolTable,
-    World,
-    available_domains,
-    get_domain,
-)
+from tau2.tasks import Domain, available_domains, get_domain
+from tau2.world import Observation, Side, ToolKind, ToolSet, ToolTable, World
 from tau2.world._tools import parse_docstring
 
 

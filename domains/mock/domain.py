@@ -11,7 +11,8 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field
 
 from tau2.errors import ErrorCode, ToolError
-from tau2.world import Domain, Side, ToolKind, ToolSet, ToolTable
+from tau2.tasks import Domain
+from tau2.world import Side, ToolKind, ToolSet, ToolTable
 
 
 class Account(BaseModel):

@@ -50,7 +50,8 @@ from tau2.domains.telecom.scenarios import PHRASING
 from tau2.domains.telecom.state import TelecomState
 from tau2.domains.telecom.user_env import USER_ENV
 from tau2.domains.telecom.user_tools import USER_TOOLS
-from tau2.world import Domain, ToolTable
+from tau2.tasks import Domain
+from tau2.world import ToolTable
 
 DOMAIN: Domain[TelecomState] = Domain(
     name="telecom",

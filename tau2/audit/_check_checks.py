@@ -13,9 +13,9 @@ from typing import Any, TypeVar
 from tau2.actors import make_actor
 from tau2.episode import ActorSpec, EpisodeConfig, Trajectory, run_episode
 from tau2.findings import AuditedTrajectory, LintCheck, LintedTask, SeatTools, UserCheck
-from tau2.tasks import Task, TaskSetupError, initialize_world
+from tau2.tasks import Domain, Task, TaskSetupError, get_domain, initialize_world
 from tau2.tau2bench import load_task_file
-from tau2.world import Domain, Side, World, get_domain, state_digest
+from tau2.world import Side, World, state_digest
 
 Input = TypeVar("Input")
 

@@ -36,9 +36,8 @@ from tau2.runs import (
     TrajectoryRecord,
     require_named_domain,
 )
-from tau2.tasks import Task
+from tau2.tasks import Domain, Task, get_domain
 from tau2.tau2bench import load_task_file
-from tau2.world import Domain, get_domain
 
 
 class Cause(StrEnum):

@@ -45,8 +45,7 @@ def command(
     from tau2.generator.export import write_generation
     from tau2.generator.pipeline import generate_stream
     from tau2.generator.summary import summary_lines
-    from tau2.tasks import load_catalog_extension, resolve_catalog_extension
-    from tau2.world import get_domain
+    from tau2.tasks import get_domain, load_catalog_extension, resolve_catalog_extension
 
     settings = {
         option.path[-1]: option.value(given[option.parameter])

@@ -56,7 +56,7 @@ def command(
     from tau2.rebrand import Delta as EmptyDelta
     from tau2.rebrand import declaration_of, load_delta, rebrand, staged_directory
     from tau2.rebrand.check import check_rebrand
-    from tau2.world import get_domain
+    from tau2.tasks import get_domain
 
     pack = get_domain(domain)
     declaration = declaration_of(pack)

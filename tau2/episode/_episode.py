@@ -42,7 +42,7 @@ from tau2.llm import (
     safe_text,
 )
 from tau2.perturbations import CallAttempt, EpisodeStart, PerturbationRecord, Perturber, Step
-from tau2.tasks import Task, initialize_world
+from tau2.tasks import Task, domain_of, initialize_world
 from tau2.world import (
     Side,
     ToolKind,
@@ -140,7 +140,7 @@ class Episode:
         self._initial = self._world.snapshot()
         self._writes = WriteTracker(self._world)
         self.contexts: dict[Side, SeatContext] = seat_contexts(
-            task, self._world.domain, seated, persona_text, data_dir=data_dir
+            task, domain_of(self._world), seated, persona_text, data_dir=data_dir
         )
         """What each seat is given at the start (agent first; no user seat in solo mode)."""
         self._solo = config.mode is Mode.SOLO

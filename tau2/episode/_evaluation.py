@@ -17,8 +17,8 @@ from tau2.episode._basis import FINISHED, CheckRecord, evaluate_basis
 from tau2.episode._judge import JudgeRecord, JudgeSkip, Verdict
 from tau2.episode._trajectory import EntryKind, ToolCall, Trajectory
 from tau2.llm import Usage
-from tau2.tasks import SolutionStep, Task, run_assertions
-from tau2.world import Domain, RetrievalConfig, RetrievalRecall, Side, World, refusal_of
+from tau2.tasks import Domain, SolutionStep, Task, domain_of, run_assertions
+from tau2.world import RetrievalConfig, RetrievalRecall, Side, World, WorldRules, refusal_of
 
 
 class AssertionRecord(BaseModel):
@@ -152,7 +152,7 @@ def evaluate(
         transferred=transferred,
         actions=match_actions(task.evaluation.solution, trajectory.tool_calls()),
         tool_errors=count_tool_errors(trajectory),
-        retrieval=retrieval_recall(task, world.domain, trajectory, retrieval, data_dir),
+        retrieval=retrieval_recall(task, domain_of(world), trajectory, retrieval, data_dir),
     )
 
 
@@ -228,7 +228,7 @@ def count_tool_errors(trajectory: Trajectory) -> int:
     )
 
 
-def _transferred(trajectory: Trajectory, domain: Domain[Any]) -> bool:
+def _transferred(trajectory: Trajectory, domain: WorldRules[Any]) -> bool:
     """Whether a call of the transfer tool succeeded (made on the agent side, not refused)."""
     transfer_tool = domain.transfer_tool
     if transfer_tool is None:

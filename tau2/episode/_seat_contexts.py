@@ -9,8 +9,8 @@ from typing import Any
 from tau2.episode._actor import SeatContext
 from tau2.episode._config import EpisodeConfig, Mode
 from tau2.episode._protocol import DONE_SCHEMA
-from tau2.tasks import Task
-from tau2.world import Domain, Side, get_domain, resolve_retrieval
+from tau2.tasks import Domain, Task, get_domain, resolve_retrieval
+from tau2.world import Side
 
 
 def settled(task: Task, config: EpisodeConfig) -> EpisodeConfig:

@@ -13,8 +13,8 @@ from collections.abc import Mapping
 from pydantic import ValidationError
 
 from tau2.errors import UserInputError
-from tau2.tasks import EnvCall, Task
-from tau2.world import Tool, ToolTable, get_domain
+from tau2.tasks import EnvCall, Task, get_domain
+from tau2.world import Tool, ToolTable
 
 
 class TaskStructureError(UserInputError):

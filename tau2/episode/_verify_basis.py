@@ -15,8 +15,8 @@ from typing import Any
 
 from tau2.episode._basis import replay_reference_results
 from tau2.episode._idle import IdleOutcome, idle_outcome
-from tau2.tasks import RewardType, Task, TaskSetupError, first_failure
-from tau2.world import Domain, Side, ToolResult, get_domain, refusal_of
+from tau2.tasks import RewardType, Task, TaskSetupError, first_failure, get_domain
+from tau2.world import Side, ToolResult, WorldRules, refusal_of
 
 NOT_JUDGED = "natural-language assertions not judged (verify runs no judge)"
 NOTHING_PASSES = (
@@ -67,7 +67,7 @@ class Unplayable:
     note: str
 
 
-def unrealisable(task: Task, domain: Domain[Any], results: list[ToolResult]) -> list[Unplayable]:
+def unrealisable(task: Task, domain: WorldRules[Any], results: list[ToolResult]) -> list[Unplayable]:
     """Why the reference solution cannot be played as written in a conversation, one item each: a
     reference action its world refuses (its database effect is then the reference's all the same), the
     actions after the transfer that ends the conversation, a customer action the customer is not given."""

@@ -17,8 +17,8 @@ from tau2.experiments._manifest import EXPERIMENT_FILE, arm_run_dir, load_experi
 from tau2.experiments._power import mcnemar_power, trials_needed
 from tau2.metrics import OutcomeTally
 from tau2.runs import fold_run
+from tau2.tasks import get_domain
 from tau2.tau2bench import load_split, load_task_file
-from tau2.world import get_domain
 
 
 class Direction(BaseModel):

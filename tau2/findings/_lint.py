@@ -33,8 +33,8 @@ from tau2.findings._lint_tools import (
     seat_reader,
     tool_owners,
 )
-from tau2.tasks import Task, TaskSetupError, initialize_world
-from tau2.world import Domain, Side, get_domain
+from tau2.tasks import Domain, Task, TaskSetupError, get_domain, initialize_world
+from tau2.world import Side
 
 E, W, N = Severity.ERROR, Severity.WARNING, Severity.NOTE
 _SETUP = Check(name=SETUP_FAILS, severity=E, rule="The task's data patches or init calls fail on fresh data.")

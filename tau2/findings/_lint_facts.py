@@ -14,9 +14,10 @@ from tau2.tasks import (
     LayeredCatalogSource,
     Task,
     extend_catalog,
+    get_domain,
     load_catalog_extension,
 )
-from tau2.world import World, get_domain
+from tau2.world import World
 
 TICKET_MISSING_FACT = "ticket_missing_fact"
 SCENARIO_MISSING_FACT = "scenario_missing_fact"

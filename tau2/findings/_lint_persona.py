@@ -8,7 +8,7 @@ import re
 from collections.abc import Iterator
 from datetime import date, datetime
 
-from tau2.tasks import Task
+from tau2.tasks import Task, domain_of
 from tau2.world import CustomerRecord, World
 
 PERSONA_CONTRADICTS_DATA = "persona_contradicts_data"
@@ -67,7 +67,7 @@ _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 def persona_findings(task: Task, world: World) -> dict[str, str]:
     """Check name → detail when the task's persona or instructions contradict the record of the customer
     its user plays (read from `world`, the task's initialised world)."""
-    hook = world.domain.customer_record
+    hook = domain_of(world).customer_record
     record = None if hook is None else hook(world, task)
     if record is None:
         return {}

@@ -14,7 +14,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from tau2.world import Domain, Side
+from tau2.world import Side, WorldRules
 
 POLICY_NAMES_FOREIGN_TOOL = "policy_names_foreign_tool"
 
@@ -36,13 +36,13 @@ class Reader:
     holds: frozenset[str]
 
 
-def tool_owners(domain: Domain[Any]) -> dict[str, Side]:
+def tool_owners(domain: WorldRules[Any]) -> dict[str, Side]:
     """Every tool a seat of the domain can reach, by name: its tool table and its discoverable tools."""
     hidden = dict(domain.discoverable_tools()) if domain.discoverable_tools is not None else {}
     return {**hidden, **{tool.name: tool.side for tool in domain.tools.tools()}}
 
 
-def seat_reader(seat: Side, domain: Domain[Any], offered: set[str] | None = None) -> Reader:
+def seat_reader(seat: Side, domain: WorldRules[Any], offered: set[str] | None = None) -> Reader:
     """`seat` holding its tools of the domain (the tool table's limited to `offered` when given)."""
     table = {tool.name for tool in domain.tools.tools(seat)}
     hidden = domain.discoverable_tools() if domain.discoverable_tools is not None else {}

@@ -16,8 +16,8 @@ from tau2.findings._collateral import Collateral, ReferenceWrites
 from tau2.findings._findings import UserFinding
 from tau2.findings._lint import task_errors
 from tau2.findings._user_checks import SeatTools, audit_trajectory
-from tau2.tasks import Task
-from tau2.world import Domain, RecordWrite, StateChange, get_domain
+from tau2.tasks import Domain, Task, get_domain
+from tau2.world import RecordWrite, StateChange
 
 
 class RunFindings:

@@ -19,8 +19,8 @@ from typing import Any, Final
 from tau2.episode import GREETING, Entry, EntryKind, TerminationReason, Trajectory
 from tau2.findings._findings import Severity, UserFinding, plugin_detail
 from tau2.findings._user_check import USER_CHECK_REGISTRY, AuditedTrajectory, UserCheck, register_user_check
-from tau2.tasks import Task
-from tau2.world import Domain, Side, ToolKind, ToolResult
+from tau2.tasks import Domain, Task
+from tau2.world import Side, ToolKind, ToolResult
 
 ENDED_WITH_OPEN_REQUEST = "ended_with_open_request"
 ENDED_UNVERIFIED = "ended_unverified"

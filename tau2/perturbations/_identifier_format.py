@@ -15,7 +15,7 @@ from pydantic import Field
 from tau2.perturbations._kind import EpisodePerturbation, EpisodeStart, PerturbationSettings
 from tau2.perturbations._record import PerturbationEvent
 from tau2.rebrand import rename_identifiers
-from tau2.world import Domain
+from tau2.tasks import Domain
 
 RENAMED_IDENTIFIERS = "renamed_identifiers"
 

@@ -13,8 +13,8 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 
 from tau2.perturbations._record import PerturbationEvent
-from tau2.tasks import Task
-from tau2.world import Domain, Side, Tool, ToolResult, World
+from tau2.tasks import Domain, Task
+from tau2.world import Side, Tool, ToolResult, World
 
 
 class PerturbationSettings(BaseModel):

@@ -18,7 +18,7 @@ from tau2.perturbations._instruction_variant import InstructionVariantSettings, 
 from tau2.perturbations._kind import PerturbationKind, PerturbationSettings, RecordedSettings
 from tau2.perturbations._tool_faults import ToolFaultSettings, tool_faults
 from tau2.perturbations._unreliable_user import UnreliableUserSettings, unreliable_user
-from tau2.world import Domain
+from tau2.tasks import Domain
 
 
 def _accept(name: str, target: object) -> PerturbationKind:

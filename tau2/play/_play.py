@@ -39,8 +39,8 @@ from tau2.llm import ModelSpec
 from tau2.play._terminal import SessionEnded, Terminal
 from tau2.runner import episode_record, resolved_seat, write_run
 from tau2.stepping import EpisodeStepper, default_suite_name, domain_suites, find_task, load_tasks, seat_brief
-from tau2.tasks import Task
-from tau2.world import Side, available_domains, get_domain
+from tau2.tasks import Task, available_domains, get_domain
+from tau2.world import Side
 
 HUMAN: Final = ActorSpec(kind="human")
 """The spec recorded for the person's seat."""

@@ -24,8 +24,8 @@ from tau2.rebrand._files import (
 from tau2.rebrand._lockstep import RenamedTask, rename_task
 from tau2.rebrand._renaming import Renaming, build_renaming
 from tau2.rebrand._survivors import SurvivorSearch
-from tau2.tasks import Task
-from tau2.world import Domain, Identifiers
+from tau2.tasks import Domain, Task
+from tau2.world import Identifiers
 
 MAX_SURVIVORS = 20
 """Surviving identifiers listed at most (the count is always exact)."""

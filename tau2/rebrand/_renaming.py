@@ -30,8 +30,8 @@ from tau2.rebrand._kinds import MIN_TEXT_DIGITS, MIN_TEXT_LENGTH, Kinds, stands_
 from tau2.rebrand._numbers import numbers_changed, rewrite_text
 from tau2.rebrand._paths import Path, PatternIndex
 from tau2.rebrand._text import Boundary, Replacer
-from tau2.tasks import AssertionCall, EnvCall, InitialData, SolutionStep, Task, UserInstructions
-from tau2.world import Domain, Side
+from tau2.tasks import AssertionCall, Domain, EnvCall, InitialData, SolutionStep, Task, UserInstructions
+from tau2.world import Side
 
 MAX_DRAWS = 1_000
 """Draws tried for one new identifier before the format is declared too crowded."""

@@ -23,8 +23,8 @@ from tau2.rebrand._kinds import walk_identifiers
 from tau2.rebrand._lockstep import replay_renamed
 from tau2.rebrand._renaming import GENERATED, Renaming, Survey
 from tau2.rebrand._template import StateTemplate
-from tau2.tasks import Task, TaskSetupError, initialize_world
-from tau2.world import Domain, RetrievalConfig, World, get_domain
+from tau2.tasks import Domain, Task, TaskSetupError, get_domain, initialize_world
+from tau2.world import RetrievalConfig, World
 
 _SURVEYED = 8
 """Data directories whose survey is kept (a run uses one per domain)."""

@@ -52,16 +52,9 @@ from tau2.runs import (
     require_named_domain,
     task_hashes,
 )
-from tau2.tasks import RewardType, Task, initialize_world
+from tau2.tasks import RewardType, Task, domain_of, get_domain, initialize_world
 from tau2.tau2bench import load_task_file
-from tau2.world import (
-    RecordWrite,
-    ToolResult,
-    World,
-    WriteCall,
-    WriteTracker,
-    get_domain,
-)
+from tau2.world import RecordWrite, ToolResult, World, WriteCall, WriteTracker
 
 
 class VerdictFlip(BaseModel):
@@ -344,7 +337,7 @@ def _replayed(
     that reached no tool (refused to the seat), a solo agent's `done`, a knowledge base's retrieval calls
     (which change nothing) and the calls at the indices `kept` (a perturbation kept them from the world)
     keep their recorded results."""
-    support = world.domain.retrieval
+    support = domain_of(world).retrieval
     retrieved = support.tools if support is not None else frozenset()
     replayed: list[Entry] = []
     result: ToolResult | None = None

@@ -1,6 +1,6 @@
 """A knowledge domain's declaration: its documents, its retrieval configurations (each a list of engines,
 with how their search tools are presented) and the engines it also offers alone, its default, and how it
-writes the agent's instructions. `Knowledge.support` turns it into the world's `RetrievalSupport`: the
+writes the agent's instructions. `Knowledge.support` turns it into the domain's `RetrievalSupport`: the
 configured tools, the instructions, and the documents an agent was shown."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pydantic import ValidationError
 
@@ -17,18 +17,8 @@ from tau2.errors import UserInputError
 from tau2.retrieval._catalog import get_engine
 from tau2.retrieval._documents import Document, KnowledgeBase
 from tau2.retrieval._engine import Engine, Retriever, SearchTool, search_tool
-from tau2.world import (
-    Domain,
-    EmbedderConfig,
-    RetrievalConfig,
-    RetrievalSupport,
-    Side,
-    ToolKind,
-    ToolSet,
-)
-
-if TYPE_CHECKING:  # annotation only: tasks are a task-layer concept
-    from tau2.tasks import Task
+from tau2.tasks import Domain, RetrievalSupport, Task
+from tau2.world import EmbedderConfig, RetrievalConfig, Side, ToolKind, ToolSet
 
 
 @dataclass(frozen=True)

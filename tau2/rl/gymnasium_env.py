@@ -30,8 +30,8 @@ from tau2.rl._actions import (
 )
 from tau2.rl._outcome import is_truncated, outcome_info
 from tau2.stepping import EpisodeStepper, Event, TaskChooser, seat_brief
-from tau2.tasks import Task
-from tau2.world import Side, available_domains
+from tau2.tasks import Task, available_domains
+from tau2.world import Side
 
 OPTIONS: Final = TaskChooser.OPTIONS | {"mode"}
 """Keys `reset(options=…)` understands; an accepted option stays in force for later resets, a refused

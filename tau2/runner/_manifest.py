@@ -20,7 +20,8 @@ from tau2.actors import actor_kind
 from tau2.episode import ActorSpec, Mode
 from tau2.llm import REDACTED, ModelSpec
 from tau2.runs import RunManifest
-from tau2.world import Domain, Side, World
+from tau2.tasks import Domain
+from tau2.world import Side, World
 
 PACKAGES: Final = ("litellm", "pydantic", "rich", "typer")
 """Packages whose versions every manifest records (with Python's and tau2's own)."""

@@ -50,9 +50,9 @@ from tau2.runs import (
     set_aside_damaged,
     task_hashes,
 )
-from tau2.tasks import Task, initialize_world, require_tickets
+from tau2.tasks import Domain, Task, get_domain, initialize_world, require_tickets, resolve_retrieval
 from tau2.tau2bench import BASIS_IMPLIED_KEY, METADATA_KEY, load_split, load_task_file, task_folder_files
-from tau2.world import Domain, Side, get_domain, resolve_retrieval
+from tau2.world import Side
 
 Layers = Sequence[ConfigLayer]
 """The settings given, lowest first (a configuration file, then command-line options)."""

@@ -8,9 +8,8 @@ from typing import TYPE_CHECKING, Any
 
 from tau2.errors import UserInputError
 from tau2.personas import PersonaError, load_persona
-from tau2.tasks import Task
+from tau2.tasks import Task, get_domain
 from tau2.tau2bench import load_task_file
-from tau2.world import get_domain
 
 if TYPE_CHECKING:
     import numpy as np

@@ -1,6 +1,6 @@
 """Tasks and suites: the task model (with the components its reward is composed from), subtask catalogs,
-suites (our task-file format; τ²-bench's task files are `tau2.tau2bench`'s), setting up a task's world and
-running its assertions."""
+domains (a world's rules with what tasks need of it) and their registry, suites (our task-file format;
+τ²-bench's task files are `tau2.tau2bench`'s), setting up a task's world and running its assertions."""
 
 from tau2.tasks._assertions import all_passed, first_failure, run_assertions
 from tau2.tasks._catalog import (
@@ -16,6 +16,16 @@ from tau2.tasks._catalog import (
     Target,
     TextFragments,
     Texts,
+)
+from tau2.tasks._domain import (
+    Domain,
+    RetrievalSupport,
+    available_domains,
+    domain_name,
+    domain_of,
+    get_domain,
+    register_domain,
+    resolve_retrieval,
 )
 from tau2.tasks._extension import (
     CatalogExtension,
@@ -63,6 +73,7 @@ __all__ = [
     "Catalog",
     "CatalogExtension",
     "CatalogSource",
+    "Domain",
     "EnvCall",
     "Evaluation",
     "ExtensionFile",
@@ -74,6 +85,7 @@ __all__ = [
     "IntentExtension",
     "LayeredCatalogSource",
     "Precedence",
+    "RetrievalSupport",
     "RewardType",
     "SolutionStep",
     "Step",
@@ -90,20 +102,26 @@ __all__ = [
     "UserScenario",
     "VariedBrief",
     "all_passed",
+    "available_domains",
     "brief_facts",
     "check_task_id",
+    "domain_name",
+    "domain_of",
     "extend_catalog",
     "fill_text",
     "find_duplicate",
     "first_failure",
+    "get_domain",
     "initialize_world",
     "installed_catalog_extensions",
     "is_suite_document",
     "load_catalog_extension",
     "load_suite",
     "parse_suite",
+    "register_domain",
     "require_tickets",
     "resolve_catalog_extension",
+    "resolve_retrieval",
     "run_assertions",
     "sentences",
     "vary_brief",

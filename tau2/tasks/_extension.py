@@ -25,9 +25,10 @@ from tau2._jsonfile import field_path, parse_toml, read_bytes_bounded
 from tau2._registry import Registry
 from tau2.errors import UnknownDomainError, UserInputError
 from tau2.tasks._catalog import Group, Intent, Precedence, Subtask
+from tau2.tasks._domain import Domain, get_domain
 from tau2.tasks._parameters import ParameterError, referenced
 from tau2.tasks._task import EnvCall
-from tau2.world import Domain, Tool, ToolKind, ToolTable, get_domain
+from tau2.world import Tool, ToolKind, ToolTable
 
 """Packages ship catalog extensions under this entry-point group; each names the path of a TOML file."""
 

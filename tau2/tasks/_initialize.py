@@ -7,8 +7,9 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from tau2.errors import UserInputError
+from tau2.tasks._domain import get_domain
 from tau2.tasks._task import Task
-from tau2.world import RetrievalConfig, World, get_domain
+from tau2.world import RetrievalConfig, World
 
 
 class TaskSetupError(UserInputError):

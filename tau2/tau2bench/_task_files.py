@@ -28,8 +28,17 @@ import tau2.tasks as ours
 from tau2._jsonfile import collector_paused, field_path, read_json, validation_error, write_json_items
 from tau2._registry import allow_reference, refuse_data_reference
 from tau2.errors import UnknownDomainError, UserInputError
-from tau2.tasks import SUITE_FORMAT, RewardType, find_duplicate, is_suite_document, parse_suite
-from tau2.world import Side, available_domains, domain_name, get_domain
+from tau2.tasks import (
+    SUITE_FORMAT,
+    RewardType,
+    available_domains,
+    domain_name,
+    find_duplicate,
+    get_domain,
+    is_suite_document,
+    parse_suite,
+)
+from tau2.world import Side
 
 METADATA_KEY = "tau2bench"
 """Key of `Task.metadata` holding τ²-bench fields that `Task` does not model."""

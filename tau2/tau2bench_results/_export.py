@@ -18,12 +18,12 @@ from tau2.llm import ModelSpec, Usage
 from tau2.metrics.passk import pass_hat_k
 from tau2.runner import sha256_text
 from tau2.runs import MANIFEST_FILE, RecordFile, Run, SimulationRecord, load_run, require_named_domain
-from tau2.tasks import RewardType, Task
+from tau2.tasks import RewardType, Task, get_domain, resolve_retrieval
 from tau2.tau2bench import default_reward_basis, load_task_file, task_to_tau2
 from tau2.tau2bench_results._format import Results, SimulationRun
 from tau2.tau2bench_results._import import load_import
 from tau2.tau2bench_results._tasksets import official_task_set, task_set_hash
-from tau2.world import RetrievalConfig, Side, get_domain, resolve_retrieval
+from tau2.world import RetrievalConfig, Side
 
 MAX_K: Final = 4
 """The leaderboard reports pass^1 to pass^4."""

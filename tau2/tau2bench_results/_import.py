@@ -25,12 +25,12 @@ from tau2.findings import RunFindings
 from tau2.llm import ModelSpec
 from tau2.runner import NewRun, check_new_run_dir, episode_record, sha256_text
 from tau2.runs import SimulationRecord
-from tau2.tasks import Task, TaskSetupError
+from tau2.tasks import Domain, Task, TaskSetupError, get_domain
 from tau2.tau2bench import task_from_tau2
 from tau2.tau2bench_results._format import SimulationRun
 from tau2.tau2bench_results._read import ResultsFile, open_results
 from tau2.tau2bench_results._replay import CallMismatch, replay
-from tau2.world import Domain, RetrievalConfig, Side, get_domain
+from tau2.world import RetrievalConfig, Side
 
 SIDECAR: Final = "tau2bench.json"
 """File in an imported run directory with the rewards τ²-bench recorded beside ours."""

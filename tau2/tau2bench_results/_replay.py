@@ -28,7 +28,7 @@ from tau2.episode import (
 )
 from tau2.errors import ErrorCode
 from tau2.llm import Usage
-from tau2.tasks import Task, initialize_world
+from tau2.tasks import Task, domain_of, initialize_world
 from tau2.tau2bench_results._format import ParticipantMessage, SimulationRun, ToolMessage
 from tau2.world import Side, ToolResult, World, WriteCall, WriteTracker
 
@@ -86,7 +86,7 @@ def replay(task: Task, simulation: SimulationRun, config: EpisodeConfig, data_di
     """The episode `simulation` amounts to in our world, judged on `data_dir` (None: the domain's data)."""
     world = initialize_world(task, data_dir)
     changes = WriteTracker(world)
-    support = world.domain.retrieval
+    support = domain_of(world).retrieval
     retrieval_tools = support.tools if support is not None else frozenset()
     entries: list[Entry] = []
     calls = kept = 0

@@ -1,22 +1,15 @@
 """The world contract: tools and their results, what an assertion observed, the shared world state of one
 episode, the difference between two of its states and the records it touches (with the calls that changed
-each, `WriteTracker`), a state's digest (τ²-bench's database hash), domain packs (with the wording of their
-offline requests and the declaration of their identifiers) and their registry, the conformance checker for
-packs, and the read-only view reference actors judge the world through."""
+each, `WriteTracker`), a state's digest (τ²-bench's database hash), a domain's world rules (with the
+wording of its offline requests and the declaration of its identifiers) and their conformance checker,
+retrieval configurations, and the read-only view reference actors judge the world through. Domains, which
+add what tasks need to these rules, and their registry are `tau2.tasks`'."""
 
 from tau2._registry import PLUGIN_GROUP
 from tau2.world._change_tracker import ChangeTracker
 from tau2.world._checks import check_domain
 from tau2.world._customer import CustomerRecord
 from tau2.world._digest import same_state, state_digest, state_text
-from tau2.world._domain import (
-    Domain,
-    available_domains,
-    domain_name,
-    get_domain,
-    refusal_of,
-    register_domain,
-)
 from tau2.world._identifiers import IdentifierKind, Identifiers
 from tau2.world._observation import Observation
 from tau2.world._phrasing import NEUTRAL_PHRASING, RequestPhrasing
@@ -25,9 +18,8 @@ from tau2.world._retrieval import (
     EmbedderConfig,
     RetrievalConfig,
     RetrievalRecall,
-    RetrievalSupport,
-    resolve_retrieval,
 )
+from tau2.world._rules import WorldRules, refusal_of
 from tau2.world._state_diff import ChangeKind, StateChange, shared_state_changes, state_changes
 from tau2.world._state_records import RecordPlace, record_name, record_paths
 from tau2.world._tools import Side, Tool, ToolKind, ToolSet, ToolTable
@@ -41,7 +33,6 @@ __all__ = [
     "ChangeKind",
     "ChangeTracker",
     "CustomerRecord",
-    "Domain",
     "EmbedderConfig",
     "IdentifierKind",
     "Identifiers",
@@ -52,7 +43,6 @@ __all__ = [
     "RequestPhrasing",
     "RetrievalConfig",
     "RetrievalRecall",
-    "RetrievalSupport",
     "Side",
     "StateChange",
     "Tool",
@@ -62,18 +52,14 @@ __all__ = [
     "ToolSet",
     "ToolTable",
     "World",
+    "WorldRules",
     "WorldView",
     "WriteCall",
     "WriteTracker",
-    "available_domains",
     "check_domain",
-    "domain_name",
-    "get_domain",
     "record_name",
     "record_paths",
     "refusal_of",
-    "register_domain",
-    "resolve_retrieval",
     "same_state",
     "shared_state_changes",
     "state_changes",

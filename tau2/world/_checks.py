@@ -6,13 +6,15 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from tau2.world._domain import Domain
 from tau2.world._property_checks import property_problems
+from tau2.world._rules import WorldRules
 from tau2.world._tools import Side, Tool, ToolKind
 from tau2.world._world import World
 
 
-def check_domain(domain: Domain[Any], data_dir: Path | None = None, *, max_examples: int = 30) -> list[str]:
+def check_domain(
+    domain: WorldRules[Any], data_dir: Path | None = None, *, max_examples: int = 30
+) -> list[str]:
     """Problems that would confuse actors or the engine, one line each; empty when the pack is sound.
 
     Besides static checks, `max_examples` generated call sequences exercise every tool and env function.
@@ -28,7 +30,7 @@ def check_domain(domain: Domain[Any], data_dir: Path | None = None, *, max_examp
     return problems
 
 
-def _tool_problems(domain: Domain[Any]) -> list[str]:
+def _tool_problems(domain: WorldRules[Any]) -> list[str]:
     problems: list[str] = []
     for side in Side:
         if side is Side.USER and domain.single_control:
@@ -57,7 +59,7 @@ def _schema_problems(tool: Tool) -> list[str]:
     return problems
 
 
-def _policy_problems(domain: Domain[Any]) -> list[str]:
+def _policy_problems(domain: WorldRules[Any]) -> list[str]:
     if domain.policy is None:
         return ["the domain has no agent policy"]
     problems = []

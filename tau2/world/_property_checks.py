@@ -12,8 +12,8 @@ from pydantic import BaseModel
 from pydantic_core import to_jsonable_python
 
 from tau2.errors import ErrorCode
-from tau2.world._domain import Domain
 from tau2.world._results import ToolResult
+from tau2.world._rules import WorldRules
 from tau2.world._tools import Side, Tool, ToolKind
 from tau2.world._world import World
 
@@ -28,7 +28,7 @@ class _Problem(Exception):
     """A property violation found while running one generated sequence."""
 
 
-def property_problems(domain: Domain[Any], data_dir: Path | None, max_examples: int) -> list[str]:
+def property_problems(domain: WorldRules[Any], data_dir: Path | None, max_examples: int) -> list[str]:
     """Run the generated-sequence properties on `domain`; the first counterexample is reported."""
     from hypothesis import HealthCheck, Verbosity, given, settings
     from hypothesis import strategies as st
@@ -60,7 +60,7 @@ def property_problems(domain: Domain[Any], data_dir: Path | None, max_examples: 
     return []
 
 
-def _loading_problems(domain: Domain[Any], data_dir: Path | None) -> list[str]:
+def _loading_problems(domain: WorldRules[Any], data_dir: Path | None) -> list[str]:
     try:
         first, second = domain.load_state(data_dir), domain.load_state(data_dir)
         fresh = [World.create(domain, data_dir).fingerprint() for _ in range(2)]
@@ -71,7 +71,7 @@ def _loading_problems(domain: Domain[Any], data_dir: Path | None) -> list[str]:
     return []
 
 
-def _check_sequence(domain: Domain[Any], data_dir: Path | None, sequence: list[Operation]) -> None:
+def _check_sequence(domain: WorldRules[Any], data_dir: Path | None, sequence: list[Operation]) -> None:
     world = World.create(domain, data_dir)
     results = []
     for operation in sequence:
@@ -100,7 +100,7 @@ def _perform(world: World, operation: Operation) -> ToolResult:
     return world.call(side, name, arguments) if as_tool else world.run_env_function(side, name, arguments)
 
 
-def _is_read(domain: Domain[Any], operation: Operation) -> bool:
+def _is_read(domain: WorldRules[Any], operation: Operation) -> bool:
     as_tool, side, name, _ = operation
     function = domain.tools.tool(name) if as_tool else domain.tools.env_function(side, name)
     return function is not None and function.kind is ToolKind.READ
@@ -111,7 +111,7 @@ def _label(operation: Operation) -> str:
     return f"{side.value} {name}({to_jsonable_python(arguments, fallback=repr)})"
 
 
-def _operations(domain: Domain[Any], strings: list[str]) -> st.SearchStrategy[Operation] | None:
+def _operations(domain: WorldRules[Any], strings: list[str]) -> st.SearchStrategy[Operation] | None:
     """Calls of every tool (as actors make them) and env function (as tasks do), with schema arguments."""
     from hypothesis import strategies as st
 

@@ -1,21 +1,14 @@
 """Retrieval configurations: how an agent reaches a domain's knowledge base (in its instructions, through
 search tools, through a read-only shell). A configuration is part of what a score means, so runs record
-it; a domain that has a knowledge base says which configurations it offers and what each one changes."""
+it (which configurations a domain offers, and what each changes, its pack declares)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from tau2._urls import api_base_problem, url_secrets
-
-if TYPE_CHECKING:  # annotation only: tasks are a task-layer concept
-    from tau2.tasks import Task
-    from tau2.world._domain import Domain
 
 
 class EmbedderConfig(BaseModel):
@@ -101,43 +94,3 @@ class RetrievalRecall(BaseModel):
         if not self.required:
             return None
         return len(set(self.required) & set(self.retrieved)) / len(self.required)
-
-
-@dataclass(frozen=True, eq=False)
-class RetrievalSupport:
-    """What a domain with a knowledge base offers: its configurations and what each one changes."""
-
-    names: tuple[str, ...]
-    """The configurations an agent can run under, by name."""
-    default: RetrievalConfig
-    """The configuration of a run that names none, declared once: a run's preparation (or an episode built
-    directly) records it in the episode's configuration, and everything after reads it from there."""
-    configure: Callable[[RetrievalConfig, Path | None], Domain[Any]]
-    """The domain as an agent under this configuration sees it (its retrieval tools added); raises
-    `UserInputError` for a configuration that cannot run here (unknown, a package or an embedder
-    missing)."""
-    policy: Callable[[RetrievalConfig, Path | None, Task | None], str]
-    """The agent's instructions under a configuration, for a task (None: the configuration's template,
-    what a run's manifest hashes)."""
-    retrieved: Callable[
-        [RetrievalConfig, Path | None, Task, Sequence[tuple[str, Mapping[str, Any], str]]], list[str]
-    ]
-    """The documents an agent was shown, given its (tool name, arguments, result text) calls."""
-    required: Callable[[Task], list[str]]
-    """The documents a task needs."""
-    tools: frozenset[str]
-    """Every retrieval tool a configuration may add, by name. They read the knowledge base and change
-    nothing, so a replay of another tool's trajectory keeps their recorded answers (τ²-bench's end with
-    a timing line, and a dense search needs its embeddings service)."""
-    recorded: Callable[[str | None, Mapping[str, Any]], RetrievalConfig]
-    """The configuration a τ²-bench results file records, as ours: its `retrieval_config` (None: τ²-bench's
-    default for the domain) with its `retrieval_config_kwargs` (`top_k`; tau2's exports add
-    `embedder_model` and `embedder_api_base`). Raises `UserInputError` for one the domain does not offer."""
-
-
-def resolve_retrieval(domain: Domain[Any], config: RetrievalConfig | None) -> RetrievalConfig | None:
-    """The retrieval configuration an episode of `domain` runs under: `config`, or the domain's default when
-    it has a knowledge base (None without one). Called where an episode's configuration is settled (a
-    run's preparation, an episode built directly); what comes after reads the settled configuration."""
-    support = domain.retrieval
-    return config if support is None or config is not None else support.default

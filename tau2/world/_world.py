@@ -16,9 +16,9 @@ from pydantic import BaseModel
 from pydantic_core import to_jsonable_python
 
 from tau2.errors import ErrorCode, ToolError
-from tau2.world._domain import Domain
 from tau2.world._observation import Observation
 from tau2.world._results import ToolResult
+from tau2.world._rules import WorldRules
 from tau2.world._tools import Side, Tool, ToolKind, ToolTable
 
 
@@ -27,7 +27,7 @@ class World:
 
     __slots__ = ("domain", "state")
 
-    def __init__(self, domain: Domain[Any], state: BaseModel) -> None:
+    def __init__(self, domain: WorldRules[Any], state: BaseModel) -> None:
         self.domain = domain
         self.state = state
         if domain.couple is not None:
@@ -35,7 +35,7 @@ class World:
 
     @classmethod
     def create(
-        cls, domain: Domain[Any], data_dir: Path | None = None, *, base: BaseModel | None = None
+        cls, domain: WorldRules[Any], data_dir: Path | None = None, *, base: BaseModel | None = None
     ) -> World:
         """A fresh world on the domain's own data, on the data directory given, or on a copy of `base`, a
         loaded and coupled state of the domain (a renamed database), which the world never changes."""
@@ -109,7 +109,7 @@ class World:
 
 
 @lru_cache(maxsize=32)
-def _base_state(domain: Domain[Any], data_dir: Path | None) -> BaseModel:
+def _base_state(domain: WorldRules[Any], data_dir: Path | None) -> BaseModel:
     """A domain's data loaded once per directory, for domains that copy it themselves (`fresh_state`)."""
     state: BaseModel = domain.load_state(data_dir)
     if domain.couple is not None:
@@ -118,7 +118,7 @@ def _base_state(domain: Domain[Any], data_dir: Path | None) -> BaseModel:
 
 
 @lru_cache(maxsize=32)
-def _base_snapshot(domain: Domain[Any], data_dir: Path | None) -> tuple[type[BaseModel], bytes]:
+def _base_snapshot(domain: WorldRules[Any], data_dir: Path | None) -> tuple[type[BaseModel], bytes]:
     """Load a domain's data once per directory and keep it as a snapshot to validate worlds from."""
     state = domain.load_state(data_dir)
     if domain.couple is not None:

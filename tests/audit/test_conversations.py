@@ -23,8 +23,8 @@ from tau2.episode import ActorSpec, ActorTurn, Entry, Mode, SeatContext, Traject
 from tau2.metrics import Bootstrap
 from tau2.report import read_report
 from tau2.runs import RESULTS_FILE, RecordHead, load_run
-from tau2.tasks import Suite
-from tau2.world import Side, get_domain
+from tau2.tasks import Suite, get_domain
+from tau2.world import Side
 
 from .conftest import broken_task, strip_findings
 

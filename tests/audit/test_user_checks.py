@@ -15,8 +15,8 @@ from tau2.audit import SeatTools, audit_trajectory, user_checks
 from tau2.domains.mock.tasks import BOTH
 from tau2.episode import GREETING, Entry, EntryKind, RejectedReply, TerminationReason, ToolCall, Trajectory
 from tau2.llm import ModelToolCall
-from tau2.tasks import Task, UserInstructions
-from tau2.world import Side, ToolResult, get_domain
+from tau2.tasks import Task, UserInstructions, get_domain
+from tau2.world import Side, ToolResult
 
 TOOLS = SeatTools.of(get_domain("mock"))
 

@@ -15,8 +15,9 @@ from tau2.domains.banking_knowledge import DATA_DIR, DEFAULT_TASKS
 from tau2.retrieval import Document, KnowledgeBase, get_engine, read_documents
 from tau2.retrieval._bm25 import BM25Search
 from tau2.retrieval._grep import grep
+from tau2.tasks import RetrievalSupport
 from tau2.testing import ScriptedOpenAIServer, embedding_of
-from tau2.world import EmbedderConfig, RetrievalConfig, RetrievalSupport
+from tau2.world import EmbedderConfig, RetrievalConfig
 
 rank_bm25 = pytest.importorskip("rank_bm25", reason="the knowledge extra (rank-bm25) is not installed")
 numpy = pytest.importorskip("numpy")

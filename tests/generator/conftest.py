@@ -10,8 +10,8 @@ from generator_support import TAU2_DATA, TAU2_OPTIONS
 
 from tau2.domains.telecom.catalog import CATALOG
 from tau2.generator.pipeline import Generation, generate
-from tau2.tasks import Catalog
-from tau2.world import Domain, World, get_domain
+from tau2.tasks import Catalog, Domain, get_domain
+from tau2.world import World
 
 
 @pytest.fixture(scope="session")

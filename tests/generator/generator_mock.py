@@ -9,6 +9,7 @@ from tau2.domains.mock.domain import MockState
 from tau2.tasks import (
     AssertionCall,
     Catalog,
+    Domain,
     EnvCall,
     Fact,
     Group,
@@ -19,7 +20,7 @@ from tau2.tasks import (
     Target,
     Texts,
 )
-from tau2.world import Domain, Side, World
+from tau2.world import Side, World
 
 A, U = Side.AGENT, Side.USER
 LIT = AssertionCall(side=U, name="assert_lamp_lit", arguments={"expected_status": True})

@@ -11,8 +11,7 @@ from generator_mock import SWITCHED_OFF, UNPLUGGED, mock_catalog, mock_domain
 from typer.testing import CliRunner
 
 from tau2.cli import app
-from tau2.tasks import Subtask, load_suite
-from tau2.world import register_domain
+from tau2.tasks import Subtask, load_suite, register_domain
 
 runner = CliRunner()
 STRATIFIED = [

@@ -26,8 +26,8 @@ from tau2.generator.options import GeneratorOptions, Order, PersonaAssignment, T
 from tau2.generator.pipeline import Generation, _personas, catalog_layers, generate, plan_drafts
 from tau2.generator.replay import verify_plans
 from tau2.generator.workflow import Workflow
-from tau2.tasks import Catalog, extend_catalog, load_suite
-from tau2.world import Domain, Side, World
+from tau2.tasks import Catalog, Domain, extend_catalog, load_suite
+from tau2.world import Side, World
 
 runner = CliRunner()
 EXTENDED = GeneratorOptions(catalog="extended", max_transfer_share=1.0)

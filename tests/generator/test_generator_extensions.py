@@ -21,8 +21,7 @@ from tau2.errors import UserInputError
 from tau2.generator.options import GeneratorOptions, Order
 from tau2.generator.pipeline import generate
 from tau2.generator.workflow import Workflow
-from tau2.tasks import CatalogExtension, extend_catalog, load_catalog_extension, load_suite
-from tau2.world import get_domain
+from tau2.tasks import CatalogExtension, extend_catalog, get_domain, load_catalog_extension, load_suite
 
 runner = CliRunner()
 

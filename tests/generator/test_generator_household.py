@@ -13,8 +13,8 @@ from tau2.actors import make_actor
 from tau2.episode import ActorSpec, EpisodeConfig, Mode, run_episode
 from tau2.generator.options import GeneratorOptions, PersonaAssignment, TargetMode
 from tau2.generator.pipeline import Generation, generate
-from tau2.tasks import Task, initialize_world
-from tau2.world import Domain, Side, state_changes
+from tau2.tasks import Domain, Task, initialize_world
+from tau2.world import Side, state_changes
 
 INTERNAL_ID = re.compile(r"\b[BCDLP]\d{4,}\b")
 """A CRM record ID (customer, line, device, bill, plan), which no customer would say."""

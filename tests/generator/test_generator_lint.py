@@ -12,8 +12,8 @@ from tau2.domains.telecom.scenarios import MOBILE_DATA
 from tau2.generator.lint import LintKind
 from tau2.generator.options import GeneratorOptions
 from tau2.generator.pipeline import generate
-from tau2.tasks import Catalog, Subtask
-from tau2.world import Domain, World
+from tau2.tasks import Catalog, Domain, Subtask
+from tau2.world import World
 
 REFUEL_SINGLE = GeneratorOptions(
     intents=("mobile_data_issue",),

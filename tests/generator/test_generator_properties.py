@@ -13,8 +13,8 @@ from tau2.generator.options import GeneratorOptions, Order, PersonaAssignment, T
 from tau2.generator.pipeline import generate
 from tau2.generator.replay import verify_plans
 from tau2.generator.workflow import Workflow
-from tau2.tasks import Catalog, Subtask
-from tau2.world import Domain, World
+from tau2.tasks import Catalog, Domain, Subtask
+from tau2.world import World
 
 
 @st.composite

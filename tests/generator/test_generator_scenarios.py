@@ -16,8 +16,8 @@ from tau2.domains.mock.domain import MockState
 from tau2.errors import UserInputError
 from tau2.generator.options import GeneratorOptions
 from tau2.generator.pipeline import generate
-from tau2.tasks import EnvCall, Intent, load_catalog_extension, load_suite
-from tau2.world import Side, ToolKind, ToolSet, ToolTable, register_domain
+from tau2.tasks import EnvCall, Intent, load_catalog_extension, load_suite, register_domain
+from tau2.world import Side, ToolKind, ToolSet, ToolTable
 
 runner = CliRunner()
 NONE = GeneratorOptions(personas=("none",))

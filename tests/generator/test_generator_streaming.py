@@ -15,9 +15,8 @@ from tau2.generator.export import make_suite, write_generation
 from tau2.generator.options import GeneratorOptions, OutputFormat, PersonaAssignment, TargetMode
 from tau2.generator.pipeline import generate, generate_stream
 from tau2.generator.summary import summary_lines
-from tau2.tasks import load_catalog_extension
+from tau2.tasks import Domain, load_catalog_extension
 from tau2.tau2bench import write_tau2_file
-from tau2.world import Domain
 
 JSON: st.SearchStrategy[JsonValue] = st.recursive(
     st.none() | st.booleans() | st.integers() | st.text(),

@@ -10,8 +10,7 @@ from typer.testing import CliRunner
 
 from tau2.cli import app
 from tau2.domains.telecom.catalog import DEFAULT_SUITE, EXTENDED_SUITE
-from tau2.tasks import load_suite
-from tau2.world import get_domain
+from tau2.tasks import get_domain, load_suite
 
 SUITES = DEFAULT_SUITE.parent
 REPO = Path(__file__).resolve().parents[2]

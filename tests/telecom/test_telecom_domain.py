@@ -6,7 +6,8 @@ import pytest
 
 from tau2.domains.telecom import DOMAIN
 from tau2.errors import UserInputError
-from tau2.world import Side, ToolKind, get_domain
+from tau2.tasks import get_domain
+from tau2.world import Side, ToolKind
 
 TAU2_INIT_FUNCTIONS = {
     Side.USER: [

@@ -8,7 +8,8 @@ tau2 finds all of it through the entry points in this pack's pyproject.toml; wit
 
 from pathlib import Path
 
-from tau2.world import Domain, ToolTable
+from tau2.tasks import Domain
+from tau2.world import ToolTable
 
 from .catalog import LibraryCatalog
 from .checks import CARD_NEVER_GIVEN, CARD_NOT_STATED, FLIP_SHARE
