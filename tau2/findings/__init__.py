@@ -10,7 +10,7 @@ installed (entry points `lint_check.NAME` and `user_check.NAME` of the `tau2.plu
 built-in ones (`lint_checks()`, `user_checks()`)."""
 
 from tau2.findings._collateral import Collateral, ReferenceWrites
-from tau2.findings._findings import Check, LintFinding, Severity, UserFinding
+from tau2.findings._findings import Check, LintFinding, Severity
 from tau2.findings._lint import (
     BUILT_IN_LINT_CHECKS,
     lint_checks,
@@ -21,8 +21,9 @@ from tau2.findings._lint import (
 )
 from tau2.findings._lint_check import LintCheck, LintedTask, register_lint_check
 from tau2.findings._run_findings import RunFindings
-from tau2.findings._user_check import AuditedTrajectory, UserCheck, register_user_check
-from tau2.findings._user_checks import BUILT_IN_USER_CHECKS, SeatTools, audit_trajectory, user_checks
+from tau2.findings._seat_tools import SeatTools
+from tau2.findings._user_check import AuditedTrajectory, UserCheck, UserFinding, register_user_check
+from tau2.findings._user_checks import BUILT_IN_USER_CHECKS, audit_trajectory, user_checks
 
 __all__ = [
     "BUILT_IN_LINT_CHECKS",

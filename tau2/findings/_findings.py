@@ -65,26 +65,6 @@ class LintFinding(BaseModel):
     """The task file the task came from (several files can be linted together)."""
 
 
-class UserFinding(BaseModel):
-    """One simulated-user check that fired on a trajectory, with what made it fire."""
-
-    model_config = ConfigDict(frozen=True)
-
-    check: str
-    detail: str
-
-    @property
-    def severity(self) -> Severity:
-        """The check's severity; a warning for a check this process does not have (a plugin check recorded
-        by a run that had it installed)."""
-        from tau2.findings._user_check import USER_CHECK_REGISTRY  # it imports this module
-
-        try:
-            return USER_CHECK_REGISTRY.get(self.check).severity
-        except UserInputError:
-            return Severity.WARNING
-
-
 def plugin_detail(what: str, where: str, find: Callable[[], object], *, built_in: bool) -> str | None:
     """What a check (`what`: "lint check 'polite'") found `where` ("on task 'x'"): `find`'s answer. A check of
     tau2's own fails as any code does; one from a plugin that raises or answers neither None nor text is one

@@ -13,9 +13,10 @@ from pydantic import BaseModel
 from tau2.episode import Trajectory
 from tau2.errors import UserInputError
 from tau2.findings._collateral import Collateral, ReferenceWrites
-from tau2.findings._findings import UserFinding
 from tau2.findings._lint import task_errors
-from tau2.findings._user_checks import SeatTools, audit_trajectory
+from tau2.findings._seat_tools import SeatTools
+from tau2.findings._user_check import UserFinding
+from tau2.findings._user_checks import audit_trajectory
 from tau2.tasks import Domain, Task, get_domain
 from tau2.world import RecordWrite, StateChange
 

@@ -1,23 +1,21 @@
 """The simulated-user check extension point: what a check of the customer seat in one interactive trajectory
-is (`UserCheck`), what it reads (`AuditedTrajectory`), and the registry that finds the built-in checks and
-those registered in code, declared or installed (entry points `user_check.NAME` of the `tau2.plugins`
-group)."""
+is (`UserCheck`), what it reads (`AuditedTrajectory`), what it found (`UserFinding`), and the registry that
+finds the built-in checks and those registered in code, declared or installed (entry points
+`user_check.NAME` of the `tau2.plugins` group)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
-from pydantic import Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from tau2._registry import Registry
 from tau2.episode import Trajectory
-from tau2.findings._findings import Check, check_registry
+from tau2.errors import UserInputError
+from tau2.findings._findings import Check, Severity, check_registry
+from tau2.findings._seat_tools import SeatTools
 from tau2.tasks import Task
-
-if TYPE_CHECKING:
-    from tau2.findings._user_checks import SeatTools
 
 
 @dataclass(frozen=True)
@@ -56,3 +54,21 @@ def register_user_check(check: UserCheck) -> UserCheck:
     """Make `check` audit every interactive trajectory of this process (each run records its findings with
     each simulation); a later registration of the same name replaces it."""
     return USER_CHECK_REGISTRY.register(check.name, check)
+
+
+class UserFinding(BaseModel):
+    """One simulated-user check that fired on a trajectory, with what made it fire."""
+
+    model_config = ConfigDict(frozen=True)
+
+    check: str
+    detail: str
+
+    @property
+    def severity(self) -> Severity:
+        """The check's severity; a warning for a check this process does not have (a plugin check recorded
+        by a run that had it installed)."""
+        try:
+            return USER_CHECK_REGISTRY.get(self.check).severity
+        except UserInputError:
+            return Severity.WARNING
