@@ -8,6 +8,7 @@ directory, an experiment file beside one run directory per arm, is `tau2.experim
 from tau2.runs._atomic import clear_unfinished_writes, is_temporary, write_atomically
 from tau2.runs._lines import MAX_RECORD_BYTES
 from tau2.runs._lock import RunDirectoryLock
+from tau2.runs._manifest import MANIFEST_FILE, RegradedFrom, RunManifest, load_manifest, require_named_domain
 from tau2.runs._provenance import (
     Provenance,
     ProvenanceCheck,
@@ -26,19 +27,14 @@ from tau2.runs._records import (
     TrajectoryShape,
 )
 from tau2.runs._rundir import (
-    MANIFEST_FILE,
     RESULTS_FILE,
     HeadFold,
-    RegradedFrom,
     Run,
-    RunManifest,
     fold_run,
     index_run,
     latest_records,
-    load_manifest,
     load_run,
     read_records,
-    require_named_domain,
     run_records,
 )
 from tau2.runs._signals_held import signals_held

@@ -6,15 +6,13 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
 from pydantic import BaseModel, ConfigDict
 
+from tau2.runs._manifest import RunManifest
 from tau2.tasks import Task
 from tau2.tau2bench import BASIS_IMPLIED_KEY, METADATA_KEY
-
-if TYPE_CHECKING:  # annotation only: the manifest module imports this one
-    from tau2.runs._rundir import RunManifest
 
 REFUSING: Final = ("data",)
 """The run-wide hash kinds whose difference makes two runs' scores incomparable (besides their tasks'

@@ -5,7 +5,7 @@ written, flushed and `fsync`ed before the next, so a process killed at any momen
 simulations still in flight (and perhaps a torn last line, which `set_aside_damaged` moves out of the way
 before a resume appends).
 A resumed run re-appends units that ended on an infrastructure error: readers keep the last record of
-each (task, trial) (`tau2.runs._rundir.latest_records`).
+each (task, trial) (`tau2.runs.latest_records`).
 """
 
 from __future__ import annotations
