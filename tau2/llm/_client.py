@@ -13,7 +13,7 @@ from tau2.llm._limits import Clock, RateLimits, Sleep, default_limits
 from tau2.llm._retries import Failure, RetryPolicy, classify, describe, retry_after_s
 from tau2.llm._secrets import environment_secrets
 from tau2.llm._spec import ModelSpec
-from tau2.llm._transports import Completion, ModelToolCall, open_transport
+from tau2.llm._transports import Completion, ModelToolCall, Transport, resolve_transport
 
 __all__ = ["RESERVED_ARGS", "Completion", "ModelClient", "ModelToolCall", "check_spec", "complete"]
 
@@ -66,7 +66,7 @@ class ModelClient:
     ) -> None:
         check_spec(spec)
         self.spec = spec
-        self.transport = open_transport(spec)
+        self.transport = _open_transport(spec)
         self._label = spec.name
         url_secrets = spec.api_base.secret_texts() if spec.api_base else []
         self._secrets = [*spec.args.secret_texts(), *url_secrets, *environment_secrets()]
@@ -164,3 +164,16 @@ async def complete(
     """One call of `ModelClient(spec, …).complete`; actors keep a client instead, to build it once."""
     client = ModelClient(spec, retry=retry, limits=limits, sleep=sleep)
     return await client.complete(messages, tools, seed=seed)
+
+
+def _open_transport(spec: ModelSpec) -> Transport:
+    """The transport object of a seat, built once per actor; refuses a native seat it cannot serve."""
+    if not spec.name:
+        raise UserInputError(f"actor spec {spec.name!r} names no model")
+    if resolve_transport(spec) == "litellm":
+        from tau2.llm._litellm import LitellmTransport
+
+        return LitellmTransport(spec)
+    from tau2.llm._native import NativeTransport
+
+    return NativeTransport(spec)

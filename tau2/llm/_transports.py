@@ -11,7 +11,6 @@ from urllib.parse import urlsplit, urlunsplit
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from tau2.errors import UserInputError
 from tau2.llm._spec import ModelSpec
 from tau2.llm._text import safe_text
 from tau2.llm._usage import Usage
@@ -124,16 +123,3 @@ def endpoint(api_base: str, path: str) -> str:
     (a server that takes its key as `?api-key=…` gets it on every request)."""
     parts = urlsplit(api_base)
     return urlunsplit(parts._replace(path=f"{parts.path.rstrip('/')}/{path}", fragment=""))
-
-
-def open_transport(spec: ModelSpec) -> Transport:
-    """The transport object of a seat, built once per actor; refuses a native seat it cannot serve."""
-    if not spec.name:
-        raise UserInputError(f"actor spec {spec.name!r} names no model")
-    if resolve_transport(spec) == "litellm":
-        from tau2.llm._litellm import LitellmTransport
-
-        return LitellmTransport(spec)
-    from tau2.llm._native import NativeTransport
-
-    return NativeTransport(spec)
