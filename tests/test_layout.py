@@ -11,8 +11,10 @@ import inspect
 import subprocess
 import sys
 import tomllib
+from functools import cache
 from pathlib import Path
 
+import networkx
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -96,7 +98,8 @@ def part_of(module: str) -> str | None:
     return parts[1]
 
 
-def modules() -> list[tuple[str, Path]]:
+@cache
+def modules() -> tuple[tuple[str, Path], ...]:
     """Every module of the package, named as it is imported (the mapped top-level folders included)."""
     found = []
     for package, folder in PACKAGE_DIRS.items():
@@ -108,13 +111,15 @@ def modules() -> list[tuple[str, Path]]:
                 continue
             name = ".".join([package, *relative.parts]).removesuffix(".__init__")
             found.append((name, path))
-    return found
+    return tuple(found)
 
 
 def imports_of(path: Path, module: str) -> list[str]:
-    """The modules of tau2 a module imports, those it imports under `if TYPE_CHECKING:` included: an import
-    for annotations is a dependency all the same, and the layers hold for it too."""
+    """The modules of tau2 a module imports, those it imports under `if TYPE_CHECKING:` included (an import
+    for annotations is a dependency all the same, and the layers hold for it too); a submodule taken from
+    its package (`from tau2.report import fmt`) counts as that submodule."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
+    known = {name for name, _ in modules()}
     found = []
     package = module if path.name == "__init__.py" else module.rsplit(".", 1)[0]
     for node in ast.walk(tree):
@@ -125,7 +130,8 @@ def imports_of(path: Path, module: str) -> list[str]:
             if node.level:
                 anchor = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
                 base = f"{anchor}.{base}" if base else anchor
-            found.append(base)
+            submodules = [f"{base}.{alias.name}" for alias in node.names if f"{base}.{alias.name}" in known]
+            found.extend(submodules if len(submodules) == len(node.names) else [base, *submodules])
     return [name for name in found if name == "tau2" or name.startswith("tau2.")]
 
 
@@ -149,6 +155,17 @@ def test_imports_only_flow_down_the_layers() -> None:
             elif LAYERS[other] == LAYERS[own] and other not in WITHIN_LAYER.get(own, set()):
                 problems.append(f"{name} imports {imported} ({other} is not below {own} in their layer)")
     assert problems == []
+
+
+def test_no_modules_import_each_other() -> None:
+    """Inside a package too, modules form no circle of imports (deferred and annotation-only imports
+    included): each definition has one place below the modules that use it."""
+    known = {name for name, _ in modules()}
+    graph = networkx.DiGraph()
+    for name, path in modules():
+        graph.add_edges_from((name, imported) for imported in imports_of(path, name) if imported in known)
+    graph.remove_edges_from(networkx.selfloop_edges(graph))
+    assert [sorted(cycle) for cycle in networkx.simple_cycles(graph)] == []
 
 
 def test_the_order_inside_a_layer_is_between_parts_of_one_layer() -> None:
