@@ -6,9 +6,10 @@ import pytest
 from pydantic import BaseModel
 
 from tau2.domains.mock import DOMAIN as MOCK
+from tau2.domains.mock.tasks import BOTH
 from tau2.errors import ErrorCode, ToolError, UnknownDomainError, UserInputError
-from tau2.tasks import Domain, available_domains, get_domain
-from tau2.world import Observation, Side, ToolKind, ToolSet, ToolTable, World
+from tau2.tasks import Domain, available_domains, domain_of, get_domain, initialize_world
+from tau2.world import Observation, Side, ToolKind, ToolSet, ToolTable, World, WorldRules
 from tau2.world._tools import parse_docstring
 
 
@@ -199,6 +200,22 @@ def test_unknown_domain_lists_the_available_ones() -> None:
     with pytest.raises(UnknownDomainError, match=r"unknown domain 'nowhere' \(available: .*mock") as caught:
         get_domain("nowhere")
     assert isinstance(caught.value, UserInputError)
+
+
+def test_a_world_needs_only_the_rules_of_its_domain() -> None:
+    """The world-level half of a domain is enough for a world: its tools run and its coupling applies."""
+    rules = WorldRules(
+        name="rules", description="", tools=MOCK.tools, load_state=MOCK.load_state, couple=MOCK.couple
+    )
+    world = World.create(rules)
+    assert world.call(Side.AGENT, "get_account", {"customer": "Ada"}).ok
+    assert world.fingerprint() == World.create(MOCK).fingerprint()
+    with pytest.raises(TypeError, match="built from world rules alone"):
+        domain_of(world)
+
+
+def test_a_tasks_world_gives_back_the_domain_it_was_built_from() -> None:
+    assert domain_of(initialize_world(BOTH)) is MOCK
 
 
 def _observing_domain() -> Domain:
