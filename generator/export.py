@@ -8,7 +8,7 @@ from typing import Any
 
 from pydantic import JsonValue
 
-from tau2._jsonfile import write_json_parts
+from tau2.files import write_json_parts
 from tau2.generator.options import OutputFormat
 from tau2.generator.pipeline import Generation
 from tau2.generator.stream import TaskStream

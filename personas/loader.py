@@ -8,8 +8,8 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from tau2._jsonfile import parse_toml, read_bytes_bounded
 from tau2.errors import UserInputError
+from tau2.files import parse_toml, read_bytes_bounded
 from tau2.personas.errors import PersonaError, toml_syntax_error, validation_error
 from tau2.personas.model import Persona
 

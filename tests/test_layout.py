@@ -27,6 +27,7 @@ MAPPED = {name.removeprefix("tau2.") for name in PACKAGE_DIRS if name != "tau2"}
 LAYERS: dict[str, int] = {
     "errors": 0,
     "_jsonfile": 0,
+    "files": 0,
     "_display": 0,
     "_urls": 0,
     "_credentials": 0,
@@ -69,6 +70,7 @@ is a part of its own): a module may import parts of lower rank, and parts of its
 
 WITHIN_LAYER: dict[str, set[str]] = {
     "_jsonfile": {"errors"},
+    "files": {"_jsonfile"},
     "_registry": {"errors"},
     "_urls": {"_credentials"},
     "tau2bench": {"tasks"},
@@ -183,6 +185,19 @@ def test_parts_use_each_others_public_api() -> None:
             private = any(piece.startswith("_") for piece in imported.split(".")[2:])
             if other is not None and other != own and private:
                 problems.append(f"{name} imports the private module {imported}")
+    assert problems == []
+
+
+def test_domain_packs_and_the_generator_use_only_public_modules() -> None:
+    """What the engine keeps private (`tau2._jsonfile` among it) is no API for the packs and the generator,
+    which build on tau2 as any outside package would: its public modules (`tau2.files` for data files)."""
+    problems = [
+        f"{name} imports the private module {imported}"
+        for name, path in modules()
+        if part_of(name) in {"domains", "generator"}
+        for imported in imports_of(path, name)
+        if part_of(imported) != part_of(name) and any(piece[0] == "_" for piece in imported.split(".")[1:])
+    ]
     assert problems == []
 
 

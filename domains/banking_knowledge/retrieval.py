@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import ValidationError
 
 from tau2 import UserInputError
-from tau2._jsonfile import read_text_bounded
+from tau2.files import read_text_bounded
 from tau2.retrieval import (
     Configuration,
     Document,

@@ -11,7 +11,7 @@ from typing import TypeVar
 from pydantic import BaseModel, ValidationError
 
 from tau2 import UserInputError
-from tau2._jsonfile import read_json, read_text_bounded, validation_error
+from tau2.files import read_json, read_text_bounded, validation_error
 from tau2.world import state_digest
 
 M = TypeVar("M", bound=BaseModel)

@@ -16,7 +16,6 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from tau2._jsonfile import parse_json, parse_toml, read_text_bounded
 from tau2.domains.telecom.binding import clear_stored_coupling
 from tau2.domains.telecom.crm import BillStatus, TelecomDB
 from tau2.domains.telecom.invariants import invariant_violations
@@ -24,6 +23,7 @@ from tau2.domains.telecom.lookup import customer_bills, customer_for_number, fin
 from tau2.domains.telecom.phone import DeviceState, Surroundings
 from tau2.domains.telecom.state import TelecomState
 from tau2.errors import UserInputError
+from tau2.files import parse_json, parse_toml, read_text_bounded
 
 DATA_DIR = Path(__file__).parent / "data"
 """Our own telecom data: db.toml and user_db.toml."""
