@@ -9,6 +9,7 @@ import re
 import tomllib
 from pathlib import Path
 
+import tau2
 from tau2._distribution import DISTRIBUTION, install_hint, installed_version
 from tau2.runner import package_versions
 
@@ -44,10 +45,9 @@ def readme_block(containing: str) -> list[str]:
 def test_the_distribution_has_its_own_name_and_keeps_the_command_and_import_name() -> None:
     assert PROJECT["name"] == DISTRIBUTION == "tau2-dualcontrol"
     assert PROJECT["scripts"] == {"tau2": "tau2.cli:console"}
-    assert installed_version() == PROJECT["version"], (
-        "the checkout is installed under the distribution's name"
-    )
-    assert package_versions()["tau2"] == PROJECT["version"], "manifests record tau2's version as before"
+    assert PROJECT["dynamic"] == ["version"], "the version is stated once, as tau2.__version__"
+    assert installed_version() == tau2.__version__, "the checkout is installed under the distribution's name"
+    assert package_versions()["tau2"] == tau2.__version__, "manifests record tau2's version as before"
 
 
 def test_a_hint_in_a_checkout_installs_the_checkout_with_the_extra() -> None:
