@@ -24,7 +24,7 @@ from tau2.metrics import (
     Bootstrap,
     CollateralSummary,
     CollateralTally,
-    CostEstimate,
+    CostPerSimulation,
     CostSummary,
     CostTally,
     Estimate,
@@ -441,8 +441,10 @@ def _frontier_point(arm: ArmSummary) -> FrontierPoint:
     """An arm on the cost–accuracy plane: its pass^1 and its cost per simulation, over its tasks."""
     cost = arm.cost
     assert cost is not None, "every arm's report has its cost"
-    estimate = CostEstimate(value=cost.cost_per_simulation, ci=cost.cost_per_simulation_ci, tasks=arm.tasks)
-    return frontier_point(arm.name, arm.run_id, arm.pass_hat_k.get("1", NO_ESTIMATE), estimate)
+    per_simulation = CostPerSimulation(
+        value=cost.cost_per_simulation, ci=cost.cost_per_simulation_ci, tasks=arm.tasks
+    )
+    return frontier_point(arm.name, arm.run_id, arm.pass_hat_k.get("1", NO_ESTIMATE), per_simulation)
 
 
 def _comparison(

@@ -82,7 +82,7 @@ class CostSummary(BaseModel):
     """Runs with judges: what not asking them when a deterministic part had already failed saved."""
 
 
-class CostEstimate(BaseModel):
+class CostPerSimulation(BaseModel):
     """Cost per simulation over some tasks, with its interval (None when unpriced or without tasks)."""
 
     model_config = ConfigDict(frozen=True)
@@ -124,17 +124,17 @@ class CostTally:
         task.successes += not record.excluded and record.success
         self.not_needed += record.judge_skipped is not None
 
-    def per_simulation(self, bootstrap: Bootstrap, tasks: Collection[str] | None = None) -> CostEstimate:
+    def per_simulation(self, bootstrap: Bootstrap, tasks: Collection[str] | None = None) -> CostPerSimulation:
         """The cost per simulation over `tasks` (default: every task), with its interval over them."""
         chosen = [cost for task_id, cost in self._tasks.items() if tasks is None or task_id in tasks]
         simulations = sum(task.simulations for task in chosen)
         if not simulations:
-            return CostEstimate(value=UNDEFINED, ci=None, tasks=0)
+            return CostPerSimulation(value=UNDEFINED, ci=None, tasks=0)
         if any(task.unpriced for task in chosen):
-            return CostEstimate(value=UNPRICED, ci=None, tasks=len(chosen))
+            return CostPerSimulation(value=UNPRICED, ci=None, tasks=len(chosen))
         costs = [task.cost for task in chosen]
         interval = ratio_interval(costs, [task.simulations for task in chosen], bootstrap)
-        return CostEstimate(value=sum(costs) / simulations, ci=interval, tasks=len(chosen))
+        return CostPerSimulation(value=sum(costs) / simulations, ci=interval, tasks=len(chosen))
 
     def summary(self, ledger: Sequence[SeatUsage], judges: int, bootstrap: Bootstrap) -> CostSummary:
         """The run's cost summary; `ledger` is its usage per seat and judge (`seat_usage`), `judges` how

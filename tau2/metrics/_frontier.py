@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 from pydantic import BaseModel, ConfigDict
 
-from tau2.metrics._cost import CostEstimate, CostPer
+from tau2.metrics._cost import CostPer, CostPerSimulation
 from tau2.metrics.bootstrap import Estimate
 
 
@@ -29,7 +29,7 @@ class FrontierPoint(BaseModel):
     on_frontier: bool = False
 
 
-def frontier_point(name: str, run_id: str, pass_1: Estimate, cost: CostEstimate) -> FrontierPoint:
+def frontier_point(name: str, run_id: str, pass_1: Estimate, cost: CostPerSimulation) -> FrontierPoint:
     """The point of a run from its pass^1 and its cost per simulation over the same tasks."""
     return FrontierPoint(
         name=name,
