@@ -16,7 +16,7 @@ from pydantic import BaseModel
 from rebrand_support import conformance
 
 from tau2.errors import UserInputError
-from tau2.rebrand import rename_identifiers
+from tau2.rebrand import Delta, build_renaming, rename_identifiers
 from tau2.tasks import Domain, Evaluation, Task, UserInstructions, UserScenario, get_domain, register_domain
 from tau2.tau2bench import load_task_file
 from tau2.world import IdentifierKind, Identifiers, ToolTable, World
@@ -144,6 +144,19 @@ def test_identifiers_written_as_numbers_stay_numbers_and_text_is_renamed() -> No
     assert state.accounts[new["AC100002"]]["note"] == f"see {new['AC100001']}"
     brief = start.task.user_scenario.text()
     assert new["AC100002"] in brief and new["55505678"] in brief and "AC100002" not in brief
+
+
+def test_a_task_writing_an_identifier_the_seed_drew_for_the_data_is_renamed_as_if_drawn_afresh() -> None:
+    drawn = rename_identifiers(toy_task("Ask."), 9).renaming.identifiers  # seed 9's draw of the data, kept
+    written = toy_task(f"Is {drawn['AC100001']} mine?")
+    start = rename_identifiers(written, 9)
+    expected = build_renaming(get_domain("toy_ledger"), Delta(), 9, [LEDGER], tasks=[written])
+    assert start.renaming.identifiers == expected.identifiers
+    assert start.renaming.identifiers["AC100001"] != drawn["AC100001"]
+    renamed = Ledger.model_validate(expected.document(LEDGER))
+    assert start.base.__pydantic_serializer__.to_json(start.base) == renamed.__pydantic_serializer__.to_json(
+        renamed
+    )
 
 
 def test_a_domain_without_identifiers_is_refused_in_one_line() -> None:

@@ -10,6 +10,7 @@ changed only where the data declares it, never inside free text.
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
@@ -353,6 +354,8 @@ class Survey:
     protected: frozenset[str]
     names: Mapping[str, str]
     rules: tuple[ValueRule, ...]
+    extends: Survey | None = field(default=None, repr=False, compare=False)
+    """The survey of the data alone that this one adds tasks to (`with_tasks`); None for that survey."""
 
     @classmethod
     def of(
@@ -394,38 +397,35 @@ class Survey:
         sources = [*(document for document, _ in task_documents), *task_texts(tasks)]
         vocabulary = Vocabulary(text for source in sources for text in strings(source))
         _refuse_written_names(self.names, vocabulary.occurs)
-        return replace(self, found=found, vocabularies=(*self.vocabularies, vocabulary))
+        return replace(
+            self, found=found, vocabularies=(*self.vocabularies, vocabulary), extends=self.extends or self
+        )
 
     def occurs(self, candidate: str) -> bool:
         """Whether `candidate` may already stand somewhere in the sources."""
         return any(vocabulary.occurs(candidate) for vocabulary in self.vocabularies)
 
-    def renaming(self, seed: int) -> Renaming:
+    def draw(self, seed: int) -> Draw:
+        """The new identifiers of the data's own, drawn with `seed` as `renaming` draws them first: each
+        kind's in sorted order, each given a fresh one."""
+        self._check_room()
+        rng = random.Random(seed)
+        identifiers = self._fresh_ones(rng, self._taken(), in_data=True)
+        return Draw(seed, self, identifiers, rng.getstate())
+
+    def renaming(self, seed: int, drawn: Draw | None = None) -> Renaming:
         """The renaming drawn with `seed`: the data's identifiers first, then those only tasks hold, each
         kind's in sorted order, each given a fresh one (so the data's renaming follows the seed alone, not
-        the tasks renamed with it, but for a drawn identifier that a task happens to write)."""
-        declaration = self.kinds.declaration
-        rng = random.Random(seed)
-        taken = set(self.found) | self.protected | set(self.names.values())
-        for kind in declaration.kinds:
-            form = self.kinds.formats[kind.name]
-            count = sum(owner == kind.name for owner in self.found.values())
-            if form.room < 2 * count + 1:
-                raise UserInputError(
-                    f"identifiers: {kind.name}: format {form.text!r} has room for {form.room} identifiers, "
-                    f"too few for the {count} the data holds"
-                )
-        renamed: dict[str, str] = {}
-        for in_data in (True, False):
-            for kind in declaration.kinds:
-                form = self.kinds.formats[kind.name]
-                originals = sorted(
-                    value
-                    for value, owner in self.found.items()
-                    if owner == kind.name and (value in self.in_data) is in_data
-                )
-                for original in originals:
-                    renamed[original] = _fresh(form, original, rng, taken, self.occurs, kind.name)
+        the tasks renamed with it, but for a drawn identifier that a task happens to write). `drawn`, the
+        same seed's draw on the survey this one adds tasks to, is taken as this survey's own draw unless
+        one of its identifiers is one the tasks hold or write, which would have been drawn again."""
+        self._check_room()
+        if drawn is None or drawn.seed != seed or not self._keeps(drawn):
+            drawn = self.draw(seed)
+        rng = random.Random()
+        rng.setstate(drawn.state)
+        taken = self._taken() | set(drawn.identifiers.values())
+        renamed = {**drawn.identifiers, **self._fresh_ones(rng, taken, in_data=False)}
         return Renaming(
             self.kinds,
             renamed,
@@ -435,6 +435,62 @@ class Survey:
             self.rules,
             frozenset(self.found) - self.in_data,
         )
+
+    def _check_room(self) -> None:
+        """Refuse a format with room for too few identifiers of its kind (half of it at most is used)."""
+        counts = Counter(self.found.values())
+        for kind in self.kinds.declaration.kinds:
+            form = self.kinds.formats[kind.name]
+            count = counts[kind.name]
+            if form.room < 2 * count + 1:
+                raise UserInputError(
+                    f"identifiers: {kind.name}: format {form.text!r} has room for {form.room} identifiers, "
+                    f"too few for the {count} the data holds"
+                )
+
+    def _taken(self) -> set[str]:
+        """What no new identifier may be: an identifier of the sources, a protected word or a new name."""
+        return set(self.found) | self.protected | set(self.names.values())
+
+    def _fresh_ones(self, rng: random.Random, taken: set[str], *, in_data: bool) -> dict[str, str]:
+        """A fresh identifier for each of the data's identifiers (`in_data`) or of those only tasks hold,
+        kind by kind in the declared order, each kind's in sorted order."""
+        renamed: dict[str, str] = {}
+        for kind in self.kinds.declaration.kinds:
+            form = self.kinds.formats[kind.name]
+            originals = sorted(
+                value
+                for value, owner in self.found.items()
+                if owner == kind.name and (value in self.in_data) is in_data
+            )
+            for original in originals:
+                renamed[original] = _fresh(form, original, rng, taken, self.occurs, kind.name)
+        return renamed
+
+    def _keeps(self, drawn: Draw) -> bool:
+        """Whether `drawn` is what this survey draws for its data: drawn on the survey this one adds tasks
+        to, with no new identifier that the tasks hold or write (a draw refuses those and draws again)."""
+        base = self.extends or self
+        if drawn.survey is not base:
+            return False
+        added = self.vocabularies[len(base.vocabularies) :]
+        return not any(
+            new in self.found or any(vocabulary.occurs(new) for vocabulary in added)
+            for new in drawn.identifiers.values()
+        )
+
+
+@dataclass(frozen=True)
+class Draw:
+    """The new identifiers of a survey's data, drawn with one seed, and the generator's state after them,
+    from which the identifiers only tasks hold are drawn (`Survey.renaming`)."""
+
+    seed: int
+    survey: Survey
+    identifiers: Mapping[str, str]
+    """The data's identifiers, old → new."""
+    state: tuple[Any, ...]
+    """The state of the seed's generator after drawing them (`random.Random.getstate`)."""
 
 
 def _refuse_written_names(names: Mapping[str, str], occurs: Callable[[str], bool]) -> None:

@@ -5,11 +5,14 @@ reference scores what the original does.
 
 A domain's data is surveyed once per data directory (its identifiers, what it writes, a template of its
 state); each renaming then costs a draw of new identifiers, one join of the template, one validation of
-the state and the replay of the task's reference actions."""
+the state and the replay of the task's reference actions. The data's part of a renaming follows the seed
+alone, so a renaming with the seed of the one before (every task of a domain renamed by one seed) reuses
+its draw and its renamed state, and costs the replay."""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -21,7 +24,7 @@ from tau2.rebrand._delta import Delta
 from tau2.rebrand._documents import task_documents_of, task_texts
 from tau2.rebrand._kinds import walk_identifiers
 from tau2.rebrand._lockstep import replay_renamed
-from tau2.rebrand._renaming import GENERATED, Renaming, Survey
+from tau2.rebrand._renaming import GENERATED, Draw, Renaming, Survey
 from tau2.rebrand._template import StateTemplate
 from tau2.tasks import Domain, Task, TaskSetupError, get_domain, initialize_world
 from tau2.world import RetrievalConfig, World
@@ -75,9 +78,7 @@ def rename_identifiers(task: Task, seed: int, data_dir: Path | None = None) -> R
     bijection `seed` draws: the same seed gives the same renaming, another seed another. Raises
     `TaskSetupError` when the task, or its renamed form, cannot be set up, and `UserInputError` when the
     domain declares no identifiers."""
-    surveyed = _surveyed(get_domain(task.domain), data_dir)
-    renaming = surveyed.survey.with_tasks([task]).renaming(seed)
-    base = surveyed.renamed(renaming)
+    renaming, base = _surveyed(get_domain(task.domain), data_dir).renamed(task, seed)
     renamed = replay_renamed(
         renaming,
         task,
@@ -93,18 +94,38 @@ def rename_identifiers(task: Task, seed: int, data_dir: Path | None = None) -> R
     )
 
 
-@dataclass(frozen=True)
 class _Surveyed:
-    """A data directory's state surveyed once for renaming: its identifiers and words, and its template."""
+    """A data directory's state surveyed once for renaming (its identifiers and words, and its template),
+    with the last seed's draw of the data's identifiers and the state they rename it into."""
 
-    domain: Domain[Any]
-    survey: Survey
-    template: StateTemplate
-    state_type: type[BaseModel]
+    def __init__(
+        self, domain: Domain[Any], survey: Survey, template: StateTemplate, state_type: type[BaseModel]
+    ) -> None:
+        self.domain = domain
+        self.survey = survey
+        self.template = template
+        self.state_type = state_type
+        self._last: tuple[Draw, BaseModel] | None = None
 
-    def renamed(self, renaming: Renaming) -> BaseModel:
-        """The surveyed state with its identifiers renamed, loaded and coupled as a base state is."""
-        state = self.state_type.model_validate_json(self.template.fill(renaming.identifiers))
+    def renamed(self, task: Task, seed: int) -> tuple[Renaming, BaseModel]:
+        """The renaming `seed` draws for the data and `task`, and the surveyed state renamed by it (the
+        last seed's state when the renaming keeps that seed's draw of the data, as it nearly always does)."""
+        last = self._last
+        if last is None or last[0].seed != seed:
+            last = self._last = None  # let the last state go first: each one alive slows the collector
+            drawn = self.survey.draw(seed)
+            last = self._last = (drawn, self.state(drawn.identifiers))
+        drawn, state = last
+        renaming = self.survey.with_tasks([task]).renaming(seed, drawn)
+        identifiers = renaming.identifiers
+        if all(identifiers[old] == new for old, new in drawn.identifiers.items()):
+            return renaming, state
+        return renaming, self.state(identifiers)
+
+    def state(self, identifiers: Mapping[str, str]) -> BaseModel:
+        """The surveyed state with its identifiers renamed (old → new), loaded and coupled as a base state
+        is."""
+        state = self.state_type.model_validate_json(self.template.fill(identifiers))
         if self.domain.couple is not None:
             self.domain.couple(state)
         return state
