@@ -22,7 +22,7 @@ from tau2.metrics import Bootstrap
 from tau2.runs import Run, SimulationRecord, load_run
 from tau2.tasks import Task, get_domain, initialize_world
 from tau2.tau2bench import load_task_file
-from tau2.world import Side, ToolKind, WorldView
+from tau2.world import Side, StateMark, ToolKind, WorldView
 
 SHARED_CONFORMANCE = Path(__file__).resolve().parents[1].parent / "shared" / "conformance"
 """τ²-bench's public data beside the repository (see tests/conftest.py)."""
@@ -76,7 +76,7 @@ def _needs(task: Task, side: Side, data_dir: Path | None) -> bool:
     tools = get_domain(task.domain).tools
     world = initialize_world(task, data_dir)
     steps = task.evaluation.solution
-    rehearsal = WorldView(world, world.snapshot()).rehearse([(s.side, s.name, s.arguments) for s in steps])
+    rehearsal = WorldView(world, StateMark(world)).rehearse([(s.side, s.name, s.arguments) for s in steps])
     return any(
         step.side is side
         and (tool := tools.tool(step.name)) is not None

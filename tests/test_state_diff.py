@@ -15,7 +15,7 @@ from tau2.cli import app
 from tau2.runs import load_run
 from tau2.tasks import get_domain, initialize_world
 from tau2.tau2bench import load_task_file
-from tau2.world import ChangeKind, StateChange, shared_state_changes, state_changes
+from tau2.world import ChangeKind, StateChange, StateMark, shared_state_changes, state_changes
 
 
 def pack_data(domain: str) -> Path:
@@ -88,3 +88,18 @@ def test_changes_of_states_sharing_records_equal_those_of_whole_snapshots(domain
         assert shared_state_changes(start, world.state) == expected, task.id
         changed += bool(expected)
     assert changed
+
+
+@pytest.mark.parametrize("domain", ["airline", "retail", "banking_knowledge", "telecom"])
+def test_a_marked_state_gives_its_snapshot_and_the_changes_of_whole_snapshots(domain: str) -> None:
+    """A mark (a copy sharing records where the pack shares them, else a snapshot) gives back the state's
+    snapshot and, after each task's reference solution, exactly the changes whole snapshots give."""
+    suite = get_domain(domain).default_suite
+    assert suite is not None
+    for task in load_task_file(suite, domain)[:20]:
+        world = initialize_world(task)
+        snapshot, mark = world.snapshot(), StateMark(world)
+        for step in task.evaluation.solution:
+            world.call(step.side, step.name, step.arguments)
+        assert mark.snapshot() == snapshot, task.id
+        assert mark.changes_to(world) == state_changes(snapshot, world.snapshot()), task.id

@@ -10,7 +10,7 @@ from tau2.actors._requests import RESOLVED_PHRASE, format_request, reports_failu
 from tau2.episode import DONE_TOOL, ActorSpec, ActorTurn, Entry, EntryKind, Mode, SeatContext, ToolCall
 from tau2.llm import read_text_calls
 from tau2.tasks import SolutionStep
-from tau2.world import NEUTRAL_PHRASING, Rehearsal, Side, StateChange, WorldView, state_changes
+from tau2.world import NEUTRAL_PHRASING, Rehearsal, Side, StateChange, StateMark, WorldView
 
 CLOSING = f"{RESOLVED_PHRASE} Thank you for contacting us!"
 MAX_REQUESTS = 3
@@ -119,9 +119,9 @@ class OracleAgent:
         if effect is None or self._view is None:
             return not _not_done(reply, self._steps[self._next].name)
         before, expected = effect
-        return expected <= _change_facts(state_changes(before, self._view.snapshot()))
+        return expected <= _change_facts(self._view.changes_since(before))
 
-    def _effect(self, place: int) -> tuple[bytes, frozenset[str]] | None:
+    def _effect(self, place: int) -> tuple[StateMark, frozenset[str]] | None:
         """The state before the reference step at `place` and the changes it makes, from a rehearsal of the
         reference solution on the view's starting state (played once, when first needed); None without a
         view, or for a step that changes nothing or fails."""

@@ -45,13 +45,13 @@ from tau2.perturbations import CallAttempt, EpisodeStart, PerturbationRecord, Pe
 from tau2.tasks import Task, domain_of, initialize_world
 from tau2.world import (
     Side,
+    StateMark,
     ToolKind,
     ToolResult,
     WorldView,
     WriteCall,
     WriteTracker,
     refusal_of,
-    state_changes,
 )
 
 
@@ -137,7 +137,7 @@ class Episode:
         seated = settled(task, config)
         self._retrieval = seated.retrieval
         self._world = initialize_world(task, data_dir, retrieval=self._retrieval, base=start.base)
-        self._initial = self._world.snapshot()
+        self._initial = StateMark(self._world)
         self._writes = WriteTracker(self._world)
         self.contexts: dict[Side, SeatContext] = seat_contexts(
             task, domain_of(self._world), seated, persona_text, data_dir=data_dir
@@ -255,7 +255,7 @@ class Episode:
                 conversation_s=self._ended - self._ready,
                 evaluation_s=finished - self._ended,
             ),
-            state_changes=(changes := state_changes(self._initial, self._world.snapshot())),
+            state_changes=(changes := self._initial.changes_to(self._world)),
             record_writes=self._writes.written(changes),
             perturbation=self.perturbation,
             played=self._played,

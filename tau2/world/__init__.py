@@ -21,6 +21,7 @@ from tau2.world._retrieval import (
 )
 from tau2.world._rules import WorldRules, refusal_of
 from tau2.world._state_diff import ChangeKind, StateChange, shared_state_changes, state_changes
+from tau2.world._state_mark import StateMark
 from tau2.world._state_records import RecordPlace, record_name, record_paths
 from tau2.world._tools import Side, Tool, ToolKind, ToolSet, ToolTable
 from tau2.world._view import Rehearsal, WorldView
@@ -45,6 +46,7 @@ __all__ = [
     "RetrievalRecall",
     "Side",
     "StateChange",
+    "StateMark",
     "Tool",
     "ToolFailure",
     "ToolKind",

@@ -4,9 +4,8 @@ the domain makes one, so a large database is not serialised whole for every simu
 
 from __future__ import annotations
 
-from pydantic import BaseModel
-
-from tau2.world._state_diff import StateChange, shared_state_changes, state_changes
+from tau2.world._state_diff import StateChange
+from tau2.world._state_mark import StateMark
 from tau2.world._tools import ToolKind
 from tau2.world._world import World
 
@@ -17,20 +16,15 @@ class ChangeTracker:
 
     def __init__(self, world: World) -> None:
         self.world = world
-        self._start: BaseModel | bytes | None = None
+        self._start: StateMark | None = None
 
     def before(self, name: str) -> None:
         """Note the state before the call of tool `name`, if it is the first write."""
         tool = self.world.tools.tool(name)
         if self._start is not None or tool is None or tool.kind is not ToolKind.WRITE:
             return
-        copy = self.world.domain.fresh_state
-        self._start = copy(self.world.state) if copy is not None else self.world.snapshot()
+        self._start = StateMark(self.world)
 
     def since_start(self) -> list[StateChange]:
         """The differences from the state before the first write to now (none without a write)."""
-        if self._start is None:
-            return []
-        if isinstance(self._start, bytes):
-            return state_changes(self._start, self.world.snapshot())
-        return shared_state_changes(self._start, self.world.state)
+        return [] if self._start is None else self._start.changes_to(self.world)

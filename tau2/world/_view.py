@@ -8,7 +8,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tau2.world._results import ToolResult
-from tau2.world._state_diff import StateChange, state_changes
+from tau2.world._state_diff import StateChange
+from tau2.world._state_mark import StateMark
 from tau2.world._tools import Side
 from tau2.world._world import World
 
@@ -19,11 +20,13 @@ class Rehearsal:
 
     __slots__ = ("before", "changes", "results")
 
-    def __init__(self, results: list[ToolResult], changes: list[list[StateChange]], before: list[bytes]):
+    def __init__(
+        self, results: list[ToolResult], changes: list[list[StateChange]], before: list[StateMark]
+    ) -> None:
         self.results = results
         self.changes = changes
         self.before = before
-        """The state just before each call, as snapshot bytes."""
+        """The state just before each call (`WorldView.changes_since` compares the episode's with it)."""
 
 
 class WorldView:
@@ -32,7 +35,7 @@ class WorldView:
 
     __slots__ = ("_initial", "_world")
 
-    def __init__(self, world: World, initial: bytes) -> None:
+    def __init__(self, world: World, initial: StateMark) -> None:
         self._world = world
         self._initial = initial
 
@@ -40,17 +43,21 @@ class WorldView:
         """The episode's state now, as canonical JSON bytes."""
         return self._world.snapshot()
 
+    def changes_since(self, mark: StateMark) -> list[StateChange]:
+        """The differences from a marked state (one of a rehearsal's) to the episode's state now."""
+        return mark.changes_to(self._world)
+
     def rehearse(self, calls: Sequence[tuple[Side, str, Mapping[str, Any]]]) -> Rehearsal:
         """Play `calls` (seat, tool, arguments) in order on a fresh copy of the episode's starting world."""
-        scratch = World(self._world.domain, type(self._world.state).model_validate_json(self._initial))
+        state_type = type(self._world.state)
+        scratch = World(self._world.domain, state_type.model_validate_json(self._initial.snapshot()))
         results: list[ToolResult] = []
         changes: list[list[StateChange]] = []
-        before: list[bytes] = []
-        state = scratch.snapshot()
+        before: list[StateMark] = []
+        mark = StateMark(scratch)
         for side, name, arguments in calls:
-            before.append(state)
+            before.append(mark)
             results.append(scratch.call(side, name, arguments))
-            after = scratch.snapshot()
-            changes.append(state_changes(state, after))
-            state = after
+            changed, mark = mark.changes_and_now(scratch)
+            changes.append(changed)
         return Rehearsal(results, changes, before)
