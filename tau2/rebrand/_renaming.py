@@ -14,6 +14,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
+from functools import cached_property
 from typing import Any
 
 from tau2.errors import UserInputError
@@ -421,7 +422,13 @@ class Survey:
         one of its identifiers is one the tasks hold or write, which would have been drawn again."""
         self._check_room()
         if drawn is None or drawn.seed != seed or not self._keeps(drawn):
-            drawn = self.draw(seed)
+            return self._drawn_on(self.draw(seed))
+        if len(self.found) == len(drawn.survey.found):  # the tasks hold no identifier of their own
+            return drawn.renaming
+        return self._drawn_on(drawn)
+
+    def _drawn_on(self, drawn: Draw) -> Renaming:
+        """The renaming of `drawn`'s identifiers and of those only tasks hold, drawn on from it."""
         rng = random.Random()
         rng.setstate(drawn.state)
         taken = self._taken() | set(drawn.identifiers.values())
@@ -491,6 +498,11 @@ class Draw:
     """The data's identifiers, old → new."""
     state: tuple[Any, ...]
     """The state of the seed's generator after drawing them (`random.Random.getstate`)."""
+
+    @cached_property
+    def renaming(self) -> Renaming:
+        """The renaming of the drawn survey's identifiers: that of every task holding none of its own."""
+        return self.survey._drawn_on(self)
 
 
 def _refuse_written_names(names: Mapping[str, str], occurs: Callable[[str], bool]) -> None:

@@ -7,7 +7,8 @@ A domain's data is surveyed once per data directory (its identifiers, what it wr
 state); each renaming then costs a draw of new identifiers, one join of the template, one validation of
 the state and the replay of the task's reference actions. The data's part of a renaming follows the seed
 alone, so a renaming with the seed of the one before (every task of a domain renamed by one seed) reuses
-its draw and its renamed state, and costs the replay."""
+its draw and its renamed state (and the renaming itself for a task holding no identifier of its own), and
+costs the replay."""
 
 from __future__ import annotations
 
