@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from tau2.rebrand import RenamedStart, SurvivorSearch, rename_identifiers
+from tau2.rebrand import RenamedStart, Renaming, SurvivorSearch, rename_identifiers
 from tau2.rebrand.check import replay_reward, replay_start_reward
 from tau2.tasks import Task, get_domain
 from tau2.tau2bench import load_task_file
@@ -48,9 +48,17 @@ def renamed_start(task: Task, seed: int, source: Path | None) -> RenamedStart:
     return start
 
 
+_LAST_SEARCH: list[tuple[Renaming, SurvivorSearch]] = []
+"""The search for the last renaming searched (the tasks of a seed that write nothing share their renaming)."""
+
+
 def _search(start: RenamedStart) -> SurvivorSearch:
     renaming = start.renaming
-    return SurvivorSearch(renaming.kinds, renaming.identifiers, renaming.protected)
+    if _LAST_SEARCH and _LAST_SEARCH[0][0] is renaming:
+        return _LAST_SEARCH[0][1]
+    search = SurvivorSearch(renaming.kinds, renaming.identifiers, renaming.protected)
+    _LAST_SEARCH[:] = [(renaming, search)]
+    return search
 
 
 def survivors_in_data(start: RenamedStart) -> list[str]:

@@ -3,7 +3,7 @@ on CI): every reference of telecom, airline, retail and banking, renamed for one
 replays to reward 1.0, and no original identifier survives in the renamed data or brief. The renamed data
 follows the seed alone, so it is searched once per seed and every other task of the seed is checked to
 start from the same data. Each (domain, seed) is a test of its own, so the test workers share the seeds.
-The full sweep of 20 seeds takes about 12 minutes of CPU (airline's and retail's 7 and 3 MB databases);
+The full sweep of 20 seeds takes about 7 minutes of CPU (airline's and retail's 7 and 3 MB databases);
 `TAU2_IDENTIFIER_SEEDS=20 pytest tests/test_identifier_format_conformance.py` runs it, the test suite runs
 two seeds."""
 
