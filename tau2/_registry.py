@@ -31,9 +31,12 @@ from pathlib import Path
 from types import ModuleType
 from typing import Generic, TypeVar
 
+from pydantic import BaseModel
+
 from tau2.errors import UserInputError
 
 T = TypeVar("T")
+Named = TypeVar("Named", bound=BaseModel)
 
 _DOTTED = r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*"
 _REFERENCE = re.compile(rf"^(?P<module>{_DOTTED}):(?P<attribute>{_DOTTED})$")
@@ -268,3 +271,22 @@ class Registry(Generic[T]):
             raise UserInputError(
                 f"{self.what} {name!r}{origin} could not be loaded: {type(error).__name__}: {error}"
             ) from None
+
+
+def named_registry(entry_type: type[Named], what: str, kind: str, listed_as: str) -> Registry[Named]:
+    """The registry of a kind of plugin whose entries are `entry_type` models with a `name` (`what`: "lint
+    check"; `kind`: its plugin kind, `lint_check`; `listed_as`: how an unknown name's error lists the others,
+    "checks"): an entry of another type is refused on one line, and one registered under another name takes
+    the name it is registered by."""
+
+    def accept(name: str, loaded: object) -> Named:
+        if not isinstance(loaded, entry_type):
+            raise UserInputError(
+                f"{what} {name!r} names a {type(loaded).__name__}, not a tau2 {entry_type.__name__}"
+            )
+        return loaded if getattr(loaded, "name", None) == name else loaded.model_copy(update={"name": name})
+
+    def unknown(name: str, names: list[str]) -> UserInputError:
+        return UserInputError(f"unknown {what} {name!r} ({listed_as}: {', '.join(names)})")
+
+    return Registry(what, kind, accept, unknown)

@@ -8,7 +8,6 @@ from typing import TypeVar
 
 from pydantic import BaseModel, ConfigDict
 
-from tau2._registry import Registry
 from tau2.errors import UserInputError
 
 
@@ -32,24 +31,6 @@ class Check(BaseModel):
 
 
 C = TypeVar("C", bound=Check)
-
-
-def check_registry(check_type: type[C], what: str, kind: str) -> Registry[C]:
-    """The registry of one kind of check (`what`: "lint check"; `kind`: its plugin kind, `lint_check`): an
-    entry that is not a `check_type` is refused on one line, and one registered under another name takes
-    the name it is registered by."""
-
-    def accept(name: str, loaded: object) -> C:
-        if not isinstance(loaded, check_type):
-            raise UserInputError(
-                f"{what} {name!r} names a {type(loaded).__name__}, not a tau2 {check_type.__name__}"
-            )
-        return loaded if loaded.name == name else loaded.model_copy(update={"name": name})
-
-    def unknown(name: str, names: list[str]) -> UserInputError:
-        return UserInputError(f"unknown {what} {name!r} (checks: {', '.join(names)})")
-
-    return Registry(what, kind, accept, unknown)
 
 
 class LintFinding(BaseModel):

@@ -10,8 +10,8 @@ from pathlib import Path
 
 from pydantic import Field
 
-from tau2._registry import Registry
-from tau2.findings._findings import Check, check_registry
+from tau2._registry import Registry, named_registry
+from tau2.findings._findings import Check
 from tau2.tasks import Task
 from tau2.world import World
 
@@ -48,7 +48,7 @@ class LintCheck(Check):
     find: Callable[[LintedTask], str | None] = Field(exclude=True)
 
 
-LINT_CHECK_REGISTRY: Registry[LintCheck] = check_registry(LintCheck, "lint check", "lint_check")
+LINT_CHECK_REGISTRY: Registry[LintCheck] = named_registry(LintCheck, "lint check", "lint_check", "checks")
 """Every per-task lint check: the built-ins and those registered, declared or installed."""
 
 

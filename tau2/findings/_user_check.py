@@ -10,10 +10,10 @@ from dataclasses import dataclass
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from tau2._registry import Registry
+from tau2._registry import Registry, named_registry
 from tau2.episode import Trajectory
 from tau2.errors import UserInputError
-from tau2.findings._findings import Check, Severity, check_registry
+from tau2.findings._findings import Check, Severity
 from tau2.findings._seat_tools import SeatTools
 from tau2.tasks import Task
 
@@ -46,7 +46,7 @@ class UserCheck(Check):
     """Whether the check reads the task (its texts, its assertions): skipped when the task is unavailable."""
 
 
-USER_CHECK_REGISTRY: Registry[UserCheck] = check_registry(UserCheck, "user check", "user_check")
+USER_CHECK_REGISTRY: Registry[UserCheck] = named_registry(UserCheck, "user check", "user_check", "checks")
 """Every simulated-user check: the built-ins and those registered, declared or installed."""
 
 

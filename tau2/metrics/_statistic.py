@@ -12,7 +12,7 @@ from typing import NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from tau2._registry import Registry
+from tau2._registry import Registry, named_registry
 from tau2.errors import UserInputError
 
 
@@ -51,20 +51,8 @@ class StatisticValue(BaseModel):
     value: float | None
 
 
-def _accept(name: str, loaded: object) -> ExperimentStatistic:
-    if not isinstance(loaded, ExperimentStatistic):
-        raise UserInputError(
-            f"experiment statistic {name!r} names a {type(loaded).__name__}, not a tau2 ExperimentStatistic"
-        )
-    return loaded if loaded.name == name else loaded.model_copy(update={"name": name})
-
-
-def _unknown(name: str, names: list[str]) -> UserInputError:
-    return UserInputError(f"unknown experiment statistic {name!r} (statistics: {', '.join(names)})")
-
-
-_STATISTICS: Registry[ExperimentStatistic] = Registry(
-    "experiment statistic", "experiment_statistic", _accept, _unknown
+_STATISTICS: Registry[ExperimentStatistic] = named_registry(
+    ExperimentStatistic, "experiment statistic", "experiment_statistic", "statistics"
 )
 
 
